@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as z from 'zod/mini';
+import { ConfigError, HookwiseError, PluginError } from './errors.js';
+import { isHookSet, type HookSet } from './hooks.js';
+import type { LogLevel } from './logger.js';
+import { isPluginInstance, type PluginInstance } from './plugin.js';
+import { parseWith } from './schema.js';
+
+export interface HookwiseConfig {
+  /** Plugin instances, in the order their hooks run. */
+  plugins?: Array<PluginInstance<any>>;
+  /** The project's own hooks, made with `defineHook`; they run after the plugins' hooks. */
+  hooks?: Array<HookSet<any>>;
+  /** Deadline of each hook call in ms (default 5,000). */
+  hookTimeoutMs?: number;
+  /** Where session state lives, relative to the project (default `.hookwise`). */
+  stateDir?: string;
+  eventLog?: { path?: string; maxBytes?: number; maxFiles?: number };
+  /** `chars` (characters / 4) or `json-aware` (JSON-like text at 3 characters a token). */
+  tokenCounter?: 'chars' | 'json-aware';
+  logLevel?: LogLevel;
+}
+
+/** Identity function that gives a config file its types. */
+export function defineConfig(config: HookwiseConfig): HookwiseConfig {
+  return config;
+}
+
+export const CONFIG_FILE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json'] as const;
+
+const common = {
+  hookTimeoutMs: z.optional(z.number().check(z.int(), z.positive())),
+  stateDir: z.optional(z.string().check(z.minLength(1))),
+  eventLog: z.optional(
+    z.strictObject({
+      path: z.optional(z.string().check(z.minLength(1))),
+      maxBytes: z.optional(z.number().check(z.int(), z.positive())),
+      maxFiles: z.optional(z.number().check(z.int(), z.nonnegative())),
+    }),
+  ),
+  tokenCounter: z.optional(z.enum(['chars', 'json-aware'])),
+  logLevel: z.optional(z.enum(['silent', 'error', 'warn', 'info', 'debug'])),
+};
+
+const moduleConfigSchema = z.strictObject({
+  plugins: z.optional(z.array(z.custom<PluginInstance<any>>(isPluginInstance, { message: 'expected a plugin instance, e.g. prune({ … }) from @hookwise/hook-prune' }))),
+  hooks: z.optional(z.array(z.custom<HookSet<any>>(isHookSet, { message: 'expected a hook set made with defineHook({ name, on })' }))),
+  ...common,
+});
+
+const jsonConfigSchema = z.strictObject({
+  $schema: z.optional(z.string()),
+  /** Package name → options (`true` for defaults, `false` to disable). */
+  plugins: z.optional(z.record(z.string(), z.union([z.boolean(), z.record(z.string(), z.unknown())]))),
+  /** Modules (paths relative to the config file) whose default export is a hook set or a list of them. */
+  hooks: z.optional(z.array(z.string())),
+  ...common,
+});
+
+export interface LoadedConfig {
+  config: HookwiseConfig;
+  /** Absolute path of the file it came from; undefined when the project has none. */
+  file: string | undefined;
+}
+
+/** The config file of a project, or undefined. */
+export function findConfigFile(projectDir: string): string | undefined {
+  for (const name of CONFIG_FILE_NAMES) {
+    const candidate = path.join(projectDir, name);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Loads and validates `hookwise.config.{ts,mts,mjs,js,json}` from the project. A project
+ * without one gets an empty config. Errors are ConfigErrors naming the file, the plugin and
+ * the path of the bad value. Plugin options are validated when the engine is built.
+ */
+export async function loadConfig(projectDir: string, options: { file?: string; cacheDir?: string } = {}): Promise<LoadedConfig> {
+  const file = options.file ? path.resolve(projectDir, options.file) : findConfigFile(projectDir);
+  if (!file) return { config: {}, file: undefined };
+  if (!existsSync(file)) throw new ConfigError('config file not found', { file });
+  try {
+    if (file.endsWith('.json')) return { config: await loadJsonConfig(file), file };
+    const target = /\.m?ts$/.test(file) ? await compileTypeScriptConfig(file, options.cacheDir ?? path.join(projectDir, '.hookwise', 'cache')) : file;
+    let exported: unknown;
+    try {
+      const module = (await import(pathToFileURL(target).href)) as { default?: unknown };
+      exported = module.default;
+    } catch (error) {
+      throw new ConfigError(`could not import: ${(error as Error).message}`, { file, cause: error });
+    }
+    if (typeof exported === 'function') exported = await (exported as () => unknown)();
+    if (exported === undefined) throw new ConfigError('has no default export; write `export default defineConfig({ … })`', { file });
+    const parsed = parseWith(moduleConfigSchema, exported);
+    if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
+    return { config: parsed.data, file };
+  } catch (error) {
+    if (HookwiseError.isInstance(error)) throw error;
+    throw new ConfigError((error as Error).message, { file, cause: error });
+  }
+}
+
+async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file, cause: error });
+  }
+  const parsed = parseWith(jsonConfigSchema, raw);
+  if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
+  const { plugins: pluginMap, hooks: hookModules, $schema: _schema, ...rest } = parsed.data;
+  const require = createRequire(file);
+  const plugins: Array<PluginInstance<any>> = [];
+  for (const [name, pluginOptions] of Object.entries(pluginMap ?? {})) {
+    if (pluginOptions === false) continue;
+    let resolved: string;
+    try {
+      resolved = require.resolve(name);
+    } catch (error) {
+      throw new ConfigError(`plugin "${name}" cannot be resolved from ${path.dirname(file)}; install it in the project (npm install ${name})`, { file, cause: error });
+    }
+    const module = (await import(pathToFileURL(resolved).href)) as { default?: unknown };
+    const factory = module.default;
+    if (typeof factory !== 'function') throw new ConfigError(`plugin "${name}" has no default export that makes a hookwise plugin`, { file });
+    const instance = (factory as (options?: unknown) => unknown)(pluginOptions === true ? undefined : pluginOptions);
+    if (!isPluginInstance(instance)) throw new ConfigError(`plugin "${name}": its default export did not return a hookwise plugin`, { file });
+    // Validate now so the message names the file as well as the plugin.
+    try {
+      instance.resolveOptions();
+    } catch (error) {
+      if (PluginError.isInstance(error)) throw new ConfigError(`at plugins["${name}"]: ${(error as Error).message}`, { file, cause: error });
+      throw error;
+    }
+    plugins.push(instance);
+  }
+  const hooks: Array<HookSet<any>> = [];
+  for (const specifier of hookModules ?? []) {
+    const target = path.resolve(path.dirname(file), specifier);
+    const module = (await import(pathToFileURL(target).href)) as { default?: unknown };
+    const sets = Array.isArray(module.default) ? module.default : [module.default];
+    for (const set of sets) {
+      if (!isHookSet(set)) throw new ConfigError(`at hooks: "${specifier}" must export defineHook(...) (or a list of them) as default`, { file });
+      hooks.push(set);
+    }
+  }
+  return { ...rest, plugins, hooks };
+}
+
+interface CompileManifest {
+  entry: string;
+  output: string;
+  inputs: Record<string, string>;
+}
+
+const sha1 = (text: string | Buffer) => createHash('sha1').update(text).digest('hex');
+
+/**
+ * Compiles a TypeScript config once and reuses the output while the config and the local
+ * files it imports are unchanged (checked by content hash): a hook process must not pay for
+ * a compiler on every call. Packages stay external and resolve from the project as usual.
+ */
+async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<string> {
+  const manifestPath = path.join(cacheDir, `config-${sha1(file).slice(0, 12)}.json`);
+  try {
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as CompileManifest;
+    if (manifest.entry === file && existsSync(manifest.output)) {
+      let fresh = true;
+      for (const [input, hash] of Object.entries(manifest.inputs)) {
+        const content = await readFile(input).catch(() => undefined);
+        if (content === undefined || sha1(content) !== hash) {
+          fresh = false;
+          break;
+        }
+      }
+      if (fresh) return manifest.output;
+    }
+  } catch {
+    // no manifest or an unreadable one: compile again
+  }
+  let esbuild: typeof import('esbuild');
+  try {
+    esbuild = await import('esbuild');
+  } catch (error) {
+    throw new ConfigError('a TypeScript config needs esbuild; install it or use hookwise.config.mjs / .json', { file, cause: error });
+  }
+  const result = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    packages: 'external',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    absWorkingDir: path.dirname(file),
+  });
+  const code = result.outputFiles[0]?.text ?? '';
+  const inputs: Record<string, string> = {};
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const absolute = path.resolve(path.dirname(file), input);
+    inputs[absolute] = sha1(await readFile(absolute));
+  }
+  await mkdir(cacheDir, { recursive: true });
+  // The output lives in the project so that its bare imports resolve from the project's node_modules.
+  const output = path.join(cacheDir, `config-${sha1(code).slice(0, 16)}.mjs`);
+  if (!existsSync(output)) {
+    const temporary = `${output}.${process.pid}.tmp`;
+    await writeFile(temporary, code);
+    await rename(temporary, output);
+  }
+  const temporaryManifest = `${manifestPath}.${process.pid}.tmp`;
+  await writeFile(temporaryManifest, JSON.stringify({ entry: file, output, inputs } satisfies CompileManifest));
+  await rename(temporaryManifest, manifestPath);
+  return output;
+}

@@ -1,0 +1,340 @@
+import path from 'node:path';
+import { Lifecycle, rootContainer, type DependencyContainer } from './di.js';
+import { systemClock, type Clock } from './clock.js';
+import type { HookwiseConfig } from './config.js';
+import { HookTimeoutError, PluginError } from './errors.js';
+import { getClassHooks, isHookSet, type HookClass, type HookContext, type HookFunction, type HookOrder, type HookSet } from './hooks.js';
+import { createLogger, type Logger } from './logger.js';
+import { mergeRules, type HookFailure, type MergedOutcome } from './outcome.js';
+import type { PluginInstance, PluginMeta } from './plugin.js';
+import { pointKinds, pointSchemas, transformFields, type PointInput, type PointName, type PointPayload } from './points.js';
+import { parseWith, type SchemaLike } from './schema.js';
+import { createEventLog } from './state/event-log.js';
+import { createFileStateStore, createSessionState } from './state/file-state-store.js';
+import type { EventLog, StateStore } from './state/types.js';
+import { createCharsTokenCounter, createJsonAwareTokenCounter, type TokenCounter } from './token-counter.js';
+import { CLOCK, EVENT_LOG, HOST, LOGGER, PLUGIN_META, PLUGIN_OPTIONS, PROJECT_DIR, SESSION_ID, SESSION_STATE, STATE_STORE, TOKEN_COUNTER } from './tokens.js';
+
+export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+/** The session id of state shared by every session of a project. */
+export const PROJECT_SCOPE = 'project';
+const USER_HOOKS = 'config';
+const CORE_NAMESPACE = 'hookwise-core';
+
+export interface EngineOptions {
+  config: HookwiseConfig;
+  projectDir: string;
+  /** Which binding runs the engine: `claude-code`, `vscode`, `agent-sdk`, `replay`… */
+  host: string;
+  stateStore?: StateStore;
+  eventLog?: EventLog;
+  logger?: Logger;
+  tokenCounter?: TokenCounter;
+  clock?: Clock;
+  /** Per-hook deadline; overrides the config's `hookTimeoutMs`. */
+  hookTimeoutMs?: number;
+  /** Parent of the engine's container; defaults to tsyringe's root container. */
+  container?: DependencyContainer;
+}
+
+export interface RegisteredHook {
+  point: PointName;
+  pluginName: string;
+  hookName: string;
+  order: HookOrder | undefined;
+}
+
+export interface Engine {
+  readonly projectDir: string;
+  readonly host: string;
+  readonly plugins: readonly PluginMeta[];
+  readonly services: { stateStore: StateStore; eventLog: EventLog; logger: Logger; tokenCounter: TokenCounter; clock: Clock };
+  /** Runs every hook of `point` in order and merges their outcomes. Never throws because a hook failed. */
+  emit<P extends PointName>(point: P, payload: PointInput<P>): Promise<MergedOutcome<P>>;
+  /** The hooks of a point in the order they run (a debug dump). */
+  hooksFor(point: PointName): RegisteredHook[];
+  /** Whether any hook listens on `point` (lets hosts skip building expensive payloads). */
+  has(point: PointName): boolean;
+  /** The session's container (created on first use). */
+  sessionContainer(sessionId: string): DependencyContainer;
+  dispose(): Promise<void>;
+}
+
+interface PreparedPlugin {
+  instance: PluginInstance<any> | undefined;
+  meta: PluginMeta;
+  options: unknown;
+}
+
+interface PreparedHook extends RegisteredHook {
+  plugin: PreparedPlugin;
+  call: (scope: PluginScope, payload: unknown, context: HookContext) => unknown;
+}
+
+interface PluginScope {
+  container: DependencyContainer;
+  setupError?: unknown;
+}
+
+const orderRank = (order: HookOrder | undefined) => (order === 'pre' ? 0 : order === 'post' ? 2 : 1);
+
+/**
+ * Builds an engine from a loaded config. Plugin options are validated here: an invalid option
+ * throws a PluginError naming the plugin (hosts report it and step aside).
+ */
+export function createEngine(options: EngineOptions): Engine {
+  const projectDir = path.resolve(options.projectDir);
+  const config = options.config ?? {};
+  const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'warn' });
+  const clock = options.clock ?? systemClock;
+  const tokenCounter = options.tokenCounter ?? (config.tokenCounter === 'json-aware' ? createJsonAwareTokenCounter() : createCharsTokenCounter(4));
+  const stateDirectory = path.resolve(projectDir, config.stateDir ?? '.hookwise');
+  const stateStore = options.stateStore ?? createFileStateStore({ directory: stateDirectory, logger });
+  const eventLog =
+    options.eventLog ??
+    createEventLog({
+      path: path.resolve(projectDir, config.eventLog?.path ?? path.join(stateDirectory, 'logs', 'events.jsonl')),
+      ...(config.eventLog?.maxBytes !== undefined ? { maxBytes: config.eventLog.maxBytes } : {}),
+      ...(config.eventLog?.maxFiles !== undefined ? { maxFiles: config.eventLog.maxFiles } : {}),
+    });
+  const hookTimeoutMs = options.hookTimeoutMs ?? config.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+
+  const engineContainer = (options.container ?? rootContainer).createChildContainer();
+  engineContainer.register(LOGGER, { useValue: logger });
+  engineContainer.register(CLOCK, { useValue: clock });
+  engineContainer.register(TOKEN_COUNTER, { useValue: tokenCounter });
+  engineContainer.register(STATE_STORE, { useValue: stateStore });
+  engineContainer.register(EVENT_LOG, { useValue: eventLog });
+  engineContainer.register(PROJECT_DIR, { useValue: projectDir });
+  engineContainer.register(HOST, { useValue: options.host });
+
+  // Validate every plugin's options now, so a bad config fails when it is loaded.
+  const plugins: PreparedPlugin[] = (config.plugins ?? []).map((instance) => ({ instance, meta: instance.meta, options: instance.resolveOptions() }));
+  const userPlugin: PreparedPlugin = { instance: undefined, meta: { name: USER_HOOKS, version: '0.0.0' }, options: undefined };
+
+  const hooks: PreparedHook[] = [];
+  const addSet = (plugin: PreparedPlugin, set: HookSet<any>) => {
+    for (const point of Object.keys(set.on) as PointName[]) {
+      if (!(point in pointSchemas)) throw new PluginError(`unknown lifecycle point "${point}" in hook "${set.name}"`, { pluginName: plugin.meta.name, hookName: set.name });
+      const entry = set.on[point];
+      const handler = (typeof entry === 'function' ? entry : entry?.handler) as HookFunction<PointName> | undefined;
+      if (typeof handler !== 'function') throw new PluginError(`hook "${set.name}" on ${point} is not a function`, { pluginName: plugin.meta.name, hookName: set.name });
+      const order = typeof entry === 'function' ? undefined : entry?.order;
+      hooks.push({ point, pluginName: plugin.meta.name, hookName: set.name, order, plugin, call: (_scope, payload, context) => handler(payload as never, context) });
+    }
+  };
+  const addClass = (plugin: PreparedPlugin, hookClass: HookClass) => {
+    for (const metadata of getClassHooks(hookClass)) {
+      if (!(metadata.point in pointSchemas)) throw new PluginError(`unknown lifecycle point "${metadata.point}"`, { pluginName: plugin.meta.name, hookName: `${hookClass.name}.${metadata.method}` });
+      hooks.push({
+        point: metadata.point,
+        pluginName: plugin.meta.name,
+        hookName: `${hookClass.name}.${metadata.method}`,
+        order: metadata.order,
+        plugin,
+        call: (scope, payload, context) => {
+          const instance = scope.container.resolve(hookClass) as Record<string, (...args: unknown[]) => unknown>;
+          return instance[metadata.method]!(payload, context);
+        },
+      });
+    }
+  };
+  for (const plugin of plugins) {
+    for (const entry of plugin.instance!.definition.hooks) {
+      if (isHookSet(entry)) addSet(plugin, entry);
+      else if (typeof entry === 'function') addClass(plugin, entry);
+      else throw new PluginError('hooks must be @injectable classes with @On methods or defineHook(...) sets', { pluginName: plugin.meta.name });
+    }
+  }
+  for (const set of config.hooks ?? []) {
+    if (!isHookSet(set)) throw new PluginError('config hooks must be made with defineHook(...)', { pluginName: USER_HOOKS });
+    addSet(userPlugin, set);
+  }
+
+  // Stable sort: 'pre', then config order, then 'post'.
+  const byPoint = new Map<PointName, PreparedHook[]>();
+  hooks
+    .map((hook, index) => ({ hook, index }))
+    .sort((left, right) => orderRank(left.hook.order) - orderRank(right.hook.order) || left.index - right.index)
+    .forEach(({ hook }) => {
+      const list = byPoint.get(hook.point) ?? [];
+      list.push(hook);
+      byPoint.set(hook.point, list);
+    });
+
+  const sessions = new Map<string, { container: DependencyContainer; plugins: Map<PreparedPlugin, PluginScope> }>();
+  const session = (sessionId: string) => {
+    let existing = sessions.get(sessionId);
+    if (!existing) {
+      const container = engineContainer.createChildContainer();
+      container.register(SESSION_ID, { useValue: sessionId });
+      existing = { container, plugins: new Map() };
+      sessions.set(sessionId, existing);
+    }
+    return existing;
+  };
+  const pluginScope = (sessionId: string, plugin: PreparedPlugin): PluginScope => {
+    const owner = session(sessionId);
+    let scope = owner.plugins.get(plugin);
+    if (!scope) {
+      const container = owner.container.createChildContainer();
+      container.register(PLUGIN_OPTIONS, { useValue: plugin.options });
+      container.register(PLUGIN_META, { useValue: plugin.meta });
+      container.register(SESSION_STATE, { useValue: createSessionState(stateStore, sessionId, plugin.meta.name) });
+      scope = { container };
+      for (const entry of plugin.instance?.definition.hooks ?? []) {
+        if (typeof entry === 'function') container.register(entry, { useClass: entry }, { lifecycle: Lifecycle.ContainerScoped });
+      }
+      try {
+        plugin.instance?.definition.register?.(container, plugin.options);
+      } catch (error) {
+        scope.setupError = error;
+      }
+      owner.plugins.set(plugin, scope);
+    }
+    return scope;
+  };
+
+  const report = async (failure: HookFailure, sessionId: string, point: PointName) => {
+    logger.warn(`${failure.pluginName} › ${failure.hookName} on ${point}: ${failure.message} (skipped)`);
+    try {
+      await eventLog.append({ type: 'hook:error', sessionId, point, ...failure });
+    } catch (error) {
+      logger.error(`could not write the event log: ${(error as Error).message}`);
+    }
+  };
+
+  const runHook = async (hook: PreparedHook, scope: PluginScope, payload: unknown, base: Omit<HookContext, 'pluginName' | 'hookName' | 'options' | 'state' | 'projectState' | 'container' | 'signal'>) => {
+    if (scope.setupError !== undefined) throw scope.setupError;
+    const controller = new AbortController();
+    const context: HookContext = {
+      ...base,
+      pluginName: hook.pluginName,
+      hookName: hook.hookName,
+      options: hook.plugin.options,
+      state: createSessionState(stateStore, base.sessionId, hook.pluginName),
+      projectState: createSessionState(stateStore, PROJECT_SCOPE, hook.pluginName),
+      container: scope.container,
+      signal: controller.signal,
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        Promise.resolve().then(() => hook.call(scope, payload, context)),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => {
+            controller.abort();
+            reject(new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs: hookTimeoutMs }));
+          }, hookTimeoutMs);
+          timer.unref?.();
+        }),
+      ]);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  };
+
+  async function emit<P extends PointName>(point: P, input: PointInput<P>): Promise<MergedOutcome<P>> {
+    const merged: MergedOutcome<P> = { point, preserved: [], errors: [], hooksRun: 0 };
+    const list = byPoint.get(point);
+    if (!list || list.length === 0) return merged;
+
+    const parsed = parseWith(pointSchemas[point] as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input });
+    if (!parsed.ok) {
+      const failure: HookFailure = { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` };
+      merged.errors.push(failure);
+      await report(failure, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown', point);
+      return merged;
+    }
+    let payload = parsed.data as PointPayload<P>;
+    const sessionId = payload.sessionId;
+    if (point === 'compact:after' && (payload as PointPayload<'compact:after'>).preserved === undefined) {
+      const last = await stateStore.read<{ preserved?: string[] }>(sessionId, CORE_NAMESPACE).catch(() => undefined);
+      if (last?.preserved) payload = { ...payload, preserved: last.preserved };
+    }
+
+    const kind = pointKinds[point];
+    const valueField = kind === 'transform' ? transformFields[point as keyof typeof transformFields] : undefined;
+    let changed = false;
+    const base = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock };
+
+    for (const hook of list) {
+      merged.hooksRun++;
+      let result: unknown;
+      try {
+        result = await runHook(hook, pluginScope(sessionId, hook.plugin), payload, base);
+      } catch (error) {
+        const failure: HookFailure = {
+          pluginName: hook.pluginName,
+          hookName: hook.hookName,
+          kind: HookTimeoutError.isInstance(error) && error.code === 'HW_HOOK_TIMEOUT' ? 'timeout' : 'error',
+          message: error instanceof Error ? error.message : String(error),
+          ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+        };
+        merged.errors.push(failure);
+        await report(failure, sessionId, point);
+        continue;
+      }
+      if (result === undefined || result === null) continue;
+      if (typeof result !== 'object') {
+        const failure: HookFailure = { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message: `returned ${typeof result}, expected an outcome object` };
+        merged.errors.push(failure);
+        await report(failure, sessionId, point);
+        continue;
+      }
+      const outcome = result as { context?: unknown; notice?: unknown; block?: { reason?: unknown }; value?: unknown; preserved?: unknown };
+      if (typeof outcome.context === 'string') merged.context = mergeRules.joinText(merged.context, outcome.context, mergeRules.contextSeparator);
+      if (typeof outcome.notice === 'string') merged.notice = mergeRules.joinText(merged.notice, outcome.notice, mergeRules.noticeSeparator);
+      if (Array.isArray(outcome.preserved)) mergeRules.addPreserved(merged.preserved, outcome.preserved.filter((label): label is string => typeof label === 'string'));
+      if (valueField && outcome.value !== undefined) {
+        const valid = valueField === 'messages' ? Array.isArray(outcome.value) : typeof outcome.value === 'string';
+        if (valid) {
+          payload = { ...payload, [valueField]: outcome.value };
+          changed = true;
+        } else {
+          const failure: HookFailure = { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message: `value for ${point} must be ${valueField === 'messages' ? 'an array of messages' : 'a string'}` };
+          merged.errors.push(failure);
+          await report(failure, sessionId, point);
+        }
+      }
+      if (outcome.block !== undefined) {
+        if (kind !== 'guard') {
+          const failure: HookFailure = { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message: `${point} cannot be blocked; block ignored` };
+          merged.errors.push(failure);
+          await report(failure, sessionId, point);
+        } else {
+          const reason = typeof outcome.block?.reason === 'string' && outcome.block.reason !== '' ? outcome.block.reason : `blocked by ${hook.pluginName}`;
+          merged.block = { reason, pluginName: hook.pluginName, hookName: hook.hookName };
+          break; // the first block wins and ends the chain
+        }
+      }
+    }
+    if (changed && valueField) (merged as { value?: unknown }).value = (payload as Record<string, unknown>)[valueField];
+    if (point === 'compact:before') {
+      const preserved = merged.preserved;
+      await stateStore.update(sessionId, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({ ...(current ?? {}), preserved, compactStartedAt: new Date(clock.now()).toISOString() })).catch((error: unknown) => {
+        logger.warn(`could not record what compaction preserved: ${(error as Error).message}`);
+      });
+    }
+    return merged;
+  }
+
+  return {
+    projectDir,
+    host: options.host,
+    plugins: plugins.map((plugin) => plugin.meta),
+    services: { stateStore, eventLog, logger, tokenCounter, clock },
+    emit,
+    hooksFor: (point) => (byPoint.get(point) ?? []).map(({ point: hookPoint, pluginName, hookName, order }) => ({ point: hookPoint, pluginName, hookName, order })),
+    has: (point) => (byPoint.get(point)?.length ?? 0) > 0,
+    sessionContainer: (sessionId) => session(sessionId).container,
+    async dispose() {
+      for (const owner of sessions.values()) {
+        for (const scope of owner.plugins.values()) await scope.container.dispose();
+        await owner.container.dispose();
+      }
+      sessions.clear();
+      await engineContainer.dispose();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+import type { OutcomeOf } from './outcome.js';
+import type { PointName, PointPayload } from './points.js';
+import type { EventLog, SessionState } from './state/types.js';
+import type { TokenCounter } from './token-counter.js';
+
+export type HookOrder = 'pre' | 'post';
+
+/** Everything a hook may use besides its payload. */
+export interface HookContext<Options = unknown> {
+  point: PointName;
+  pluginName: string;
+  hookName: string;
+  sessionId: string;
+  projectDir: string;
+  host: string;
+  options: Options;
+  /** This session's state, namespaced to the plugin. */
+  state: SessionState;
+  /** State shared by every session of the project (session id `project`), namespaced to the plugin. */
+  projectState: SessionState;
+  logger: Logger;
+  eventLog: EventLog;
+  tokenCounter: TokenCounter;
+  clock: Clock;
+  /** The plugin's child container (of the session's container). */
+  container: DependencyContainer;
+  /** Aborted when the hook passes its deadline. */
+  signal: AbortSignal;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+export type HookFunction<P extends PointName, Options = unknown> = (
+  payload: PointPayload<P>,
+  context: HookContext<Options>,
+) => Awaitable<OutcomeOf<P> | void | undefined>;
+
+export interface HookEntry<P extends PointName, Options = unknown> {
+  handler: HookFunction<P, Options>;
+  order?: HookOrder;
+}
+
+export type HookMap<Options = unknown> = { [P in PointName]?: HookFunction<P, Options> | HookEntry<P, Options> };
+
+const hookSetMarker = Symbol.for('hookwise.HookSet');
+
+/** Hooks written as plain functions: what config files use, since they need no decorators. */
+export interface HookSet<Options = unknown> {
+  readonly [hookSetMarker]: true;
+  name: string;
+  on: HookMap<Options>;
+}
+
+export function defineHook<Options = unknown>(definition: { name: string; on: HookMap<Options> }): HookSet<Options> {
+  if (!definition || typeof definition.name !== 'string' || definition.name.length === 0) {
+    throw new TypeError('defineHook needs a non-empty name');
+  }
+  return { [hookSetMarker]: true, name: definition.name, on: definition.on ?? {} };
+}
+
+export function isHookSet(value: unknown): value is HookSet {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[hookSetMarker] === true;
+}
+
+/** Metadata `@On` leaves on a class; a `Symbol.for` key so two copies of core agree on it. */
+const classHooksKey = Symbol.for('hookwise.classHooks');
+
+export interface ClassHookMetadata {
+  point: PointName;
+  method: string;
+  order?: HookOrder;
+}
+
+/**
+ * Marks a method of an `@injectable()` class as a hook on `point`. The method is checked
+ * against the point's payload and outcome types.
+ */
+export function On<P extends PointName>(point: P, options: { order?: HookOrder } = {}) {
+  return function decorate<T extends HookFunction<P, any>>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<T>): void {
+    void descriptor;
+    const constructor = (target as { constructor: Function }).constructor as unknown as Record<symbol, ClassHookMetadata[] | undefined>;
+    // Copy instead of push: a subclass must not add hooks to its parent's list.
+    const own = Object.prototype.hasOwnProperty.call(constructor, classHooksKey) ? constructor[classHooksKey]! : [...(constructor[classHooksKey] ?? [])];
+    own.push({ point, method: String(propertyKey), ...(options.order ? { order: options.order } : {}) });
+    Object.defineProperty(constructor, classHooksKey, { value: own, configurable: true, enumerable: false, writable: true });
+  };
+}
+
+export type HookClass = new (...args: any[]) => object;
+
+export function getClassHooks(target: Function): ClassHookMetadata[] {
+  return ((target as unknown as Record<symbol, ClassHookMetadata[] | undefined>)[classHooksKey] ?? []).slice();
+}
+
+export function isHookClass(value: unknown): value is HookClass {
+  return typeof value === 'function' && getClassHooks(value).length > 0;
+}

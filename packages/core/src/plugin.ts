@@ -1,0 +1,65 @@
+import type { DependencyContainer } from 'tsyringe';
+import { PluginError } from './errors.js';
+import type { HookClass, HookSet } from './hooks.js';
+import { parseWith, type SchemaLike } from './schema.js';
+
+export interface PluginMeta {
+  name: string;
+  version: string;
+}
+
+export interface PluginDefinition<Options, Input = Options> {
+  meta: PluginMeta;
+  /** Validates the options the user gives the factory; any zod (classic or mini) schema, or anything with `safeParse`. */
+  options?: SchemaLike<Options, Input>;
+  /** `@injectable()` classes with `@On` methods, and `defineHook` sets. */
+  hooks: ReadonlyArray<HookClass | HookSet<Options>>;
+  /** Registers the plugin's own services in its container (a child of the session's). */
+  register?: (container: DependencyContainer, options: Options) => void;
+}
+
+const pluginMarker = Symbol.for('hookwise.Plugin');
+
+/** What a plugin factory returns and a config lists. */
+export interface PluginInstance<Options = unknown> {
+  readonly [pluginMarker]: true;
+  readonly specificationVersion: 'v1';
+  readonly meta: PluginMeta;
+  readonly definition: PluginDefinition<Options, any>;
+  /** The options as given, validated when the engine is built. */
+  readonly rawOptions: unknown;
+  /** Validates `rawOptions`; throws a PluginError naming the plugin. */
+  resolveOptions(): Options;
+}
+
+export type PluginFactory<Options, Input> = ((options?: Input) => PluginInstance<Options>) & {
+  meta: PluginMeta;
+  definition: PluginDefinition<Options, Input>;
+};
+
+/**
+ * Turns a definition into a factory, `prune(options)`, to import into a config file.
+ * Options are not validated here but when the engine is built, so a config module can be
+ * imported without side effects and every error names its plugin.
+ */
+export function definePlugin<Options, Input = Options>(definition: PluginDefinition<Options, Input>): PluginFactory<Options, Input> {
+  if (!definition?.meta?.name) throw new TypeError('definePlugin needs meta.name');
+  const factory = (options?: Input): PluginInstance<Options> => ({
+    [pluginMarker]: true,
+    specificationVersion: 'v1',
+    meta: definition.meta,
+    definition,
+    rawOptions: options,
+    resolveOptions(): Options {
+      if (!definition.options) return (options ?? {}) as Options;
+      const result = parseWith(definition.options, options ?? {});
+      if (result.ok) return result.data;
+      throw new PluginError(`invalid options\n${result.message}`, { pluginName: definition.meta.name, cause: result.error });
+    },
+  });
+  return Object.assign(factory, { meta: definition.meta, definition });
+}
+
+export function isPluginInstance(value: unknown): value is PluginInstance {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[pluginMarker] === true;
+}
