@@ -2,7 +2,8 @@ import path from 'node:path';
 import { Lifecycle, rootContainer, type DependencyContainer } from './di.js';
 import { systemClock, type Clock } from './clock.js';
 import type { HookwiseConfig } from './config.js';
-import { HookTimeoutError, PluginError } from './errors.js';
+import { HookTimeoutError, HookwiseError, PluginError } from './errors.js';
+import { assertSafeName } from './state/safe-name.js';
 import { getClassHooks, isHookSet, type HookClass, type HookContext, type HookFunction, type HookOrder, type HookSet } from './hooks.js';
 import { createLogger, type Logger } from './logger.js';
 import { mergeRules, type HookFailure, type MergedOutcome } from './outcome.js';
@@ -57,6 +58,15 @@ export interface Engine {
   has(point: PointName): boolean;
   /** The session's container (created on first use). */
   sessionContainer(sessionId: string): DependencyContainer;
+  /** Commands the configured plugins offer. */
+  commands(): Array<{ pluginName: string; name: string; description: string; usage?: string }>;
+  /**
+   * Runs a plugin command by name. Without a session id it applies to the last session that
+   * started in this project. Throws a HookwiseError when the command is unknown or fails.
+   */
+  runCommand(name: string, args: string[], options?: { sessionId?: string }): Promise<string>;
+  /** The id of the last session that started in this project, if any. */
+  lastSessionId(): Promise<string | undefined>;
   dispose(): Promise<void>;
 }
 
@@ -195,6 +205,11 @@ export function createEngine(options: EngineOptions): Engine {
     return scope;
   };
 
+  async function lastSessionId(): Promise<string | undefined> {
+    const record = await stateStore.read<{ lastSessionId?: string }>(PROJECT_SCOPE, CORE_NAMESPACE).catch(() => undefined);
+    return record?.lastSessionId;
+  }
+
   const report = async (failure: HookFailure, sessionId: string, point: PointName) => {
     logger.warn(`${failure.pluginName} › ${failure.hookName} on ${point}: ${failure.message} (skipped)`);
     try {
@@ -237,7 +252,8 @@ export function createEngine(options: EngineOptions): Engine {
   async function emit<P extends PointName>(point: P, input: PointInput<P>): Promise<MergedOutcome<P>> {
     const merged: MergedOutcome<P> = { point, preserved: [], errors: [], hooksRun: 0 };
     const list = byPoint.get(point);
-    if (!list || list.length === 0) return merged;
+    // session:start is still recorded with no hooks on it: plugin commands use the last session.
+    if ((!list || list.length === 0) && point !== 'session:start') return merged;
 
     const parsed = parseWith(pointSchemas[point] as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input });
     if (!parsed.ok) {
@@ -258,7 +274,7 @@ export function createEngine(options: EngineOptions): Engine {
     let changed = false;
     const base = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock };
 
-    for (const hook of list) {
+    for (const hook of list ?? []) {
       merged.hooksRun++;
       let result: unknown;
       try {
@@ -310,6 +326,11 @@ export function createEngine(options: EngineOptions): Engine {
       }
     }
     if (changed && valueField) (merged as { value?: unknown }).value = (payload as Record<string, unknown>)[valueField];
+    if (point === 'session:start') {
+      await stateStore.update(PROJECT_SCOPE, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({ ...(current ?? {}), lastSessionId: sessionId })).catch((error: unknown) => {
+        logger.warn(`could not record the session id: ${(error as Error).message}`);
+      });
+    }
     if (point === 'compact:before') {
       const preserved = merged.preserved;
       await stateStore.update(sessionId, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({ ...(current ?? {}), preserved, compactStartedAt: new Date(clock.now()).toISOString() })).catch((error: unknown) => {
@@ -328,6 +349,37 @@ export function createEngine(options: EngineOptions): Engine {
     hooksFor: (point) => (byPoint.get(point) ?? []).map(({ point: hookPoint, pluginName, hookName, order }) => ({ point: hookPoint, pluginName, hookName, order })),
     has: (point) => (byPoint.get(point)?.length ?? 0) > 0,
     sessionContainer: (sessionId) => session(sessionId).container,
+    commands: () =>
+      plugins.flatMap((plugin) =>
+        (plugin.instance?.definition.commands ?? []).map((command) => ({ pluginName: plugin.meta.name, name: command.name, description: command.description, ...(command.usage ? { usage: command.usage } : {}) })),
+      ),
+    lastSessionId,
+    async runCommand(name, args, runOptions = {}) {
+      const owner = plugins.find((plugin) => plugin.instance?.definition.commands?.some((command) => command.name === name));
+      const command = owner?.instance?.definition.commands?.find((candidate) => candidate.name === name);
+      if (!owner || !command) throw new HookwiseError(`unknown command "${name}"; the configured plugins offer: ${this.commands().map((entry) => entry.name).join(', ') || 'none'}`, { code: 'HW_UNKNOWN_COMMAND' });
+      const sessionId = runOptions.sessionId ?? (await lastSessionId());
+      if (!sessionId) throw new HookwiseError(`no session has started in ${projectDir} yet; pass a session id`, { code: 'HW_NO_SESSION' });
+      assertSafeName(sessionId, 'session id');
+      try {
+        const text = await command.run(args, {
+          sessionId,
+          projectDir,
+          host: options.host,
+          options: owner.options,
+          state: createSessionState(stateStore, sessionId, owner.meta.name),
+          projectState: createSessionState(stateStore, PROJECT_SCOPE, owner.meta.name),
+          logger,
+          eventLog,
+          tokenCounter,
+          clock,
+        });
+        return text ?? '';
+      } catch (error) {
+        if (HookwiseError.isInstance(error)) throw error;
+        throw new PluginError(`command "${name}" failed: ${(error as Error).message}`, { pluginName: owner.meta.name, hookName: name, cause: error });
+      }
+    },
     async dispose() {
       for (const owner of sessions.values()) {
         for (const scope of owner.plugins.values()) await scope.container.dispose();

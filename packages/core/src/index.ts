@@ -15,7 +15,7 @@ export type { ObserveOutcome, GuardOutcome, TransformOutcome, OutcomeOf, HookFai
 export { On, defineHook, isHookSet, getClassHooks, isHookClass } from './hooks.js';
 export type { HookContext, HookFunction, HookEntry, HookMap, HookSet, HookOrder, HookClass, ClassHookMetadata } from './hooks.js';
 export { definePlugin, isPluginInstance } from './plugin.js';
-export type { PluginDefinition, PluginInstance, PluginFactory, PluginMeta } from './plugin.js';
+export type { PluginDefinition, PluginInstance, PluginFactory, PluginMeta, PluginCommand, PluginCommandContext } from './plugin.js';
 export { parseWith, formatSchemaError } from './schema.js';
 export type { SchemaLike } from './schema.js';
 export { createEngine, DEFAULT_HOOK_TIMEOUT_MS, PROJECT_SCOPE } from './engine.js';

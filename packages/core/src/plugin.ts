@@ -1,4 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+import type { EventLog, SessionState } from './state/types.js';
+import type { TokenCounter } from './token-counter.js';
 import { PluginError } from './errors.js';
 import type { HookClass, HookSet } from './hooks.js';
 import { parseWith, type SchemaLike } from './schema.js';
@@ -16,6 +20,35 @@ export interface PluginDefinition<Options, Input = Options> {
   hooks: ReadonlyArray<HookClass | HookSet<Options>>;
   /** Registers the plugin's own services in its container (a child of the session's). */
   register?: (container: DependencyContainer, options: Options) => void;
+  /**
+   * Commands the plugin offers to hosts (`hookwise suggest dismiss`, a VS Code command), so
+   * adapters reach plugin features through the config and never import a plugin.
+   */
+  commands?: ReadonlyArray<PluginCommand<Options>>;
+}
+
+export interface PluginCommandContext<Options = unknown> {
+  /** The session the command applies to: given by the caller, else the last session that started. */
+  sessionId: string;
+  projectDir: string;
+  host: string;
+  options: Options;
+  state: SessionState;
+  projectState: SessionState;
+  logger: Logger;
+  eventLog: EventLog;
+  tokenCounter: TokenCounter;
+  clock: Clock;
+}
+
+export interface PluginCommand<Options = unknown> {
+  /** Words after `hookwise`, e.g. `suggest dismiss`, `command activate`. */
+  name: string;
+  description: string;
+  /** e.g. `<name> [args…]`, shown in help. */
+  usage?: string;
+  /** Returns the text to show the user. Throw a HookwiseError for a clear message. */
+  run(args: string[], context: PluginCommandContext<Options>): Promise<string | void> | string | void;
 }
 
 const pluginMarker = Symbol.for('hookwise.Plugin');

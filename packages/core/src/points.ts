@@ -17,6 +17,12 @@ const common = {
   host: z.string(),
   cwd: z.optional(z.string()),
   transcriptPath: z.optional(z.string()),
+  /** The model, when the host knows it. */
+  model: z.optional(z.string()),
+  /** Current context size in tokens, when the host knows it (VS Code-hosted agents do). */
+  contextTokens: z.optional(z.number().check(z.nonnegative())),
+  /** The model's context window in tokens, when the host knows it. */
+  contextWindow: z.optional(z.number().check(z.positive())),
 };
 
 // Messages are checked shallowly: a deep schema over a 10k-message history would cost more
@@ -30,7 +36,7 @@ const trigger = z.enum(['manual', 'auto']);
 const optionalCount = z.optional(z.number().check(z.nonnegative()));
 
 export const pointSchemas = {
-  'session:start': z.looseObject({ ...common, source: z.enum(['startup', 'resume', 'clear', 'compact']), model: z.optional(z.string()) }),
+  'session:start': z.looseObject({ ...common, source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
   'prompt:submit': z.looseObject({
     ...common,
     prompt: z.string(),
@@ -51,18 +57,13 @@ export const pointSchemas = {
     ...common,
     systemPrompt: z.string(),
     messages: z.array(messageLike),
-    model: z.optional(z.string()),
     intentId: z.optional(z.string()),
     taskId: z.optional(z.string()),
-    contextTokens: optionalCount,
-    contextWindow: optionalCount,
   }),
   'compact:before': z.looseObject({
     ...common,
     trigger,
     instructions: z.optional(z.string()),
-    contextTokens: optionalCount,
-    contextWindow: optionalCount,
   }),
   'compact:after': z.looseObject({
     ...common,

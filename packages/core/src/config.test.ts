@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineConfig, loadConfig } from './config.js';
+import { ConfigError } from './errors.js';
+
+function project(files: Record<string, string>): string {
+  const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-config-'));
+  for (const [name, content] of Object.entries(files)) {
+    const target = path.join(directory, name);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  return directory;
+}
+
+// A plugin package written without importing core: plugins are recognised by a Symbol.for
+// marker, so one built against another copy of core still loads.
+const fakePlugin = `
+const marker = Symbol.for('hookwise.Plugin');
+export default function fake(options) {
+  return {
+    [marker]: true, specificationVersion: 'v1', meta: { name: 'fake', version: '1.0.0' }, rawOptions: options,
+    definition: { meta: { name: 'fake', version: '1.0.0' }, hooks: [] },
+    resolveOptions() {
+      if (options && typeof options.level !== 'number') throw Object.assign(new Error('[fake] invalid options\\n✖ Invalid input: expected number\\n  → at level'), { [Symbol.for('hookwise.error')]: true, code: 'HW_PLUGIN' });
+      return options ?? {};
+    },
+  };
+}`;
+const fakePackage = { 'node_modules/hookwise-plugin-fake/package.json': JSON.stringify({ name: 'hookwise-plugin-fake', type: 'module', exports: './index.js' }), 'node_modules/hookwise-plugin-fake/index.js': fakePlugin };
+
+describe('loadConfig', () => {
+  it('gives an empty config to a project without a config file', async () => {
+    expect(await loadConfig(project({}))).toEqual({ config: {}, file: undefined });
+  });
+
+  it('loads a JSON config, resolving plugins by package name from the config folder', async () => {
+    const directory = project({ ...fakePackage, 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 2 } }, hookTimeoutMs: 900 }) });
+    const { config, file } = await loadConfig(directory);
+    expect(file).toBe(path.join(directory, 'hookwise.config.json'));
+    expect(config.hookTimeoutMs).toBe(900);
+    expect(config.plugins?.map((plugin) => [plugin.meta.name, plugin.rawOptions])).toEqual([['fake', { level: 2 }]]);
+  });
+
+  it('skips plugins set to false and calls the factory without options for true', async () => {
+    const directory = project({ ...fakePackage, 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': true } }) });
+    expect((await loadConfig(directory)).config.plugins?.[0]?.rawOptions).toBeUndefined();
+    const off = project({ ...fakePackage, 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': false } }) });
+    expect((await loadConfig(off)).config.plugins).toEqual([]);
+  });
+
+  it('names the file and the unknown key', async () => {
+    const directory = project({ 'hookwise.config.json': JSON.stringify({ hookTimeoutMs: 10, logLevle: 'debug' }) });
+    const error = await loadConfig(directory).catch((caught: unknown) => caught);
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(`${path.join(directory, 'hookwise.config.json')}: invalid config\n✖ Unrecognized key: "logLevle"`);
+  });
+
+  it('names the path of a bad value', async () => {
+    const directory = project({ 'hookwise.config.json': JSON.stringify({ eventLog: { maxBytes: -1 } }) });
+    await expect(loadConfig(directory)).rejects.toThrow(/invalid config\n✖ Too small: expected number to be >0\n {2}→ at eventLog\.maxBytes/);
+  });
+
+  it('names file and plugin when a plugin option is invalid', async () => {
+    const directory = project({ ...fakePackage, 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 'high' } } }) });
+    await expect(loadConfig(directory)).rejects.toThrow(/hookwise\.config\.json: at plugins\["hookwise-plugin-fake"\]: \[fake\] invalid options[\s\S]*→ at level/);
+  });
+
+  it('says how to install a plugin that does not resolve', async () => {
+    const directory = project({ 'hookwise.config.json': JSON.stringify({ plugins: { '@hookwise/hook-missing': {} } }) });
+    await expect(loadConfig(directory)).rejects.toThrow(/plugin "@hookwise\/hook-missing" cannot be resolved from .*; install it in the project \(npm install @hookwise\/hook-missing\)/);
+  });
+
+  it('reports invalid JSON with the file name', async () => {
+    const directory = project({ 'hookwise.config.json': '{ "plugins": ' });
+    await expect(loadConfig(directory)).rejects.toThrow(/hookwise\.config\.json: is not valid JSON/);
+  });
+
+  it('loads an ESM config and validates its shape', async () => {
+    const good = project({ 'hookwise.config.mjs': 'export default { hookTimeoutMs: 250, tokenCounter: "json-aware" };' });
+    expect((await loadConfig(good)).config).toEqual({ hookTimeoutMs: 250, tokenCounter: 'json-aware' });
+    const bad = project({ 'hookwise.config.mjs': 'export default { plugins: [{ name: "not-a-plugin" }] };' });
+    await expect(loadConfig(bad)).rejects.toThrow(/expected a plugin instance[\s\S]*→ at plugins\[0\]/);
+    const none = project({ 'hookwise.config.mjs': 'export const config = {};' });
+    await expect(loadConfig(none)).rejects.toThrow(/has no default export/);
+  });
+
+  it('prefers the TypeScript config and compiles it once per content', async () => {
+    const directory = project({
+      'hookwise.config.ts': "import { timeout } from './timeout.ts';\nconst config: { hookTimeoutMs: number } = { hookTimeoutMs: timeout };\nexport default config;\n",
+      'timeout.ts': 'export const timeout: number = 321;\n',
+      'hookwise.config.json': '{}',
+    });
+    expect((await loadConfig(directory)).config.hookTimeoutMs).toBe(321);
+    const cache = path.join(directory, '.hookwise', 'cache');
+    const outputs = () => readdirSync(cache).filter((name) => name.endsWith('.mjs'));
+    expect(outputs()).toHaveLength(1);
+    await loadConfig(directory);
+    expect(outputs()).toHaveLength(1);
+    // A change in an imported local file invalidates the cache.
+    writeFileSync(path.join(directory, 'timeout.ts'), 'export const timeout: number = 654;\n');
+    expect((await loadConfig(directory)).config.hookTimeoutMs).toBe(654);
+    expect(outputs()).toHaveLength(2);
+  });
+
+  it('defineConfig is the identity', () => {
+    const config = { hookTimeoutMs: 1 };
+    expect(defineConfig(config)).toBe(config);
+  });
+});

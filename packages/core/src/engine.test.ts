@@ -1,0 +1,250 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inject, injectable } from './di.js';
+import { createEngine, type EngineOptions } from './engine.js';
+import { defineHook, On } from './hooks.js';
+import { createMemoryLogger } from './logger.js';
+import type { HookwiseConfig } from './config.js';
+import { definePlugin } from './plugin.js';
+import { createMemoryEventLog } from './state/event-log.js';
+import { createMemoryStateStore } from './state/file-state-store.js';
+import { PLUGIN_OPTIONS, SESSION_STATE, TOKEN_COUNTER } from './tokens.js';
+import type { SessionState } from './state/types.js';
+import type { TokenCounter } from './token-counter.js';
+import * as z from 'zod/mini';
+
+const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-engine-'));
+const session = { sessionId: 'session-1' };
+
+function engineWith(config: HookwiseConfig, overrides: Partial<EngineOptions> = {}) {
+  const eventLog = createMemoryEventLog();
+  const logger = createMemoryLogger();
+  const engine = createEngine({ config, projectDir, host: 'test', stateStore: createMemoryStateStore(), eventLog, logger, ...overrides });
+  return { engine, eventLog, logger };
+}
+
+const toolAfter = { ...session, toolName: 'Bash', input: { command: 'ls' }, output: 'a\nb', ok: true };
+
+describe('ordering', () => {
+  it('runs pre hooks, then config order, then post hooks', async () => {
+    const calls: string[] = [];
+    const record = (name: string) => () => {
+      calls.push(name);
+    };
+    const first = definePlugin({ meta: { name: 'first', version: '1.0.0' }, hooks: [defineHook({ name: 'a', on: { 'tool:after': record('first') } })] });
+    const late = definePlugin({ meta: { name: 'late', version: '1.0.0' }, hooks: [defineHook({ name: 'b', on: { 'tool:after': { handler: record('late-post'), order: 'post' } } })] });
+    const early = definePlugin({ meta: { name: 'early', version: '1.0.0' }, hooks: [defineHook({ name: 'c', on: { 'tool:after': { handler: record('early-pre'), order: 'pre' } } })] });
+    const second = definePlugin({ meta: { name: 'second', version: '1.0.0' }, hooks: [defineHook({ name: 'd', on: { 'tool:after': record('second') } })] });
+    const { engine } = engineWith({ plugins: [first(), late(), early(), second()], hooks: [defineHook({ name: 'user', on: { 'tool:after': record('user') } })] });
+    await engine.emit('tool:after', toolAfter);
+    expect(calls).toEqual(['early-pre', 'first', 'second', 'user', 'late-post']);
+    expect(engine.hooksFor('tool:after').map((hook) => hook.pluginName)).toEqual(['early', 'first', 'second', 'config', 'late']);
+  });
+});
+
+describe('merge rules', () => {
+  const plugin = (name: string, on: Parameters<typeof defineHook>[0]['on']) => definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })] })();
+
+  it('joins contexts in order with a blank line and notices with a newline, skipping empty ones', async () => {
+    const { engine } = engineWith({
+      plugins: [
+        plugin('one', { 'session:start': () => ({ context: 'A', notice: 'n1' }) }),
+        plugin('two', { 'session:start': () => ({ context: '  ', notice: 'n2' }) }),
+        plugin('three', { 'session:start': () => ({ context: 'C' }) }),
+      ],
+    });
+    const outcome = await engine.emit('session:start', { ...session, source: 'startup' });
+    expect(outcome.context).toBe('A\n\nC');
+    expect(outcome.notice).toBe('n1\nn2');
+    expect(outcome.hooksRun).toBe(3);
+  });
+
+  it('first block wins and ends the chain on a guard point', async () => {
+    const ran: string[] = [];
+    const { engine } = engineWith({
+      plugins: [
+        plugin('allow', { 'tool:before': () => void ran.push('allow') }),
+        plugin('deny', { 'tool:before': () => (ran.push('deny'), { block: { reason: 'no rm' } }) }),
+        plugin('deny-too', { 'tool:before': () => (ran.push('deny-too'), { block: { reason: 'second' } }) }),
+      ],
+    });
+    const outcome = await engine.emit('tool:before', { ...session, toolName: 'Bash', input: { command: 'rm -rf /' } });
+    expect(outcome.block).toEqual({ reason: 'no rm', pluginName: 'deny', hookName: 'deny-hook' });
+    expect(ran).toEqual(['allow', 'deny']);
+  });
+
+  it('ignores and reports a block on an observe point', async () => {
+    const { engine } = engineWith({ plugins: [plugin('rogue', { 'tool:after': () => ({ block: { reason: 'x' } }) as never })] });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.block).toBeUndefined();
+    expect(outcome.errors[0]).toMatchObject({ pluginName: 'rogue', kind: 'invalid-outcome' });
+  });
+
+  it('chains transforms: each hook sees the previous value, the last one is the result', async () => {
+    const seen: string[] = [];
+    const { engine } = engineWith({
+      plugins: [
+        plugin('upper', { 'phase:end': (payload) => (seen.push(payload.output), { value: payload.output.toUpperCase() }) }),
+        plugin('observer', { 'phase:end': (payload) => void seen.push(payload.output) }),
+        plugin('suffix', { 'phase:end': (payload) => ({ value: `${payload.output}!` }) }),
+      ],
+    });
+    const outcome = await engine.emit('phase:end', { ...session, output: 'done' });
+    expect(seen).toEqual(['done', 'DONE']);
+    expect(outcome.value).toBe('DONE!');
+  });
+
+  it('leaves value undefined when no hook transformed', async () => {
+    const { engine } = engineWith({ plugins: [plugin('none', { 'phase:end': () => ({ context: 'x' }) })] });
+    expect((await engine.emit('phase:end', { ...session, output: 'done' })).value).toBeUndefined();
+  });
+
+  it('rejects a transform value of the wrong type and keeps the previous value', async () => {
+    const { engine } = engineWith({ plugins: [plugin('bad', { 'llm:before': () => ({ value: 'not messages' as never }) })] });
+    const outcome = await engine.emit('llm:before', { ...session, systemPrompt: 's', messages: [] });
+    expect(outcome.value).toBeUndefined();
+    expect(outcome.errors[0]?.kind).toBe('invalid-outcome');
+  });
+
+  it('concatenates preserved labels without duplicates and hands them to compact:after', async () => {
+    const received: unknown[] = [];
+    const { engine } = engineWith({
+      plugins: [
+        plugin('commands', { 'compact:before': () => ({ preserved: ['/babysit', '/ci'] }) }),
+        plugin('intent', { 'compact:before': () => ({ preserved: ['/ci', 'intent REQ-1'] }), 'compact:after': (payload) => void received.push(payload.preserved) }),
+      ],
+    });
+    const before = await engine.emit('compact:before', { ...session, trigger: 'manual' });
+    expect(before.preserved).toEqual(['/babysit', '/ci', 'intent REQ-1']);
+    await engine.emit('compact:after', { ...session, trigger: 'manual' });
+    expect(received).toEqual([['/babysit', '/ci', 'intent REQ-1']]);
+  });
+});
+
+describe('fail open', () => {
+  it('reports a hook that throws with plugin and hook name, and runs the others', async () => {
+    const broken = definePlugin({ meta: { name: 'broken', version: '1.0.0' }, hooks: [defineHook({ name: 'explode', on: { 'tool:after': () => { throw new Error('kaboom'); } } })] });
+    const fine = definePlugin({ meta: { name: 'fine', version: '1.0.0' }, hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ notice: 'still here' }) } })] });
+    const { engine, eventLog, logger } = engineWith({ plugins: [broken(), fine()] });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.notice).toBe('still here');
+    expect(outcome.errors).toHaveLength(1);
+    expect(outcome.errors[0]).toMatchObject({ pluginName: 'broken', hookName: 'explode', kind: 'error', message: 'kaboom' });
+    expect(logger.lines.join('\n')).toContain('broken › explode');
+    expect((await eventLog.readAll()).map((record) => record.type)).toContain('hook:error');
+  });
+
+  it('skips a hook that passes its deadline and aborts its signal', async () => {
+    let aborted = false;
+    const slow = definePlugin({
+      meta: { name: 'slow', version: '1.0.0' },
+      hooks: [defineHook({ name: 'sleepy', on: { 'tool:after': (_payload, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => { aborted = true; resolve(); })) } })],
+    });
+    const fine = definePlugin({ meta: { name: 'fine', version: '1.0.0' }, hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ context: 'after the slow one' }) } })] });
+    const { engine } = engineWith({ plugins: [slow(), fine()] }, { hookTimeoutMs: 30 });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.errors[0]).toMatchObject({ pluginName: 'slow', hookName: 'sleepy', kind: 'timeout' });
+    expect(outcome.context).toBe('after the slow one');
+    expect(aborted).toBe(true);
+  });
+
+  it('reports an invalid payload instead of throwing', async () => {
+    const { engine } = engineWith({ plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })] })()] });
+    const outcome = await engine.emit('tool:after', { ...session, toolName: 42 } as never);
+    expect(outcome.hooksRun).toBe(0);
+    expect(outcome.errors[0]?.kind).toBe('invalid-payload');
+    expect(outcome.errors[0]?.message).toContain('toolName');
+  });
+
+  it('reports a plugin whose register throws on each of its hooks, without stopping others', async () => {
+    const failing = definePlugin({ meta: { name: 'failing', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'never' }) } })], register: () => { throw new Error('no service'); } });
+    const fine = definePlugin({ meta: { name: 'fine', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'yes' }) } })] });
+    const { engine } = engineWith({ plugins: [failing(), fine()] });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.context).toBe('yes');
+    expect(outcome.errors[0]).toMatchObject({ pluginName: 'failing', message: 'no service' });
+  });
+});
+
+describe('plugins and DI', () => {
+  @injectable()
+  class Counter {
+    constructor(
+      @inject(SESSION_STATE) private readonly state: SessionState,
+      @inject(PLUGIN_OPTIONS) private readonly options: { step: number },
+      @inject(TOKEN_COUNTER) private readonly tokens: TokenCounter,
+    ) {}
+
+    @On('tool:after')
+    async count(payload: { output: unknown }) {
+      const next = await this.state.update<number>((current) => (current ?? 0) + this.options.step);
+      return { context: `calls=${next} tokens=${this.tokens.count(String(payload.output))}` };
+    }
+  }
+  const counter = definePlugin({ meta: { name: 'counter', version: '1.0.0' }, options: z.object({ step: z._default(z.number(), 1) }), hooks: [Counter] });
+
+  it('resolves decorated hook classes with injected services and validated options', async () => {
+    const { engine } = engineWith({ plugins: [counter({ step: 2 })] });
+    await engine.emit('tool:after', toolAfter);
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.context).toBe('calls=4 tokens=1');
+  });
+
+  it('keeps one instance per session and separate state per session', async () => {
+    const { engine } = engineWith({ plugins: [counter()] });
+    await engine.emit('tool:after', toolAfter);
+    const other = await engine.emit('tool:after', { ...toolAfter, sessionId: 'session-2' });
+    expect(other.context).toBe('calls=1 tokens=1');
+  });
+
+  it('constructs a hook class once per session', async () => {
+    let constructed = 0;
+    @injectable()
+    class Probe {
+      constructor() {
+        constructed++;
+      }
+      @On('tool:after')
+      seen() {}
+    }
+    const probe = definePlugin({ meta: { name: 'probe', version: '1.0.0' }, hooks: [Probe] });
+    const { engine } = engineWith({ plugins: [probe()] });
+    await engine.emit('tool:after', toolAfter);
+    await engine.emit('tool:after', toolAfter);
+    await engine.emit('tool:after', { ...toolAfter, sessionId: 'session-2' });
+    expect(constructed).toBe(2);
+  });
+
+  it('validates options when the engine is built, naming the plugin', () => {
+    expect(() => engineWith({ plugins: [counter({ step: 'two' } as never)] })).toThrowError(/\[counter\] invalid options[\s\S]*expected number[\s\S]*step/);
+  });
+
+  it('runs plugin commands against the last started session', async () => {
+    const withCommand = definePlugin({
+      meta: { name: 'cmd', version: '1.0.0' },
+      hooks: [],
+      commands: [{ name: 'cmd show', description: 'show', run: async (args, context) => `${context.sessionId}:${args.join(',')}` }],
+    });
+    const { engine } = engineWith({ plugins: [withCommand()] });
+    await expect(engine.runCommand('cmd show', ['a'])).rejects.toThrow(/no session has started/);
+    await engine.emit('session:start', { sessionId: 'abc', source: 'startup' });
+    expect(await engine.runCommand('cmd show', ['a', 'b'])).toBe('abc:a,b');
+    expect(await engine.runCommand('cmd show', [], { sessionId: 'other' })).toBe('other:');
+    await expect(engine.runCommand('nope', [])).rejects.toThrow(/unknown command "nope"[\s\S]*cmd show/);
+    await expect(engine.runCommand('cmd show', [], { sessionId: '../etc' })).rejects.toThrow(/refused session id/);
+    expect(engine.commands()).toEqual([{ pluginName: 'cmd', name: 'cmd show', description: 'show' }]);
+  });
+
+  it('refuses unknown lifecycle points at build time', () => {
+    const bad = definePlugin({ meta: { name: 'bad', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:during': () => undefined } as never })] });
+    expect(() => engineWith({ plugins: [bad()] })).toThrowError(/\[bad › h\] unknown lifecycle point "tool:during"/);
+  });
+
+  it('returns quickly with nothing to do when no hook listens', async () => {
+    const { engine } = engineWith({});
+    expect(engine.has('tool:after')).toBe(false);
+    expect(await engine.emit('tool:after', toolAfter)).toEqual({ point: 'tool:after', preserved: [], errors: [], hooksRun: 0 });
+  });
+});

@@ -1,0 +1,166 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fromAnthropicMessages, toAnthropicMessages } from './anthropic.js';
+import { toOpenAIMessages } from './openai.js';
+import { openAIToolOrderProblems } from './test-support.js';
+import { iterateTranscript, parseTranscriptText, readTranscript, transcriptFromText, type TranscriptLine } from './transcript.js';
+import { validateToolPairing } from './validate.js';
+
+const fixtures = fileURLToPath(new URL('../../../../fixtures/claude-code-transcripts/', import.meta.url));
+const bigSession = path.join(fixtures, 'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
+const edgeCases = path.join(fixtures, 'daaain-claude-code-log/edge_cases.jsonl');
+
+function jsonlFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const full = path.join(directory, name);
+    if (statSync(full).isDirectory()) return jsonlFiles(full);
+    return name.endsWith('.jsonl') ? [full] : [];
+  });
+}
+
+async function collect(file: string): Promise<TranscriptLine[]> {
+  const lines: TranscriptLine[] = [];
+  for await (const line of iterateTranscript(file)) lines.push(line);
+  return lines;
+}
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'hookwise-transcript-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('every transcript fixture', () => {
+  const files = jsonlFiles(fixtures);
+
+  it('finds the fixtures', () => {
+    expect(files.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(files.map((file) => [path.relative(fixtures, file), file]))('%s: reads without throwing, streaming equals in-memory', async (_name, file) => {
+    const text = readFileSync(file, 'utf8');
+    expect(await collect(file)).toStrictEqual(parseTranscriptText(text));
+    const transcript = await readTranscript(file);
+    expect(transcript).toStrictEqual(transcriptFromText(text));
+    expect(transcript.lineCount).toBe(text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length);
+    for (const message of transcript.messages) {
+      expect(message.providerMetadata?.['claudeCode']).toMatchObject({ line: expect.any(Number) });
+      // Transcript messages are Anthropic request messages: converting back and forth changes nothing.
+      const anthropic = toAnthropicMessages([message]).messages;
+      expect(toAnthropicMessages(fromAnthropicMessages(anthropic)).messages).toStrictEqual(anthropic);
+    }
+  });
+});
+
+describe('readTranscript on the big session', async () => {
+  const transcript = await readTranscript(bigSession);
+
+  it('counts lines and finds the one manual compaction', () => {
+    expect(transcript.lineCount).toBe(2385);
+    expect(transcript.malformed).toStrictEqual([]);
+    expect(transcript.compactions).toHaveLength(1);
+    expect(transcript.compactions[0]).toMatchObject({ line: 1481, trigger: 'manual', preTokens: 142431 });
+  });
+
+  it('flags the compact summary that follows the boundary', () => {
+    const summaries = transcript.messages.filter((message) => message.compactSummary);
+    expect(summaries).toHaveLength(1);
+    const summary = summaries[0]!;
+    expect(summary.role).toBe('user');
+    expect(summary.id).toBe('94000b8f-fa9f-4b7b-8d81-cdc73aa8a085');
+    expect(summary.providerMetadata?.['claudeCode']).toMatchObject({ line: 1482, uuid: summary.id, timestamp: expect.any(String) });
+    expect(transcript.messages.indexOf(summary)).toBe(transcript.compactions[0]!.messageIndex);
+  });
+
+  it('reports context size per API message', () => {
+    const entry = transcript.usage.find((usage) => usage.line === 1464);
+    expect(entry).toMatchObject({ messageId: 'msg_017X5XYYbrfUdtixdX5iCVba', contextTokens: 141369, isSidechain: false });
+    const ids = transcript.usage.map((usage) => usage.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    // 408 assistant lines in the file are 217 API responses.
+    expect(transcript.usage).toHaveLength(217);
+  });
+
+  it('joins one streamed response (call, result, call, result…) back into one assistant turn and one result turn', () => {
+    const index = transcript.messages.findIndex((message) => message.providerMetadata?.['claudeCode'] && (message.providerMetadata['claudeCode'] as { messageId?: string }).messageId === 'msg_01Cwyj7RLJaazm8DnifKx5Pw');
+    const assistant = transcript.messages[index]!;
+    const results = transcript.messages[index + 1]!;
+    const callIds = assistant.parts.flatMap((part) => (part.type === 'tool-call' ? [part.toolCallId] : []));
+    expect(callIds.length).toBeGreaterThanOrEqual(6);
+    expect(results.role).toBe('user');
+    expect(results.parts.map((part) => (part.type === 'tool-result' ? part.toolCallId : part.type))).toStrictEqual(callIds);
+    expect(results.parts.every((part) => part.type === 'tool-result' && part.toolName !== undefined)).toBe(true);
+  });
+
+  it('pairs tool calls and results, across and after the compaction, and converts to a valid OpenAI payload', () => {
+    // In this session the compaction ran at a turn end, so pairing holds across it too.
+    expect(validateToolPairing(transcript.messages)).toStrictEqual({ ok: true, problems: [] });
+    const latestSummary = transcript.messages.findLastIndex((message) => message.compactSummary);
+    const afterCompaction = transcript.messages.slice(latestSummary);
+    expect(validateToolPairing(afterCompaction)).toStrictEqual({ ok: true, problems: [] });
+    expect(openAIToolOrderProblems(toOpenAIMessages(afterCompaction))).toStrictEqual([]);
+  });
+});
+
+describe('readTranscript on edge cases', () => {
+  it('reports malformed lines and keeps going', async () => {
+    const transcript = await readTranscript(edgeCases);
+    expect(transcript.lineCount).toBe(19);
+    expect(transcript.malformed.map((entry) => entry.line)).toStrictEqual([10, 11, 13, 15, 16, 18]);
+    expect(transcript.malformed.find((entry) => entry.line === 11)?.reason).toMatch(/message is not an object/);
+    // The summary record and the `{"silly": "this"}` record without a type.
+    expect(transcript.skippedLines).toBe(2);
+    const error = transcript.messages.flatMap((message) => message.parts).find((part) => part.type === 'tool-result');
+    expect(error).toMatchObject({ toolCallId: 'tool_edge_001', isError: true, toolName: expect.any(String) });
+  });
+
+  it('leaves sidechain lines out of messages but keeps their usage', async () => {
+    const transcript = await readTranscript(path.join(fixtures, 'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl'));
+    expect(transcript.messages).toStrictEqual([]);
+    expect(transcript.usage).toHaveLength(1);
+    expect(transcript.usage[0]!.isSidechain).toBe(true);
+  });
+
+  it('numbers lines through blanks, CRLF, a missing final newline and chunk boundaries', async () => {
+    // 3-byte characters with a 6-byte prefix put the 1 MiB chunk boundary inside a character.
+    const long = JSON.stringify({ t: '中'.repeat(400_000) });
+    const text = `{"a":1}\r\n\n   \n${long}\nnot json\n[]\n{"b":2}`;
+    const file = path.join(scratch, 'mixed.jsonl');
+    writeFileSync(file, text);
+    const lines = await collect(file);
+    expect(lines.map((line) => line.line)).toStrictEqual([1, 4, 5, 6, 7]);
+    expect(lines[0]).toStrictEqual({ line: 1, value: { a: 1 } });
+    expect(lines[1]).toStrictEqual({ line: 4, value: JSON.parse(long) });
+    expect(lines[2]).toMatchObject({ line: 5, error: expect.stringMatching(/invalid JSON/), text: 'not json' });
+    expect(lines[3]).toMatchObject({ line: 6, error: expect.stringMatching(/not a JSON object/) });
+    expect(lines).toStrictEqual(parseTranscriptText(text));
+    expect((await readTranscript(file)).lineCount).toBe(7);
+  });
+
+  it('throws an Error naming the path when the file cannot be opened', async () => {
+    const missing = path.join(scratch, 'missing.jsonl');
+    await expect(readTranscript(missing)).rejects.toThrow(missing);
+  });
+
+  it('keeps a result turn apart from a different response and never joins across a compaction', () => {
+    const line = (value: unknown) => JSON.stringify(value);
+    const transcript = transcriptFromText(
+      [
+        line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'go' } }),
+        line({ type: 'assistant', uuid: 'a1', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] } }),
+        line({ type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] } }),
+        line({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 10, postTokens: 2 } }),
+        line({ type: 'user', uuid: 's1', isCompactSummary: true, message: { role: 'user', content: 'summary' } }),
+        line({ type: 'assistant', uuid: 'a2', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'again' }] } }),
+        line({ type: 'assistant', uuid: 'a3', isSidechain: true, message: { id: 'm9', role: 'assistant', content: 'side', usage: { input_tokens: 1 } } }),
+      ].join('\n'),
+    );
+    expect(transcript.messages.map((message) => message.id)).toStrictEqual(['u1', 'a1', 'r1', 's1', 'a2']);
+    expect(transcript.messages[2]!.parts[0]).toMatchObject({ type: 'tool-result', toolName: 'Read' });
+    expect(transcript.compactions).toStrictEqual([{ line: 4, trigger: 'auto', preTokens: 10, postTokens: 2, messageIndex: 3 }]);
+    expect(transcript.messages[3]!.compactSummary).toBe(true);
+    expect(transcript.usage).toStrictEqual([
+      { line: 7, messageId: 'm9', inputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 1, isSidechain: true },
+    ]);
+  });
+});

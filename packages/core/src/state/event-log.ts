@@ -1,0 +1,283 @@
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { createLogger, type Logger } from '../logger.js';
+import type { EventLog, EventRecord } from './types.js';
+
+/**
+ * Append-only JSONL event log shared by concurrent hook processes.
+ *
+ * Appends take no lock. Each line is written by one `write()` call on a descriptor opened with
+ * `O_APPEND`: the kernel moves to the end of the file and writes in one step, and on local file
+ * systems (Linux ext4/xfs/btrfs, APFS, NTFS) a single write to a regular file is not interleaved
+ * with other writers' writes, so concurrent processes produce whole lines. POSIX only promises
+ * this for pipes up to PIPE_BUF, not for files, and not at all on NFS; a short write (disk full,
+ * a signal) could in principle split a line. We accept that residual risk instead of locking
+ * every append, because a per-append lock costs several syscalls per line, makes every hook wait
+ * on every other, and a process killed while holding it would stall logging until it goes stale.
+ * `readAll` skips malformed lines, so a rare split line costs that line, not the log.
+ * Lines are kept under {@link MAX_EVENT_LINE_BYTES} (big string fields are truncated) so each
+ * one stays a small, single write.
+ *
+ * Rotation is the one step that needs coordination, so only it takes a lock: when the file has
+ * reached `maxBytes` before an append, the appender locks, re-checks the size (another process
+ * may have rotated meanwhile — re-checking is what prevents rotating twice), and renames
+ * `path.(n-1)` → `path.n` … `path` → `path.1`, dropping what falls beyond `maxFiles`. A writer
+ * that opened the file just before the rename writes into the renamed file — same inode — so its
+ * line is kept, in `path.1`. If the lock is busy, the appender skips rotating and appends; the
+ * file is briefly over the cap, and the next append rotates it.
+ */
+export interface EventLogOptions {
+  /** The JSONL file. Parent folders are created on first append. */
+  path: string;
+  /** Rotate when the file has reached this many bytes. Default 5 MiB. */
+  maxBytes?: number;
+  /** Rotated files kept (`path.1` newest … `path.<maxFiles>` oldest). Default 3. */
+  maxFiles?: number;
+  /** Source of the `time` stamp. Default `() => new Date()`. */
+  clock?: () => Date;
+  /** Reports rotation trouble (never thrown: logging must not break a hook). Default: warnings to stderr. */
+  logger?: Logger;
+}
+
+export const DEFAULT_EVENT_LOG_MAX_BYTES = 5 * 1024 * 1024;
+export const DEFAULT_EVENT_LOG_MAX_FILES = 3;
+/** Longest line (including the newline) an append writes; bigger records have their long strings truncated. */
+export const MAX_EVENT_LINE_BYTES = 64 * 1024;
+
+// Rotation holds the lock for a few renames only; the short stale time means a rotator killed
+// mid-rotation delays the next rotation (not any append) by at most this long.
+const ROTATION_LOCK_STALE_MS = 5_000;
+
+export function createEventLog(options: EventLogOptions): EventLog {
+  const logPath = path.resolve(options.path);
+  const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_EVENT_LOG_MAX_BYTES);
+  const maxFiles = Math.max(0, Math.floor(options.maxFiles ?? DEFAULT_EVENT_LOG_MAX_FILES));
+  const clock = options.clock ?? (() => new Date());
+  const logger = options.logger ?? createLogger({ level: 'warn' });
+
+  async function currentSize(): Promise<number | undefined> {
+    try {
+      return (await stat(logPath)).size;
+    } catch (error) {
+      if (isErrorCode(error, 'ENOENT')) return undefined;
+      throw error;
+    }
+  }
+
+  async function rotateIfNeeded(): Promise<void> {
+    const sizeBefore = await currentSize();
+    if (sizeBefore === undefined || sizeBefore < maxBytes) return;
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(logPath, {
+        realpath: false,
+        stale: ROTATION_LOCK_STALE_MS,
+        // A few quick tries: the holder only renames a handful of files. Giving up is safe (see above).
+        retries: { retries: 5, minTimeout: 5, maxTimeout: 50, randomize: true },
+        onCompromised: (error) => logger.warn('event log rotation lock was compromised', { path: logPath, error }),
+      });
+    } catch (error) {
+      if (!isErrorCode(error, 'ELOCKED')) logger.warn('could not lock event log for rotation', { path: logPath, error });
+      return;
+    }
+    try {
+      // Re-check under the lock: whoever held it before us may have rotated already.
+      const sizeNow = await currentSize();
+      if (sizeNow !== undefined && sizeNow >= maxBytes) await shiftFiles();
+    } catch (error) {
+      logger.warn('event log rotation failed', { path: logPath, error });
+    } finally {
+      await release().catch((error: unknown) => logger.debug('releasing event log rotation lock failed', { path: logPath, error }));
+    }
+  }
+
+  async function shiftFiles(): Promise<void> {
+    if (maxFiles === 0) {
+      await rm(logPath, { force: true });
+      return;
+    }
+    await rm(rotatedPath(logPath, maxFiles), { force: true });
+    for (let index = maxFiles - 1; index >= 1; index--) {
+      await renameIfExists(rotatedPath(logPath, index), rotatedPath(logPath, index + 1));
+    }
+    await renameIfExists(logPath, rotatedPath(logPath, 1));
+  }
+
+  async function appendWholeLine(line: string): Promise<void> {
+    const bytes = Buffer.from(line, 'utf8');
+    let handle;
+    try {
+      handle = await open(logPath, 'a'); // O_WRONLY | O_CREAT | O_APPEND
+    } catch (error) {
+      if (!isErrorCode(error, 'ENOENT')) throw error;
+      await mkdir(path.dirname(logPath), { recursive: true });
+      handle = await open(logPath, 'a');
+    }
+    try {
+      // One write() for the whole line. The loop only matters for a short write, which a
+      // local file system does not do for 64 KiB short of disk-full; continuing is better than
+      // dropping the rest.
+      let offset = 0;
+      while (offset < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+        offset += bytesWritten;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  return {
+    path: logPath,
+    async append(record: EventRecord): Promise<void> {
+      const line = formatEventLine(record, clock());
+      await rotateIfNeeded();
+      await appendWholeLine(line);
+    },
+    async readAll(readOptions: { includeRotated?: boolean } = {}): Promise<Array<EventRecord & { time: string }>> {
+      const files: string[] = [];
+      if (readOptions.includeRotated) for (let index = maxFiles; index >= 1; index--) files.push(rotatedPath(logPath, index));
+      files.push(logPath);
+      const records: Array<EventRecord & { time: string }> = [];
+      for (const file of files) {
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (error) {
+          if (isErrorCode(error, 'ENOENT')) continue;
+          throw error;
+        }
+        records.push(...parseEventLines(text));
+      }
+      return records;
+    },
+  };
+}
+
+/** In-memory {@link EventLog} for tests; records go through the same formatting as the file log. */
+export function createMemoryEventLog(options: { clock?: () => Date } = {}): EventLog & { readonly lines: string[] } {
+  const clock = options.clock ?? (() => new Date());
+  const lines: string[] = [];
+  return {
+    path: ':memory:',
+    lines,
+    async append(record: EventRecord): Promise<void> {
+      lines.push(formatEventLine(record, clock()));
+    },
+    async readAll(): Promise<Array<EventRecord & { time: string }>> {
+      return parseEventLines(lines.join(''));
+    },
+  };
+}
+
+/**
+ * One JSONL line (with trailing newline) for `record`: `time` first (it replaces a `time` the
+ * record may carry, so the stamp is always the log's own), then the record's fields. Values JSON
+ * cannot hold are made safe (BigInt as string, Errors as name/message/stack, cycles marked)
+ * because a log call must never throw on the data it is given. Lines over
+ * {@link MAX_EVENT_LINE_BYTES} get long strings truncated and `truncated: true`.
+ */
+export function formatEventLine(record: EventRecord, now: Date): string {
+  const entry: Record<string, unknown> = { time: now.toISOString() };
+  for (const [key, value] of Object.entries(record)) {
+    if (key !== 'time') entry[key] = toPlain(value, [], 0);
+  }
+  if (typeof entry.type !== 'string') entry.type = String(entry.type);
+
+  const full = `${JSON.stringify(entry)}\n`;
+  if (Buffer.byteLength(full, 'utf8') <= MAX_EVENT_LINE_BYTES) return full;
+  for (const stringLimit of [8192, 1024, 256, 64]) {
+    const shortened = truncateStrings(entry, stringLimit) as Record<string, unknown>;
+    shortened.truncated = true;
+    const line = `${JSON.stringify(shortened)}\n`;
+    if (Buffer.byteLength(line, 'utf8') <= MAX_EVENT_LINE_BYTES) return line;
+  }
+  // Too big even with short strings (huge arrays, thousands of keys): keep the fact, not the data.
+  return `${JSON.stringify({
+    time: entry.time,
+    type: truncateString(String(entry.type), 256),
+    truncated: true,
+    originalBytes: Buffer.byteLength(full, 'utf8'),
+  })}\n`;
+}
+
+function parseEventLines(text: string): Array<EventRecord & { time: string }> {
+  const records: Array<EventRecord & { time: string }> = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue; // malformed (e.g. a line cut short by a crash): skip it, keep the rest
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) continue;
+    const candidate = parsed as Record<string, unknown>;
+    if (typeof candidate.type !== 'string' || typeof candidate.time !== 'string') continue;
+    records.push(candidate as EventRecord & { time: string });
+  }
+  return records;
+}
+
+const MAX_DEPTH = 32;
+
+/** A JSON-safe copy of `value`. `ancestors` holds the objects on the current path, so only real cycles are marked (a repeated, non-cyclic reference is copied). */
+function toPlain(value: unknown, ancestors: object[], depth: number): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'object' || value === null) return value; // JSON.stringify drops functions/symbols/undefined as usual
+  if (ancestors.includes(value)) return '[Circular]';
+  if (depth >= MAX_DEPTH) return '[Too deep]';
+  const nextAncestors = [...ancestors, value];
+  if (value instanceof Error) {
+    const plain: Record<string, unknown> = { name: value.name, message: value.message };
+    if (value.stack !== undefined) plain.stack = value.stack;
+    const code = (value as { code?: unknown }).code;
+    if (code !== undefined) plain.code = toPlain(code, nextAncestors, depth + 1);
+    if (value.cause !== undefined) plain.cause = toPlain(value.cause, nextAncestors, depth + 1);
+    return plain;
+  }
+  const withToJson = value as { toJSON?: unknown };
+  if (typeof withToJson.toJSON === 'function') {
+    try {
+      return toPlain((withToJson.toJSON as () => unknown).call(value), nextAncestors, depth + 1);
+    } catch {
+      return '[Unserialisable]';
+    }
+  }
+  if (Array.isArray(value)) return value.map((item) => toPlain(item, nextAncestors, depth + 1));
+  const plain: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) plain[key] = toPlain(inner, nextAncestors, depth + 1);
+  return plain;
+}
+
+function truncateStrings(value: unknown, limit: number): unknown {
+  if (typeof value === 'string') return truncateString(value, limit);
+  if (Array.isArray(value)) return value.map((item) => truncateStrings(item, limit));
+  if (typeof value === 'object' && value !== null) {
+    const copy: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) copy[key] = truncateStrings(inner, limit);
+    return copy;
+  }
+  return value;
+}
+
+function truncateString(value: string, limit: number): string {
+  return value.length <= limit ? value : `${value.slice(0, limit)}…[${value.length - limit} more characters]`;
+}
+
+function rotatedPath(logPath: string, index: number): string {
+  return `${logPath}.${index}`;
+}
+
+async function renameIfExists(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if (!isErrorCode(error, 'ENOENT')) throw error;
+  }
+}
+
+function isErrorCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}

@@ -1,0 +1,121 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { assertSafeName, resolveInside, UnsafeNameError } from '@hookwise/core';
+
+/**
+ * Turning a command name into a file on a search path, without ever leaving the search folders.
+ *
+ * Names arrive from prompts (`/agileflow:story:list`), from scripts (`hookwise command activate`)
+ * and from AgileFlow's session-state.json, so they are untrusted: `../etc/passwd`, absolute
+ * paths, NUL bytes and symlinks pointing out of a commands folder are refused.
+ */
+
+/** One folder searched for `<name>.md`. */
+export interface CommandFolder {
+  /** Absolute, relative to the project, or starting with `~/` (the user's home). */
+  path: string;
+  /**
+   * Claude Code prefixes commands of a sub-folder with its name (`.claude/commands/agileflow/babysit.md`
+   * runs as `/agileflow:babysit`). In a folder with a namespace, `<namespace>:<rest>` is looked up
+   * as `<rest>`, so AgileFlow's own folders find `agileflow:story:list` as `story/list.md`.
+   */
+  namespace?: string;
+}
+
+/** The project's and the user's Claude Code commands, then AgileFlow's three folders in AgileFlow's order. */
+export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
+  { path: '.claude/commands' },
+  { path: '~/.claude/commands' },
+  { path: 'packages/cli/src/core/commands', namespace: 'agileflow' },
+  { path: '.agileflow/commands', namespace: 'agileflow' },
+  { path: '.claude/commands/agileflow', namespace: 'agileflow' },
+];
+
+const ALLOWED_NAME = /^[A-Za-z0-9:/_.-]+$/;
+export const MAX_COMMAND_NAME_LENGTH = 128;
+
+/**
+ * Returns the name when it may be used as a command name; throws UnsafeNameError (with the
+ * reason) otherwise. Accepts `story:list` and AgileFlow's `story/list` spelling.
+ */
+export function assertCommandName(name: unknown): string {
+  if (typeof name !== 'string') return assertSafeName(name, 'command name');
+  if (name.includes('\u0000')) throw new UnsafeNameError('command name', name, 'contains a NUL character');
+  if (name.startsWith('/')) throw new UnsafeNameError('command name', name, 'is an absolute path');
+  if (name.includes('..')) throw new UnsafeNameError('command name', name, 'contains ".."');
+  if (!ALLOWED_NAME.test(name)) {
+    const bad = /[^A-Za-z0-9:/_.-]/.exec(name)?.[0] ?? '';
+    throw new UnsafeNameError('command name', name, `contains ${JSON.stringify(bad)}; only letters, digits and ":" "/" "_" "." "-" are allowed`);
+  }
+  // Core's rules on top: length, empty or "." segments, a drive letter.
+  assertSafeName(commandRelativePath(name), 'command name', { allowSlash: true, maxLength: MAX_COMMAND_NAME_LENGTH });
+  return name;
+}
+
+/** `a:b` and `a/b` both mean `a/b` (no extension). */
+function commandRelativePath(name: string): string {
+  return name.replaceAll(':', '/');
+}
+
+/** The name as Claude Code shows it: colons between segments. */
+export function displayCommandName(name: string): string {
+  return name.replaceAll('/', ':');
+}
+
+/** The same command spelled `story/list` or `story:list` is one command. */
+export function commandKey(name: string): string {
+  return displayCommandName(name);
+}
+
+export function expandHome(folder: string, homeDir: string = os.homedir()): string {
+  if (folder === '~') return homeDir;
+  if (folder.startsWith('~/') || folder.startsWith('~\\')) return path.join(homeDir, folder.slice(2));
+  return folder;
+}
+
+export type CommandLookup =
+  | { found: true; file: string; folder: string; markdown: string }
+  | { found: false; refused?: string; searched: string[] };
+
+/**
+ * Finds `<name>.md` on the search path; the first folder that has it wins. A name or a path that
+ * resolves outside its folder (symlinks included) is refused with the reason.
+ */
+export async function findCommandFile(name: string, folders: readonly CommandFolder[], options: { projectDir: string; homeDir?: string }): Promise<CommandLookup> {
+  try {
+    assertCommandName(name);
+  } catch (error) {
+    return { found: false, refused: (error as Error).message, searched: [] };
+  }
+  const searched: string[] = [];
+  let refused: string | undefined;
+  for (const folder of folders) {
+    const root = path.resolve(options.projectDir, expandHome(folder.path, options.homeDir));
+    let relative = commandRelativePath(name);
+    if (folder.namespace && relative.startsWith(`${folder.namespace}/`)) relative = relative.slice(folder.namespace.length + 1);
+    const candidate = `${relative}.md`;
+    searched.push(path.join(root, candidate));
+    let file: string;
+    try {
+      file = resolveInside(root, candidate);
+    } catch (error) {
+      if (UnsafeNameError.isInstance(error)) {
+        // Keep looking: another folder may hold a genuine file. The refusal is still reported.
+        refused ??= `${(error as Error).message} (in ${root})`;
+        continue;
+      }
+      throw error;
+    }
+    let markdown: string;
+    try {
+      markdown = await readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') continue;
+      throw error;
+    }
+    return { found: true, file, folder: root, markdown };
+  }
+  return refused === undefined ? { found: false, searched } : { found: false, refused, searched };
+}

@@ -1,0 +1,96 @@
+import { defineHook, definePlugin, type HookContext, type PointPayload } from '@hookwise/core';
+import * as z from 'zod/mini';
+import { version } from '../package.json';
+import { pruneToolOutputs } from './prune-tool-outputs.js';
+import { thresholdsFor } from './thresholds.js';
+
+const tokens = z.number().check(z.nonnegative());
+
+export const prunePluginOptionsSchema = z.object({
+  /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
+  protectTokens: z.optional(tokens),
+  minimumTokens: z.optional(tokens),
+  protectedTools: z.optional(z.array(z.string())),
+  /** Replacement text, or `'digest'`. */
+  placeholder: z.optional(z.string().check(z.minLength(1))),
+  supersede: z.optional(z.boolean()),
+  /**
+   * Remember which results were pruned (in session state) and prune them again on later
+   * requests, so the prompt prefix changes once per batch instead of on every request.
+   * Default true.
+   */
+  sticky: z.optional(z.boolean()),
+});
+
+export type PrunePluginOptions = z.infer<typeof prunePluginOptionsSchema>;
+
+interface StickyState {
+  prunedIds: string[];
+}
+
+const PLUGIN_NAME = '@hookwise/hook-prune';
+
+async function readPrunedIds(context: HookContext<PrunePluginOptions>): Promise<string[] | undefined> {
+  try {
+    const state = await context.state.read<StickyState>();
+    return Array.isArray(state?.prunedIds) ? state.prunedIds.filter((id): id is string => typeof id === 'string') : undefined;
+  } catch (error) {
+    // Without the memory of earlier prunes the request is still correct, only less cache-friendly.
+    context.logger.warn('hook-prune: could not read earlier prunes; pruning without them', { error: (error as Error).message });
+    return undefined;
+  }
+}
+
+async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookContext<PrunePluginOptions>) {
+  const options = context.options;
+  const thresholds = thresholdsFor(payload.contextWindow ?? payload.model);
+  const sticky = options.sticky !== false;
+  const previouslyPruned = sticky ? await readPrunedIds(context) : undefined;
+
+  const result = pruneToolOutputs(payload.messages, {
+    protectTokens: options.protectTokens ?? thresholds.protectTokens,
+    minimumTokens: options.minimumTokens ?? thresholds.minimumTokens,
+    ...(options.protectedTools !== undefined ? { protectedTools: options.protectedTools } : {}),
+    ...(options.placeholder !== undefined ? { placeholder: options.placeholder } : {}),
+    ...(options.supersede !== undefined ? { supersede: options.supersede } : {}),
+    ...(previouslyPruned !== undefined ? { previouslyPruned } : {}),
+    tokenCounter: context.tokenCounter,
+  });
+  context.logger.debug(`hook-prune: ${result.reason}`, { decision: result.decision });
+  if (result.messages === payload.messages) return undefined;
+
+  if (result.decision === 'pruned') {
+    if (sticky) {
+      try {
+        // Only ids still in this history: the list shrinks by itself after a compaction.
+        await context.state.update<StickyState>(() => ({ prunedIds: result.prunedIds }));
+      } catch (error) {
+        context.logger.warn('hook-prune: could not remember pruned results', { error: (error as Error).message });
+      }
+    }
+    try {
+      await context.eventLog.append({
+        type: 'prune:applied',
+        sessionId: payload.sessionId,
+        tokensReclaimed: result.tokensReclaimed,
+        prunedCount: result.prunedCount,
+        scannedCount: result.scannedCount,
+        reason: result.reason,
+      });
+    } catch (error) {
+      context.logger.warn('hook-prune: could not write the event log', { error: (error as Error).message });
+    }
+  }
+  return { value: result.messages };
+}
+
+/**
+ * The plugin: on every model request (`llm:before`), replaces the request's messages with
+ * pruned ones. The stored history is never changed; what was reclaimed goes to the event log
+ * as `{ type: 'prune:applied', tokensReclaimed, prunedCount, scannedCount }`.
+ */
+export const prune = definePlugin<PrunePluginOptions, PrunePluginOptions>({
+  meta: { name: PLUGIN_NAME, version },
+  options: prunePluginOptionsSchema,
+  hooks: [defineHook<PrunePluginOptions>({ name: 'prune-tool-outputs', on: { 'llm:before': onLlmBefore } })],
+});
