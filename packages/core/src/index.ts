@@ -26,4 +26,35 @@ export type { JsonValue, StateStore, SessionState, EventLog, EventRecord } from 
 export { createFileStateStore, createMemoryStateStore, createSessionState } from './state/file-state-store.js';
 export { createEventLog, createMemoryEventLog } from './state/event-log.js';
 export { assertSafeName, isSafeName, resolveInside } from './state/safe-name.js';
-export type * from './messages/message-model.js';
+export type { Message, MessagePart, MessageRole, TextPart, ReasoningPart, ImagePart, ToolCallPart, ToolResultPart, ToolResultContent } from './messages/message-model.js';
+export { fromAnthropicMessages, toAnthropicMessages } from './messages/anthropic.js';
+export type {
+  AnthropicMessageParam,
+  AnthropicContentBlock,
+  AnthropicSystem,
+  AnthropicTextBlock,
+  AnthropicImageBlock,
+  AnthropicBase64ImageSource,
+  AnthropicUrlImageSource,
+  AnthropicToolUseBlock,
+  AnthropicToolResultBlock,
+  AnthropicThinkingBlock,
+  AnthropicRedactedThinkingBlock,
+  AnthropicCacheControl,
+} from './messages/anthropic.js';
+export { fromOpenAIMessages, toOpenAIMessages } from './messages/openai.js';
+export type {
+  OpenAIChatMessage,
+  OpenAISystemMessage,
+  OpenAIUserMessage,
+  OpenAIAssistantMessage,
+  OpenAIToolMessage,
+  OpenAIToolCall,
+  OpenAITextContentPart,
+  OpenAIImageContentPart,
+  OpenAIRefusalContentPart,
+} from './messages/openai.js';
+export { validateToolPairing } from './messages/validate.js';
+export { estimateMessageTokens, IMAGE_TOKEN_ESTIMATE } from './messages/estimate.js';
+export { iterateTranscript, parseTranscriptText, readTranscript, transcriptFromText } from './messages/transcript.js';
+export type { TranscriptLine, Transcript, TranscriptCompaction, TranscriptUsage } from './messages/transcript.js';

@@ -143,7 +143,7 @@ export function fromOpenAIMessages(messages: OpenAIChatMessage[]): Message[] {
         const part: ToolResultPart = {
           type: 'tool-result',
           toolCallId: message.tool_call_id,
-          output: typeof message.content === 'string' ? message.content : (parts as TextPart[]),
+          output: typeof message.content === 'string' ? message.content : parts,
         };
         const toolName = toolNames.get(message.tool_call_id);
         if (toolName !== undefined) part.toolName = toolName;

@@ -136,6 +136,12 @@ describe('file store: layout and hostile input', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
+  it('clearing a namespace that was never written creates nothing', async () => {
+    const store = createFileStateStore({ directory });
+    await store.clear('session-1', 'plugin');
+    expect(await readdir(directory)).toEqual([]);
+  });
+
   it('refuses values that are not JSON', async () => {
     const store = createFileStateStore({ directory });
     await expect(store.update('s', 'ns', () => 10n as unknown as number)).rejects.toMatchObject({ code: 'HW_STATE_VALUE' });

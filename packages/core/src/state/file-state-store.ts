@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import writeFileAtomic from 'write-file-atomic';
@@ -201,6 +201,8 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
         return;
       }
       const file = namespaceFile(sessionId, namespace);
+      // Nothing to clear: skip the lock, which would also create an empty session folder.
+      if (!(await exists(file))) return;
       // Under the lock so a concurrent update cannot write back the value it read before the clear.
       await withLock(file, async () => {
         await unlink(file).catch((error: unknown) => {
@@ -309,6 +311,16 @@ function serialise(value: unknown, where: string): string {
 function backoffDelay(attempt: number, minDelayMs: number, maxDelayMs: number): number {
   const ceiling = Math.min(maxDelayMs, minDelayMs * 2 ** Math.min(attempt, 16));
   return minDelayMs + Math.random() * (ceiling - minDelayMs);
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await stat(file);
+    return true;
+  } catch (error) {
+    if (isErrorCode(error, 'ENOENT') || isErrorCode(error, 'ENOTDIR')) return false;
+    throw error;
+  }
 }
 
 function sleep(milliseconds: number): Promise<void> {
