@@ -10,4 +10,14 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   platform: 'node',
+  // Core's run-time dependencies are bundled, tree-shaken, into its one file: every hook
+  // process imports core, and resolving and loading tsyringe, zod and the lock libraries from
+  // node_modules costs more than the hook itself. Bundling also makes core the only owner of
+  // tsyringe at run time (one container). esbuild stays external: only TypeScript configs load it.
+  noExternal: ['tsyringe', 'reflect-metadata', 'zod', 'proper-lockfile', 'write-file-atomic', 'tslib', 'graceful-fs', 'retry', 'signal-exit', 'imurmurhash'],
+  external: ['esbuild'],
+  // CommonJS dependencies bundled into ESM call `require` for Node built-ins.
+  banner: { js: "import { createRequire as __hookwiseCreateRequire } from 'node:module';\nconst require = __hookwiseCreateRequire(import.meta.url);" },
+  treeshake: true,
+  splitting: true,
 });

@@ -12,7 +12,7 @@ import { pointKinds, pointSchemas, transformFields, type PointInput, type PointN
 import { parseWith, type SchemaLike } from './schema.js';
 import { createEventLog } from './state/event-log.js';
 import { createFileStateStore, createSessionState } from './state/file-state-store.js';
-import type { EventLog, StateStore } from './state/types.js';
+import type { EventLog, SessionState, StateStore } from './state/types.js';
 import { createCharsTokenCounter, createJsonAwareTokenCounter, type TokenCounter } from './token-counter.js';
 import { CLOCK, EVENT_LOG, HOST, LOGGER, PLUGIN_META, PLUGIN_OPTIONS, PROJECT_DIR, SESSION_ID, SESSION_STATE, STATE_STORE, TOKEN_COUNTER } from './tokens.js';
 
@@ -83,7 +83,66 @@ interface PreparedHook extends RegisteredHook {
 
 interface PluginScope {
   container: DependencyContainer;
+  state: SessionState;
+  projectState: SessionState;
   setupError?: unknown;
+}
+
+type BaseContext = Pick<HookContext, 'point' | 'sessionId' | 'projectDir' | 'host' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock'>;
+
+/**
+ * The context of one hook call. A class with a prototype getter rather than an object literal:
+ * V8 keeps it a fast object, and the AbortController is only made when a hook reads `signal`.
+ */
+class RunContext implements HookContext {
+  readonly point: PointName;
+  readonly sessionId: string;
+  readonly projectDir: string;
+  readonly host: string;
+  readonly logger: Logger;
+  readonly eventLog: EventLog;
+  readonly tokenCounter: TokenCounter;
+  readonly clock: Clock;
+  readonly pluginName: string;
+  readonly hookName: string;
+  readonly options: unknown;
+  readonly state: SessionState;
+  readonly projectState: SessionState;
+  readonly container: DependencyContainer;
+  private controller: AbortController | undefined;
+  private aborted = false;
+
+  constructor(base: BaseContext, hook: PreparedHook, scope: PluginScope) {
+    this.point = base.point;
+    this.sessionId = base.sessionId;
+    this.projectDir = base.projectDir;
+    this.host = base.host;
+    this.logger = base.logger;
+    this.eventLog = base.eventLog;
+    this.tokenCounter = base.tokenCounter;
+    this.clock = base.clock;
+    this.pluginName = hook.pluginName;
+    this.hookName = hook.hookName;
+    this.options = hook.plugin.options;
+    this.state = scope.state;
+    this.projectState = scope.projectState;
+    this.container = scope.container;
+  }
+
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    if (this.aborted && !this.controller.signal.aborted) this.controller.abort();
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.controller?.abort();
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
 
 const orderRank = (order: HookOrder | undefined) => (order === 'pre' ? 0 : order === 'post' ? 2 : 1);
@@ -190,8 +249,9 @@ export function createEngine(options: EngineOptions): Engine {
       const container = owner.container.createChildContainer();
       container.register(PLUGIN_OPTIONS, { useValue: plugin.options });
       container.register(PLUGIN_META, { useValue: plugin.meta });
-      container.register(SESSION_STATE, { useValue: createSessionState(stateStore, sessionId, plugin.meta.name) });
-      scope = { container };
+      const state = createSessionState(stateStore, sessionId, plugin.meta.name);
+      container.register(SESSION_STATE, { useValue: state });
+      scope = { container, state, projectState: createSessionState(stateStore, PROJECT_SCOPE, plugin.meta.name) };
       for (const entry of plugin.instance?.definition.hooks ?? []) {
         if (typeof entry === 'function') container.register(entry, { useClass: entry }, { lifecycle: Lifecycle.ContainerScoped });
       }
@@ -219,34 +279,33 @@ export function createEngine(options: EngineOptions): Engine {
     }
   };
 
-  const runHook = async (hook: PreparedHook, scope: PluginScope, payload: unknown, base: Omit<HookContext, 'pluginName' | 'hookName' | 'options' | 'state' | 'projectState' | 'container' | 'signal'>) => {
+  /**
+   * Calls one hook. A hook that returns synchronously needs no deadline (nothing could
+   * interrupt it anyway), so the timer and the abort controller are only made for promises,
+   * and the signal only when the hook asks for it: a no-op hook costs a few microseconds.
+   */
+  const runHook = (hook: PreparedHook, scope: PluginScope, payload: unknown, base: BaseContext): unknown => {
     if (scope.setupError !== undefined) throw scope.setupError;
-    const controller = new AbortController();
-    const context: HookContext = {
-      ...base,
-      pluginName: hook.pluginName,
-      hookName: hook.hookName,
-      options: hook.plugin.options,
-      state: createSessionState(stateStore, base.sessionId, hook.pluginName),
-      projectState: createSessionState(stateStore, PROJECT_SCOPE, hook.pluginName),
-      container: scope.container,
-      signal: controller.signal,
-    };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        Promise.resolve().then(() => hook.call(scope, payload, context)),
-        new Promise<never>((_resolve, reject) => {
-          timer = setTimeout(() => {
-            controller.abort();
-            reject(new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs: hookTimeoutMs }));
-          }, hookTimeoutMs);
-          timer.unref?.();
-        }),
-      ]);
-    } finally {
-      if (timer) clearTimeout(timer);
-    }
+    const context = new RunContext(base, hook, scope);
+    const result = hook.call(scope, payload, context);
+    if (!isThenable(result)) return result;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        context.abort();
+        reject(new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs: hookTimeoutMs }));
+      }, hookTimeoutMs);
+      timer.unref?.();
+      result.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   };
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>): Promise<MergedOutcome<P>> {
@@ -272,13 +331,14 @@ export function createEngine(options: EngineOptions): Engine {
     const kind = pointKinds[point];
     const valueField = kind === 'transform' ? transformFields[point as keyof typeof transformFields] : undefined;
     let changed = false;
-    const base = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock };
+    const base: BaseContext = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock };
 
     for (const hook of list ?? []) {
       merged.hooksRun++;
       let result: unknown;
       try {
-        result = await runHook(hook, pluginScope(sessionId, hook.plugin), payload, base);
+        result = runHook(hook, pluginScope(sessionId, hook.plugin), payload, base);
+        if (isThenable(result)) result = await result;
       } catch (error) {
         const failure: HookFailure = {
           pluginName: hook.pluginName,

@@ -24,8 +24,11 @@ export { defineConfig, loadConfig, findConfigFile, CONFIG_FILE_NAMES } from './c
 export type { HookwiseConfig, LoadedConfig } from './config.js';
 export type { JsonValue, StateStore, SessionState, EventLog, EventRecord } from './state/types.js';
 export { createFileStateStore, createMemoryStateStore, createSessionState } from './state/file-state-store.js';
-export { createEventLog, createMemoryEventLog } from './state/event-log.js';
-export { assertSafeName, isSafeName, resolveInside } from './state/safe-name.js';
+export type { FileStateStoreOptions, LockRetryOptions } from './state/file-state-store.js';
+export { createEventLog, createMemoryEventLog, formatEventLine, DEFAULT_EVENT_LOG_MAX_BYTES, DEFAULT_EVENT_LOG_MAX_FILES, MAX_EVENT_LINE_BYTES } from './state/event-log.js';
+export type { EventLogOptions } from './state/event-log.js';
+export { assertSafeName, isSafeName, resolveInside, DEFAULT_MAX_NAME_LENGTH } from './state/safe-name.js';
+export type { SafeNameOptions } from './state/safe-name.js';
 export type { Message, MessagePart, MessageRole, TextPart, ReasoningPart, ImagePart, ToolCallPart, ToolResultPart, ToolResultContent } from './messages/message-model.js';
 export { fromAnthropicMessages, toAnthropicMessages } from './messages/anthropic.js';
 export type {

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
+import { loadLockfile } from './lazy-deps.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { EventLog, EventRecord } from './types.js';
 
@@ -70,7 +70,7 @@ export function createEventLog(options: EventLogOptions): EventLog {
     if (sizeBefore === undefined || sizeBefore < maxBytes) return;
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(logPath, {
+      release = await (await loadLockfile()).lock(logPath, {
         realpath: false,
         stale: ROTATION_LOCK_STALE_MS,
         // A few quick tries: the holder only renames a handful of files. Giving up is safe (see above).

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
+import { loadLockfile } from './lazy-deps.js';
+import { loadWriteFileAtomic } from './lazy-deps.js';
 import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { assertSafeName } from './safe-name.js';
@@ -151,7 +151,7 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
       try {
         // retries: 0 — we run the retry loop ourselves so it is bounded by time (a crashed
         // holder needs up to lockStaleMs) rather than by a count.
-        return await lockfile.lock(file, { stale: lockStaleMs, realpath: false, retries: 0, onCompromised });
+        return await (await loadLockfile()).lock(file, { stale: lockStaleMs, realpath: false, retries: 0, onCompromised });
       } catch (error) {
         if (!isErrorCode(error, 'ELOCKED')) {
           throw new HookwiseError(`cannot lock state file ${file}`, { code: 'HW_STATE_LOCK', cause: error });
@@ -187,7 +187,7 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
         if (text === undefined) {
           await rm(file, { force: true });
         } else {
-          await writeFileAtomic(file, text, { encoding: 'utf8', fsync: true });
+          await (await loadWriteFileAtomic())(file, text, { encoding: 'utf8', fsync: true });
         }
         return next;
       });
