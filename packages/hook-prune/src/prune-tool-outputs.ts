@@ -1,4 +1,4 @@
-import { defaultTokenCounter, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
+import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
 import { DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestOf } from './digest.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
 
@@ -60,8 +60,8 @@ export interface PruneResult {
 /** Memoised token counts, per counter, per part object. Parts are treated as immutable (copy-on-write), so a part's count never goes stale. */
 const tokenMemo = new WeakMap<TokenCounter, WeakMap<ToolResultPart, number>>();
 
-/** Tokens an image inside a tool result is counted as (the same middle value core uses). */
-const IMAGE_TOKENS = 1_000;
+/** Images inside a tool result count as core's fixed estimate. */
+const IMAGE_TOKENS = IMAGE_TOKEN_ESTIMATE;
 
 function countOutput(output: ToolResultContent, counter: TokenCounter): number {
   if (typeof output === 'string') return output === '' ? 0 : counter.count(output);
@@ -87,18 +87,20 @@ export function toolResultTokens(part: ToolResultPart, counter: TokenCounter = d
 
 /**
  * A real prompt: a user message with text or an image and no tool result. Claude Code's meta
- * lines (command caveats, hook output) and a compaction summary are not the user speaking.
+ * lines (command caveats), the printed output of local commands (`<local-command-stdout>`) and
+ * a compaction summary are not the user speaking; a slash command the user typed is.
  */
 export function isUserPrompt(message: Message): boolean {
   if (message.role !== 'user' || message.compactSummary === true) return false;
-  const claudeCode = message.providerMetadata?.['claudeCode'] as { isMeta?: unknown } | undefined;
-  if (claudeCode?.isMeta === true) return false;
   let hasContent = false;
   for (const part of message.parts) {
     if (part.type === 'tool-result') return false;
-    if ((part.type === 'text' && part.text.trim() !== '') || part.type === 'image') hasContent = true;
+    if (part.type === 'image') hasContent = true;
+    else if (part.type === 'text' && part.text.trim() !== '' && !part.text.startsWith('<local-command-')) hasContent = true;
   }
-  return hasContent;
+  // Checked last: result carriers, by far the most common user messages, never get here.
+  const claudeCode = message.providerMetadata?.['claudeCode'] as { isMeta?: unknown } | undefined;
+  return hasContent && claudeCode?.isMeta !== true;
 }
 
 /** Whether an output is a placeholder or digest left by a pruner (this one, OpenCode, tunacode). */
@@ -186,7 +188,8 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       const part = parts[partIndex]!;
       if (part.type !== 'tool-result') continue;
       scannedCount++;
-      if (part.isError === true || isPrunedOutput(part.output, placeholder) || isProtected(part)) continue;
+      // Identity first: a placeholder this run or an earlier one wrote is the very same string.
+      if (part.output === placeholder || part.isError === true || isPrunedOutput(part.output, placeholder) || isProtected(part)) continue;
 
       if (previouslyPruned !== undefined && prompts >= 1 && previouslyPruned.has(part.toolCallId)) {
         (reapply ??= []).push({ messageIndex, partIndex });

@@ -1,0 +1,70 @@
+import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, type Message } from '@hookwise/core';
+import { describe, expect, it } from 'vitest';
+import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
+import defaultExport, { prune } from './index.js';
+
+function setup(options?: Parameters<typeof prune>[0]) {
+  const eventLog = createMemoryEventLog();
+  const stateStore = createMemoryStateStore();
+  const engine = createEngine({ config: { plugins: [prune(options)] }, projectDir: '/tmp/hookwise-prune-test', host: 'test', eventLog, stateStore, logger: createMemoryLogger() });
+  const request = (messages: Message[], extra: Record<string, unknown> = {}) => engine.emit('llm:before', { sessionId: 's1', systemPrompt: 'be brief', messages, ...extra });
+  return { engine, eventLog, request };
+}
+
+describe('prune() plugin on llm:before', () => {
+  it('is the default export too', () => {
+    expect(defaultExport).toBe(prune);
+    expect(prune().meta.name).toBe('@hookwise/hook-prune');
+  });
+
+  it('replaces the request messages, leaves the stored history alone (b24) and logs prune:applied', async () => {
+    const { request, eventLog } = setup();
+    const history = eligibleHistory([40_000, 25_000]);
+    const snapshot = structuredClone(history);
+    const outcome = await request(history);
+    expect(outcome.errors).toEqual([]);
+    expect(outcome.value).toBeDefined();
+    expect(outcome.value!.length).toBe(history.length);
+    expect(history).toEqual(snapshot);
+    const records = await eventLog.readAll();
+    expect(records).toMatchObject([{ type: 'prune:applied', tokensReclaimed: 25_000 - 9, prunedCount: 1, scannedCount: 2 }]);
+  });
+
+  it('returns no value when nothing changes, and logs nothing', async () => {
+    const { request, eventLog } = setup();
+    const outcome = await request(eligibleHistory([10_000, 10_000]));
+    expect(outcome.value).toBeUndefined();
+    expect(await eventLog.readAll()).toEqual([]);
+  });
+
+  it('follows the request context window: a 16k local model prunes what a 200k one keeps', async () => {
+    const { request } = setup();
+    const history = eligibleHistory([3_000, 2_000, 2_000]);
+    expect((await request(history)).value).toBeUndefined();
+    expect((await request(history, { contextWindow: 16_000 })).value).toBeDefined();
+  });
+
+  it('b23: sticky prunes keep the prefix stable as the history grows, with one log record per new batch', async () => {
+    const { request, eventLog } = setup();
+    const history = eligibleHistory([10_000, 10_000, 10_000, 10_000, 5_000, 5_000, 5_000, 5_000, 5_000, 5_000]);
+    const first = await request(history);
+    const grown = [...history.slice(0, -1), ...toolTurn(tokens(5_000)), prompt('u4'), prompt('u5')];
+    const second = await request(grown);
+    // The same results are cleared as on the previous request: the cached prefix survives.
+    const cleared = (messages: Message[]) => messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result' && part.output === '[Old tool result content cleared]').map((part) => (part as { toolCallId: string }).toolCallId));
+    expect(cleared(second.value!)).toEqual(cleared(first.value!));
+    expect((await eventLog.readAll()).map((record) => record.type)).toEqual(['prune:applied']);
+  });
+
+  it('rejects bad options when the engine is built, naming the plugin', () => {
+    expect(() => setup({ protectTokens: -5 })).toThrow(/@hookwise\/hook-prune/);
+  });
+
+  it('honours plugin options (placeholder, protected tools, sticky off)', async () => {
+    const { request } = setup({ placeholder: '[cleared]', protectedTools: [], sticky: false });
+    const history = eligibleHistory([40_000]);
+    history.splice(1, 0, ...toolTurn(tokens(25_000), { toolName: 'skill' }));
+    const outcome = await request(history);
+    expect(outcome.value![2]!.parts[0]).toMatchObject({ output: '[cleared]' });
+  });
+});
