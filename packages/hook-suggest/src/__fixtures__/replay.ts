@@ -1,0 +1,122 @@
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Engine, PointName } from '@hookwise/core';
+
+/** The root `fixtures/` folder of the repository (third-party data with LICENSE and PROVENANCE). */
+export const fixturesRoot = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
+export const bigSession = path.join(fixturesRoot, 'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
+
+export interface ReplayNotice {
+  /** 1-based line of the transcript after which the point fired. */
+  line: number;
+  point: PointName;
+  notice: string;
+}
+
+export interface ReplayResult {
+  notices: ReplayNotice[];
+  toolCalls: number;
+  errors: string[];
+}
+
+/** A clock that reads the timestamp of the transcript line being replayed. */
+export function transcriptClock(): { now(): number; set(timestamp: unknown): void } {
+  let current = Date.parse('2026-01-01T00:00:00.000Z');
+  return {
+    now: () => current,
+    set(timestamp) {
+      const parsed = typeof timestamp === 'string' ? Date.parse(timestamp) : Number.NaN;
+      if (!Number.isNaN(parsed)) current = parsed;
+    },
+  };
+}
+
+function mainContextTokens(record: Record<string, unknown>): number | undefined {
+  if (record.type !== 'assistant' || record.isSidechain === true) return undefined;
+  const usage = (record.message as { usage?: Record<string, unknown> } | undefined)?.usage;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const figure = (key: string) => (typeof usage[key] === 'number' ? (usage[key] as number) : 0);
+  const total = figure('input_tokens') + figure('cache_read_input_tokens') + figure('cache_creation_input_tokens');
+  return total > 0 ? total : undefined;
+}
+
+function realPrompt(record: Record<string, unknown>): string | undefined {
+  if (record.type !== 'user' || record.isMeta === true || record.isCompactSummary === true || record.isSidechain === true) return undefined;
+  const content = (record.message as { content?: unknown } | undefined)?.content;
+  // Slash-command echoes and command output are wrapped in tags; tool results are block arrays.
+  return typeof content === 'string' && !content.trimStart().startsWith('<') ? content : undefined;
+}
+
+/**
+ * Replays a Claude Code transcript through an engine the way Claude Code would drive hooks:
+ * the transcript grows line by line in `transcriptPath`; `tool:after` per `tool_use` block once
+ * the assistant line that asked for it is written; `prompt:submit` per typed prompt;
+ * `agent:stop` where the transcript shows the Stop hooks ran; `compact:before` before the
+ * `compact_boundary` line is written and `compact:after` after it.
+ *
+ * `mode: 'transcript'` gives hooks only `transcriptPath` (Claude Code); `mode: 'host'` gives
+ * them `contextTokens` measured from the lines so far, as a VS Code-hosted agent would.
+ */
+export async function replayTranscript(
+  fixture: string,
+  options: { engine: Engine; sessionId: string; transcriptPath: string; mode: 'transcript' | 'host'; clock?: ReturnType<typeof transcriptClock> },
+): Promise<ReplayResult> {
+  const { engine, sessionId, transcriptPath, mode, clock } = options;
+  const lines = readFileSync(fixture, 'utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const result: ReplayResult = { notices: [], toolCalls: 0, errors: [] };
+  let hostTokens: number | undefined;
+  const sizes = () => (mode === 'host' ? (hostTokens === undefined ? {} : { contextTokens: hostTokens }) : { transcriptPath });
+  const emit = async (line: number, point: PointName, payload: Record<string, unknown>) => {
+    const outcome = await engine.emit(point, { sessionId, ...payload } as never);
+    for (const error of outcome.errors) result.errors.push(`${line} ${point}: ${error.pluginName} ${error.message}`);
+    if (outcome.block) result.errors.push(`${line} ${point}: blocked by ${outcome.block.pluginName}`);
+    if (outcome.notice) result.notices.push({ line, point, notice: outcome.notice });
+  };
+
+  const descriptor = openSync(transcriptPath, 'w');
+  try {
+    await emit(0, 'session:start', { source: 'startup', ...(mode === 'transcript' ? { transcriptPath } : {}) });
+    for (const [index, text] of lines.entries()) {
+      const line = index + 1;
+      let record: Record<string, unknown> | undefined;
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) record = parsed as Record<string, unknown>;
+      } catch {
+        record = undefined;
+      }
+      clock?.set(record?.timestamp);
+      const boundary = record?.type === 'system' && record.subtype === 'compact_boundary' ? (record.compactMetadata as { trigger?: string; preTokens?: number; postTokens?: number } | undefined) : undefined;
+      if (boundary) await emit(line, 'compact:before', { trigger: boundary.trigger === 'auto' ? 'auto' : 'manual', ...sizes() });
+      writeSync(descriptor, `${text}\n`);
+      if (!record) continue;
+      if (boundary) {
+        hostTokens = boundary.postTokens;
+        await emit(line, 'compact:after', {
+          trigger: boundary.trigger === 'auto' ? 'auto' : 'manual',
+          ...(mode === 'host' ? { ...(boundary.preTokens !== undefined ? { tokensBefore: boundary.preTokens } : {}) } : { transcriptPath }),
+        });
+        continue;
+      }
+      const tokens = mainContextTokens(record);
+      if (tokens !== undefined) hostTokens = tokens;
+      if (record.type === 'assistant' && record.isSidechain !== true) {
+        const content = (record.message as { content?: unknown } | undefined)?.content;
+        for (const block of Array.isArray(content) ? content : []) {
+          if (typeof block !== 'object' || block === null || (block as { type?: unknown }).type !== 'tool_use') continue;
+          const toolUse = block as { id?: string; name?: string; input?: unknown };
+          result.toolCalls += 1;
+          await emit(line, 'tool:after', { toolName: toolUse.name ?? 'unknown', input: toolUse.input ?? null, output: null, ok: true, ...(toolUse.id ? { toolUseId: toolUse.id } : {}), ...sizes() });
+        }
+      }
+      const prompt = realPrompt(record);
+      if (prompt !== undefined) await emit(line, 'prompt:submit', { prompt, ...sizes() });
+      if (record.type === 'system' && record.subtype === 'stop_hook_summary') await emit(line, 'agent:stop', { ...sizes() });
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+  return result;
+}

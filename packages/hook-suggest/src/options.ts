@@ -1,0 +1,47 @@
+import path from 'node:path';
+import * as z from 'zod/mini';
+
+const isRelativePath = (value: string) => !path.isAbsolute(value) && !path.win32.isAbsolute(value);
+
+/** Options of `suggest(...)`. Every field is optional; the defaults follow the spec (70 %, 50 calls). */
+export const suggestOptionsSchema = z.strictObject({
+  /** First capacity band, in percent of the context window. Default 70. */
+  capacityPercent: z._default(z.number().check(z.gt(0), z.lt(100)), 70),
+  /** Distance between capacity bands: with the defaults a suggestion at 70, 80 and 90 %. Default 10. */
+  capacityStep: z._default(z.number().check(z.gt(0)), 10),
+  /** Tool calls since the last compaction at which the first tool-call suggestion comes. Default 50. */
+  toolCalls: z._default(z.number().check(z.int(), z.positive()), 50),
+  /** Tool calls between later tool-call suggestions (75, 100, … with the defaults). Default 25. */
+  toolCallStep: z._default(z.number().check(z.int(), z.positive()), 25),
+  /** Context window in tokens, overriding what the host reports and what the model implies (200k, 1M for `[1m]`). */
+  contextWindow: z.optional(z.number().check(z.int(), z.positive())),
+  /**
+   * The compaction log (JSONL), relative to the project. Default `.claude/logs/hookwise-compaction.jsonl`
+   * under Claude Code, `.hookwise/logs/compaction.jsonl` elsewhere.
+   */
+  logPath: z.optional(z.string().check(z.minLength(1), z.refine(isRelativePath, { message: 'must be a path relative to the project' }))),
+  /** Tell the user after every compaction what happened and what was kept. Default true. */
+  compactionNotice: z._default(z.boolean(), true),
+});
+
+export type SuggestOptions = z.output<typeof suggestOptionsSchema>;
+export type SuggestOptionsInput = z.input<typeof suggestOptionsSchema>;
+
+/** The defaults, for callers of the pure functions that have no plugin options at hand. */
+export const defaultSuggestOptions: SuggestOptions = suggestOptionsSchema.parse({});
+
+/** Capacity bands in percent, lowest first: `capacityPercent`, then every `capacityStep` below 100. */
+export function capacityBands(options: Pick<SuggestOptions, 'capacityPercent' | 'capacityStep'>): number[] {
+  const bands: number[] = [];
+  // Rounded to 1e-9 so that 70 + 10 + 10 gives 90, not 90.00000000000001.
+  for (let band = options.capacityPercent; band < 100; band = Math.round((band + options.capacityStep) * 1e9) / 1e9) bands.push(band);
+  return bands;
+}
+
+export const CLAUDE_CODE_COMPACTION_LOG = '.claude/logs/hookwise-compaction.jsonl';
+export const DEFAULT_COMPACTION_LOG = '.hookwise/logs/compaction.jsonl';
+
+/** Where compactions are logged, relative to the project, for a host. */
+export function compactionLogPath(options: Pick<SuggestOptions, 'logPath'>, host: string): string {
+  return options.logPath ?? (host === 'claude-code' ? CLAUDE_CODE_COMPACTION_LOG : DEFAULT_COMPACTION_LOG);
+}

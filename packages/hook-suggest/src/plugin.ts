@@ -1,0 +1,360 @@
+import { createEventLog, defineHook, definePlugin, resolveInside, type Clock, type EventLog, type EventRecord, type HookContext, type Logger, type PluginCommand, type PointPayload } from '@hookwise/core';
+import { formatCompactionNotice, reductionPercent, type CompactionRecord, type CompactionSizeAfterRecord, type SizeSource } from './compaction.js';
+import { resolveContextWindow } from './context-window.js';
+import { PLUGIN_NAME, PLUGIN_VERSION } from './meta.js';
+import { capacityBands, compactionLogPath, suggestOptionsSchema, type SuggestOptions, type SuggestOptionsInput } from './options.js';
+import {
+  countToolCall,
+  dismissSuggestions,
+  evaluateSuggestion,
+  formatSuggestion,
+  formatTokens,
+  initialSuggestionState,
+  measurement,
+  rearmSuggestions,
+  type ContextMeasurement,
+  type Suggestion,
+  type SuggestionState,
+} from './suggestion-policy.js';
+import { readContextUsageFromTranscript, readCompactionFromTranscript, type TranscriptCompactBoundary } from './transcript-tail.js';
+
+/** Everything the plugin keeps for a session, as one JSON document in core's session state. */
+export interface SuggestPluginState {
+  policy: SuggestionState;
+  /** The model named by the host (SessionStart carries it; PostToolUse does not). */
+  model: string | null;
+  /** Written by compact:before, consumed by compact:after. */
+  pendingCompaction: PendingCompaction | null;
+  lastCompaction: LastCompaction | null;
+}
+
+interface PendingCompaction {
+  startedAt: string;
+  trigger: 'manual' | 'auto';
+  tokensBefore: number | null;
+  tokensBeforeSource: SizeSource | null;
+  contextWindow: number | null;
+}
+
+interface LastCompaction {
+  compaction: number;
+  completedAt: string;
+  boundaryUuid: string | null;
+  tokensBefore: number | null;
+  /** True until a size after the compaction is known (then a `compaction:size-after` line is written). */
+  awaitingSizeAfter: boolean;
+}
+
+// A compact:before older than this belongs to a compaction that never completed (another hook
+// blocked it, or the host died); it must not lend its figures to a later compaction.
+const PENDING_COMPACTION_MAX_AGE_MS = 30 * 60_000;
+// Claude Code may report one compaction twice (SessionStart(compact) and PostCompact); without a
+// transcript boundary to tell them apart, a second compact:after this soon is the same one.
+const DUPLICATE_COMPACTION_WINDOW_MS = 60_000;
+
+type Context = HookContext<SuggestOptions>;
+type ContextPayload = { contextTokens?: number | undefined; contextWindow?: number | undefined; model?: string | undefined; transcriptPath?: string | undefined };
+
+interface RawMeasurement {
+  contextTokens: number;
+  source: 'host' | 'transcript' | 'compact-boundary';
+  model?: string;
+}
+
+function freshState(options: SuggestOptions): SuggestPluginState {
+  return { policy: initialSuggestionState(options), model: null, pendingCompaction: null, lastCompaction: null };
+}
+
+/** The stored document, or a fresh one when it is missing or not ours (an older shape, a hand edit). */
+export function normalizeState(value: unknown, options: SuggestOptions): SuggestPluginState {
+  const fresh = freshState(options);
+  if (typeof value !== 'object' || value === null) return fresh;
+  const stored = value as Partial<SuggestPluginState>;
+  const policy = stored.policy;
+  const policyValid =
+    typeof policy === 'object' && policy !== null && typeof policy.toolCalls === 'number' && typeof policy.toolCallsSinceCompaction === 'number' && typeof policy.nextToolCallSuggestion === 'number';
+  return {
+    policy: policyValid ? { ...fresh.policy, ...policy } : fresh.policy,
+    model: typeof stored.model === 'string' ? stored.model : null,
+    pendingCompaction: typeof stored.pendingCompaction === 'object' ? (stored.pendingCompaction ?? null) : null,
+    lastCompaction: typeof stored.lastCompaction === 'object' ? (stored.lastCompaction ?? null) : null,
+  };
+}
+
+/** The host's figure when it has one, else the transcript's; undefined when neither says. Never throws. */
+async function measureContext(payload: ContextPayload, logger: Logger): Promise<RawMeasurement | undefined> {
+  if (payload.contextTokens !== undefined) return { contextTokens: payload.contextTokens, source: 'host' };
+  if (!payload.transcriptPath) return undefined;
+  try {
+    const reading = await readContextUsageFromTranscript(payload.transcriptPath);
+    if (!reading) return undefined;
+    return {
+      contextTokens: reading.contextTokens,
+      source: reading.source === 'usage' ? 'transcript' : 'compact-boundary',
+      ...(reading.usage?.model ? { model: reading.usage.model } : {}),
+    };
+  } catch (error) {
+    // A transcript not written yet (first turn) or unreadable: no figure this time.
+    logger.debug(`${PLUGIN_NAME}: no context size from the transcript: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload, storedModel: string | null, options: SuggestOptions): ContextMeasurement | undefined {
+  if (!raw) return undefined;
+  const { contextWindow } = resolveContextWindow({
+    override: options.contextWindow,
+    hostWindow: payload.contextWindow,
+    model: payload.model ?? storedModel ?? raw.model,
+    contextTokens: raw.contextTokens,
+  });
+  return measurement(raw.contextTokens, contextWindow);
+}
+
+/** The compaction log of this project, or the engine's event log when the configured path is unsafe. */
+function compactionLog(context: { projectDir: string; host: string; options: SuggestOptions; logger: Logger; eventLog: EventLog; clock: Clock }): EventLog {
+  const relative = compactionLogPath(context.options, context.host);
+  try {
+    // The engine's clock stamps the lines, so a replay logs the recorded session's times.
+    return createEventLog({ path: resolveInside(context.projectDir, relative), logger: context.logger, clock: () => new Date(context.clock.now()) });
+  } catch (error) {
+    context.logger.warn(`${PLUGIN_NAME}: compaction log path refused (${(error as Error).message}); logging compactions to the event log instead`);
+    return context.eventLog;
+  }
+}
+
+async function appendSafely(log: EventLog, record: CompactionRecord | CompactionSizeAfterRecord | EventRecord, logger: Logger): Promise<void> {
+  try {
+    // The record interfaces have no index signature, which EventRecord asks for; they are plain JSON.
+    await log.append(record as EventRecord);
+  } catch (error) {
+    logger.warn(`${PLUGIN_NAME}: could not write ${log.path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The shared step of every point that can measure: update the measurement (counting a tool call
+ * on tool:after), decide on a suggestion, and complete the last compaction's size when it was
+ * unknown. All under one atomic state update, so concurrent hook processes count every call and
+ * at most one of them makes each suggestion.
+ */
+async function observe(payload: ContextPayload & { sessionId: string }, context: Context, countsToolCall: boolean): Promise<{ notice?: string } | undefined> {
+  const raw = await measureContext(payload, context.logger);
+  let suggestion: Suggestion | undefined;
+  let sizeAfter: CompactionSizeAfterRecord | undefined;
+  await context.state.update<SuggestPluginState>((stored) => {
+    const state = normalizeState(stored, context.options);
+    const current = toMeasurement(raw, payload, state.model, context.options);
+    const counted = countsToolCall ? countToolCall(state.policy) : state.policy;
+    const result = evaluateSuggestion(counted, current, context.options);
+    suggestion = result.suggestion;
+    let lastCompaction = state.lastCompaction;
+    // A boundary's postTokens was already used at compact:after; only a new turn completes the record.
+    if (lastCompaction?.awaitingSizeAfter && current && raw?.source !== 'compact-boundary') {
+      sizeAfter = {
+        type: 'compaction:size-after',
+        sessionId: payload.sessionId,
+        compaction: lastCompaction.compaction,
+        tokensBefore: lastCompaction.tokensBefore,
+        tokensAfter: current.contextTokens,
+        tokensAfterSource: 'next-measurement',
+        reductionPercent: reductionPercent(lastCompaction.tokensBefore, current.contextTokens),
+      };
+      lastCompaction = { ...lastCompaction, awaitingSizeAfter: false };
+    }
+    return { ...state, policy: result.state, lastCompaction };
+  });
+  if (sizeAfter) await appendSafely(compactionLog(context), sizeAfter, context.logger);
+  if (!suggestion) return undefined;
+  await appendSafely(context.eventLog, { type: 'suggest:compact', sessionId: payload.sessionId, point: context.point, ...suggestion }, context.logger);
+  return { notice: formatSuggestion(suggestion, { host: context.host }) };
+}
+
+async function onSessionStart(payload: PointPayload<'session:start'>, context: Context): Promise<void> {
+  const clearsContext = payload.source === 'clear';
+  if (payload.model === undefined && !clearsContext) return;
+  await context.state.update<SuggestPluginState>((stored) => {
+    const state = normalizeState(stored, context.options);
+    return {
+      ...state,
+      model: payload.model ?? state.model,
+      policy: clearsContext ? rearmSuggestions(state.policy, 'clear', context.options) : state.policy,
+    };
+  });
+}
+
+/**
+ * Records what compaction starts from. Returns nothing: under Claude Code, PreCompact output is
+ * added to the summarizer's instructions, and a suggestion plugin has nothing to say there; it
+ * never blocks either.
+ */
+async function onCompactBefore(payload: PointPayload<'compact:before'>, context: Context): Promise<void> {
+  const raw = await measureContext(payload, context.logger);
+  const startedAt = new Date(context.clock.now()).toISOString();
+  let current: ContextMeasurement | undefined;
+  await context.state.update<SuggestPluginState>((stored) => {
+    const state = normalizeState(stored, context.options);
+    current = toMeasurement(raw, payload, state.model, context.options);
+    const pendingCompaction: PendingCompaction = {
+      startedAt,
+      trigger: payload.trigger,
+      tokensBefore: current?.contextTokens ?? null,
+      tokensBeforeSource: current ? (raw?.source ?? null) : null,
+      contextWindow: current?.contextWindow ?? null,
+    };
+    return { ...state, pendingCompaction };
+  });
+  // Workaround until core can enrich payloads: this hook runs first ('pre') and core hands the
+  // same payload object to every later hook of the point, so user hooks on compact:before see
+  // the size. Only fields the host left empty are filled.
+  if (current && payload.contextTokens === undefined) {
+    payload.contextTokens = current.contextTokens;
+    payload.contextWindow ??= current.contextWindow;
+  }
+}
+
+async function onCompactAfter(payload: PointPayload<'compact:after'>, context: Context): Promise<{ notice?: string } | undefined> {
+  let boundary: TranscriptCompactBoundary | undefined;
+  if (payload.transcriptPath && (payload.tokensBefore === undefined || payload.tokensAfter === undefined)) {
+    try {
+      boundary = await readCompactionFromTranscript(payload.transcriptPath);
+    } catch (error) {
+      context.logger.debug(`${PLUGIN_NAME}: no compact boundary from the transcript: ${(error as Error).message}`);
+    }
+  }
+  const now = context.clock.now();
+  const completedAt = new Date(now).toISOString();
+  let record: CompactionRecord | undefined;
+  await context.state.update<SuggestPluginState>((stored) => {
+    const state = normalizeState(stored, context.options);
+    const pendingAge = state.pendingCompaction ? now - Date.parse(state.pendingCompaction.startedAt) : Infinity;
+    const pending = pendingAge >= 0 && pendingAge <= PENDING_COMPACTION_MAX_AGE_MS ? state.pendingCompaction : null;
+    if (!pending && isDuplicate(state.lastCompaction, boundary, now)) {
+      record = undefined;
+      return state;
+    }
+
+    const before = pickSize([
+      [payload.tokensBefore, 'host'],
+      [boundary?.preTokens, 'compact-boundary'],
+      [pending?.tokensBefore ?? undefined, pending?.tokensBeforeSource ?? 'transcript'],
+    ]);
+    const after = pickSize([
+      [payload.tokensAfter, 'host'],
+      [boundary?.postTokens, 'compact-boundary'],
+      [payload.contextTokens, 'host'],
+    ]);
+    const contextWindow =
+      pending?.contextWindow ??
+      resolveContextWindow({ override: context.options.contextWindow, hostWindow: payload.contextWindow, model: payload.model ?? state.model ?? undefined, contextTokens: before.tokens ?? undefined }).contextWindow;
+    const policy = rearmSuggestions(state.policy, 'compaction', context.options);
+    const trigger = payload.trigger ?? pending?.trigger ?? (boundary?.trigger === 'manual' || boundary?.trigger === 'auto' ? boundary.trigger : 'unknown');
+    record = {
+      type: 'compaction',
+      sessionId: payload.sessionId,
+      host: context.host,
+      compaction: policy.compactions,
+      trigger,
+      startedAt: pending?.startedAt ?? null,
+      completedAt,
+      tokensBefore: before.tokens,
+      tokensBeforeSource: before.source,
+      tokensAfter: after.tokens,
+      tokensAfterSource: after.source,
+      reductionPercent: reductionPercent(before.tokens, after.tokens),
+      contextWindow,
+      toolCallsSinceLastCompaction: state.policy.toolCallsSinceCompaction,
+      toolCallsTotal: state.policy.toolCalls,
+      preserved: payload.preserved ?? [],
+      ...(boundary?.uuid ? { boundaryUuid: boundary.uuid } : {}),
+    };
+    return {
+      ...state,
+      policy,
+      pendingCompaction: null,
+      lastCompaction: { compaction: policy.compactions, completedAt, boundaryUuid: boundary?.uuid ?? null, tokensBefore: before.tokens, awaitingSizeAfter: after.tokens === null },
+    };
+  });
+  if (!record) return undefined;
+  // Same workaround as on compact:before: later hooks of this point see the sizes.
+  if (record.tokensBefore !== null) payload.tokensBefore ??= record.tokensBefore;
+  if (record.tokensAfter !== null) payload.tokensAfter ??= record.tokensAfter;
+  await appendSafely(compactionLog(context), record, context.logger);
+  if (!context.options.compactionNotice) return undefined;
+  return {
+    notice: formatCompactionNotice({ completedAt, trigger: record.trigger, tokensBefore: record.tokensBefore, tokensAfter: record.tokensAfter, preserved: record.preserved }),
+  };
+}
+
+function pickSize(candidates: Array<[number | undefined, SizeSource]>): { tokens: number | null; source: SizeSource | null } {
+  for (const [tokens, source] of candidates) if (tokens !== undefined) return { tokens, source };
+  return { tokens: null, source: null };
+}
+
+function isDuplicate(last: LastCompaction | null, boundary: TranscriptCompactBoundary | undefined, now: number): boolean {
+  if (!last) return false;
+  if (boundary?.uuid && last.boundaryUuid) return boundary.uuid === last.boundaryUuid;
+  const age = now - Date.parse(last.completedAt);
+  return age >= 0 && age < DUPLICATE_COMPACTION_WINDOW_MS;
+}
+
+const suggestHooks = defineHook<SuggestOptions>({
+  name: 'suggest',
+  on: {
+    'session:start': onSessionStart,
+    'tool:after': (payload, context) => observe(payload, context, true),
+    'prompt:submit': (payload, context) => observe(payload, context, false),
+    'agent:stop': (payload, context) => observe(payload, context, false),
+    'compact:before': { handler: onCompactBefore, order: 'pre' },
+    'compact:after': { handler: onCompactAfter, order: 'pre' },
+  },
+});
+
+const dismissCommand: PluginCommand<SuggestOptions> = {
+  name: 'suggest dismiss',
+  description: 'Silence compaction suggestions until the context reaches the next capacity band (or the next compaction).',
+  async run(_args, context) {
+    const updated = await context.state.update<SuggestPluginState>((stored) => {
+      const state = normalizeState(stored, context.options);
+      return { ...state, policy: dismissSuggestions(state.policy, context.options) };
+    });
+    const dismissed = updated.policy.dismissed;
+    if (dismissed?.untilBand != null) return `Compaction suggestions dismissed until the context reaches ${dismissed.untilBand}% (or the next compaction).`;
+    if (dismissed?.untilToolCalls != null) {
+      return `Compaction suggestions dismissed for ${dismissed.untilToolCalls - updated.policy.toolCallsSinceCompaction} tool calls (context size not known yet), or until the next compaction.`;
+    }
+    return 'Compaction suggestions dismissed until the next compaction.';
+  },
+};
+
+const statusCommand: PluginCommand<SuggestOptions> = {
+  name: 'suggest status',
+  description: 'Show tool calls, the last measured context size and when the next compaction suggestion comes.',
+  async run(_args, context) {
+    const state = normalizeState(await context.state.read<SuggestPluginState>(), context.options);
+    const { policy } = state;
+    const bands = capacityBands(context.options);
+    const lines = [`Session ${context.sessionId}`];
+    lines.push(`Tool calls: ${policy.toolCalls} in the session, ${policy.toolCallsSinceCompaction} since the last compaction (next suggestion at ${policy.nextToolCallSuggestion}).`);
+    const size = policy.lastMeasurement;
+    lines.push(size ? `Context: ${Math.round(size.percent)}% (${formatTokens(size.contextTokens)} / ${formatTokens(size.contextWindow)} tokens).` : 'Context: size not measured since the last compaction.');
+    lines.push(`Capacity bands: ${bands.join(', ')}%; suggested so far: ${policy.capacityBandHandled === null ? 'none' : `up to ${policy.capacityBandHandled}%`}.`);
+    if (policy.dismissed) {
+      lines.push(`Dismissed until ${policy.dismissed.untilBand !== null ? `${policy.dismissed.untilBand}%` : policy.dismissed.untilToolCalls !== null ? `${policy.dismissed.untilToolCalls} tool calls` : 'the next compaction'}.`);
+    }
+    lines.push(`Compactions: ${policy.compactions}${state.lastCompaction ? ` (last at ${state.lastCompaction.completedAt})` : ''}; log: ${compactionLogPath(context.options, context.host)}.`);
+    return lines.join('\n');
+  },
+};
+
+/**
+ * The plugin: `suggest({ capacityPercent: 70, toolCalls: 50 })` in `hookwise.config.ts`.
+ * Counts every tool call, measures the context, suggests compaction as a notice (never a block)
+ * and logs every compaction with its sizes.
+ */
+export const suggest = definePlugin<SuggestOptions, SuggestOptionsInput>({
+  meta: { name: PLUGIN_NAME, version: PLUGIN_VERSION },
+  options: suggestOptionsSchema,
+  hooks: [suggestHooks],
+  commands: [dismissCommand, statusCommand],
+});
