@@ -1,0 +1,341 @@
+import path from 'node:path';
+import { createEngine, loadConfig, type Engine, type HookwiseConfig, type LoadedConfig, type Logger } from '@hookwise/core';
+import type * as vscode from 'vscode';
+import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
+import { createOutputChannelLogger } from './output-logger.js';
+import { createTaskBinding, type TaskBinding, type TaskBindingEvent } from './task-binding.js';
+import type { ExtensionContextLike, VscodeApi } from './vscode-api.js';
+
+export const HOOKWISE_COMMANDS = {
+  compactNow: 'hookwise.compactNow',
+  dismissSuggestion: 'hookwise.dismissSuggestion',
+  showLog: 'hookwise.showLog',
+} as const;
+
+const COMPACT_NOW = 'Compact now';
+const DISMISS = 'Dismiss';
+const DISMISS_COMMAND = 'suggest dismiss';
+
+export interface ActivateHookwiseOptions {
+  /** The `vscode` module: pass `require('vscode')` (keep `vscode` external when bundling). */
+  vscode: VscodeApi;
+  /**
+   * Compacts a task now (Roo's condense). Called by "Compact now" and `hookwise.compactNow`;
+   * the task loop should call the binding's `beforeCondense` / `afterCondense` around it as usual.
+   */
+  compact?: (taskId: string) => void | Promise<void>;
+  /** A task's transcript file, offered to the `hookwise: report` task. */
+  transcriptPath?: (taskId: string) => string | undefined;
+  /** How the tasks start the hookwise CLI; default `npx --no hookwise`. */
+  cli?: HookwiseCli;
+  /** Host name in payloads; default `vscode`. */
+  host?: string;
+  /** Output channel name; default `hookwise`. */
+  outputChannelName?: string;
+  /** Loads a folder's config; default core's `loadConfig` (`hookwise.config.*`). A result without `file` means "not configured". */
+  loadConfig?: (projectDir: string) => Promise<LoadedConfig>;
+}
+
+export interface HookwiseExtension {
+  /** A binding for a task running in `cwd` (default: the first workspace folder). */
+  createTaskBinding(options?: { cwd?: string }): TaskBinding;
+  /** The engine of the workspace folder holding `cwd`, or undefined when hookwise is not configured there. */
+  engineFor(cwd?: string): Engine | undefined;
+  /** The task the status bar and the commands act on: the last one that did something. */
+  readonly activeTaskId: string | undefined;
+  readonly logger: Logger;
+  /** Disposes everything (also done through `context.subscriptions` on deactivate); resolves once engines are closed. */
+  dispose(): Promise<void>;
+}
+
+interface TaskStats {
+  toolCalls: number;
+  contextTokens: number | undefined;
+  contextWindow: number | undefined;
+}
+
+interface FolderEngine {
+  folder: vscode.WorkspaceFolder;
+  engine: Engine;
+}
+
+const formatTokens = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * Starts hookwise in an extension's `activate()`: one engine per workspace folder that has a
+ * `hookwise.config.*` (state in the folder's `.hookwise/`), the commands, a status bar item,
+ * suggestion notifications, the `hookwise: report` / `hookwise: doctor` tasks and an output
+ * channel. Never throws for a broken config: it is logged and that folder runs without hooks.
+ */
+export async function activateHookwise(context: ExtensionContextLike, options: ActivateHookwiseOptions): Promise<HookwiseExtension> {
+  const { vscode: api } = options;
+  const host = options.host ?? 'vscode';
+  const load = options.loadConfig ?? ((projectDir: string) => loadConfig(projectDir));
+  const disposables: vscode.Disposable[] = [];
+  const own = <T extends vscode.Disposable>(disposable: T): T => {
+    disposables.push(disposable);
+    return disposable;
+  };
+
+  const channel = own(api.window.createOutputChannel(options.outputChannelName ?? 'hookwise', { log: true }));
+  const logger = createOutputChannelLogger(channel);
+
+  const engines = new Map<string, FolderEngine>();
+  const stats = new Map<string, TaskStats>();
+  let activeTaskId: string | undefined;
+  let disposed = false;
+
+  const statusItem = own(api.window.createStatusBarItem('hookwise.status', api.StatusBarAlignment.Right, 100));
+  statusItem.name = 'hookwise';
+  statusItem.command = HOOKWISE_COMMANDS.showLog;
+
+  function renderStatus(): void {
+    if (disposed) return;
+    if (engines.size === 0) {
+      statusItem.hide();
+      return;
+    }
+    const current = activeTaskId === undefined ? undefined : stats.get(activeTaskId);
+    if (!current) {
+      statusItem.text = '$(pulse) hookwise';
+      statusItem.tooltip = 'hookwise: no task yet. Click to show the log.';
+    } else {
+      const parts: string[] = [];
+      const tooltip = [`hookwise: task ${activeTaskId}`];
+      if (current.contextTokens !== undefined && current.contextWindow !== undefined) {
+        const percent = Math.round((current.contextTokens / current.contextWindow) * 100);
+        parts.push(`${percent}%`);
+        tooltip.push(`Context: ${formatTokens(current.contextTokens)} of ${formatTokens(current.contextWindow)} tokens (${percent}%)`);
+      } else if (current.contextTokens !== undefined) {
+        parts.push(`${formatTokens(current.contextTokens)} tok`);
+        tooltip.push(`Context: ${formatTokens(current.contextTokens)} tokens`);
+      }
+      parts.push(`${current.toolCalls} ${current.toolCalls === 1 ? 'tool' : 'tools'}`);
+      tooltip.push(`Tool calls: ${current.toolCalls}`, 'Click to show the log.');
+      statusItem.text = `$(pulse) ${parts.join(' · ')}`;
+      statusItem.tooltip = tooltip.join('\n');
+    }
+    statusItem.show();
+  }
+
+  // --- engines, one per configured workspace folder -------------------------------------------
+
+  async function startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
+    const projectDir = folder.uri.fsPath;
+    let loaded: LoadedConfig;
+    try {
+      loaded = await load(projectDir);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.error(`${folder.name}: hookwise config not loaded, hooks are off in this folder: ${message}`);
+      void api.window.showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log').then(
+        (choice) => choice === 'Show log' && channel.show(true),
+        () => undefined,
+      );
+      return;
+    }
+    if (loaded.file === undefined) {
+      logger.info(`${folder.name}: no hookwise.config.* found, hooks are off in this folder`);
+      return;
+    }
+    const config: HookwiseConfig = loaded.config;
+    try {
+      const engine = createEngine({
+        config,
+        projectDir,
+        host,
+        logger: createOutputChannelLogger(channel, { ...(config.logLevel ? { level: config.logLevel } : {}), prefix: folder.name }),
+      });
+      if (disposed) {
+        await engine.dispose();
+        return;
+      }
+      engines.set(projectDir, { folder, engine });
+      logger.info(`${folder.name}: hookwise loaded ${loaded.file} (${engine.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
+    } catch (error) {
+      logger.error(`${folder.name}: hookwise could not start: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async function stopFolder(folder: vscode.WorkspaceFolder): Promise<void> {
+    const entry = engines.get(folder.uri.fsPath);
+    if (!entry) return;
+    engines.delete(folder.uri.fsPath);
+    await entry.engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${(error as Error).message}`));
+  }
+
+  function engineFor(cwd?: string): Engine | undefined {
+    if (cwd !== undefined) {
+      const target = path.resolve(cwd);
+      let best: FolderEngine | undefined;
+      for (const entry of engines.values()) {
+        const root = entry.folder.uri.fsPath;
+        const inside = target === root || target.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+        if (inside && (!best || root.length > best.folder.uri.fsPath.length)) best = entry;
+      }
+      if (best) return best.engine;
+      // A task outside every folder gets no hooks rather than another folder's.
+      return undefined;
+    }
+    const first = api.workspace.workspaceFolders?.[0];
+    return first ? engines.get(first.uri.fsPath)?.engine : undefined;
+  }
+
+  // --- what tasks report through their bindings --------------------------------------------------
+
+  const shownSuggestions = new Set<string>();
+
+  function suggest(taskId: string, notice: string): void {
+    const key = `${taskId}\u0000${notice}`;
+    if (shownSuggestions.has(key)) return; // the same suggestion is still on screen
+    shownSuggestions.add(key);
+    api.window.showInformationMessage(`hookwise: ${notice}`, COMPACT_NOW, DISMISS).then(
+      async (choice) => {
+        shownSuggestions.delete(key);
+        if (choice === COMPACT_NOW) await compactNow(taskId);
+        else if (choice === DISMISS) await dismissSuggestion(taskId, { quiet: true });
+      },
+      (error: unknown) => {
+        shownSuggestions.delete(key);
+        logger.warn(`could not show a suggestion: ${(error as Error).message}`);
+      },
+    );
+  }
+
+  function onEvent(event: TaskBindingEvent): void {
+    if (disposed) return;
+    activeTaskId = event.taskId;
+    const current = stats.get(event.taskId) ?? { toolCalls: 0, contextTokens: undefined, contextWindow: undefined };
+    if (event.point === 'tool:after') current.toolCalls++;
+    if (event.contextTokens !== undefined) current.contextTokens = event.contextTokens;
+    if (event.contextWindow !== undefined) current.contextWindow = event.contextWindow;
+    if (event.point === 'compact:after') current.contextTokens = undefined; // stale until the next request says
+    stats.set(event.taskId, current);
+    const notice = event.outcome?.notice;
+    if (notice) {
+      if (event.point === 'tool:after') suggest(event.taskId, notice);
+      else logger.info(`[Task#${event.taskId}] ${event.point}: ${notice}`);
+    }
+    if (event.point === 'session:end') {
+      stats.delete(event.taskId);
+      if (activeTaskId === event.taskId) activeTaskId = undefined;
+    }
+    renderStatus();
+  }
+
+  // --- commands --------------------------------------------------------------------------------
+
+  async function compactNow(taskId?: string): Promise<void> {
+    const target = typeof taskId === 'string' ? taskId : activeTaskId;
+    if (target === undefined) {
+      void api.window.showWarningMessage('hookwise: no task is running, nothing to compact.');
+      return;
+    }
+    if (!options.compact) {
+      void api.window.showWarningMessage('hookwise: this extension does not offer compaction; use its own condense command.');
+      return;
+    }
+    try {
+      await options.compact(target);
+    } catch (error) {
+      logger.error(`[Task#${target}] compaction failed: ${error instanceof Error ? error.message : String(error)}`);
+      void api.window.showWarningMessage(`hookwise: compaction failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async function dismissSuggestion(taskId?: string, mode: { quiet?: boolean } = {}): Promise<void> {
+    const target = typeof taskId === 'string' ? taskId : activeTaskId;
+    const engine = engineFor(target === undefined ? undefined : folderOfTask(target));
+    if (!engine || !engine.commands().some((command) => command.name === DISMISS_COMMAND)) {
+      if (!mode.quiet) void api.window.showWarningMessage('hookwise: no configured plugin offers suggestions to dismiss (add @hookwise/hook-suggest to hookwise.config).');
+      return;
+    }
+    try {
+      const text = await engine.runCommand(DISMISS_COMMAND, [], target === undefined ? {} : { sessionId: target });
+      logger.info(`${DISMISS_COMMAND}${target ? ` (task ${target})` : ''}: ${text || 'done'}`);
+      if (!mode.quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn(`${DISMISS_COMMAND} failed: ${message}`);
+      if (!mode.quiet) void api.window.showWarningMessage(`hookwise: ${message}`);
+    }
+  }
+
+  // Tasks remember the folder they run in, so commands reach the right engine.
+  const taskFolders = new Map<string, string>();
+  const folderOfTask = (taskId: string) => taskFolders.get(taskId);
+
+  own(api.commands.registerCommand(HOOKWISE_COMMANDS.compactNow, (taskId?: unknown) => compactNow(typeof taskId === 'string' ? taskId : undefined)));
+  own(api.commands.registerCommand(HOOKWISE_COMMANDS.dismissSuggestion, (taskId?: unknown) => dismissSuggestion(typeof taskId === 'string' ? taskId : undefined)));
+  own(api.commands.registerCommand(HOOKWISE_COMMANDS.showLog, () => channel.show(true)));
+
+  own(
+    api.tasks.registerTaskProvider(
+      HOOKWISE_TASK_TYPE,
+      createHookwiseTaskProvider({
+        vscode: api,
+        cli: options.cli ?? DEFAULT_HOOKWISE_CLI,
+        defaultTranscript: () => (activeTaskId !== undefined ? options.transcriptPath?.(activeTaskId) : undefined),
+      }),
+    ),
+  );
+
+  own(
+    api.workspace.onDidChangeWorkspaceFolders((change) => {
+      void (async () => {
+        for (const folder of change.removed) await stopFolder(folder);
+        for (const folder of change.added) await startFolder(folder);
+        renderStatus();
+      })();
+    }),
+  );
+
+  for (const folder of api.workspace.workspaceFolders ?? []) await startFolder(folder);
+  renderStatus();
+
+  let disposing: Promise<void> | undefined;
+  const extension: HookwiseExtension = {
+    createTaskBinding(bindingOptions = {}) {
+      const cwd = bindingOptions.cwd;
+      return createTaskBinding({
+        engine: () => (disposed ? undefined : engineFor(cwd)),
+        logger,
+        onEvent: (event) => {
+          // Remember each task's folder, so the commands reach the right engine.
+          if (cwd !== undefined) {
+            if (event.point === 'session:end') taskFolders.delete(event.taskId);
+            else taskFolders.set(event.taskId, cwd);
+          }
+          onEvent(event);
+        },
+      });
+    },
+    engineFor,
+    get activeTaskId() {
+      return activeTaskId;
+    },
+    logger,
+    dispose() {
+      if (disposing) return disposing;
+      disposed = true;
+      // The editor does not wait for this, so the UI goes at once; the output channel goes last,
+      // after the engines, so what they log while closing is not lost.
+      for (const disposable of [...disposables].reverse()) {
+        if (disposable === channel) continue;
+        try {
+          disposable.dispose();
+        } catch {
+          // one failing dispose must not keep the others alive
+        }
+      }
+      const open = [...engines.values()];
+      engines.clear();
+      disposing = Promise.all(
+        open.map(({ folder, engine }) => engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${(error as Error).message}`))),
+      ).then(() => channel.dispose());
+      return disposing;
+    },
+  };
+  context.subscriptions.push({ dispose: () => void extension.dispose() });
+  return extension;
+}

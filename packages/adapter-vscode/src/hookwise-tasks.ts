@@ -1,0 +1,74 @@
+import type * as vscode from 'vscode';
+import type { VscodeApi } from './vscode-api.js';
+
+/** The task type; the extension must contribute it under `contributes.taskDefinitions`. */
+export const HOOKWISE_TASK_TYPE = 'hookwise';
+
+export type HookwiseTaskCommand = 'report' | 'doctor';
+
+export interface HookwiseTaskDefinition extends vscode.TaskDefinition {
+  readonly type: typeof HOOKWISE_TASK_TYPE;
+  readonly command: HookwiseTaskCommand;
+  /** Transcript for `report`; without it the CLI picks its default. */
+  readonly transcript?: string;
+}
+
+/** How the `hookwise` CLI of @hookwise/adapter-claude-code is started. */
+export interface HookwiseCli {
+  command: string;
+  args: string[];
+}
+
+/** `npx --no hookwise`: runs the project's installed CLI and never downloads a package of that name. */
+export const DEFAULT_HOOKWISE_CLI: HookwiseCli = { command: 'npx', args: ['--no', 'hookwise'] };
+
+export interface HookwiseTaskProviderOptions {
+  vscode: Pick<VscodeApi, 'Task' | 'ShellExecution' | 'workspace'>;
+  cli: HookwiseCli;
+  /** Transcript of the active task, offered to `report` when the task definition names none. */
+  defaultTranscript: () => string | undefined;
+}
+
+const descriptions: Record<HookwiseTaskCommand, string> = {
+  report: 'What hookwise did in a session (needs @hookwise/adapter-claude-code)',
+  doctor: 'Check the hookwise setup of this workspace (needs @hookwise/adapter-claude-code)',
+};
+
+function isHookwiseDefinition(definition: vscode.TaskDefinition): definition is HookwiseTaskDefinition {
+  return definition.type === HOOKWISE_TASK_TYPE && (definition['command'] === 'report' || definition['command'] === 'doctor');
+}
+
+/**
+ * Offers `hookwise: report` and `hookwise: doctor` in the Tasks menu, one pair per workspace
+ * folder, as shell tasks running the `hookwise` CLI in that folder.
+ */
+export function createHookwiseTaskProvider(options: HookwiseTaskProviderOptions): vscode.TaskProvider {
+  const { vscode: api } = options;
+
+  const build = (definition: HookwiseTaskDefinition, folder: vscode.WorkspaceFolder): vscode.Task => {
+    const transcript = definition.command === 'report' ? (definition.transcript ?? options.defaultTranscript()) : undefined;
+    const args = [...options.cli.args, definition.command, ...(transcript ? [transcript] : [])];
+    const execution = new api.ShellExecution(options.cli.command, args, { cwd: folder.uri.fsPath });
+    const task = new api.Task(definition, folder, definition.command, HOOKWISE_TASK_TYPE, execution, []);
+    task.detail = descriptions[definition.command];
+    return task;
+  };
+
+  return {
+    provideTasks() {
+      const tasks: vscode.Task[] = [];
+      for (const folder of api.workspace.workspaceFolders ?? []) {
+        for (const command of ['report', 'doctor'] as const) tasks.push(build({ type: HOOKWISE_TASK_TYPE, command }, folder));
+      }
+      return tasks;
+    },
+    // Called for hookwise tasks the user wrote in tasks.json: give them an execution.
+    resolveTask(task) {
+      if (!isHookwiseDefinition(task.definition)) return undefined;
+      const scope = task.scope;
+      const folder = typeof scope === 'object' && scope !== null ? scope : api.workspace.workspaceFolders?.[0];
+      if (!folder) return undefined;
+      return build(task.definition, folder);
+    },
+  };
+}

@@ -1,0 +1,404 @@
+import {
+  fromAnthropicMessages,
+  silentLogger,
+  toAnthropicMessages,
+  type Engine,
+  type HookFailure,
+  type Logger,
+  type MergedOutcome,
+  type PointInput,
+  type PointName,
+} from '@hookwise/core';
+
+/**
+ * A message as Roo Code and Cline keep their API history: the Anthropic Messages format
+ * (`Anthropic.MessageParam` of @anthropic-ai/sdk is assignable to it).
+ */
+export interface AnthropicMessageLike {
+  role: 'user' | 'assistant';
+  content: string | ReadonlyArray<object>;
+}
+
+/** Fields every task call may carry besides the task id. */
+export interface TaskCallBase {
+  /** The task's id; hookwise uses it as the session id, so state is kept per task. */
+  taskId: string;
+  model?: string | undefined;
+  cwd?: string | undefined;
+  /** Current context size in tokens, when the host knows it (Roo and Cline do). */
+  contextTokens?: number | undefined;
+  /** The model's context window in tokens. */
+  contextWindow?: number | undefined;
+  transcriptPath?: string | undefined;
+}
+
+export interface ModelRequest<M extends AnthropicMessageLike = AnthropicMessageLike> extends TaskCallBase {
+  /** The task's active intent, if any (Roo's `activeIntentId`). */
+  intentId?: string | undefined;
+  systemPrompt: string;
+  messages: readonly M[];
+}
+
+export interface ModelRequestResult<M extends AnthropicMessageLike = AnthropicMessageLike> {
+  /** What to send: `summary + "\n\n" + systemPrompt` when hooks gave a summary, else the original. */
+  systemPrompt: string;
+  /** What to send: the pruned history when a hook changed it, else the very array passed in. */
+  messages: readonly M[];
+  /** The text hooks asked to prepend, if any. */
+  summary: string | undefined;
+  /** The prompt as the task built it: keep counting context with this one (the summary is not history). */
+  originalSystemPrompt: string;
+  changed: { systemPrompt: boolean; messages: boolean };
+}
+
+export interface GuardResult {
+  /** Set when a hook stops the action (the first block wins). */
+  block?: { reason: string } | undefined;
+  /** Text for the model. */
+  context?: string | undefined;
+  /** Text for the user. */
+  notice?: string | undefined;
+}
+
+export interface TaskStart extends TaskCallBase {
+  source?: 'startup' | 'resume' | 'clear' | 'compact';
+}
+export interface UserMessage extends TaskCallBase {
+  prompt: string;
+  command?: { name: string; args: string } | undefined;
+}
+export interface ToolUse extends TaskCallBase {
+  toolName: string;
+  input: unknown;
+  toolUseId?: string | undefined;
+}
+export interface ToolResult extends ToolUse {
+  output: unknown;
+  ok: boolean;
+  error?: string | undefined;
+  durationMs?: number | undefined;
+}
+export interface SubtaskCompletion extends TaskCallBase {
+  /** The sub-task's result as it returns to this (the parent) task. */
+  output: string;
+  childTaskId?: string | undefined;
+  phase?: string | undefined;
+  agentType?: string | undefined;
+  /** What the parent asked the sub-task to do. */
+  request?: string | undefined;
+}
+export interface SubtaskResult {
+  /** The output to hand to the parent: the hooks' hand-off summary, or the original. */
+  output: string;
+  changed: boolean;
+  context?: string | undefined;
+}
+export interface CondenseStart extends TaskCallBase {
+  trigger: 'manual' | 'auto';
+  /** The condensing instructions the task already has. */
+  instructions?: string | undefined;
+}
+export interface CondenseStartResult extends GuardResult {
+  /** Labels of what the hooks made survive (e.g. `/babysit`). */
+  preserved: string[];
+}
+export interface CondenseEnd extends TaskCallBase {
+  trigger?: 'manual' | 'auto' | undefined;
+  tokensBefore?: number | undefined;
+  tokensAfter?: number | undefined;
+  summary?: string | undefined;
+}
+export interface TurnEnd extends TaskCallBase {
+  lastMessage?: string | undefined;
+}
+export interface TaskEnd extends TaskCallBase {
+  reason?: string | undefined;
+}
+
+/** What happened at one call, for status bars and notifications. */
+export interface TaskBindingEvent {
+  point: PointName;
+  taskId: string;
+  /** The merged outcome, when hooks ran. */
+  outcome: MergedOutcome | undefined;
+  contextTokens?: number | undefined;
+  contextWindow?: number | undefined;
+  toolName?: string | undefined;
+}
+
+export interface TaskBindingOptions {
+  /**
+   * The engine of the task's workspace, or a function giving it at each call. Undefined means
+   * hookwise is not configured there: every call passes through and calls nothing.
+   */
+  engine: Engine | undefined | (() => Engine | undefined);
+  /** Where the binding reports failures; defaults to the engine's logger. */
+  logger?: Logger;
+  /** Told about every call (errors in it are logged, never thrown). */
+  onEvent?: (event: TaskBindingEvent) => void;
+}
+
+/** What an extension's task loop calls at its lifecycle points. No call ever throws. */
+export interface TaskBinding {
+  /** True when hookwise is configured for this binding right now. */
+  readonly enabled: boolean;
+  taskStarted(input: TaskStart): Promise<{ context?: string | undefined }>;
+  userMessage(input: UserMessage): Promise<GuardResult>;
+  /** Before every model request (Roo's `attemptApiRequest`, before `createMessage`). */
+  beforeModelRequest<M extends AnthropicMessageLike>(request: ModelRequest<M>): Promise<ModelRequestResult<M>>;
+  beforeToolUse(input: ToolUse): Promise<GuardResult>;
+  afterToolUse(input: ToolResult): Promise<GuardResult>;
+  subtaskCompleted(input: SubtaskCompletion): Promise<SubtaskResult>;
+  beforeCondense(input: CondenseStart): Promise<CondenseStartResult>;
+  afterCondense(input: CondenseEnd): Promise<{ context?: string | undefined }>;
+  turnEnded(input: TurnEnd): Promise<GuardResult>;
+  taskEnded(input: TaskEnd): Promise<void>;
+}
+
+const SYSTEM_PROMPT_SEPARATOR = '\n\n';
+
+/** Drops undefined fields, so payloads carry only what the host knows. */
+function defined<T extends Record<string, unknown>>(fields: T): T {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) result[key] = value;
+  return result as T;
+}
+
+function commonFields(input: TaskCallBase) {
+  return defined({
+    sessionId: input.taskId,
+    model: input.model,
+    cwd: input.cwd,
+    contextTokens: input.contextTokens,
+    contextWindow: input.contextWindow,
+    transcriptPath: input.transcriptPath,
+  });
+}
+
+function describeError(error: unknown): { message: string; stack: string | undefined } {
+  if (error instanceof Error) return { message: error.message, stack: error.stack };
+  return { message: String(error), stack: undefined };
+}
+
+/** Text of a `system` the hooks put into the messages (rare): it joins the summary rather than being lost. */
+function systemText(system: string | ReadonlyArray<{ text?: unknown }> | undefined): string | undefined {
+  if (system === undefined) return undefined;
+  const text = typeof system === 'string' ? system : system.map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
+  return text.trim() === '' ? undefined : text;
+}
+
+/**
+ * Binds hookwise to a task loop. Every call fails open: when hookwise is not configured, no
+ * hook listens, the engine fails or a hook throws, the task gets back what it passed in and the
+ * failure is logged with the task id (and intent id on model requests).
+ */
+export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
+  const resolveEngine = (): Engine | undefined => {
+    try {
+      return typeof options.engine === 'function' ? options.engine() : options.engine;
+    } catch (error) {
+      (options.logger ?? silentLogger).error(`hookwise: could not get the engine: ${describeError(error).message}`);
+      return undefined;
+    }
+  };
+  const loggerOf = (engine: Engine | undefined): Logger => options.logger ?? engine?.services.logger ?? silentLogger;
+
+  const tell = (event: TaskBindingEvent, engine: Engine | undefined) => {
+    if (!options.onEvent) return;
+    try {
+      options.onEvent(event);
+    } catch (error) {
+      loggerOf(engine).error(`[Task#${event.taskId}] hookwise event listener failed: ${describeError(error).message}`);
+    }
+  };
+
+  const reportFailures = (engine: Engine, point: PointName, taskId: string, intentId: string | undefined, failures: readonly HookFailure[]) => {
+    for (const failure of failures) {
+      const where = `${failure.pluginName} › ${failure.hookName}`;
+      const forIntent = point === 'llm:before' ? ` for intent ${intentId ?? '(none)'}` : '';
+      loggerOf(engine).error(`[Task#${taskId}] ${point} hook ${where} failed${forIntent}: ${failure.message}`, {
+        taskId,
+        ...(point === 'llm:before' ? { intentId: intentId ?? null } : {}),
+        plugin: failure.pluginName,
+        hook: failure.hookName,
+        kind: failure.kind,
+        ...(failure.stack ? { stack: failure.stack } : {}),
+      });
+    }
+  };
+
+  /**
+   * Emits `point` when an engine listens on it. Returns undefined when nothing ran, including
+   * when the engine itself failed (logged). `session:start` is emitted even without hooks: the
+   * engine records it as the last session, which plugin commands default to.
+   */
+  async function run<P extends PointName>(
+    point: P,
+    input: TaskCallBase & { intentId?: string | undefined; toolName?: string | undefined },
+    payload: () => PointInput<P>,
+  ): Promise<MergedOutcome<P> | undefined> {
+    const engine = resolveEngine();
+    if (!engine) return undefined;
+    let outcome: MergedOutcome<P> | undefined;
+    if (engine.has(point) || point === 'session:start') {
+      try {
+        outcome = await engine.emit(point, payload());
+        reportFailures(engine, point, input.taskId, input.intentId, outcome.errors);
+      } catch (error) {
+        const { message, stack } = describeError(error);
+        const forIntent = point === 'llm:before' ? ` for intent ${input.intentId ?? '(none)'}` : '';
+        loggerOf(engine).error(`[Task#${input.taskId}] ${point} failed${forIntent}: ${message}`, {
+          taskId: input.taskId,
+          ...(point === 'llm:before' ? { intentId: input.intentId ?? null } : {}),
+          ...(stack ? { stack } : {}),
+        });
+        outcome = undefined;
+      }
+    }
+    tell(
+      defined({
+        point,
+        taskId: input.taskId,
+        outcome: outcome as MergedOutcome | undefined,
+        contextTokens: input.contextTokens,
+        contextWindow: input.contextWindow,
+        toolName: input.toolName,
+      }) as TaskBindingEvent,
+      engine,
+    );
+    return outcome;
+  }
+
+  const guardResult = (outcome: MergedOutcome | undefined): GuardResult =>
+    defined({ block: outcome?.block ? { reason: outcome.block.reason } : undefined, context: outcome?.context, notice: outcome?.notice });
+
+  async function beforeModelRequest<M extends AnthropicMessageLike>(request: ModelRequest<M>): Promise<ModelRequestResult<M>> {
+    const original: ModelRequestResult<M> = {
+      systemPrompt: request.systemPrompt,
+      messages: request.messages,
+      summary: undefined,
+      originalSystemPrompt: request.systemPrompt,
+      changed: { systemPrompt: false, messages: false },
+    };
+    const intentId = typeof request.intentId === 'string' && request.intentId !== '' ? request.intentId : undefined;
+    const engine = resolveEngine();
+    // Point 6 and cost: no engine or no listener means no conversion and no call at all.
+    if (!engine || !engine.has('llm:before')) {
+      if (engine) tell(defined({ point: 'llm:before', taskId: request.taskId, outcome: undefined, contextTokens: request.contextTokens, contextWindow: request.contextWindow }) as TaskBindingEvent, engine);
+      return original;
+    }
+    try {
+      const messages = fromAnthropicMessages(request.messages as unknown as Parameters<typeof fromAnthropicMessages>[0]);
+      const outcome = await run('llm:before', { ...request, intentId }, () => ({
+        ...commonFields(request),
+        systemPrompt: request.systemPrompt,
+        messages,
+        taskId: request.taskId,
+        ...(intentId !== undefined ? { intentId } : {}),
+      }));
+      if (!outcome) return original;
+
+      let nextMessages = request.messages;
+      let summary = outcome.context;
+      if (outcome.value !== undefined) {
+        const converted = toAnthropicMessages(outcome.value);
+        nextMessages = converted.messages as unknown as readonly M[];
+        const extra = systemText(converted.system as string | ReadonlyArray<{ text?: unknown }> | undefined);
+        if (extra !== undefined) summary = summary === undefined ? extra : `${summary}${SYSTEM_PROMPT_SEPARATOR}${extra}`;
+      }
+      const hasSummary = typeof summary === 'string' && summary.length > 0;
+      return {
+        systemPrompt: hasSummary ? `${summary}${SYSTEM_PROMPT_SEPARATOR}${request.systemPrompt}` : request.systemPrompt,
+        messages: nextMessages,
+        summary: hasSummary ? summary : undefined,
+        originalSystemPrompt: request.systemPrompt,
+        changed: { systemPrompt: hasSummary, messages: nextMessages !== request.messages },
+      };
+    } catch (error) {
+      // Conversion failed (hooks that ran are already reported by `run`): the request goes on as it was.
+      const { message, stack } = describeError(error);
+      loggerOf(engine).error(`[Task#${request.taskId}] llm:before failed for intent ${intentId ?? '(none)'}: ${message}`, {
+        taskId: request.taskId,
+        intentId: intentId ?? null,
+        ...(stack ? { stack } : {}),
+      });
+      return original;
+    }
+  }
+
+  return {
+    get enabled() {
+      return resolveEngine() !== undefined;
+    },
+
+    async taskStarted(input) {
+      const outcome = await run('session:start', input, () => ({ ...commonFields(input), source: input.source ?? 'startup' }));
+      return defined({ context: outcome?.context });
+    },
+
+    async userMessage(input) {
+      const outcome = await run('prompt:submit', input, () => defined({ ...commonFields(input), prompt: input.prompt, command: input.command }));
+      return guardResult(outcome);
+    },
+
+    beforeModelRequest,
+
+    async beforeToolUse(input) {
+      const outcome = await run('tool:before', input, () => defined({ ...commonFields(input), toolName: input.toolName, input: input.input, toolUseId: input.toolUseId }));
+      return guardResult(outcome);
+    },
+
+    async afterToolUse(input) {
+      const outcome = await run('tool:after', input, () =>
+        defined({
+          ...commonFields(input),
+          toolName: input.toolName,
+          input: input.input,
+          output: input.output,
+          ok: input.ok,
+          error: input.error,
+          durationMs: input.durationMs,
+          toolUseId: input.toolUseId,
+        }),
+      );
+      // A tool that already ran cannot be blocked.
+      return defined({ context: outcome?.context, notice: outcome?.notice });
+    },
+
+    async subtaskCompleted(input) {
+      const outcome = await run('phase:end', input, () =>
+        defined({
+          ...commonFields(input),
+          output: input.output,
+          taskId: input.childTaskId,
+          phase: input.phase,
+          agentType: input.agentType,
+          request: input.request,
+        }),
+      );
+      const value = outcome?.value;
+      return defined({ output: value ?? input.output, changed: value !== undefined && value !== input.output, context: outcome?.context });
+    },
+
+    async beforeCondense(input) {
+      const outcome = await run('compact:before', input, () => defined({ ...commonFields(input), trigger: input.trigger, instructions: input.instructions }));
+      return { ...guardResult(outcome), preserved: outcome?.preserved ?? [] };
+    },
+
+    async afterCondense(input) {
+      const outcome = await run('compact:after', input, () =>
+        defined({ ...commonFields(input), trigger: input.trigger, tokensBefore: input.tokensBefore, tokensAfter: input.tokensAfter, summary: input.summary }),
+      );
+      return defined({ context: outcome?.context });
+    },
+
+    async turnEnded(input) {
+      const outcome = await run('agent:stop', input, () => defined({ ...commonFields(input), lastMessage: input.lastMessage }));
+      return guardResult(outcome);
+    },
+
+    async taskEnded(input) {
+      await run('session:end', input, () => ({ ...commonFields(input), reason: input.reason ?? 'task ended' }));
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type * as vscode from 'vscode';
+
+/*
+ * The part of the `vscode` module the adapter uses, and nothing more. The adapter never imports
+ * `vscode` at run time: the extension passes its own `require('vscode')` in. Every type here
+ * is taken from @types/vscode, so a test fake that drifts from the real API fails to compile,
+ * and the assertion at the bottom fails to compile if this interface drifts from the real one.
+ */
+
+export interface VscodeWindow {
+  createStatusBarItem(id: string, alignment?: vscode.StatusBarAlignment, priority?: number): vscode.StatusBarItem;
+  createOutputChannel(name: string, options: { log: true }): vscode.LogOutputChannel;
+  showInformationMessage<T extends string>(message: string, ...items: T[]): Thenable<T | undefined>;
+  showWarningMessage<T extends string>(message: string, ...items: T[]): Thenable<T | undefined>;
+}
+
+export interface VscodeCommands {
+  registerCommand(command: string, callback: (...args: any[]) => any, thisArg?: any): vscode.Disposable;
+}
+
+export interface VscodeTasks {
+  registerTaskProvider(type: string, provider: vscode.TaskProvider): vscode.Disposable;
+}
+
+export interface VscodeWorkspace {
+  readonly workspaceFolders: readonly vscode.WorkspaceFolder[] | undefined;
+  readonly onDidChangeWorkspaceFolders: vscode.Event<vscode.WorkspaceFoldersChangeEvent>;
+}
+
+/** What `activateHookwise` needs of the `vscode` module: pass `require('vscode')` (or `import * as vscode`). */
+export interface VscodeApi {
+  readonly window: VscodeWindow;
+  readonly commands: VscodeCommands;
+  readonly tasks: VscodeTasks;
+  readonly workspace: VscodeWorkspace;
+  readonly StatusBarAlignment: typeof vscode.StatusBarAlignment;
+  readonly Task: typeof vscode.Task;
+  readonly ShellExecution: typeof vscode.ShellExecution;
+}
+
+/** What `activateHookwise` needs of the extension's context. */
+export type ExtensionContextLike = Pick<vscode.ExtensionContext, 'subscriptions'>;
+
+// Compile-time proof that the real module satisfies the narrow interface.
+type AssertAssignable<Actual extends Expected, Expected> = [Actual, Expected];
+type RealVscodeSatisfiesApi = AssertAssignable<typeof vscode, VscodeApi>;
