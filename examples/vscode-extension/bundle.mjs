@@ -13,9 +13,5 @@ await build({
   // `vscode` exists only inside the editor. esbuild is loaded by @hookwise/core only for a
   // hookwise.config.ts and cannot be bundled (it starts its own binary).
   external: ['vscode', 'esbuild'],
-  // @hookwise/core ships ESM that calls createRequire(import.meta.url); in a CommonJS bundle
-  // import.meta is empty, so give it this file's URL.
-  define: { 'import.meta.url': '__hookwiseImportMetaUrl' },
-  banner: { js: "const __hookwiseImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });

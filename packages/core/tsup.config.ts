@@ -16,8 +16,10 @@ export default defineConfig({
   // tsyringe at run time (one container). esbuild stays external: only TypeScript configs load it.
   noExternal: ['tsyringe', 'reflect-metadata', 'zod', 'proper-lockfile', 'write-file-atomic', 'tslib', 'graceful-fs', 'retry', 'signal-exit', 'imurmurhash'],
   external: ['esbuild'],
-  // CommonJS dependencies bundled into ESM call `require` for Node built-ins.
-  banner: { js: "import { createRequire as __hookwiseCreateRequire } from 'node:module';\nconst require = __hookwiseCreateRequire(import.meta.url);" },
+  // CommonJS dependencies bundled into ESM call `require` for Node built-ins. When an
+  // extension bundles this file into CommonJS again, import.meta is empty there and
+  // __filename exists, hence the fallback (evaluated only in that case).
+  banner: { js: "import { createRequire as __hookwiseCreateRequire } from 'node:module';\nconst require = __hookwiseCreateRequire(import.meta.url ?? __filename);" },
   treeshake: true,
   splitting: true,
 });
