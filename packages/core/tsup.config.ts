@@ -1,15 +1,8 @@
 import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tsup.shared.js';
 
-// tsup switches to SWC when tsconfig has emitDecoratorMetadata and @swc/core is installed
-// (root devDependency). Without SWC the build would silently drop design:paramtypes.
 export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: 'node20',
-  platform: 'node',
+  ...libraryBuild,
   // Core's run-time dependencies are bundled, tree-shaken, into its one file: every hook
   // process imports core, and resolving and loading tsyringe, zod and the lock libraries from
   // node_modules costs more than the hook itself. Bundling also makes core the only owner of
