@@ -1,0 +1,67 @@
+// Speed of `hookwise report` on the bundled 2.7 MB session against the floor: a bare streaming
+// parse of the same file (1 MiB chunks, Buffer.indexOf for newlines, JSON.parse per line).
+// Both in this process, after warm-up; the figure is the median (p50) of each. Run after a build:
+// it loads the report from the adapter's dist, as `hookwise report` does.
+import { open } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Bench } from 'tinybench';
+
+const demoDir = fileURLToPath(new URL('..', import.meta.url));
+const SESSION = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
+
+async function bareParse(file) {
+  const handle = await open(file, 'r');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  let pending = [];
+  let objects = 0;
+  const parse = (bytes) => {
+    if (bytes.length > 0 && JSON.parse(bytes.toString('utf8'))) objects++;
+  };
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      let start = 0;
+      let newline;
+      while ((newline = buffer.indexOf(0x0a, start)) !== -1 && newline < bytesRead) {
+        parse(pending.length === 0 ? buffer.subarray(start, newline) : Buffer.concat([...pending, buffer.subarray(start, newline)]));
+        pending = [];
+        start = newline + 1;
+      }
+      if (start < bytesRead) pending.push(Buffer.from(buffer.subarray(start, bytesRead)));
+    }
+    if (pending.length > 0) parse(Buffer.concat(pending));
+  } finally {
+    await handle.close();
+  }
+  return objects;
+}
+
+const require = createRequire(import.meta.url);
+const adapterDir = path.dirname(require.resolve('@hookwise/adapter-claude-code/package.json'));
+const { reportCommand } = await import(pathToFileURL(path.join(adapterDir, 'dist', 'report', 'command.js')).href);
+
+let reportBytes = 0;
+const runReport = async () => {
+  const code = await reportCommand({ transcript: SESSION, json: true, projectDir: demoDir, stdout: (text) => (reportBytes = text.length), stderr: (text) => process.stderr.write(text) });
+  if (code !== 0) throw new Error(`report exited ${code}`);
+};
+
+const bench = new Bench({ iterations: 20, time: 0, warmupIterations: 3 });
+bench.add('bare streaming parse', bareParse.bind(undefined, SESSION));
+bench.add('hookwise report --json (3 plugins)', runReport);
+await bench.run();
+
+for (const task of bench.tasks) {
+  if (task.result.state !== 'completed') {
+    console.error(`${task.name}: ${task.result.state}${task.result.error ? `: ${task.result.error.stack ?? task.result.error}` : ''}`);
+    process.exit(1);
+  }
+}
+const median = (task) => task.result.latency.p50;
+const [parseTask, reportTask] = bench.tasks;
+console.log(`transcript: ${path.basename(SESSION)} (2.7 MB, 2,385 lines); Node ${process.version}`);
+for (const task of bench.tasks) console.log(`${task.name.padEnd(38)} median ${median(task).toFixed(1)} ms over ${task.result.latency.samplesCount ?? task.result.latency.samples?.length ?? '?'} runs`);
+console.log(`report / bare parse: ${(median(reportTask) / median(parseTask)).toFixed(2)}× (target ≤ 2×); JSON report ${Math.round(reportBytes / 1024)} KB`);

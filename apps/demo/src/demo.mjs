@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `pnpm demo`: hookwise on a real recorded Claude Code session, then on a scripted VS Code task.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runVscodeSession } from './vscode-session.mjs';
+
+const demoDir = fileURLToPath(new URL('..', import.meta.url));
+// The session lives once in the repo's fixtures folder, with its LICENSE and provenance.
+export const SESSION = fileURLToPath(
+  new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url),
+);
+const HTML = path.join(demoDir, 'out', 'hookwise-report.html');
+
+function heading(text) {
+  process.stdout.write(`\n\u001b[1m${text}\u001b[22m\n${'─'.repeat(Math.min(78, text.length))}\n`);
+}
+
+/** The `hookwise` command of the installed adapter, run with this node. */
+function hookwiseBin() {
+  const require = createRequire(import.meta.url);
+  const manifestPath = require.resolve('@hookwise/adapter-claude-code/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.hookwise;
+  if (!bin) throw new Error('@hookwise/adapter-claude-code has no "hookwise" bin');
+  return path.join(path.dirname(manifestPath), bin);
+}
+
+async function main() {
+  if (!existsSync(SESSION)) {
+    process.stderr.write(`demo: the recorded session is missing: ${SESSION}\n`);
+    return 1;
+  }
+  heading('1. Claude Code: a real recorded session (2,385 lines, 242 tool calls, one compaction)');
+  process.stdout.write(`hookwise report ${path.relative(process.cwd(), SESSION)} --html ${path.relative(process.cwd(), HTML)}\n\n`);
+  // The real CLI, as a user runs it: it replays the session through the plugins installed here.
+  const result = spawnSync(process.execPath, [hookwiseBin(), 'report', SESSION, '--html', HTML], { cwd: demoDir, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write(`demo: hookwise report failed (exit ${result.status ?? result.signal})\n`);
+    return result.status ?? 1;
+  }
+  process.stdout.write(`\nOpen the chart: file://${HTML}\n`);
+
+  heading('2. VS Code: a scripted Roo-style task through @hookwise/adapter-vscode');
+  const facts = await runVscodeSession({ projectDir: demoDir, print: (line) => process.stdout.write(`${line}\n`) });
+  const pruned = facts.requests.filter((request) => request.saved > 0);
+  process.stdout.write(
+    `\n${facts.requests.length} model requests, ${pruned.length} pruned (up to ~${Math.max(0, ...pruned.map((request) => request.saved)).toLocaleString('en-US')} tokens not sent), ` +
+      `${facts.suggestions.length} compaction suggestion(s), preserved at condense: ${facts.preserved.join(', ') || 'nothing'}\n`,
+  );
+  process.stdout.write(`\nHTML report: ${HTML}\n`);
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,283 @@
+import type { HookwiseConfig, PluginMeta } from '@hookwise/core';
+import { createReplayEngine } from './replay-engine.js';
+import { contextWindowForModel, replayTranscript, type ReplayNotice, type ReplayResult } from './replay.js';
+
+/**
+ * The report's JSON shape (`hookwise report --json`). Stable: fields are only ever added, and
+ * `schemaVersion` changes if one ever has to change meaning. Every `line` is the 1-based line
+ * number in the transcript file. Token figures are Claude Code's own (assistant `usage`:
+ * input + cache read + cache creation) except prune figures, which are estimated with the
+ * engine's token counter (characters / 4 by default) the way hook-prune counts them.
+ */
+export interface Report {
+  schemaVersion: 1;
+  /** The transcript path as given. */
+  transcript: string;
+  /** Session id the events carried (the file name). */
+  sessionId: string;
+  /** First model the session used, or null. */
+  model: string | null;
+  /** Number of the last line of the file. */
+  lines: number;
+  /** Lines that are not JSON objects or not well-formed messages; counted, never fatal. */
+  malformedLines: number;
+  /** The first 50 of them. */
+  malformed: Array<{ line: number; reason: string }>;
+  /** The model's window: 1M for `[1m]` models or when a request measured more than 200k, else 200k. */
+  contextWindow: number;
+  /** Largest main-chain request size. */
+  peakContextTokens: number;
+  /** Line of the response that measured it; null when the transcript has no usage. */
+  peakLine: number | null;
+  /** Main-chain `tool_use` blocks. */
+  toolCalls: number;
+  /** User prompts (slash commands included). */
+  prompts: number;
+  /** Plugins that ran, in config order. */
+  plugins: PluginMeta[];
+  /** The config file used, or `default` (the three hookwise plugins with their defaults). */
+  config: string;
+  /** Default plugins that are not installed; their sections are empty. */
+  missingPlugins: string[];
+  /**
+   * One entry per main-chain API response (its first line), in order: the size of the request
+   * that produced it and what hook-prune would have reclaimed from that request.
+   */
+  timeline: TimelineEntry[];
+  /** Every compaction suggestion hook-suggest would have made. */
+  suggestions: SuggestionEntry[];
+  /** Every compaction (`system`/`compact_boundary` line). */
+  compactions: CompactionEntry[];
+  /** hook-prune over the whole session. */
+  prune: PruneSummary;
+  /** Notices of other plugins (e.g. hook-suggest's note after a compaction). */
+  notices: Array<{ line: number; point: string; text: string }>;
+  /** Hooks that threw, timed out or returned something unusable (the replay went on). */
+  hookErrors: Array<{ line: number; point: string; pluginName: string; hookName: string; kind: string; message: string }>;
+}
+
+export interface TimelineEntry {
+  line: number;
+  contextTokens: number;
+  inputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  /** Main-chain tool calls before this response. */
+  toolCalls: number;
+  /** Tokens hook-prune would have taken out of this request; null when it did not run. */
+  pruneReclaimedTokens: number | null;
+  /** Tool results it would have replaced in this request; null when it did not run. */
+  prunedParts: number | null;
+}
+
+export type SuggestionKind = 'capacity' | 'tool-calls' | 'capacity+tool-calls' | 'other';
+
+export interface SuggestionEntry {
+  /**
+   * Where the suggestion's condition became true: for a capacity suggestion the first line of the
+   * response whose usage crossed the band, for a tool-call suggestion the `tool_use` line of the
+   * call that reached the count, for both at once the later of the two.
+   */
+  line: number;
+  /** Line of the event the plugin spoke on (a `tool:before`, `tool:after` or `prompt:submit`). */
+  eventLine: number;
+  point: string;
+  kind: SuggestionKind;
+  /** The suggestion as hook-suggest words it, figures included. */
+  reason: string;
+  contextTokens: number | null;
+  /** Main-chain tool calls so far. */
+  toolCalls: number;
+}
+
+export interface CompactionEntry {
+  line: number;
+  trigger: 'manual' | 'auto';
+  /** `compactMetadata.preTokens`, else the last measured size. */
+  preTokens: number | null;
+  /** `compactMetadata.postTokens`, else the size of the next request (see `postTokensSource`). */
+  postTokens: number | null;
+  postTokensSource: 'metadata' | 'measured' | null;
+  /** What the `compact:before` hooks (hook-precompact) preserved: labels such as `/babysit`. */
+  preserved: string[];
+  /** Text they added to the compaction instructions, or null. */
+  instructions: string | null;
+  /** Plugin that would have blocked the compaction, or null. */
+  blockedBy: string | null;
+  /** What hook-prune would have reclaimed from the history being compacted; null when it did not run. */
+  prune: { reclaimedTokens: number; parts: number } | null;
+}
+
+export interface PruneSummary {
+  /**
+   * How hook-prune was run, always through the engine (`llm:before`, the plugins' own code) on
+   * the history each request carried, plus once on the history each compaction summarised:
+   * - `turn`: before the first request after each user message; the other requests of that turn
+   *   get the same figure. Exact for hook-prune, which only prunes output at least two prompts
+   *   old, so its choice cannot change inside a turn (unless its `supersede` option is on).
+   * - `every-request`: before every request (`buildReport(…, { pruneSampling: 'every-request' })`).
+   * - `not-run`: no plugin listens on `llm:before`.
+   */
+  method: 'turn' | 'every-request' | 'not-run';
+  /** Times `llm:before` actually ran (compactions included). */
+  runs: number;
+  /** Requests it has a figure for (compactions not included). */
+  requests: number;
+  /** Requests from which it would have taken something out. */
+  requestsPruned: number;
+  /** Most tokens taken out of one request, and that response's line. */
+  maxReclaimedTokens: number;
+  maxReclaimedLine: number | null;
+  /** Tokens not sent over the whole session: the sum over every request. */
+  totalReclaimedTokens: number;
+  /** Most tool results replaced in one request. */
+  maxParts: number;
+}
+
+const SUGGESTION_CAPACITY = /\bContext at \d+(?:\.\d+)?%/;
+const SUGGESTION_TOOL_CALLS = /\b\d+ tool calls since\b/;
+
+function kindOf(text: string, notice: ReplayNotice): SuggestionKind | undefined {
+  // hook-suggest's own record, when it left one, says what fired; its wording is the fallback.
+  const record = notice.records.find((entry) => /^suggest(ion)?[:.]/.test(entry.type) && entry.type !== 'suggest:dismissed');
+  const capacity = record ? record['capacity'] !== undefined && record['capacity'] !== null : SUGGESTION_CAPACITY.test(text);
+  const toolCalls = record ? record['toolCalls'] !== undefined && record['toolCalls'] !== null && typeof record['toolCalls'] === 'object' : SUGGESTION_TOOL_CALLS.test(text);
+  if (capacity && toolCalls) return 'capacity+tool-calls';
+  if (capacity) return 'capacity';
+  if (toolCalls) return 'tool-calls';
+  return record ? 'other' : undefined;
+}
+
+function suggestionLine(kind: SuggestionKind, notice: ReplayNotice): number {
+  const usageLine = notice.usageLine ?? notice.eventLine;
+  const toolLine = notice.toolUseLine ?? notice.eventLine;
+  if (kind === 'capacity') return usageLine;
+  if (kind === 'tool-calls') return toolLine;
+  if (kind === 'capacity+tool-calls') return Math.max(usageLine, toolLine);
+  return notice.eventLine;
+}
+
+/** Turns what a replay recorded into the report. */
+export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMeta[]; config: string; missingPlugins: string[] }): Report {
+  let peakContextTokens = 0;
+  let peakLine: number | null = null;
+  for (const point of replay.usage) {
+    if (point.contextTokens > peakContextTokens) {
+      peakContextTokens = point.contextTokens;
+      peakLine = point.line;
+    }
+  }
+  let contextWindow = contextWindowForModel(replay.model) ?? 200_000;
+  // Transcripts name models without `[1m]`: a request above 200k means the 1M window.
+  if (peakContextTokens > contextWindow) contextWindow = 1_000_000;
+
+  const suggestions: SuggestionEntry[] = [];
+  const notices: Report['notices'] = [];
+  for (const notice of replay.notices) {
+    const other: string[] = [];
+    for (const text of notice.text.split('\n')) {
+      if (text.trim() === '') continue;
+      const kind = kindOf(text, notice);
+      if (kind === undefined) {
+        other.push(text);
+        continue;
+      }
+      suggestions.push({
+        line: suggestionLine(kind, notice),
+        eventLine: notice.eventLine,
+        point: notice.point,
+        kind,
+        reason: text,
+        contextTokens: notice.contextTokens ?? null,
+        toolCalls: notice.toolCalls,
+      });
+    }
+    if (other.length > 0) notices.push({ line: notice.eventLine, point: notice.point, text: other.join('\n') });
+  }
+
+  const timeline: TimelineEntry[] = replay.usage.map((point) => ({
+    line: point.line,
+    contextTokens: point.contextTokens,
+    inputTokens: point.inputTokens,
+    cacheReadInputTokens: point.cacheReadInputTokens,
+    cacheCreationInputTokens: point.cacheCreationInputTokens,
+    toolCalls: point.toolCallsBefore,
+    pruneReclaimedTokens: point.prune ? point.prune.reclaimedTokens : null,
+    prunedParts: point.prune ? point.prune.parts : null,
+  }));
+
+  const prune: PruneSummary = { method: replay.pruneRuns > 0 ? replay.pruneSampling : 'not-run', runs: replay.pruneRuns, requests: 0, requestsPruned: 0, maxReclaimedTokens: 0, maxReclaimedLine: null, totalReclaimedTokens: 0, maxParts: 0 };
+  for (const point of replay.usage) {
+    if (!point.prune) continue;
+    prune.requests++;
+    prune.totalReclaimedTokens += point.prune.reclaimedTokens;
+    if (point.prune.parts > 0) prune.requestsPruned++;
+    if (point.prune.parts > prune.maxParts) prune.maxParts = point.prune.parts;
+    if (point.prune.reclaimedTokens > prune.maxReclaimedTokens) {
+      prune.maxReclaimedTokens = point.prune.reclaimedTokens;
+      prune.maxReclaimedLine = point.line;
+    }
+  }
+
+  return {
+    schemaVersion: 1,
+    transcript: replay.transcript,
+    sessionId: replay.sessionId,
+    model: replay.model ?? null,
+    lines: replay.lines,
+    malformedLines: replay.malformed.length,
+    malformed: replay.malformed.slice(0, 50),
+    contextWindow,
+    peakContextTokens,
+    peakLine,
+    toolCalls: replay.toolCalls.length,
+    prompts: replay.prompts.length,
+    plugins: context.plugins,
+    config: context.config,
+    missingPlugins: context.missingPlugins,
+    timeline,
+    suggestions,
+    compactions: replay.compactions.map((compaction) => ({
+      line: compaction.line,
+      trigger: compaction.trigger,
+      preTokens: compaction.preTokens ?? null,
+      postTokens: compaction.postTokens ?? null,
+      postTokensSource: compaction.postTokensSource ?? null,
+      preserved: compaction.preserved,
+      instructions: compaction.instructions ?? null,
+      blockedBy: compaction.blockedBy ?? null,
+      prune: compaction.prune ? { reclaimedTokens: compaction.prune.reclaimedTokens, parts: compaction.prune.parts } : null,
+    })),
+    prune,
+    notices,
+    hookErrors: replay.hookErrors.map(({ line, point, pluginName, hookName, kind, message }) => ({ line, point, pluginName, hookName, kind, message })),
+  };
+}
+
+export interface BuildReportOptions {
+  projectDir: string;
+  configFile?: string;
+  /** A config to use instead of loading one (tests, in-process callers). */
+  config?: HookwiseConfig;
+  onLine?: (line: number) => void;
+  /** See `PruneSummary.method`; default `turn`. */
+  pruneSampling?: 'turn' | 'every-request';
+}
+
+/** Replays a transcript through the project's plugins and builds the report. */
+export async function buildReport(transcript: string, options: BuildReportOptions): Promise<Report> {
+  const setup = await createReplayEngine({
+    projectDir: options.projectDir,
+    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+    ...(options.config !== undefined ? { config: options.config } : {}),
+  });
+  try {
+    const replay = await replayTranscript(transcript, { engine: setup.engine, clock: setup.clock,
+      ...(options.onLine ? { onLine: options.onLine } : {}),
+      ...(options.pruneSampling ? { pruneSampling: options.pruneSampling } : {}),
+    });
+    return analyzeReplay(replay, { plugins: [...setup.engine.plugins], config: setup.configSource, missingPlugins: setup.missingPlugins });
+  } finally {
+    await setup.engine.dispose();
+  }
+}

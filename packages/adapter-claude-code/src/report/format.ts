@@ -1,0 +1,27 @@
+/** Small formatting helpers shared by the text and HTML renderers. */
+
+export const formatNumber = (value: number): string => Math.round(value).toLocaleString('en-US');
+
+export const formatPercent = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–');
+
+/** `142,431` → `142k`, for axis labels. */
+export function formatShort(value: number): string {
+  if (value >= 1_000_000) return `${Number((value / 1_000_000).toFixed(1))}M`;
+  if (value >= 1_000) return `${Math.round(value / 1_000)}k`;
+  return String(Math.round(value));
+}
+
+/** One line, at most `max` characters: transcript-derived text must not flood a terminal or a table. */
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * Transcript-derived text with terminal control sequences removed (a transcript may carry ANSI
+ * escapes, as Claude Code's local-command output does, or worse).
+ */
+export function stripControl(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}

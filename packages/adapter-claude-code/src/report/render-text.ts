@@ -1,0 +1,97 @@
+import path from 'node:path';
+import type { Report } from './analyze.js';
+import { clip, formatNumber, formatPercent, stripControl } from './format.js';
+
+const SPARK = '▁▂▃▄▅▆▇█';
+
+/** Context size per response, squeezed into `width` columns (each column shows its largest figure). */
+export function sparkline(values: readonly number[], ceiling: number, width = 60): string {
+  if (values.length === 0 || ceiling <= 0) return '';
+  const columns = Math.min(width, values.length);
+  let line = '';
+  for (let column = 0; column < columns; column++) {
+    const from = Math.floor((column * values.length) / columns);
+    const to = Math.max(from + 1, Math.floor(((column + 1) * values.length) / columns));
+    let peak = 0;
+    for (let index = from; index < to; index++) peak = Math.max(peak, values[index]!);
+    line += SPARK[Math.min(SPARK.length - 1, Math.floor((peak / ceiling) * SPARK.length))];
+  }
+  return line;
+}
+
+/** The terminal summary: what a person reads after `hookwise report`. */
+export function renderText(report: Report, options: { htmlFile?: string } = {}): string {
+  const out: string[] = [];
+  const name = path.basename(report.transcript);
+  out.push(`hookwise report: ${name}`);
+  out.push(`  ${formatNumber(report.lines)} lines, ${report.malformedLines === 0 ? 'no malformed lines' : `${formatNumber(report.malformedLines)} malformed line(s) skipped`}; model ${report.model ?? 'unknown'}`);
+  const plugins = report.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none';
+  out.push(`  plugins: ${plugins} (${report.config === 'default' ? 'default set; no hookwise config in the project' : `config ${report.config}`})`);
+  if (report.missingPlugins.length > 0) out.push(`  not installed, so not replayed: ${report.missingPlugins.join(', ')}`);
+  out.push('');
+
+  out.push('Context');
+  out.push(
+    `  peak ${formatNumber(report.peakContextTokens)} tokens (${formatPercent(report.peakContextTokens, report.contextWindow)} of a ${formatNumber(report.contextWindow)} window)` +
+      (report.peakLine !== null ? ` at line ${report.peakLine}` : ''),
+  );
+  out.push(`  ${formatNumber(report.timeline.length)} requests, ${formatNumber(report.toolCalls)} tool calls, ${formatNumber(report.prompts)} prompts`);
+  const spark = sparkline(
+    report.timeline.map((entry) => entry.contextTokens),
+    report.contextWindow,
+  );
+  if (spark !== '') out.push(`  ${spark}  (per request, full height = window)`);
+  out.push('');
+
+  out.push(`Suggestions (hook-suggest): ${report.suggestions.length}`);
+  for (const suggestion of report.suggestions) {
+    out.push(`  line ${String(suggestion.line).padEnd(6)} ${suggestion.kind.padEnd(19)} ${clip(stripControl(suggestion.reason), 110)}`);
+  }
+  out.push('');
+
+  out.push(`Compactions: ${report.compactions.length}`);
+  for (const compaction of report.compactions) {
+    const before = compaction.preTokens === null ? '?' : formatNumber(compaction.preTokens);
+    const after = compaction.postTokens === null ? '?' : formatNumber(compaction.postTokens);
+    out.push(`  line ${String(compaction.line).padEnd(6)} ${compaction.trigger.padEnd(7)} ${before} → ${after} tokens${compaction.postTokensSource === 'measured' ? ' (after: size of the next request)' : ''}`);
+    const preserved = compaction.preserved.length > 0 ? compaction.preserved.map((label) => clip(stripControl(label), 60)).join(', ') : 'nothing';
+    out.push(`    hook-precompact would have preserved: ${preserved}${compaction.instructions ? ` (${formatNumber(compaction.instructions.length)} characters of instructions)` : ''}`);
+    if (compaction.blockedBy) out.push(`    blocked by ${compaction.blockedBy}`);
+    if (compaction.prune) out.push(`    hook-prune on the history compacted: ${formatNumber(compaction.prune.reclaimedTokens)} tokens, ${compaction.prune.parts} tool result(s)`);
+  }
+  out.push('');
+
+  const prune = report.prune;
+  out.push(`Pruning (hook-prune before every request${prune.method === 'turn' ? `; ${formatNumber(prune.runs)} runs: the first request of each turn stands for the turn` : ''})`);
+  if (prune.method === 'not-run') {
+    out.push('  not run: no plugin listens on llm:before');
+  } else if (prune.requestsPruned === 0) {
+    out.push(`  nothing to reclaim in ${formatNumber(prune.requests)} requests: hook-prune never touches the current and the previous turn, and no older tool output was worth clearing`);
+  } else {
+    out.push(`  would have reclaimed up to ${formatNumber(prune.maxReclaimedTokens)} tokens from one request (line ${prune.maxReclaimedLine}), ${prune.maxParts} tool result(s) at most`);
+    out.push(`  ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session, ${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests pruned`);
+  }
+
+  if (report.notices.length > 0) {
+    out.push('');
+    out.push(`Other notices: ${report.notices.length}`);
+    for (const notice of report.notices.slice(0, 10)) out.push(`  line ${String(notice.line).padEnd(6)} ${clip(stripControl(notice.text), 110)}`);
+    if (report.notices.length > 10) out.push(`  … and ${report.notices.length - 10} more (--json has them all)`);
+  }
+  if (report.hookErrors.length > 0) {
+    out.push('');
+    out.push(`Hook errors (skipped, the replay went on): ${report.hookErrors.length}`);
+    for (const error of report.hookErrors.slice(0, 10)) out.push(`  line ${String(error.line).padEnd(6)} ${error.pluginName} › ${error.hookName} on ${error.point}: ${clip(stripControl(error.message), 100)}`);
+  }
+  if (report.malformed.length > 0) {
+    out.push('');
+    out.push('Malformed lines');
+    for (const entry of report.malformed.slice(0, 5)) out.push(`  line ${String(entry.line).padEnd(6)} ${clip(stripControl(entry.reason), 100)}`);
+    if (report.malformedLines > 5) out.push(`  … and ${report.malformedLines - 5} more`);
+  }
+  if (options.htmlFile) {
+    out.push('');
+    out.push(`HTML report: ${options.htmlFile}`);
+  }
+  return `${out.join('\n')}\n`;
+}

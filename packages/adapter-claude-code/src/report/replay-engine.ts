@@ -1,0 +1,136 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  createEngine,
+  createMemoryEventLog,
+  createLogger,
+  createMemoryStateStore,
+  isPluginInstance,
+  loadConfig,
+  type Clock,
+  type Engine,
+  type HookwiseConfig,
+  type PluginInstance,
+} from '@hookwise/core';
+
+/** The plugins a replay runs when the project has no hookwise config. */
+export const DEFAULT_REPORT_PLUGINS = ['@hookwise/hook-prune', '@hookwise/hook-precompact', '@hookwise/hook-suggest'] as const;
+
+export interface ReplayEngine {
+  engine: Engine;
+  /** Where the plugins came from: the config file, or `default` (the three plugins, found where they are installed). */
+  configSource: string;
+  /** Default plugins that could not be found; their figures are missing from the report. */
+  missingPlugins: string[];
+  /** What the engine and plugins logged (warnings and up). */
+  logLines: string[];
+  /** The engine's clock: the replay sets it to each line's recorded time, so plugins see the session's times. */
+  clock: ReplayClock;
+}
+
+export interface ReplayClock extends Clock {
+  /** The recorded time of the line being replayed (ISO 8601), parsed only when a plugin asks. */
+  setTimestamp(text: string): void;
+}
+
+/** A clock that stands where the replay is: the timestamp of the latest line that had one. */
+export function createReplayClock(): ReplayClock {
+  // Until a line with a timestamp is read, the time is now.
+  let current: number | undefined;
+  let pendingText: string | undefined;
+  return {
+    now() {
+      if (pendingText !== undefined) {
+        const time = Date.parse(pendingText);
+        pendingText = undefined;
+        // Recorded times can step back (clock skew, merged files); plugins expect a clock that does not.
+        if (Number.isFinite(time) && (current === undefined || time > current)) current = time;
+      }
+      return current ?? Date.now();
+    },
+    setTimestamp(text) {
+      pendingText = text;
+    },
+  };
+}
+
+/**
+ * Resolves a package from the project first, then from where this adapter is installed (the
+ * demo and global installs bring the plugins along). Undefined when neither has it.
+ */
+function resolvePackage(name: string, projectDir: string): string | undefined {
+  const bases = [path.join(path.resolve(projectDir), 'package.json'), import.meta.url];
+  for (const base of bases) {
+    try {
+      return createRequire(base).resolve(name);
+    } catch {
+      // try the next place
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The config a project without one would get from `hookwise init`: the three plugins with their
+ * defaults, loaded the way a JSON config names them (by package, default export), so the report
+ * never imports a plugin itself.
+ */
+async function defaultConfig(projectDir: string): Promise<{ config: HookwiseConfig; missing: string[] }> {
+  const plugins: Array<PluginInstance<any>> = [];
+  const missing: string[] = [];
+  for (const name of DEFAULT_REPORT_PLUGINS) {
+    const resolved = resolvePackage(name, projectDir);
+    if (resolved === undefined) {
+      missing.push(name);
+      continue;
+    }
+    const module = (await import(pathToFileURL(resolved).href)) as { default?: unknown };
+    const instance = typeof module.default === 'function' ? (module.default as () => unknown)() : undefined;
+    if (!isPluginInstance(instance)) {
+      missing.push(name);
+      continue;
+    }
+    plugins.push(instance);
+  }
+  return { config: { plugins }, missing };
+}
+
+/**
+ * An engine for replays: the project's config (or the default plugins), host `replay`, state
+ * and event log in memory so a replay leaves no files behind, and a logger that keeps lines.
+ */
+export async function createReplayEngine(options: { projectDir: string; configFile?: string; config?: HookwiseConfig }): Promise<ReplayEngine> {
+  let config: HookwiseConfig;
+  let configSource: string;
+  let missingPlugins: string[] = [];
+  if (options.config) {
+    config = options.config;
+    configSource = 'given';
+  } else {
+    const loaded = await loadConfig(options.projectDir, options.configFile !== undefined ? { file: options.configFile } : {});
+    if (loaded.file !== undefined) {
+      config = loaded.config;
+      configSource = loaded.file;
+    } else {
+      const fallback = await defaultConfig(options.projectDir);
+      config = fallback.config;
+      missingPlugins = fallback.missing;
+      configSource = 'default';
+    }
+  }
+  const logLines: string[] = [];
+  // Warnings and up only: debug lines on every request would cost more than the replay.
+  const logger = createLogger({ level: 'warn', write: (line) => logLines.push(line) });
+  const clock = createReplayClock();
+  const engine = createEngine({
+    config: { ...config, logLevel: 'warn' },
+    projectDir: options.projectDir,
+    host: 'replay',
+    stateStore: createMemoryStateStore(),
+    eventLog: createMemoryEventLog(),
+    logger,
+    clock,
+  });
+  return { engine, configSource, missingPlugins, logLines, clock };
+}

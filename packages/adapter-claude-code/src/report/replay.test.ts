@@ -1,0 +1,235 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineHook, type HookwiseConfig } from '@hookwise/core';
+import { buildReport } from './analyze.js';
+import { createReplayEngine } from './replay-engine.js';
+import { promptOf, sessionIdFor } from './replay.js';
+
+let workDir: string;
+let prunePlugin: HookwiseConfig['plugins'];
+
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(tmpdir(), 'hookwise-replay-'));
+  const prune = await import('../../../hook-prune/src/index.js');
+  prunePlugin = [prune.default()];
+});
+
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+// --- a synthetic transcript, line by line ---------------------------------------------------
+
+const usage = (context: number) => ({ input_tokens: 10, cache_read_input_tokens: context - 10, cache_creation_input_tokens: 0, output_tokens: 5 });
+const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', timestamp: '2026-02-12T10:00:00.000Z', message: { role: 'user', content }, ...extra });
+const assistant = (id: string, context: number, content: unknown[]) => ({ type: 'assistant', timestamp: '2026-02-12T10:00:01.000Z', message: { id, role: 'assistant', model: 'claude-opus-4-6', content, usage: usage(context) } });
+const toolUse = (id: string, name = 'Read') => ({ type: 'tool_use', id, name, input: { file_path: `/src/${id}.ts` } });
+const toolResult = (id: string, text: string, isError = false) => user([{ type: 'tool_result', tool_use_id: id, content: text, ...(isError ? { is_error: true } : {}) }]);
+
+/** Three prompts, big reads in the first turn, a compaction with postTokens, a slash command, bad lines. */
+const SCRIPT: unknown[] = [
+  { type: 'file-history-snapshot', snapshot: {} }, // 1
+  user('read everything'), // 2
+  assistant('m1', 20_000, [toolUse('t1')]), // 3
+  toolResult('t1', 'x'.repeat(200_000)), // 4: 50,000 tokens
+  assistant('m2', 70_000, [{ type: 'text', text: 'more' }]), // 5
+  assistant('m2', 70_000, [toolUse('t2')]), // 6: same response, second line
+  toolResult('t2', 'y'.repeat(120_000)), // 7: 30,000 tokens
+  assistant('m3', 100_000, [{ type: 'text', text: 'done' }]), // 8
+  'this line is not JSON', // 9
+  user('<command-name>/review-plan</command-name>\n<command-message>review-plan</command-message>\n<command-args>docs/plan.md</command-args>'), // 10
+  assistant('m4', 101_000, [toolUse('t3', 'Bash')]), // 11
+  toolResult('t3', 'failed', true), // 12
+  assistant('m5', 101_500, [{ type: 'text', text: 'ok' }]), // 13
+  user('third prompt'), // 14
+  assistant('m6', 102_000, [toolUse('t4')]), // 15: the first request of the third turn
+  toolResult('t4', 'small'), // 16
+  assistant('m7', 102_100, [{ type: 'text', text: 'fine' }]), // 17: same turn
+  [1, 2], // 18: not an object
+  { type: 'user', message: 'a string' }, // 19: malformed message
+  { type: 'system', subtype: 'compact_boundary', timestamp: '2026-02-12T10:05:00.000Z', compactMetadata: { trigger: 'auto', preTokens: 102_500, postTokens: 9_000 } }, // 20
+  user('summary of the conversation', { isCompactSummary: true }), // 21
+  user('<local-command-stdout>Compacted</local-command-stdout>'), // 22: no prompt
+  user('go on'), // 23
+  assistant('m8', 12_000, [toolUse('t5')]), // 24
+  toolResult('t5', 'z'), // 25
+  { type: 'assistant', isSidechain: true, message: { id: 's1', role: 'assistant', content: [toolUse('side')], usage: usage(500_000) } }, // 26
+];
+
+async function writeTranscript(name: string, lines: unknown[]): Promise<string> {
+  const file = path.join(workDir, name);
+  await writeFile(file, `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`);
+  return file;
+}
+
+function spyConfig(plugins: HookwiseConfig['plugins'] = []): { config: HookwiseConfig; events: Array<{ point: string; payload: Record<string, unknown> }> } {
+  const events: Array<{ point: string; payload: Record<string, unknown> }> = [];
+  const record = (point: string) => (payload: unknown) => {
+    events.push({ point, payload: payload as Record<string, unknown> });
+  };
+  const spy = defineHook({
+    name: 'spy',
+    on: {
+      'session:start': record('session:start'),
+      'prompt:submit': record('prompt:submit'),
+      'tool:before': record('tool:before'),
+      'tool:after': record('tool:after'),
+      'compact:before': record('compact:before'),
+      'compact:after': record('compact:after'),
+    },
+  });
+  return { config: { plugins: plugins ?? [], hooks: [spy] }, events };
+}
+
+describe('the events a transcript implies', () => {
+  it('maps every line to the events Claude Code would have fired, in order', async () => {
+    const file = await writeTranscript('script.jsonl', SCRIPT);
+    const { config, events } = spyConfig();
+    const report = await buildReport(file, { projectDir: workDir, config });
+    const points = events.map((event) => event.point);
+    expect(points).toEqual([
+      'session:start',
+      'prompt:submit',
+      'tool:before',
+      'tool:after',
+      'tool:before',
+      'tool:after',
+      'prompt:submit',
+      'tool:before',
+      'tool:after',
+      'prompt:submit',
+      'tool:before',
+      'tool:after',
+      'compact:before',
+      'compact:after',
+      'session:start',
+      'prompt:submit',
+      'tool:before',
+      'tool:after',
+    ]);
+    expect(events[0]!.payload).toMatchObject({ source: 'startup', host: 'replay', sessionId: 'script' });
+    expect(events[6]!.payload).toMatchObject({ prompt: '/review-plan docs/plan.md', command: { name: 'review-plan', args: 'docs/plan.md' } });
+    expect(events[8]!.payload).toMatchObject({ toolName: 'Bash', ok: false, toolUseId: 't3' });
+    expect(events[3]!.payload).toMatchObject({ toolName: 'Read', ok: true, contextTokens: 20_000, input: { file_path: '/src/t1.ts' } });
+    expect(events[12]!.payload).toMatchObject({ trigger: 'auto', contextTokens: 102_500 });
+    expect(events[13]!.payload).toMatchObject({ trigger: 'auto', tokensBefore: 102_500, tokensAfter: 9_000 });
+    expect(events[14]!.payload).toMatchObject({ source: 'compact' });
+    // After the compaction and before the next response, the size is unknown: not the old one.
+    expect(events[15]!.payload['contextTokens']).toBeUndefined();
+    expect(events.every((event) => event.payload['transcriptPath'] === undefined)).toBe(true);
+
+    expect(report.malformedLines).toBe(3);
+    expect(report.malformed.map((entry) => entry.line)).toEqual([9, 18, 19]);
+    expect(report.toolCalls).toBe(5); // the side-chain call is not the session's
+    expect(report.peakContextTokens).toBe(102_100);
+    expect(report.prompts).toBe(4);
+    expect(report.timeline.map((entry) => entry.line)).toEqual([3, 5, 8, 11, 13, 15, 17, 24]);
+    expect(report.compactions).toEqual([
+      expect.objectContaining({ line: 20, trigger: 'auto', preTokens: 102_500, postTokens: 9_000, postTokensSource: 'metadata' }),
+    ]);
+  });
+
+  it('takes the size after a compaction from the next request when the boundary has none', async () => {
+    const lines = SCRIPT.map((line) =>
+      typeof line === 'object' && line !== null && (line as { subtype?: string }).subtype === 'compact_boundary' ? { type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'manual', preTokens: 102_500 } } : line,
+    );
+    const file = await writeTranscript('measured.jsonl', lines);
+    const { config, events } = spyConfig();
+    const report = await buildReport(file, { projectDir: workDir, config });
+    expect(report.compactions[0]).toMatchObject({ postTokens: 12_000, postTokensSource: 'measured', trigger: 'manual' });
+    // compact:after still comes before the events of the lines that followed the boundary.
+    const after = events.findIndex((event) => event.point === 'compact:after');
+    expect(events[after]!.payload).toMatchObject({ tokensAfter: 12_000 });
+    expect(events[after + 1]!.point).toBe('session:start');
+    expect(events[after + 2]).toMatchObject({ point: 'prompt:submit', payload: { prompt: 'go on' } });
+  });
+});
+
+describe('hook-prune through the engine', () => {
+  const placeholderTokens = Math.ceil('[Old tool result content cleared]'.length / 4);
+
+  it('reports what it would take out of each request, from the third turn on', async () => {
+    const file = await writeTranscript('prune.jsonl', SCRIPT);
+    const report = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin! } });
+    const byLine = new Map(report.timeline.map((entry) => [entry.line, entry]));
+    for (const line of [3, 5, 8, 11, 13]) expect(byLine.get(line)).toMatchObject({ pruneReclaimedTokens: 0, prunedParts: 0 });
+    // Third turn: t1 and t2 are two prompts old; newest first, t2 (30k) fits the 40k window and
+    // t1 (50k) crosses it, so t1 (50k > the 20k minimum) is cleared.
+    for (const line of [15, 17]) expect(byLine.get(line)).toMatchObject({ pruneReclaimedTokens: 50_000 - placeholderTokens, prunedParts: 1 });
+    expect(byLine.get(24)).toMatchObject({ pruneReclaimedTokens: 0 });
+    expect(report.compactions[0]!.prune).toEqual({ reclaimedTokens: 50_000 - placeholderTokens, parts: 1 });
+    expect(report.prune).toMatchObject({ method: 'turn', requests: 8, requestsPruned: 2, maxReclaimedTokens: 50_000 - placeholderTokens, maxReclaimedLine: 15, totalReclaimedTokens: 2 * (50_000 - placeholderTokens), maxParts: 1 });
+  });
+
+  it('gives the same figures per turn as before every request, with fewer runs', async () => {
+    const file = await writeTranscript('prune-every.jsonl', SCRIPT);
+    const byTurn = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin! } });
+    const everyRequest = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin! }, pruneSampling: 'every-request' });
+    expect(everyRequest.prune.method).toBe('every-request');
+    expect(byTurn.timeline).toEqual(everyRequest.timeline);
+    expect(byTurn.prune.runs).toBeLessThan(everyRequest.prune.runs);
+  });
+});
+
+describe('prompts', () => {
+  it('parses slash commands from Claude Code tags and from plain text', () => {
+    expect(promptOf('<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>')).toEqual({ prompt: '/compact', command: { name: 'compact', args: '' } });
+    expect(promptOf('/babysit  fix the tests ')).toEqual({ prompt: '/babysit  fix the tests ', command: { name: 'babysit', args: 'fix the tests' } });
+    expect(promptOf([{ type: 'text', text: 'hello' }, { type: 'text', text: 'there' }])).toEqual({ prompt: 'hello\nthere' });
+  });
+
+  it('is not what the user did not type', () => {
+    expect(promptOf('<local-command-stdout>ok</local-command-stdout>')).toBeUndefined();
+    expect(promptOf('[Request interrupted by user for tool use]')).toBeUndefined();
+    expect(promptOf([{ type: 'tool_result', tool_use_id: 'x', content: '' }])).toBeUndefined();
+    expect(promptOf('   ')).toBeUndefined();
+    expect(promptOf(42)).toBeUndefined();
+  });
+
+  it('names the session after a safe file name only', () => {
+    expect(sessionIdFor('/x/ae4a77f8-aedd.jsonl')).toBe('ae4a77f8-aedd');
+    expect(sessionIdFor('/x/my session (copy).jsonl')).toBe('replay');
+  });
+});
+
+describe('plugins when the project has no config', () => {
+  it('loads the three plugins by package name, the project copy first, and names the missing ones', async () => {
+    const project = path.join(workDir, 'project');
+    const pluginDir = path.join(project, 'node_modules', '@hookwise', 'hook-suggest');
+    await mkdir(pluginDir, { recursive: true });
+    await writeFile(path.join(pluginDir, 'package.json'), JSON.stringify({ name: '@hookwise/hook-suggest', version: '9.9.9', type: 'module', exports: './index.js' }));
+    // A stand-in plugin: the marker core recognises, one hook set, no import of core.
+    await writeFile(
+      path.join(pluginDir, 'index.js'),
+      `const hooks = { [Symbol.for('hookwise.HookSet')]: true, name: 'fake', on: { 'tool:after': () => ({ notice: 'fake notice' }) } };
+       const definition = { meta: { name: '@hookwise/hook-suggest', version: '9.9.9' }, hooks: [hooks] };
+       export default () => ({ [Symbol.for('hookwise.Plugin')]: true, specificationVersion: 'v1', meta: definition.meta, definition, rawOptions: undefined, resolveOptions: () => ({}) });`,
+    );
+    const { engine, configSource, missingPlugins } = await createReplayEngine({ projectDir: project });
+    try {
+      expect(configSource).toBe('default');
+      // The project's stand-in wins over any copy installed beside the adapter.
+      expect(engine.plugins.find((plugin) => plugin.name === '@hookwise/hook-suggest')).toEqual({ name: '@hookwise/hook-suggest', version: '9.9.9' });
+      // The other two come from beside the adapter when it has them, else they are named as missing.
+      expect([...engine.plugins.map((plugin) => plugin.name), ...missingPlugins].sort()).toEqual(['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest']);
+    } finally {
+      await engine.dispose();
+    }
+    const file = await writeTranscript('default.jsonl', SCRIPT);
+    const report = await buildReport(file, { projectDir: project });
+    expect(report.config).toBe('default');
+    expect(report.notices).toContainEqual({ line: 4, point: 'tool:after', text: 'fake notice' });
+  });
+
+  it('uses the config file when the project has one', async () => {
+    const project = path.join(workDir, 'configured');
+    await mkdir(project, { recursive: true });
+    await writeFile(path.join(project, 'hookwise.config.json'), JSON.stringify({ plugins: {} }));
+    const { engine, configSource, missingPlugins } = await createReplayEngine({ projectDir: project });
+    await engine.dispose();
+    expect(configSource).toBe(path.join(project, 'hookwise.config.json'));
+    expect(missingPlugins).toEqual([]);
+  });
+});
