@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -290,6 +291,13 @@ describe('compaction events', () => {
     const outcome = await engine.emit('compact:after', { sessionId: 's1', trigger: 'manual', tokensBefore: 100, tokensAfter: 50 });
     expect(outcome.notice).toBeUndefined();
     expect(await logLines('logs/compactions.jsonl')).toEqual([expect.objectContaining({ type: 'compaction', reductionPercent: 50 })]);
+  });
+
+  it('writes no file during a replay (host replay): compactions go to the event log', async () => {
+    const { engine, eventLog } = setup({ host: "replay" });
+    await engine.emit('compact:after', { sessionId: 's1', trigger: 'manual', tokensBefore: 100, tokensAfter: 50 });
+    expect((await eventLog.readAll()).filter((record) => record.type === 'compaction')).toHaveLength(1);
+    expect(existsSync(path.join(projectDir, '.hookwise', 'logs', 'compaction.jsonl'))).toBe(false);
   });
 
   it('refuses a log path that leaves the project and logs to the event log instead', async () => {

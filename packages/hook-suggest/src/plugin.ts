@@ -111,8 +111,14 @@ function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload,
   return measurement(raw.contextTokens, contextWindow);
 }
 
-/** The compaction log of this project, or the engine's event log when the configured path is unsafe. */
+/**
+ * The compaction log of this project, or the engine's event log when the configured path is
+ * unsafe, or when the host is a replay (`hookwise report`), which must leave no files behind.
+ */
+const REPLAY_HOST = 'replay';
+
 function compactionLog(context: { projectDir: string; host: string; options: SuggestOptions; logger: Logger; eventLog: EventLog; clock: Clock }): EventLog {
+  if (context.host === REPLAY_HOST) return context.eventLog;
   const relative = compactionLogPath(context.options, context.host);
   try {
     // The engine's clock stamps the lines, so a replay logs the recorded session's times.
