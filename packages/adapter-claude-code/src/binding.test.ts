@@ -1,0 +1,230 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, pointNames, silentLogger, type Engine, type HookMap, type PointName, type StateStore } from '@hookwise/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADAPTER_NAMESPACE, dispatchEvent, lastAssistantText, parseSlashCommand, replaceAgentOutput } from './binding.js';
+import { inputSchemas, type AnyHookInput, type MappedEvent } from './events.js';
+
+const base = { session_id: 'session-1', transcript_path: '/tmp/transcript.jsonl', cwd: '/work/project' };
+
+interface Recorded {
+  point: PointName;
+  payload: Record<string, unknown>;
+}
+
+/** An engine whose one hook set records every payload and returns what `outcomes` says. */
+function recordingEngine(outcomes: Partial<Record<PointName, unknown>> = {}, stateStore: StateStore = createMemoryStateStore()): { engine: Engine; calls: Recorded[] } {
+  const calls: Recorded[] = [];
+  const on = Object.fromEntries(
+    pointNames.map((point) => [
+      point,
+      (payload: Record<string, unknown>) => {
+        calls.push({ point, payload });
+        return outcomes[point];
+      },
+    ]),
+  ) as HookMap;
+  const engine = createEngine({ config: { hooks: [defineHook({ name: 'recorder', on })] }, projectDir: '/work/project', host: 'claude-code', stateStore, eventLog: createMemoryEventLog(), logger: silentLogger });
+  return { engine, calls };
+}
+
+async function dispatch(event: MappedEvent, input: Record<string, unknown>, outcomes: Partial<Record<PointName, unknown>> = {}) {
+  const { engine, calls } = recordingEngine(outcomes);
+  const parsed = inputSchemas[event].parse({ ...base, hook_event_name: event, ...input }) as AnyHookInput;
+  const result = await dispatchEvent(engine, event, parsed);
+  return { result, calls, engine };
+}
+
+describe('events in → lifecycle points', () => {
+  it('SessionStart → session:start with source and model', async () => {
+    const { calls } = await dispatch('SessionStart', { source: 'startup', model: 'claude-sonnet-4-5[1m]' });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ point: 'session:start', payload: { sessionId: 'session-1', source: 'startup', model: 'claude-sonnet-4-5[1m]', cwd: '/work/project', transcriptPath: '/tmp/transcript.jsonl', host: 'claude-code' } });
+  });
+
+  it.each([
+    ['fork', 'resume'],
+    ['resume', 'resume'],
+    ['clear', 'clear'],
+    ['something-new', 'startup'],
+  ])('SessionStart source %s → %s', async (source, expected) => {
+    const { calls } = await dispatch('SessionStart', { source });
+    expect(calls[0]?.payload.source).toBe(expected);
+  });
+
+  it('SessionStart(source=compact) → session:start and compact:after, with the trigger seen at PreCompact', async () => {
+    const stateStore = createMemoryStateStore();
+    const { engine, calls } = recordingEngine({}, stateStore);
+    await dispatchEvent(engine, 'PreCompact', inputSchemas.PreCompact.parse({ ...base, trigger: 'manual', custom_instructions: null }) as AnyHookInput);
+    await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'compact' }) as AnyHookInput);
+    expect(calls.map((call) => call.point)).toEqual(['compact:before', 'session:start', 'compact:after']);
+    expect(calls[2]?.payload).toMatchObject({ trigger: 'manual' });
+  });
+
+  it('reports one compaction once when both SessionStart(compact) and PostCompact fire', async () => {
+    const { engine, calls } = recordingEngine();
+    await dispatchEvent(engine, 'PreCompact', inputSchemas.PreCompact.parse({ ...base, trigger: 'auto' }) as AnyHookInput);
+    await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'compact' }) as AnyHookInput);
+    await dispatchEvent(engine, 'PostCompact', inputSchemas.PostCompact.parse({ ...base, trigger: 'auto', compact_summary: 'sum' }) as AnyHookInput);
+    expect(calls.filter((call) => call.point === 'compact:after')).toHaveLength(1);
+    // The next compaction is reported again.
+    await dispatchEvent(engine, 'PreCompact', inputSchemas.PreCompact.parse({ ...base, trigger: 'auto' }) as AnyHookInput);
+    await dispatchEvent(engine, 'PostCompact', inputSchemas.PostCompact.parse({ ...base, trigger: 'auto', compact_summary: 'sum 2' }) as AnyHookInput);
+    const after = calls.filter((call) => call.point === 'compact:after');
+    expect(after).toHaveLength(2);
+    expect(after[1]?.payload).toMatchObject({ trigger: 'auto', summary: 'sum 2' });
+  });
+
+  it('UserPromptSubmit → prompt:submit, with a slash command parsed', async () => {
+    const { calls } = await dispatch('UserPromptSubmit', { prompt: '/agileflow:babysit MODE=loop now' });
+    expect(calls[0]).toMatchObject({ point: 'prompt:submit', payload: { prompt: '/agileflow:babysit MODE=loop now', command: { name: 'agileflow:babysit', args: 'MODE=loop now' } } });
+    const plain = await dispatch('UserPromptSubmit', { prompt: 'fix the bug in /src/app.ts' });
+    expect(plain.calls[0]?.payload.command).toBeUndefined();
+  });
+
+  it('UserPromptExpansion → prompt:submit with the command', async () => {
+    const { calls } = await dispatch('UserPromptExpansion', { command_name: 'babysit', command_args: 'watch', expansion_type: 'slash_command' });
+    expect(calls[0]).toMatchObject({ point: 'prompt:submit', payload: { prompt: '/babysit watch', command: { name: 'babysit', args: 'watch' } } });
+  });
+
+  it('PreToolUse → tool:before', async () => {
+    const { calls } = await dispatch('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' });
+    expect(calls[0]).toMatchObject({ point: 'tool:before', payload: { toolName: 'Bash', input: { command: 'ls' }, toolUseId: 'toolu_1' } });
+  });
+
+  it('PostToolUse → tool:after (ok)', async () => {
+    const { calls } = await dispatch('PostToolUse', { tool_name: 'Read', tool_input: { file_path: '/a' }, tool_response: { file: { content: 'x' } }, tool_use_id: 'toolu_2', duration_ms: 12 });
+    expect(calls[0]).toMatchObject({ point: 'tool:after', payload: { toolName: 'Read', input: { file_path: '/a' }, output: { file: { content: 'x' } }, ok: true, toolUseId: 'toolu_2', durationMs: 12 } });
+  });
+
+  it('PostToolUseFailure → tool:after (not ok) with the error', async () => {
+    const { calls } = await dispatch('PostToolUseFailure', { tool_name: 'Bash', tool_input: {}, error: 'exit 1' });
+    expect(calls[0]).toMatchObject({ point: 'tool:after', payload: { ok: false, error: 'exit 1', output: 'exit 1' } });
+  });
+
+  it('PreCompact → compact:before; null and empty instructions are alike', async () => {
+    const withText = await dispatch('PreCompact', { trigger: 'manual', custom_instructions: 'focus on tests' });
+    expect(withText.calls[0]).toMatchObject({ point: 'compact:before', payload: { trigger: 'manual', instructions: 'focus on tests' } });
+    const withNull = await dispatch('PreCompact', { trigger: 'auto', custom_instructions: null });
+    expect(withNull.calls[0]?.payload.instructions).toBeUndefined();
+    const withEmpty = await dispatch('PreCompact', { trigger: 'auto', custom_instructions: '' });
+    expect(withEmpty.calls[0]?.payload.instructions).toBeUndefined();
+  });
+
+  it('Stop → agent:stop; SessionEnd → session:end', async () => {
+    const stop = await dispatch('Stop', { stop_hook_active: false, last_assistant_message: 'All done.' });
+    expect(stop.calls[0]).toMatchObject({ point: 'agent:stop', payload: { lastMessage: 'All done.', stopHookActive: false } });
+    const end = await dispatch('SessionEnd', { reason: 'prompt_input_exit' });
+    expect(end.calls[0]).toMatchObject({ point: 'session:end', payload: { reason: 'prompt_input_exit' } });
+  });
+
+  it('passes the model remembered from SessionStart to later events', async () => {
+    const { engine, calls } = recordingEngine();
+    await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'startup', model: 'claude-opus-4[1m]' }) as AnyHookInput);
+    await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash' }) as AnyHookInput);
+    expect(calls[1]?.payload.model).toBe('claude-opus-4[1m]');
+  });
+});
+
+describe('outcomes out', () => {
+  it('SessionStart(compact): contexts of session:start and compact:after are joined', async () => {
+    const { result } = await dispatch('SessionStart', { source: 'compact' }, { 'session:start': { context: 'A' }, 'compact:after': { context: 'B', notice: 'compacted' } });
+    expect(result.rendered).toEqual({ kind: 'json', value: { systemMessage: 'compacted', hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'A\n\nB' } } });
+  });
+
+  it('a plugin block on PreToolUse becomes a deny', async () => {
+    const { result } = await dispatch('PreToolUse', { tool_name: 'Bash', tool_input: {} }, { 'tool:before': { block: { reason: 'not allowed' } } });
+    expect(result.rendered).toMatchObject({ value: { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'not allowed' } } });
+  });
+
+  it('PreCompact context becomes plain text', async () => {
+    const { result } = await dispatch('PreCompact', { trigger: 'manual' }, { 'compact:before': { context: 'keep /babysit' } });
+    expect(result.rendered).toEqual({ kind: 'text', value: 'keep /babysit' });
+  });
+
+  it('Stop context is dropped once a Stop hook already made Claude continue (no loop)', async () => {
+    const first = await dispatch('Stop', { stop_hook_active: false }, { 'agent:stop': { context: 'one more thing' } });
+    expect(first.result.rendered).toMatchObject({ value: { hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'one more thing' } } });
+    const again = await dispatch('Stop', { stop_hook_active: true }, { 'agent:stop': { context: 'one more thing' } });
+    expect(again.result.rendered).toEqual({ kind: 'none' });
+  });
+
+  it('a hook that throws is reported and the event still renders the others', async () => {
+    const engine = createEngine({
+      config: { hooks: [defineHook({ name: 'boom', on: { 'tool:after': () => { throw new Error('boom'); } } }), defineHook({ name: 'fine', on: { 'tool:after': () => ({ context: 'still here' }) } })] },
+      projectDir: '/work/project',
+      host: 'claude-code',
+      stateStore: createMemoryStateStore(),
+      eventLog: createMemoryEventLog(),
+      logger: silentLogger,
+    });
+    const result = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash' }) as AnyHookInput);
+    expect(result.errors).toEqual([expect.objectContaining({ hookName: 'boom', message: 'boom' })]);
+    expect(result.rendered).toMatchObject({ value: { hookSpecificOutput: { additionalContext: 'still here' } } });
+  });
+});
+
+describe('sub-agent hand-off', () => {
+  const agentResponse = { agentId: 'agent-7', agentType: 'Explore', content: [{ type: 'text', text: 'a very long report …' }], totalToolUseCount: 4 };
+
+  it('SubagentStop → phase:end; the new output replaces the Agent tool output on PostToolUse (updatedToolOutput)', async () => {
+    const stateStore = createMemoryStateStore();
+    const { engine, calls } = recordingEngine({ 'phase:end': { value: 'context_summary: PROCEED', context: 'hand-off kept' } }, stateStore);
+    const stop = await dispatchEvent(engine, 'SubagentStop', inputSchemas.SubagentStop.parse({ ...base, agent_id: 'agent-7', agent_type: 'Explore', agent_transcript_path: '/tmp/agent.jsonl', last_assistant_message: 'a very long report …', stop_hook_active: false }) as AnyHookInput);
+    expect(calls[0]).toMatchObject({ point: 'phase:end', payload: { output: 'a very long report …', taskId: 'agent-7', phase: 'Explore', agentType: 'Explore', agentTranscriptPath: '/tmp/agent.jsonl' } });
+    // Nothing goes to the sub-agent itself.
+    expect(stop.rendered).toEqual({ kind: 'none' });
+
+    const post = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_input: { prompt: 'explore' }, tool_response: agentResponse }) as AnyHookInput);
+    expect(post.rendered).toEqual({
+      kind: 'json',
+      value: { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'hand-off kept', updatedToolOutput: { ...agentResponse, content: [{ type: 'text', text: 'context_summary: PROCEED' }] } } },
+    });
+    // Consumed once.
+    const again = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_response: agentResponse }) as AnyHookInput);
+    expect(again.rendered).toEqual({ kind: 'none' });
+    expect((await stateStore.read<{ handoffs?: object }>('session-1', ADAPTER_NAMESPACE))?.handoffs).toEqual({});
+  });
+
+  it('leaves the Agent output alone when no plugin changed the hand-off', async () => {
+    const { engine } = recordingEngine();
+    await dispatchEvent(engine, 'SubagentStop', inputSchemas.SubagentStop.parse({ ...base, agent_id: 'agent-7', last_assistant_message: 'report' }) as AnyHookInput);
+    const post = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_response: agentResponse }) as AnyHookInput);
+    expect(post.rendered).toEqual({ kind: 'none' });
+  });
+
+  it('replaceAgentOutput keeps the shape, or falls back to the text', () => {
+    expect(replaceAgentOutput(agentResponse, 'S')).toEqual({ ...agentResponse, content: [{ type: 'text', text: 'S' }] });
+    expect(replaceAgentOutput('plain', 'S')).toBe('S');
+  });
+});
+
+describe('helpers', () => {
+  const directories: string[] = [];
+  afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+
+  it('parseSlashCommand', () => {
+    expect(parseSlashCommand('/compact')).toEqual({ name: 'compact', args: '' });
+    expect(parseSlashCommand('  /story:list EPIC=EP-1 ')).toEqual({ name: 'story:list', args: 'EPIC=EP-1' });
+    expect(parseSlashCommand('/../../etc')).toBeUndefined();
+    expect(parseSlashCommand('hello /x')).toBeUndefined();
+  });
+
+  it('lastAssistantText reads the final assistant text of a sub-agent transcript, skipping broken lines', () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-binding-'));
+    directories.push(directory);
+    const file = path.join(directory, 'agent.jsonl');
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'first' }] } }),
+        JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 't', name: 'Read', input: {} }] } }),
+        JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'final report' }] } }),
+        '{"type":"assistant", broken',
+      ].join('\n'),
+    );
+    expect(lastAssistantText(file)).toBe('final report');
+    expect(lastAssistantText(path.join(directory, 'missing.jsonl'))).toBeUndefined();
+  });
+});

@@ -1,0 +1,306 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { Engine, HookFailure, MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
+import { renderOutput, type EventResult, type RenderedOutput } from './output.js';
+
+/** The adapter's own state namespace (per session): compaction dedup, model, hand-offs. */
+export const ADAPTER_NAMESPACE = 'hookwise-claude-code';
+/** Tools that run a sub-agent: `Task` before Claude Code renamed it, `Agent` after. */
+export const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
+/** Hand-offs older than this are dropped: the orchestrator has long consumed them. */
+const HANDOFF_TTL_MS = 6 * 60 * 60 * 1000;
+/** When no PreCompact was seen, two compact:after reports this close together are one compaction. */
+const COMPACTION_DEDUP_WINDOW_MS = 2 * 60 * 1000;
+
+interface AdapterState {
+  model?: string;
+  compaction?: { trigger?: 'manual' | 'auto'; startedAt?: string; id?: string };
+  lastCompactAfter?: { key: string; at: number };
+  handoffs?: Record<string, { summary?: string; context?: string; at: number }>;
+}
+
+export interface DispatchResult {
+  rendered: RenderedOutput;
+  /** Hook failures (the engine has already logged them); hosts may show them. */
+  errors: HookFailure[];
+  /** Lifecycle points that ran. */
+  points: PointName[];
+}
+
+type Common = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string };
+
+/**
+ * Runs the lifecycle points an event maps to and renders what the plugins decided in the
+ * form the event accepts. Shared by the command hook and the Agent SDK binding. Hook
+ * failures never throw (the engine reports and skips them); adapter state errors are
+ * reported as errors and otherwise ignored.
+ */
+export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput): Promise<DispatchResult> {
+  const points: PointName[] = [];
+  const errors: HookFailure[] = [];
+  const common: Common = {
+    sessionId: input.session_id,
+    ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
+    ...(input.transcript_path !== undefined ? { transcriptPath: input.transcript_path } : {}),
+  };
+  const emit = async <P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>): Promise<MergedOutcome<P> | undefined> => {
+    if (!engine.has(point) && point !== 'session:start') return undefined;
+    points.push(point);
+    const model = await rememberedModel(engine, common.sessionId, errors);
+    const merged = await engine.emit(point, { ...(model ? { model } : {}), ...common, ...payload } as unknown as PointInput<P>);
+    errors.push(...merged.errors);
+    return merged;
+  };
+  const result: EventResult = {};
+  const absorb = (merged: MergedOutcome | undefined) => {
+    if (!merged) return;
+    result.context = join(result.context, merged.context, '\n\n');
+    result.notice = join(result.notice, merged.notice, '\n');
+    if (merged.block && !result.block) result.block = { reason: merged.block.reason };
+  };
+
+  switch (event) {
+    case 'SessionStart': {
+      const start = input as HookInputOf<'SessionStart'>;
+      if (start.model) await updateState(engine, common.sessionId, errors, (state) => ({ ...state, model: start.model }));
+      const source = sessionSource(start.source);
+      absorb(await emit('session:start', { source, ...(start.model ? { model: start.model } : {}), ...(typeof start.context_tokens === 'number' && start.context_tokens >= 0 ? { contextTokens: start.context_tokens } : {}) }));
+      if (source === 'compact') absorb(await emitCompactAfter(engine, common, errors, emit, {}));
+      break;
+    }
+    case 'UserPromptSubmit': {
+      const prompt = (input as HookInputOf<'UserPromptSubmit'>).prompt;
+      const command = parseSlashCommand(prompt);
+      absorb(await emit('prompt:submit', { prompt, ...(command ? { command } : {}) }));
+      break;
+    }
+    case 'UserPromptExpansion': {
+      const expansion = input as HookInputOf<'UserPromptExpansion'>;
+      const args = expansion.command_args ?? '';
+      absorb(await emit('prompt:submit', { prompt: expansion.prompt ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`, command: { name: expansion.command_name, args } }));
+      break;
+    }
+    case 'PreToolUse': {
+      const tool = input as HookInputOf<'PreToolUse'>;
+      absorb(await emit('tool:before', { toolName: tool.tool_name, input: tool.tool_input, ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}) }));
+      break;
+    }
+    case 'PostToolUse': {
+      const tool = input as HookInputOf<'PostToolUse'>;
+      absorb(
+        await emit('tool:after', {
+          toolName: tool.tool_name,
+          input: tool.tool_input,
+          output: tool.tool_response,
+          ok: true,
+          ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}),
+          ...(typeof tool.duration_ms === 'number' && tool.duration_ms >= 0 ? { durationMs: tool.duration_ms } : {}),
+        }),
+      );
+      if (SUBAGENT_TOOLS.has(tool.tool_name)) {
+        const handoff = await takeHandoff(engine, common.sessionId, agentIdOf(tool.tool_response), errors);
+        if (handoff?.context) result.context = join(result.context, handoff.context, '\n\n');
+        if (handoff?.summary !== undefined) result.updatedToolOutput = replaceAgentOutput(tool.tool_response, handoff.summary);
+      }
+      break;
+    }
+    case 'PostToolUseFailure': {
+      const tool = input as HookInputOf<'PostToolUseFailure'>;
+      const error = typeof tool.error === 'string' ? tool.error : tool.error === undefined ? 'tool failed' : JSON.stringify(tool.error);
+      absorb(
+        await emit('tool:after', {
+          toolName: tool.tool_name,
+          input: tool.tool_input,
+          output: error,
+          ok: false,
+          error,
+          ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}),
+          ...(typeof tool.duration_ms === 'number' && tool.duration_ms >= 0 ? { durationMs: tool.duration_ms } : {}),
+        }),
+      );
+      break;
+    }
+    case 'PreCompact': {
+      const compact = input as HookInputOf<'PreCompact'>;
+      const trigger = compact.trigger === 'manual' ? 'manual' : 'auto';
+      await updateState(engine, common.sessionId, errors, (state) => ({
+        ...state,
+        // The id tells one compaction from the next, even two in the same millisecond.
+        compaction: { trigger, startedAt: new Date(engine.services.clock.now()).toISOString(), id: `${engine.services.clock.now()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}` },
+      }));
+      absorb(await emit('compact:before', { trigger, ...(compact.custom_instructions ? { instructions: compact.custom_instructions } : {}) }));
+      break;
+    }
+    case 'PostCompact': {
+      const compact = input as HookInputOf<'PostCompact'>;
+      absorb(
+        await emitCompactAfter(engine, common, errors, emit, {
+          ...(compact.trigger === 'manual' || compact.trigger === 'auto' ? { trigger: compact.trigger } : {}),
+          ...(compact.compact_summary ? { summary: compact.compact_summary } : {}),
+        }),
+      );
+      break;
+    }
+    case 'SubagentStop': {
+      const stop = input as HookInputOf<'SubagentStop'>;
+      const output = stop.last_assistant_message ?? (stop.agent_transcript_path ? lastAssistantText(stop.agent_transcript_path) : undefined) ?? '';
+      const merged = await emit('phase:end', {
+        output,
+        ...(stop.agent_id ? { taskId: stop.agent_id } : {}),
+        ...(stop.agent_type ? { phase: stop.agent_type, agentType: stop.agent_type } : {}),
+        ...(stop.agent_transcript_path ? { agentTranscriptPath: stop.agent_transcript_path } : {}),
+      });
+      // The summary and context are for the orchestrator, which sees them on PostToolUse of the
+      // Agent tool; given to the sub-agent here, context would only make it keep going.
+      if (merged && stop.agent_id && (merged.value !== undefined || merged.context)) {
+        const agentId = stop.agent_id;
+        const now = engine.services.clock.now();
+        await updateState(engine, common.sessionId, errors, (state) => {
+          const handoffs = Object.fromEntries(Object.entries(state.handoffs ?? {}).filter(([, entry]) => now - entry.at < HANDOFF_TTL_MS));
+          handoffs[agentId] = { ...(merged.value !== undefined ? { summary: merged.value as string } : {}), ...(merged.context ? { context: merged.context } : {}), at: now };
+          return { ...state, handoffs };
+        });
+      }
+      if (merged?.notice) result.notice = merged.notice;
+      break;
+    }
+    case 'Stop': {
+      const stop = input as HookInputOf<'Stop'>;
+      const merged = await emit('agent:stop', { ...(stop.last_assistant_message ? { lastMessage: stop.last_assistant_message } : {}), ...(stop.stop_hook_active !== undefined ? { stopHookActive: stop.stop_hook_active } : {}) });
+      absorb(merged);
+      // Context on Stop makes Claude continue the turn; once it already continues because of a
+      // Stop hook, more context could loop, so it is dropped (a block still passes: Claude Code caps those).
+      if (stop.stop_hook_active) delete result.context;
+      break;
+    }
+    case 'SessionEnd': {
+      absorb(await emit('session:end', { reason: (input as HookInputOf<'SessionEnd'>).reason ?? 'other' }));
+      break;
+    }
+  }
+  return { rendered: renderOutput(event, result), errors, points };
+}
+
+type Emit = <P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>) => Promise<MergedOutcome<P> | undefined>;
+
+/**
+ * Emits `compact:after` once per compaction: SessionStart(source=compact) and PostCompact both
+ * report it, and either may be missing depending on the Claude Code version and mode.
+ */
+async function emitCompactAfter(engine: Engine, common: Common, errors: HookFailure[], emit: Emit, fields: { trigger?: 'manual' | 'auto'; summary?: string }): Promise<MergedOutcome | undefined> {
+  if (!engine.has('compact:after')) return undefined;
+  const now = engine.services.clock.now();
+  let first = false;
+  let trigger = fields.trigger;
+  const ok = await updateState(engine, common.sessionId, errors, (state) => {
+    const key = state.compaction?.id ?? 'unknown';
+    const last = state.lastCompactAfter;
+    first = !last || last.key !== key || (key === 'unknown' && now - last.at > COMPACTION_DEDUP_WINDOW_MS);
+    trigger ??= state.compaction?.trigger;
+    return first ? { ...state, lastCompactAfter: { key, at: now } } : state;
+  });
+  // Without state we cannot deduplicate; reporting a compaction twice beats losing it.
+  if (ok && !first) return undefined;
+  return emit('compact:after', { ...(trigger ? { trigger } : {}), ...(fields.summary ? { summary: fields.summary } : {}) });
+}
+
+function sessionSource(source: string | undefined): 'startup' | 'resume' | 'clear' | 'compact' {
+  if (source === 'resume' || source === 'clear' || source === 'compact') return source;
+  // `fork` (2.1.214+) was reported as `resume` before.
+  if (source === 'fork') return 'resume';
+  return 'startup';
+}
+
+const SLASH_COMMAND = /^\/([A-Za-z0-9][\w.:-]*)(?:[ \t]+([\s\S]*))?$/;
+
+/** `/name args` at the start of a prompt → `{ name, args }`. */
+export function parseSlashCommand(prompt: string): { name: string; args: string } | undefined {
+  const match = SLASH_COMMAND.exec(prompt.trim());
+  if (!match) return undefined;
+  return { name: match[1]!, args: (match[2] ?? '').trim() };
+}
+
+function join(previous: string | undefined, next: string | undefined, separator: string): string | undefined {
+  if (next === undefined || next.trim() === '') return previous;
+  return previous === undefined ? next : `${previous}${separator}${next}`;
+}
+
+async function updateState(engine: Engine, sessionId: string, errors: HookFailure[], change: (state: AdapterState) => AdapterState): Promise<boolean> {
+  try {
+    await engine.services.stateStore.update<AdapterState>(sessionId, ADAPTER_NAMESPACE, (current) => change(current ?? {}));
+    return true;
+  } catch (error) {
+    errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not update adapter state: ${(error as Error).message}` });
+    return false;
+  }
+}
+
+async function rememberedModel(engine: Engine, sessionId: string, errors: HookFailure[]): Promise<string | undefined> {
+  try {
+    return (await engine.services.stateStore.read<AdapterState>(sessionId, ADAPTER_NAMESPACE))?.model;
+  } catch (error) {
+    errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
+    return undefined;
+  }
+}
+
+async function takeHandoff(engine: Engine, sessionId: string, agentId: string | undefined, errors: HookFailure[]): Promise<{ summary?: string; context?: string } | undefined> {
+  if (!agentId) return undefined;
+  let taken: { summary?: string; context?: string } | undefined;
+  await updateState(engine, sessionId, errors, (state) => {
+    const entry = state.handoffs?.[agentId];
+    if (!entry) return state;
+    taken = entry;
+    const { [agentId]: _removed, ...rest } = state.handoffs!;
+    return { ...state, handoffs: rest };
+  });
+  return taken;
+}
+
+function agentIdOf(response: unknown): string | undefined {
+  const agentId = typeof response === 'object' && response !== null ? (response as { agentId?: unknown }).agentId : undefined;
+  return typeof agentId === 'string' ? agentId : undefined;
+}
+
+/**
+ * The Agent tool's output with its text replaced by the hand-off summary. Claude Code 2.1.330
+ * shapes it as `{ agentId, content: [{ type: "text", text }], totalToolUseCount, … }`; the rest is kept.
+ */
+export function replaceAgentOutput(response: unknown, summary: string): unknown {
+  if (typeof response === 'object' && response !== null && !Array.isArray(response) && Array.isArray((response as { content?: unknown }).content)) {
+    return { ...(response as Record<string, unknown>), content: [{ type: 'text', text: summary }] };
+  }
+  return summary;
+}
+
+/** Reads up to the last 256 KiB of a sub-agent transcript for its final assistant text. */
+export function lastAssistantText(transcriptPath: string, maxBytes = 256 * 1024): string | undefined {
+  let descriptor: number | undefined;
+  try {
+    const size = statSync(transcriptPath).size;
+    const length = Math.min(size, maxBytes);
+    const buffer = Buffer.alloc(length);
+    descriptor = openSync(transcriptPath, 'r');
+    readSync(descriptor, buffer, 0, length, size - length);
+    const lines = buffer.toString('utf8').split('\n');
+    for (let index = lines.length - 1; index >= 0; index--) {
+      const line = lines[index]!;
+      if (!line.includes('"assistant"')) continue;
+      let record: { type?: unknown; message?: { content?: unknown } };
+      try {
+        record = JSON.parse(line) as typeof record;
+      } catch {
+        continue;
+      }
+      if (record.type !== 'assistant') continue;
+      const content = record.message?.content;
+      const text = typeof content === 'string' ? content : Array.isArray(content) ? content.filter((part) => part?.type === 'text' && typeof part.text === 'string').map((part) => part.text as string).join('\n') : '';
+      if (text.trim() !== '') return text;
+    }
+  } catch {
+    // An unreadable transcript leaves the output empty; the plugin decides what that means.
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+  return undefined;
+}

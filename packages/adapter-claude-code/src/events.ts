@@ -1,0 +1,149 @@
+import * as z from 'zod/mini';
+import type { PointName } from '@hookwise/core';
+
+/**
+ * Every hook event Claude Code 2.1.330 knows (`HOOK_EVENTS` of the Agent SDK 0.3.330). An event
+ * outside this list is reported as unknown; an event inside it that no lifecycle point maps to
+ * is a silent no-op.
+ */
+export const CLAUDE_CODE_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'Notification',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'SessionStart',
+  'SessionEnd',
+  'Stop',
+  'StopFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'PostCompact',
+  'PreModelSwitch',
+  'PostModelSwitch',
+  'PermissionRequest',
+  'PermissionDenied',
+  'Setup',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'Elicitation',
+  'ElicitationResult',
+  'ConfigChange',
+  'WorktreeCreate',
+  'WorktreeRemove',
+  'InstructionsLoaded',
+  'CwdChanged',
+  'FileChanged',
+  'DirectoryAdded',
+  'MessageDisplay',
+] as const;
+
+export type ClaudeCodeEvent = (typeof CLAUDE_CODE_EVENTS)[number];
+
+export function isClaudeCodeEvent(value: unknown): value is ClaudeCodeEvent {
+  return typeof value === 'string' && (CLAUDE_CODE_EVENTS as readonly string[]).includes(value);
+}
+
+/**
+ * Which lifecycle points each event feeds. SessionStart with `source: "compact"` also feeds
+ * `compact:after` (decided per payload); PostCompact feeds it too, deduplicated, because it
+ * does not fire in every mode (anthropics/claude-code#78760).
+ */
+export const EVENT_POINTS = {
+  SessionStart: ['session:start', 'compact:after'],
+  UserPromptSubmit: ['prompt:submit'],
+  UserPromptExpansion: ['prompt:submit'],
+  PreToolUse: ['tool:before'],
+  PostToolUse: ['tool:after', 'phase:end'],
+  PostToolUseFailure: ['tool:after'],
+  PreCompact: ['compact:before'],
+  PostCompact: ['compact:after'],
+  SubagentStop: ['phase:end'],
+  Stop: ['agent:stop'],
+  SessionEnd: ['session:end'],
+} as const satisfies Partial<Record<ClaudeCodeEvent, readonly PointName[]>>;
+
+export type MappedEvent = keyof typeof EVENT_POINTS;
+
+export function isMappedEvent(value: unknown): value is MappedEvent {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(EVENT_POINTS, value);
+}
+
+/**
+ * The events `hookwise init` registers for plugins listening on a point. PostToolUse is
+ * listed under `phase:end` because the hand-off summary reaches the orchestrator there.
+ * UserPromptExpansion is left out on purpose: Claude Code also sends the slash command
+ * through UserPromptSubmit, and registering both would run `prompt:submit` twice.
+ */
+export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = {
+  'session:start': ['SessionStart'],
+  'prompt:submit': ['UserPromptSubmit'],
+  'tool:before': ['PreToolUse'],
+  'tool:after': ['PostToolUse', 'PostToolUseFailure'],
+  'llm:before': [],
+  'compact:before': ['PreCompact'],
+  'compact:after': ['SessionStart', 'PostCompact'],
+  'phase:end': ['SubagentStop', 'PostToolUse'],
+  'agent:stop': ['Stop'],
+  'session:end': ['SessionEnd'],
+};
+
+// Optional strings Claude Code sometimes sends as null (custom_instructions on a bare /compact).
+const optionalText = z.optional(z.nullable(z.string()));
+
+/** Fields every event carries (BaseHookInput). Unknown fields pass through. */
+const base = {
+  session_id: z.string(),
+  transcript_path: z.optional(z.string()),
+  cwd: z.optional(z.string()),
+  hook_event_name: z.optional(z.string()),
+  permission_mode: z.optional(z.string()),
+  agent_id: z.optional(z.string()),
+  agent_type: z.optional(z.string()),
+};
+
+export const inputSchemas = {
+  SessionStart: z.looseObject({ ...base, source: z.optional(z.string()), model: z.optional(z.string()), context_tokens: z.optional(z.number()) }),
+  UserPromptSubmit: z.looseObject({ ...base, prompt: z.string() }),
+  UserPromptExpansion: z.looseObject({
+    ...base,
+    prompt: z.optional(z.string()),
+    command_name: z.string(),
+    command_args: z.optional(z.string()),
+    expansion_type: z.optional(z.string()),
+  }),
+  PreToolUse: z.looseObject({ ...base, tool_name: z.string(), tool_input: z.optional(z.unknown()), tool_use_id: z.optional(z.string()) }),
+  PostToolUse: z.looseObject({
+    ...base,
+    tool_name: z.string(),
+    tool_input: z.optional(z.unknown()),
+    tool_response: z.optional(z.unknown()),
+    tool_use_id: z.optional(z.string()),
+    duration_ms: z.optional(z.number()),
+  }),
+  PostToolUseFailure: z.looseObject({
+    ...base,
+    tool_name: z.string(),
+    tool_input: z.optional(z.unknown()),
+    tool_use_id: z.optional(z.string()),
+    error: z.optional(z.unknown()),
+    duration_ms: z.optional(z.number()),
+  }),
+  PreCompact: z.looseObject({ ...base, trigger: z.optional(z.string()), custom_instructions: optionalText }),
+  PostCompact: z.looseObject({ ...base, trigger: z.optional(z.string()), compact_summary: optionalText }),
+  SubagentStop: z.looseObject({
+    ...base,
+    stop_hook_active: z.optional(z.boolean()),
+    agent_transcript_path: z.optional(z.string()),
+    last_assistant_message: optionalText,
+  }),
+  Stop: z.looseObject({ ...base, stop_hook_active: z.optional(z.boolean()), last_assistant_message: optionalText }),
+  SessionEnd: z.looseObject({ ...base, reason: z.optional(z.string()) }),
+} as const satisfies Record<MappedEvent, unknown>;
+
+export type HookInputOf<E extends MappedEvent> = z.infer<(typeof inputSchemas)[E]>;
+export type AnyHookInput = HookInputOf<MappedEvent>;

@@ -1,0 +1,12 @@
+export { hookwiseHooks } from './agent-sdk.js';
+export type { HookwiseHooksOptions, HookwiseHookCallback, HookwiseHookCallbackMatcher, HookwiseSdkHooks, SdkHookInput } from './agent-sdk.js';
+export { dispatchEvent, parseSlashCommand, replaceAgentOutput, ADAPTER_NAMESPACE, SUBAGENT_TOOLS } from './binding.js';
+export type { DispatchResult } from './binding.js';
+export { CLAUDE_CODE_EVENTS, EVENT_POINTS, POINT_EVENTS, inputSchemas, isClaudeCodeEvent, isMappedEvent } from './events.js';
+export type { ClaudeCodeEvent, MappedEvent, HookInputOf, AnyHookInput } from './events.js';
+export { renderOutput, serializeOutput, capText, OUTPUT_CHARACTER_CAP } from './output.js';
+export type { EventResult, HookJsonOutput, HookSpecificOutput, RenderedOutput } from './output.js';
+export { runHook, resolveProjectDir, MAX_INPUT_BYTES } from './run.js';
+export type { RunRequest, RunResult, EngineLoader } from './run.js';
+export { mergeHookwiseHooks, eventsForPoints, settingsFileOf, hookwiseEventOf } from './settings.js';
+export type { Settings, SettingsScope } from './settings.js';

@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, silentLogger, type Engine } from '@hookwise/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_INPUT_BYTES, resolveProjectDir, runHook, type RunRequest } from './run.js';
+
+const directories: string[] = [];
+afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+
+function project(withConfig = true): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-run-'));
+  directories.push(directory);
+  if (withConfig) writeFileSync(path.join(directory, 'hookwise.config.json'), '{"plugins":{}}');
+  return directory;
+}
+
+const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+const request = (event: string | undefined, stdin: unknown, projectDir: string): RunRequest => ({ event, stdin: encode(stdin), env: { CLAUDE_PROJECT_DIR: projectDir }, cwd: projectDir });
+
+function engineWith(projectDir: string, on: Parameters<typeof defineHook>[0]['on']): Engine {
+  return createEngine({ config: { hooks: [defineHook({ name: 'test', on })] }, projectDir, host: 'claude-code', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
+}
+
+describe('runHook', () => {
+  it('prints exactly one JSON object with what the plugins returned', async () => {
+    const directory = project();
+    const result = await runHook(request('PostToolUse', { session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_response: 'ok', unknown_future_field: { nested: true } }, directory), async () =>
+      engineWith(directory, { 'tool:after': () => ({ context: 'ctx', notice: 'note' }) }),
+    );
+    expect(result).toEqual({ stdout: JSON.stringify({ systemMessage: 'note', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'ctx' } }), stderr: [], exitCode: 0 });
+  });
+
+  it('prints nothing for a known event hookwise has no point for, and for a project without config', async () => {
+    const directory = project();
+    let loads = 0;
+    const loader = async () => {
+      loads++;
+      return undefined;
+    };
+    expect(await runHook(request('Notification', { session_id: 's1', hook_event_name: 'Notification', message: 'hi' }, directory), loader)).toEqual({ stdout: '', stderr: [], exitCode: 0 });
+    expect(loads).toBe(0);
+    expect(await runHook(request('Stop', { session_id: 's1', hook_event_name: 'Stop' }, directory), loader)).toEqual({ stdout: '', stderr: [], exitCode: 0 });
+    expect(loads).toBe(1);
+  });
+
+  it('turns an internal error into one stderr line and a cli:error record, exit 0', async () => {
+    const directory = project();
+    const result = await runHook(request('Stop', { session_id: 's1', hook_event_name: 'Stop' }, directory), async () => {
+      throw new Error('config exploded\nsecond line');
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toEqual(['hookwise run Stop: internal error, nothing done: config exploded | second line']);
+    const log = readFileSync(path.join(directory, '.hookwise', 'logs', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(log).toEqual([expect.objectContaining({ type: 'cli:error', event: 'Stop', sessionId: 's1' })]);
+  });
+
+  it('writes no log in a folder that does not use hookwise', async () => {
+    const directory = project(false);
+    await runHook(request('Stop', '{bad', directory), async () => undefined);
+    expect(() => readFileSync(path.join(directory, '.hookwise', 'logs', 'events.jsonl'))).toThrow();
+  });
+
+  it('refuses input over the size limit before parsing it', async () => {
+    const directory = project();
+    const result = await runHook({ ...request('PostToolUse', '', directory), stdin: new Uint8Array(MAX_INPUT_BYTES + 1) }, async () => undefined);
+    expect(result.stderr[0]).toMatch(/more than the 8388608 accepted/);
+  });
+
+  it('a plugin block is rendered, not turned into an exit code', async () => {
+    const directory = project();
+    const result = await runHook(request('UserPromptSubmit', { session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'rm -rf /' }, directory), async () =>
+      engineWith(directory, { 'prompt:submit': () => ({ block: { reason: 'refused' } }) }),
+    );
+    expect(result).toEqual({ stdout: JSON.stringify({ decision: 'block', reason: 'refused' }), stderr: [], exitCode: 0 });
+  });
+});
+
+describe('resolveProjectDir', () => {
+  it('prefers $CLAUDE_PROJECT_DIR, then the payload cwd, then the process cwd', () => {
+    expect(resolveProjectDir({ CLAUDE_PROJECT_DIR: '/a' }, '/b', '/c')).toBe('/a');
+    expect(resolveProjectDir({}, '/b', '/c')).toBe('/b');
+    expect(resolveProjectDir({}, 'relative', '/c')).toBe('/c');
+    expect(resolveProjectDir({}, undefined, '/c')).toBe('/c');
+  });
+});

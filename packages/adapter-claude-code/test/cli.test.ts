@@ -1,0 +1,189 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, bin, createScratchProject, hookwise, snapshotTree, writeJson, type ScratchProject } from './harness.js';
+
+/** `hookwise init`, `doctor`, the run bundle and plugin commands, through the built bin. */
+const projects: ScratchProject[] = [];
+beforeAll(() => assertBuilt());
+afterEach(() => projects.splice(0).forEach((project) => project.remove()));
+
+function scratch(): ScratchProject {
+  const project = createScratchProject('hookwise-cli-');
+  projects.push(project);
+  return project;
+}
+const run = (project: ScratchProject, args: string[], input?: string, env: Record<string, string> = {}) => hookwise(args, { cwd: project.dir, input, env: { HOME: project.home, CLAUDE_PROJECT_DIR: project.dir, ...env } });
+const read = (project: ScratchProject, file: string) => readFileSync(path.join(project.dir, file), 'utf8');
+const postToolUse = (sessionId = 's1') => JSON.stringify({ session_id: sessionId, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: { stdout: '' } });
+
+describe('hookwise init', () => {
+  it('writes the config, the settings and .gitignore, and a second run changes nothing', () => {
+    const project = scratch();
+    const first = run(project, ['init', '--plugins', 'prune,precompact,suggest']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } });
+    const settings = JSON.parse(read(project, '.claude/settings.json')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact', 'SubagentStop', 'Stop']);
+    expect(settings.hooks.PreCompact?.[0]?.hooks[0]?.command).toBe('node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs" run PreCompact');
+    expect(read(project, '.gitignore')).toContain('.hookwise/');
+    expect(existsSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'))).toBe(true);
+
+    const before = snapshotTree(project.dir);
+    const second = run(project, ['init', '--plugins', 'prune']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('already set up: nothing changed');
+    expect(snapshotTree(project.dir)).toEqual(before);
+  });
+
+  it("merges into existing settings without touching the user's hooks, and keeps a backup", () => {
+    const project = scratch();
+    const mine = { model: 'opus', hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write .' }] }] } };
+    writeJson(path.join(project.dir, '.claude', 'settings.json'), mine);
+    writeFileSync(path.join(project.dir, '.gitignore'), 'node_modules');
+    expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
+    const settings = JSON.parse(read(project, '.claude/settings.json')) as typeof mine & { hooks: Record<string, unknown[]> };
+    expect(settings.model).toBe('opus');
+    expect(settings.hooks.PostToolUse?.[0]).toEqual(mine.hooks.PostToolUse[0]);
+    expect(settings.hooks.PostToolUse).toHaveLength(2);
+    expect(JSON.parse(read(project, '.claude/settings.json.hookwise.bak'))).toEqual(mine);
+    expect(read(project, '.gitignore')).toBe('node_modules\n# hookwise session state and logs\n.hookwise/\n');
+  });
+
+  it('--dry-run prints the diff and writes nothing', () => {
+    const project = scratch();
+    const before = snapshotTree(project.dir);
+    const result = run(project, ['init', '--plugins', 'suggest', '--dry-run']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('+++ hookwise.config.json');
+    expect(result.stdout).toContain('+++ .claude/settings.json');
+    expect(result.stdout).toMatch(/^\+\s+"command": "node .*run PostToolUse"/m);
+    expect(snapshotTree(project.dir)).toEqual(before);
+  });
+
+  it('--scope local and --scope user write their own settings files', () => {
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'suggest', '--scope', 'local']).code).toBe(0);
+    expect(existsSync(path.join(project.dir, '.claude', 'settings.local.json'))).toBe(true);
+    expect(existsSync(path.join(project.dir, '.claude', 'settings.json'))).toBe(false);
+    expect(run(project, ['init', '--scope', 'user']).code).toBe(0);
+    const user = read(project, '../home/.claude/settings.json');
+    // The user file serves every project, so it names this bin by its absolute path.
+    expect(user).toContain(JSON.stringify(JSON.stringify(bin)).slice(1, -1));
+  });
+
+  it('refuses to touch settings that are not valid JSON', () => {
+    const project = scratch();
+    writeFileSync(path.join(project.dir, 'hookwise.config.json'), '{"plugins":{}}');
+    mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(project.dir, '.claude', 'settings.json'), '{ "hooks": ');
+    const result = run(project, ['init']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/settings\.json is not valid JSON.*nothing was changed/);
+    expect(read(project, '.claude/settings.json')).toBe('{ "hooks": ');
+  });
+});
+
+
+describe('hookwise doctor', () => {
+  it('passes on a fresh init and names each problem on one line', () => {
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'precompact,suggest']).code).toBe(0);
+    const healthy = run(project, ['doctor']);
+    expect(healthy.code, healthy.stdout).toBe(0);
+    expect(healthy.stdout).toContain('No problems found.');
+    expect(healthy.stdout).toContain('✓ hook calls use the cached run bundle');
+
+    // A needed event missing from the settings.
+    const settingsFile = path.join(project.dir, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as { hooks: Record<string, unknown> };
+    delete settings.hooks.PreCompact;
+    writeJson(settingsFile, settings);
+    // A plugin that is not installed.
+    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {}, 'hookwise-plugin-missing': {} } });
+    const broken = run(project, ['doctor']);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(/^✗ .*plugin "hookwise-plugin-missing" cannot be resolved/m);
+
+    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } });
+    const missingEvent = run(project, ['doctor']);
+    expect(missingEvent.code).toBe(1);
+    expect(missingEvent.stdout).toMatch(/^✗ the settings do not call `hookwise run PreCompact`, which .*hook-precompact.*need/m);
+    expect(missingEvent.stdout).toContain('1 problem found.');
+  });
+
+  it('reports an invalid config with the file and the path of the bad value', () => {
+    const project = scratch();
+    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: -3 } } });
+    const result = run(project, ['doctor']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^✗ .*hookwise\.config\.json.*@hookwise\/hook-suggest.*toolCalls/m);
+  });
+});
+
+describe('the run bundle', () => {
+  it('is rebuilt when the config changes, and the new options apply', () => {
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
+    const manifestFile = path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json');
+    const builtAt = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { builtAt: string }).builtAt;
+    expect(run(project, ['run', 'PostToolUse'], postToolUse()).stdout).toBe('');
+    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: 1 } } });
+    expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('s2')).stdout)).toEqual({ systemMessage: expect.stringContaining('Consider /compact') });
+    expect((JSON.parse(readFileSync(manifestFile, 'utf8')) as { builtAt: string }).builtAt).not.toBe(builtAt);
+  });
+
+  it('gives the same output unbundled, and survives a corrupt bundle', () => {
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
+    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: 1 } } });
+    const bundled = run(project, ['run', 'PostToolUse'], postToolUse('a'));
+    const unbundled = run(project, ['run', 'PostToolUse'], postToolUse('b'), { HOOKWISE_NO_BUNDLE: '1' });
+    expect(unbundled.stdout).toBe(bundled.stdout);
+    expect(JSON.parse(bundled.stdout)).toHaveProperty('systemMessage');
+
+    const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as { bundle: string };
+    const bundleFile = path.join(project.dir, '.hookwise', 'cache', manifest.bundle);
+    writeFileSync(bundleFile, 'throw new Error("corrupt");');
+    // Same size and mtime check would still pass for a same-size file; make sure the loader itself copes.
+    const afterCorruption = run(project, ['run', 'PostToolUse'], postToolUse('c'));
+    expect(afterCorruption.code).toBe(0);
+    expect(JSON.parse(afterCorruption.stdout)).toHaveProperty('systemMessage');
+    unlinkSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'));
+    expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('d')).stdout)).toHaveProperty('systemMessage');
+  });
+
+  it('exits quietly in a folder without hookwise', () => {
+    const project = scratch();
+    rmSync(path.join(project.dir, 'node_modules'), { recursive: true });
+    const result = run(project, ['run', 'PostToolUse'], postToolUse());
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(path.join(project.dir, '.hookwise'))).toBe(false);
+  });
+});
+
+describe('the CLI', () => {
+  it('has --version and --help for every command', () => {
+    const project = scratch();
+    expect(run(project, ['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    for (const command of ['run', 'init', 'doctor', 'report', 'commands']) {
+      const help = run(project, [command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).toContain(`Usage: hookwise ${command}`);
+    }
+  });
+
+  it('dispatches plugin commands by their words, with --session', () => {
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
+    expect(run(project, ['run', 'SessionStart'], JSON.stringify({ session_id: 'sess-9', hook_event_name: 'SessionStart', source: 'startup' })).code).toBe(0);
+    const dismissed = run(project, ['suggest', 'dismiss']);
+    expect(dismissed.code, dismissed.stderr).toBe(0);
+    expect(dismissed.stdout).toMatch(/dismissed/i);
+    const status = run(project, ['suggest', 'status', '--session', 'sess-9']);
+    expect(status.code, status.stderr).toBe(0);
+    const unknown = run(project, ['frobnicate', 'now']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate now".*suggest dismiss/);
+  });
+});

@@ -1,0 +1,126 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Helpers for the process-level tests: they run the built bin, as users do. */
+export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const packagesDir = path.resolve(packageRoot, '..');
+export const bin = path.join(packageRoot, 'bin', 'hookwise.cjs');
+export const claudeBin = path.join(packageRoot, 'node_modules', '.bin', 'claude');
+
+/** The workspace packages a scratch project links, by folder. */
+export const LINKED_PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-claude-code'] as const;
+
+/** Fails with a clear message when a package the test runs has not been built. */
+export function assertBuilt(): void {
+  const missing = LINKED_PACKAGES.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
+  if (missing.length > 0) throw new Error(`these packages have no dist/ yet: ${missing.join(', ')}. Build first: npx -y pnpm@10.34.9 turbo run build (CI runs build before test)`);
+  if (!existsSync(path.join(packageRoot, 'dist', 'runtime.js'))) throw new Error('packages/adapter-claude-code has no dist/runtime.js; run `npx tsup` in it (or turbo run build)');
+}
+
+export interface ScratchProject {
+  dir: string;
+  /** A HOME of its own, so Claude Code's user settings and transcripts stay in the test. */
+  home: string;
+  remove(): void;
+}
+
+/**
+ * A project in a temporary folder with the workspace packages linked into node_modules, the
+ * way an install would put them (symlinks resolve to the workspace, so they share one core).
+ */
+export function createScratchProject(prefix = 'hookwise-test-'): ScratchProject {
+  // realpath: macOS's /var → /private/var would make the paths hooks see differ from ours.
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const dir = path.join(root, 'project');
+  const home = path.join(root, 'home');
+  mkdirSync(path.join(dir, 'node_modules', '@hookwise'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module' }, null, 2)}\n`);
+  for (const folder of LINKED_PACKAGES) symlinkSync(path.join(packagesDir, folder), path.join(dir, 'node_modules', '@hookwise', folder), 'dir');
+  return { dir, home, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `hookwise` bin. */
+export function hookwise(args: string[], options: { cwd: string; input?: string | Buffer; env?: Record<string, string | undefined> }): ProcessResult {
+  const env = { ...cleanEnv(), ...options.env };
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: options.cwd, input: options.input ?? '', env: env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The test's environment without variables that change how Node or npm behave. */
+export function cleanEnv(): Record<string, string | undefined> {
+  const { NODE_EXTRA_CA_CERTS: _certs, NODE_OPTIONS: _options, CLAUDE_PROJECT_DIR: _project, ...rest } = process.env;
+  return rest;
+}
+
+/** Runs the real Claude Code offline against the stand-in API. */
+export function runClaude(project: ScratchProject, apiUrl: string, args: string[]): Promise<ProcessResult> {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: project.home,
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: 'test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    IS_SANDBOX: '1',
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(claudeBin, [...args, '--dangerously-skip-permissions'], { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** `claude --version` works (the native binary was installed by the package's postinstall). */
+export function claudeVersion(): string {
+  const result = spawnSync(claudeBin, ['--version'], { encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0) throw new Error(`claude --version failed (${result.status}): ${result.stderr || result.stdout}. Is @anthropic-ai/claude-code in onlyBuiltDependencies?`);
+  return result.stdout.trim();
+}
+
+export function readJsonl(file: string): Array<Record<string, unknown>> {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Every file under `dir` with its content, for "state left intact" checks. */
+export function snapshotTree(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  if (!existsSync(dir)) return files;
+  const walk = (current: string) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.name === 'node_modules' || entry.isSymbolicLink()) continue;
+      if (entry.isDirectory()) walk(full);
+      else files[path.relative(dir, full)] = readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+export function writeJson(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+import { coreSourceAlias } from '../../vitest.shared.js';
+
+export default defineConfig({
+  resolve: { alias: coreSourceAlias },
+  test: {
+    name: 'adapter-claude-code',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // The process-level suites (Claude Code end to end, the consumer install) are heavy: one file at a time on a 2-core machine.
+    fileParallelism: false,
+    typecheck: { enabled: true, include: ['src/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+  },
+});
