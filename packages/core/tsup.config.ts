@@ -13,6 +13,9 @@ export default defineConfig({
   // extension bundles this file into CommonJS again, import.meta is empty there and
   // __filename exists, hence the fallback (evaluated only in that case).
   banner: { js: "import { createRequire as __hookwiseCreateRequire } from 'node:module';\nconst require = __hookwiseCreateRequire(import.meta.url ?? __filename);" },
+  // write-file-atomic seeds its temp-file names with CommonJS `__filename`, which does not
+  // exist in an ES module; any constant works (pid, thread and a counter make names unique).
+  define: { __filename: JSON.stringify('@hookwise/core') },
   treeshake: true,
   splitting: true,
 });

@@ -4,7 +4,6 @@ import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { HookwiseError } from '@hookwise/core';
-import { ensureCommonJsFilename } from './core-workaround.js';
 import { doctor } from './doctor.js';
 import { CLAUDE_CODE_EVENTS } from './events.js';
 import { init } from './init.js';
@@ -15,24 +14,16 @@ import type { SettingsScope } from './settings.js';
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The real stderr stream when there is one: the report draws its progress bar there (on a terminal). */
+  stderrStream?: NodeJS.WritableStream;
   cwd: string;
   env: Record<string, string | undefined>;
   /** Whether a person can answer questions (stdin and stdout are terminals). */
   interactive: boolean;
 }
 
-/** What `src/report/command.ts` exports (written separately; loaded only by `hookwise report`). */
-interface ReportModule {
-  reportCommand(options: {
-    transcript: string;
-    json: boolean;
-    html: string | undefined;
-    projectDir: string;
-    configFile: string | undefined;
-    stdout: (text: string) => void;
-    stderr: (text: string) => void;
-  }): Promise<number>;
-}
+/** What `src/report/command.ts` exports (loaded only by `hookwise report`). */
+type ReportModule = typeof import('./report/command.js');
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT_IN = new Set(['run', 'init', 'doctor', 'report', 'commands', 'help']);
@@ -51,7 +42,6 @@ function projectDirOf(io: CliIo, given?: string): string {
 
 /** Runs the CLI and resolves with the exit code (except `run`, which ends the process itself). */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
-  ensureCommonJsFilename();
   // Plugin commands (`hookwise suggest dismiss`) are whatever the configured plugins offer, so
   // they are matched before the fixed commands are parsed.
   const first = argv[0];
@@ -132,7 +122,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         projectDir: projectDirOf(io, options.project),
         configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
         stdout: io.stdout,
-        stderr: io.stderr,
+        stderr: io.stderrStream ?? io.stderr,
       });
     });
 
@@ -209,6 +199,7 @@ function defaultIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stderrStream: process.stderr,
     cwd: process.cwd(),
     env: process.env,
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureCommonJsFilename } from './core-workaround.js';
 import { buildRunBundle, isManifestFresh, markFailed, readManifest, type BundleManifest } from './bundle.js';
 import { findProjectConfig, resolveProjectDir, runHookProcess, type RunRequest } from './run.js';
 
@@ -46,7 +45,6 @@ function loadBundle(projectDir: string, manifest: BundleManifest, bundlePath: st
 }
 
 export async function runUnbundled(request: RunRequest): Promise<never> {
-  ensureCommonJsFilename();
   const { createEngine, loadConfig } = await import('@hookwise/core');
   return runHookProcess(request, async (projectDir) => {
     const loaded = await loadConfig(projectDir);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -160,7 +159,10 @@ interface CompileManifest {
   inputs: Record<string, string>;
 }
 
-const sha1 = (text: string | Buffer) => createHash('sha1').update(text).digest('hex');
+// node:crypto is loaded only when a TypeScript config is compiled: every hook process imports
+// this module, and most never need a hash.
+let createHash: typeof import('node:crypto').createHash | undefined;
+const sha1 = (text: string | Buffer) => createHash!('sha1').update(text).digest('hex');
 
 /**
  * Compiles a TypeScript config once and reuses the output while the config and the local
@@ -168,6 +170,7 @@ const sha1 = (text: string | Buffer) => createHash('sha1').update(text).digest('
  * a compiler on every call. Packages stay external and resolve from the project as usual.
  */
 async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<string> {
+  createHash ??= (await import('node:crypto')).createHash;
   const manifestPath = path.join(cacheDir, `config-${sha1(file).slice(0, 12)}.json`);
   try {
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as CompileManifest;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +21,25 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
     for (const token of [core.LOGGER, core.STATE_STORE, core.TOKEN_COUNTER, core.CLOCK, core.EVENT_LOG, core.PROJECT_DIR, core.HOST, core.SESSION_ID]) {
       expect(container.resolve(token), String(token)).toBeDefined();
     }
+  });
+
+  it('writes state and the event log through the bundled lock and atomic-write libraries, in plain Node', () => {
+    // The dependencies are bundled into the ESM dist, where CommonJS-only globals they use
+    // (__filename, require) do not exist. Vitest's module runner provides them, so this runs
+    // in a plain Node child process, as a hook process would.
+    const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-state-'));
+    const script = `
+      const core = await import(${JSON.stringify(pathToFileURL(distEntry).href)});
+      const store = core.createFileStateStore({ directory: ${JSON.stringify(directory)} });
+      await Promise.all(Array.from({ length: 5 }, () => store.update('s1', 'counter', (current) => (current ?? 0) + 1)));
+      const log = core.createEventLog({ path: ${JSON.stringify(path.join(directory, 'logs', 'events.jsonl'))}, maxBytes: 200, maxFiles: 2 });
+      for (let index = 0; index < 10; index++) await log.append({ type: 'smoke', index });
+      const records = await log.readAll({ includeRotated: true });
+      console.log(JSON.stringify({ counter: await store.read('s1', 'counter'), last: records.at(-1).index }));
+    `;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ counter: 5, last: 9 });
   });
 
   it('keeps decorator metadata through the package build', async () => {

@@ -23,8 +23,11 @@ import type { SessionState, StateStore } from './types.js';
  * Concurrency: Claude Code runs each hook as its own process, concurrently. `update` takes a
  * cross-process lock (proper-lockfile: an atomic `mkdir` of `<file>.lock`, refreshed while held
  * and considered stale after `lockStaleMs`, so a process killed while holding it blocks others
- * for at most that long), reads, applies the function, writes to a temp file that is fsynced and
- * renamed over the target (write-file-atomic), and releases. Because the rename is atomic, `read`
+ * for at most that long), reads, applies the function, writes to a temp file that is renamed
+ * over the target (write-file-atomic), and releases. The temp file is fsynced only with
+ * `durable: true`: a killed process cannot tear a renamed file either way (the page cache
+ * outlives it), and an fsync costs several milliseconds on every hook call; it only matters
+ * for a power loss. Because the rename is atomic, `read`
  * needs no lock: it sees either the old or the new document, never a torn one.
  *
  * Corruption: a document that does not parse is renamed to `<name>.corrupt-<timestamp>-<pid>.json`,
@@ -42,6 +45,8 @@ export interface FileStateStoreOptions {
   retries?: LockRetryOptions;
   /** Called with the error after a corrupt file was moved aside (in addition to the logger warning). */
   onCorrupt?: (error: StateCorruptError) => void;
+  /** fsync each write before the rename, to survive a power loss. Default false (see above). */
+  durable?: boolean;
 }
 
 export interface LockRetryOptions {
@@ -187,7 +192,7 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
         if (text === undefined) {
           await rm(file, { force: true });
         } else {
-          await (await loadWriteFileAtomic())(file, text, { encoding: 'utf8', fsync: true });
+          await (await loadWriteFileAtomic())(file, text, { encoding: 'utf8', fsync: options.durable === true });
         }
         return next;
       });
