@@ -7,8 +7,15 @@ export default defineConfig({
   // process imports core, and resolving and loading tsyringe, zod and the lock libraries from
   // node_modules costs more than the hook itself. Bundling also makes core the only owner of
   // tsyringe at run time (one container). esbuild stays external: only TypeScript configs load it.
-  noExternal: ['tsyringe', 'reflect-metadata', 'zod', 'proper-lockfile', 'write-file-atomic', 'tslib', 'graceful-fs', 'retry', 'signal-exit', 'imurmurhash'],
+  noExternal: ['tsyringe', 'reflect-metadata', 'proper-lockfile', 'write-file-atomic', 'tslib', 'graceful-fs', 'retry', 'signal-exit', 'imurmurhash'],
   external: ['esbuild'],
+  // Start-up cost of every hook process: proper-lockfile wants graceful-fs only to retry EMFILE
+  // (loading it patches fs and pulls in assert and stream); plain fs is enough for a handful of
+  // files. signal-exit needs assert for one argument check, write-file-atomic worker_threads for
+  // a thread id (see build-shims/).
+  esbuildOptions(options) {
+    options.alias = { ...options.alias, 'graceful-fs': 'node:fs', assert: './build-shims/assert.cjs', worker_threads: './build-shims/worker-threads.cjs' };
+  },
   // CommonJS dependencies bundled into ESM call `require` for Node built-ins. When an
   // extension bundles this file into CommonJS again, import.meta is empty there and
   // __filename exists, hence the fallback (evaluated only in that case).

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createEventLog, isSafeName, parseWith, type Engine, type EventLog } from '@hookwise/core';
 import { dispatchEvent } from './binding.js';
@@ -139,17 +139,36 @@ async function logCliError(eventLog: EventLog | undefined, projectDir: string, d
  * print goes to stderr), writes the result, and exits 0 even if handles stay open.
  */
 export async function runHookProcess(request: RunRequest, loadEngine: EngineLoader): Promise<never> {
-  const writeStdout = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...args: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
+  // Anything a plugin prints must not reach stdout, which Claude Code parses: `process.stdout`
+  // is pointed at stderr. Lazily, through a getter, so that a call that prints nothing never
+  // builds the stdio streams (on pipes that loads net and the stream modules, ~2 ms a call).
+  Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => process.stderr });
   let result: RunResult;
   try {
     result = await runHook(request, loadEngine);
   } catch (error) {
     result = { stdout: '', stderr: [`hookwise: internal error, nothing done: ${describe(error)}`], exitCode: 0 };
   }
-  for (const line of result.stderr) process.stderr.write(`${line}\n`);
-  return new Promise<never>(() => {
-    if (result.stdout === '') process.exit(result.exitCode);
-    writeStdout(result.stdout, () => process.exit(result.exitCode));
-  });
+  if (result.stderr.length > 0) writeAllSync(2, result.stderr.map((line) => `${line}\n`).join(''));
+  if (result.stdout !== '') writeAllSync(1, result.stdout);
+  return process.exit(result.exitCode);
+}
+
+/**
+ * Writes the whole text to a file descriptor synchronously. The pipes Claude Code gives a hook
+ * may be non-blocking: a full pipe answers EAGAIN, so wait briefly and go on until all is out.
+ */
+function writeAllSync(fd: number, text: string): void {
+  const buffer = Buffer.from(text, 'utf8');
+  let offset = 0;
+  let attempts = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += writeSync(fd, buffer, offset, buffer.length - offset);
+      attempts = 0;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++attempts > 1_000) return;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+    }
+  }
 }
