@@ -7,6 +7,10 @@ export default defineConfig({
   // process imports core, and resolving and loading tsyringe, zod and the lock libraries from
   // node_modules costs more than the hook itself. Bundling also makes core the only owner of
   // tsyringe at run time (one container). esbuild stays external: only TypeScript configs load it.
+  // zod stays external too: the hook CLI bundles core with the plugins, which use zod/mini
+  // themselves, and one shared copy tree-shaken once starts faster (measured 1.91x vs 2.00x of
+  // `node -e 0` per hook call) than core's own copy beside theirs. The price is a slower plain
+  // import of core (3.65x vs 1.75x), paid once by long-lived hosts.
   noExternal: ['tsyringe', 'reflect-metadata', 'proper-lockfile', 'write-file-atomic', 'tslib', 'graceful-fs', 'retry', 'signal-exit', 'imurmurhash'],
   external: ['esbuild'],
   // Start-up cost of every hook process: proper-lockfile wants graceful-fs only to retry EMFILE
