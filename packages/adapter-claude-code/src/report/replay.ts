@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { iterateTranscript, type Engine, type EventRecord, type HookFailure, type MergedOutcome, type Message, type MessagePart, type PointInput, type PointName } from '@hookwise/core';
+import { iterateTranscript, type Engine, type EventRecord, type HookFailure, type MergedOutcome, type Message, type MessagePart, type PointInput, type PointName, type TranscriptUsage } from '@hookwise/core';
 import { contentToParts, createResultTokenCounter, diffHistories } from './messages.js';
 
 /**
@@ -25,14 +25,8 @@ import { contentToParts, createResultTokenCounter, diffHistories } from './messa
  * read + cache creation). Side-chain lines count for nothing.
  */
 
-export interface UsagePoint {
-  line: number;
-  messageId?: string;
-  model?: string;
-  inputTokens: number;
-  cacheReadInputTokens: number;
-  cacheCreationInputTokens: number;
-  contextTokens: number;
+/** One main-chain response's usage (core's transcript figures), as the replay saw it. */
+export interface UsagePoint extends Omit<TranscriptUsage, 'isSidechain'> {
   /** Main-chain tool calls made before this response. */
   toolCallsBefore: number;
   /** What hook-prune changed in the request that produced this response; undefined when it did not run. */
