@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFileStateStore } from '@hookwise/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,5 +108,28 @@ describe('hookwise run with bad input', () => {
     const state = await createFileStateStore({ directory: path.join(project.dir, '.hookwise') }).read<{ policy: { toolCalls: number } }>(sessionId, '@hookwise/hook-suggest');
     // The call in beforeAll and this one; none of the bad ones counted.
     expect(state?.policy.toolCalls).toBe(2);
+  });
+});
+
+describe('hookwise run with a config that stopped validating', () => {
+  it('steps aside with one line naming the file and the bad key, and leaves state alone', async () => {
+    const broken = createScratchProject('hookwise-bad-config-');
+    try {
+      const env = { CLAUDE_PROJECT_DIR: broken.dir, HOME: broken.home };
+      expect(hookwise(['init', '--plugins', 'suggest'], { cwd: broken.dir, env }).code).toBe(0);
+      const event = postToolUse({ cwd: broken.dir });
+      expect(hookwise(['run', 'PostToolUse'], { cwd: broken.dir, input: event, env }).code).toBe(0);
+      // An edit after init: the fast path rebuilds its bundle and must validate like loadConfig.
+      writeFileSync(path.join(broken.dir, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-suggest': {} }, hookTimeoutMS: 100 }));
+      const result = hookwise(['run', 'PostToolUse'], { cwd: broken.dir, input: event, env });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('');
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/hookwise\.config\.json[\s\S]*Unrecognized key: "hookTimeoutMS"/);
+      const state = await createFileStateStore({ directory: path.join(broken.dir, '.hookwise') }).read<{ policy: { toolCalls: number } }>(sessionId, '@hookwise/hook-suggest');
+      expect(state?.policy.toolCalls).toBe(1);
+    } finally {
+      broken.remove();
+    }
   });
 });

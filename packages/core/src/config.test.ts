@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defineConfig, loadConfig } from './config.js';
+import { configFromJson, configFromModule, defineConfig, loadConfig } from './config.js';
 import { ConfigError } from './errors.js';
 
 function project(files: Record<string, string>): string {
@@ -103,6 +103,23 @@ describe('loadConfig', () => {
     writeFileSync(path.join(directory, 'timeout.ts'), 'export const timeout: number = 654;\n');
     expect((await loadConfig(directory)).config.hookTimeoutMs).toBe(654);
     expect(outputs()).toHaveLength(2);
+  });
+
+  it('builds a JSON config from modules a host supplies (a bundle), with the same checks', async () => {
+    const marker = Symbol.for('hookwise.Plugin');
+    const factory = (options: unknown) => ({ [marker]: true, specificationVersion: 'v1', meta: { name: 'fake', version: '1' }, rawOptions: options, definition: { meta: { name: 'fake', version: '1' }, hooks: [] }, resolveOptions: () => options ?? {} });
+    // CommonJS interop in bundles can wrap a default export twice.
+    const modules = { plugin: (name: string) => (name === 'fake' ? { default: { default: factory } } : undefined), hooks: () => ({ default: [] }) };
+    const config = await configFromJson({ plugins: { fake: { level: 1 } }, hooks: ['./none.mjs'], hookTimeoutMs: 50 }, '/p/hookwise.config.json', modules);
+    expect(config.hookTimeoutMs).toBe(50);
+    expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 1 }]);
+    await expect(configFromJson({ hookTimeoutMs: 'soon' }, '/p/hookwise.config.json', modules)).rejects.toThrow(/\/p\/hookwise\.config\.json: invalid config\n✖ Invalid input: expected number, received string\n {2}→ at hookTimeoutMs/);
+    await expect(configFromJson({ plugins: { other: true } }, '/p/hookwise.config.json', modules)).rejects.toThrow(/plugin "other" has no default export that makes a hookwise plugin/);
+  });
+
+  it('validates a config module a host imported itself', async () => {
+    expect(await configFromModule(() => ({ hookTimeoutMs: 7 }), '/p/hookwise.config.mjs')).toEqual({ hookTimeoutMs: 7 });
+    await expect(configFromModule({ plugins: 'all' }, '/p/hookwise.config.mjs')).rejects.toThrow(/invalid config[\s\S]*→ at plugins/);
   });
 
   it('defineConfig is the identity', () => {

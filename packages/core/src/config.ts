@@ -95,15 +95,32 @@ export async function loadConfig(projectDir: string, options: { file?: string; c
     } catch (error) {
       throw new ConfigError(`could not import: ${(error as Error).message}`, { file, cause: error });
     }
-    if (typeof exported === 'function') exported = await (exported as () => unknown)();
-    if (exported === undefined) throw new ConfigError('has no default export; write `export default defineConfig({ … })`', { file });
-    const parsed = parseWith(moduleConfigSchema, exported);
-    if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
-    return { config: parsed.data, file };
+    return { config: await configFromModule(exported, file), file };
   } catch (error) {
     if (HookwiseError.isInstance(error)) throw error;
     throw new ConfigError((error as Error).message, { file, cause: error });
   }
+}
+
+/**
+ * Validates what a JS/TS config module exports by default (a config, or a function returning
+ * one). Exported for hosts that import the config module themselves (the CLI's bundle).
+ */
+export async function configFromModule(exported: unknown, file: string): Promise<HookwiseConfig> {
+  let value = exported;
+  if (typeof value === 'function') value = await (value as () => unknown)();
+  if (value === undefined) throw new ConfigError('has no default export; write `export default defineConfig({ … })`', { file });
+  const parsed = parseWith(moduleConfigSchema, value);
+  if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
+  return parsed.data;
+}
+
+/** Where the modules a JSON config names come from. */
+export interface JsonConfigModules {
+  /** The module (namespace) of a plugin package the config names. */
+  plugin(name: string): unknown | Promise<unknown>;
+  /** The module (namespace) of a hook file the config lists, by its specifier. */
+  hooks(specifier: string): unknown | Promise<unknown>;
 }
 
 async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
@@ -113,21 +130,34 @@ async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
   } catch (error) {
     throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file, cause: error });
   }
+  const require = createRequire(file);
+  return configFromJson(raw, file, {
+    async plugin(name) {
+      let resolved: string;
+      try {
+        resolved = require.resolve(name);
+      } catch (error) {
+        throw new ConfigError(`plugin "${name}" cannot be resolved from ${path.dirname(file)}; install it in the project (npm install ${name})`, { file, cause: error });
+      }
+      return import(pathToFileURL(resolved).href);
+    },
+    hooks: (specifier) => import(pathToFileURL(path.resolve(path.dirname(file), specifier)).href),
+  });
+}
+
+/**
+ * Turns a parsed JSON config into a config: validates it, calls each named plugin's default
+ * export with its options and validates them, and collects the hook modules. Exported for hosts
+ * that supply the modules themselves (the CLI's bundle imports them statically).
+ */
+export async function configFromJson(raw: unknown, file: string, modules: JsonConfigModules): Promise<HookwiseConfig> {
   const parsed = parseWith(jsonConfigSchema, raw);
   if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
   const { plugins: pluginMap, hooks: hookModules, $schema: _schema, ...rest } = parsed.data;
-  const require = createRequire(file);
   const plugins: Array<PluginInstance<any>> = [];
   for (const [name, pluginOptions] of Object.entries(pluginMap ?? {})) {
     if (pluginOptions === false) continue;
-    let resolved: string;
-    try {
-      resolved = require.resolve(name);
-    } catch (error) {
-      throw new ConfigError(`plugin "${name}" cannot be resolved from ${path.dirname(file)}; install it in the project (npm install ${name})`, { file, cause: error });
-    }
-    const module = (await import(pathToFileURL(resolved).href)) as { default?: unknown };
-    const factory = module.default;
+    const factory = defaultExportOf(await modules.plugin(name));
     if (typeof factory !== 'function') throw new ConfigError(`plugin "${name}" has no default export that makes a hookwise plugin`, { file });
     const instance = (factory as (options?: unknown) => unknown)(pluginOptions === true ? undefined : pluginOptions);
     if (!isPluginInstance(instance)) throw new ConfigError(`plugin "${name}": its default export did not return a hookwise plugin`, { file });
@@ -142,15 +172,23 @@ async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
   }
   const hooks: Array<HookSet<any>> = [];
   for (const specifier of hookModules ?? []) {
-    const target = path.resolve(path.dirname(file), specifier);
-    const module = (await import(pathToFileURL(target).href)) as { default?: unknown };
-    const sets = Array.isArray(module.default) ? module.default : [module.default];
+    const exported = defaultExportOf(await modules.hooks(specifier));
+    const sets = Array.isArray(exported) ? exported : [exported];
     for (const set of sets) {
       if (!isHookSet(set)) throw new ConfigError(`at hooks: "${specifier}" must export defineHook(...) (or a list of them) as default`, { file });
       hooks.push(set);
     }
   }
   return { ...rest, plugins, hooks };
+}
+
+/** The default export of a module namespace, whichever way a bundler's CommonJS interop shaped it. */
+function defaultExportOf(module: unknown): unknown {
+  if (typeof module !== 'object' || module === null) return module;
+  let inner = (module as { default?: unknown }).default;
+  // Interop can wrap twice: { default: { default: value } }.
+  if (typeof inner === 'object' && inner !== null && !isHookSet(inner) && 'default' in inner) inner = (inner as { default?: unknown }).default;
+  return inner;
 }
 
 interface CompileManifest {
