@@ -8,11 +8,8 @@ import type { TokenCounter } from './token-counter.js';
 
 export type HookOrder = 'pre' | 'post';
 
-/** Everything a hook may use besides its payload. */
-export interface HookContext<Options = unknown> {
-  point: PointName;
-  pluginName: string;
-  hookName: string;
+/** The services a plugin's hooks and commands work with, bound to one session. */
+export interface PluginContext<Options = unknown> {
   sessionId: string;
   projectDir: string;
   host: string;
@@ -25,6 +22,13 @@ export interface HookContext<Options = unknown> {
   eventLog: EventLog;
   tokenCounter: TokenCounter;
   clock: Clock;
+}
+
+/** Everything a hook may use besides its payload. */
+export interface HookContext<Options = unknown> extends PluginContext<Options> {
+  point: PointName;
+  pluginName: string;
+  hookName: string;
   /** The plugin's child container (of the session's container). */
   container: DependencyContainer;
   /** Aborted when the hook passes its deadline. */

@@ -13,7 +13,7 @@ export type { HookKind, PointName, PointPayload, PointInput, PointKind, Transfor
 export { mergeRules } from './outcome.js';
 export type { ObserveOutcome, GuardOutcome, TransformOutcome, OutcomeOf, HookFailure, MergedOutcome } from './outcome.js';
 export { On, defineHook, isHookSet, getClassHooks, isHookClass } from './hooks.js';
-export type { HookContext, HookFunction, HookEntry, HookMap, HookSet, HookOrder, HookClass, ClassHookMetadata } from './hooks.js';
+export type { HookContext, PluginContext, HookFunction, HookEntry, HookMap, HookSet, HookOrder, HookClass, ClassHookMetadata } from './hooks.js';
 export { definePlugin, isPluginInstance } from './plugin.js';
 export type { PluginDefinition, PluginInstance, PluginFactory, PluginMeta, PluginCommand, PluginCommandContext } from './plugin.js';
 export { parseWith, formatSchemaError } from './schema.js';

@@ -1,10 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
-import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
-import type { EventLog, SessionState } from './state/types.js';
-import type { TokenCounter } from './token-counter.js';
 import { PluginError } from './errors.js';
-import type { HookClass, HookSet } from './hooks.js';
+import type { HookClass, HookSet, PluginContext } from './hooks.js';
 import { parseWith, type SchemaLike } from './schema.js';
 
 export interface PluginMeta {
@@ -27,19 +23,8 @@ export interface PluginDefinition<Options, Input = Options> {
   commands?: ReadonlyArray<PluginCommand<Options>>;
 }
 
-export interface PluginCommandContext<Options = unknown> {
-  /** The session the command applies to: given by the caller, else the last session that started. */
-  sessionId: string;
-  projectDir: string;
-  host: string;
-  options: Options;
-  state: SessionState;
-  projectState: SessionState;
-  logger: Logger;
-  eventLog: EventLog;
-  tokenCounter: TokenCounter;
-  clock: Clock;
-}
+/** What a plugin command runs with. Its session: given by the caller, else the last session that started. */
+export type PluginCommandContext<Options = unknown> = PluginContext<Options>;
 
 export interface PluginCommand<Options = unknown> {
   /** Words after `hookwise`, e.g. `suggest dismiss`, `command activate`. */

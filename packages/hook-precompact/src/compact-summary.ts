@@ -62,18 +62,19 @@ export function extractCompactSummary(markdown: string): string | null {
   const sections: string[] = [];
   let section: string[] | undefined;
   let insideStartComment = false;
+  // A section starts with whatever follows the start comment's `-->` on its line.
+  const openSection = (rest: string): string[] => {
+    if (rest.trim() === '') return [];
+    fences.consume(rest);
+    return [rest];
+  };
 
   for (const line of lines) {
     if (insideStartComment) {
       const close = line.indexOf('-->');
       if (close === -1) continue;
       insideStartComment = false;
-      section = [];
-      const rest = line.slice(close + 3);
-      if (rest.trim() !== '') {
-        section.push(rest);
-        fences.consume(rest);
-      }
+      section = openSection(line.slice(close + 3));
       continue;
     }
     const wasInsideFence = fences.inside;
@@ -85,12 +86,7 @@ export function extractCompactSummary(markdown: string): string | null {
         section = undefined;
         continue;
       }
-      section = [];
-      const rest = line.slice(close + 3);
-      if (rest.trim() !== '') {
-        section.push(rest);
-        fences.consume(rest);
-      }
+      section = openSection(line.slice(close + 3));
       continue;
     }
     if (!wasInsideFence && section && END_MARKER.test(line)) {
