@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configFromJson, configFromModule, defineConfig, loadConfig } from './config.js';
+import { configFromJson, configFromModule, defaultExport, defineConfig, loadConfig, loadPlugin, pluginFromModule } from './config.js';
 import { ConfigError } from './errors.js';
 
 function project(files: Record<string, string>): string {
@@ -125,5 +125,33 @@ describe('loadConfig', () => {
   it('defineConfig is the identity', () => {
     const config = { hookTimeoutMs: 1 };
     expect(defineConfig(config)).toBe(config);
+  });
+});
+
+describe('plugin loading by package name (the one place adapters call)', () => {
+  it('loads from the first place that has the package, default export called with the options', async () => {
+    const empty = project({});
+    const withPlugin = project(fakePackage);
+    const instance = await loadPlugin('hookwise-plugin-fake', { from: [empty, withPlugin], options: { level: 3 } });
+    expect(instance.meta.name).toBe('fake');
+    expect(instance.rawOptions).toEqual({ level: 3 });
+  });
+
+  it('says where it looked when no place has the package', async () => {
+    const empty = project({});
+    await expect(loadPlugin('hookwise-plugin-missing', { from: [empty] })).rejects.toMatchObject({ code: 'HW_PLUGIN_NOT_FOUND', message: expect.stringContaining(`cannot be resolved from ${empty}`) });
+  });
+
+  it('validates the options (the plugin names itself)', async () => {
+    await expect(loadPlugin('hookwise-plugin-fake', { from: project(fakePackage), options: { level: 'high' } })).rejects.toThrow(/\[fake\] invalid options/);
+  });
+
+  it('unwraps a default export however a bundler shaped it, and takes a function as it is', () => {
+    const factory = () => undefined;
+    expect(defaultExport({ default: factory })).toBe(factory);
+    expect(defaultExport({ default: { default: factory } })).toBe(factory);
+    expect(defaultExport(factory)).toBe(factory);
+    expect(defaultExport({ named: factory })).toBeUndefined();
+    expect(() => pluginFromModule({ default: factory }, 'x')).toThrow(/plugin "x": its default export did not return a hookwise plugin/);
   });
 });

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
 import { ConfigError, HookwiseError, PluginError } from './errors.js';
 import { isHookSet, type HookSet } from './hooks.js';
@@ -130,17 +130,10 @@ async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
   } catch (error) {
     throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file, cause: error });
   }
-  const require = createRequire(file);
   return configFromJson(raw, file, {
-    async plugin(name) {
-      let resolved: string;
-      try {
-        resolved = require.resolve(name);
-      } catch (error) {
-        throw new ConfigError(`plugin "${name}" cannot be resolved from ${path.dirname(file)}; install it in the project (npm install ${name})`, { file, cause: error });
-      }
-      return import(pathToFileURL(resolved).href);
-    },
+    plugin: (name) => importPackage(name, [file]).catch((error: unknown) => {
+      throw new ConfigError((error as Error).message, { file, cause: error });
+    }),
     hooks: (specifier) => import(pathToFileURL(path.resolve(path.dirname(file), specifier)).href),
   });
 }
@@ -157,10 +150,13 @@ export async function configFromJson(raw: unknown, file: string, modules: JsonCo
   const plugins: Array<PluginInstance<any>> = [];
   for (const [name, pluginOptions] of Object.entries(pluginMap ?? {})) {
     if (pluginOptions === false) continue;
-    const factory = defaultExportOf(await modules.plugin(name));
-    if (typeof factory !== 'function') throw new ConfigError(`plugin "${name}" has no default export that makes a hookwise plugin`, { file });
-    const instance = (factory as (options?: unknown) => unknown)(pluginOptions === true ? undefined : pluginOptions);
-    if (!isPluginInstance(instance)) throw new ConfigError(`plugin "${name}": its default export did not return a hookwise plugin`, { file });
+    let instance: PluginInstance<any>;
+    try {
+      instance = pluginFromModule(await modules.plugin(name), name, pluginOptions === true ? undefined : pluginOptions);
+    } catch (error) {
+      if (ConfigError.isInstance(error)) throw error;
+      throw new ConfigError((error as Error).message, { file, cause: error });
+    }
     // Validate now so the message names the file as well as the plugin.
     try {
       instance.resolveOptions();
@@ -172,7 +168,7 @@ export async function configFromJson(raw: unknown, file: string, modules: JsonCo
   }
   const hooks: Array<HookSet<any>> = [];
   for (const specifier of hookModules ?? []) {
-    const exported = defaultExportOf(await modules.hooks(specifier));
+    const exported = defaultExport(await modules.hooks(specifier));
     const sets = Array.isArray(exported) ? exported : [exported];
     for (const set of sets) {
       if (!isHookSet(set)) throw new ConfigError(`at hooks: "${specifier}" must export defineHook(...) (or a list of them) as default`, { file });
@@ -182,13 +178,66 @@ export async function configFromJson(raw: unknown, file: string, modules: JsonCo
   return { ...rest, plugins, hooks };
 }
 
-/** The default export of a module namespace, whichever way a bundler's CommonJS interop shaped it. */
-function defaultExportOf(module: unknown): unknown {
+/**
+ * The default export of a module namespace, whichever way a bundler's CommonJS interop shaped
+ * it (`{ default: value }`, or twice wrapped `{ default: { default: value } }`). A function is
+ * taken as the export itself (a bundle may hand over the factory directly).
+ */
+export function defaultExport(module: unknown): unknown {
+  if (typeof module === 'function') return module;
   if (typeof module !== 'object' || module === null) return module;
   let inner = (module as { default?: unknown }).default;
-  // Interop can wrap twice: { default: { default: value } }.
-  if (typeof inner === 'object' && inner !== null && !isHookSet(inner) && 'default' in inner) inner = (inner as { default?: unknown }).default;
+  if (typeof inner === 'object' && inner !== null && !isHookSet(inner) && !isPluginInstance(inner) && 'default' in inner) inner = (inner as { default?: unknown }).default;
   return inner;
+}
+
+/**
+ * A plugin instance from a plugin package's module: its default export is the factory, called
+ * with `options`. Throws a HookwiseError (`HW_PLUGIN`) naming the package when the module makes no plugin.
+ */
+export function pluginFromModule(module: unknown, name: string, options?: unknown): PluginInstance<any> {
+  const factory = defaultExport(module);
+  if (typeof factory !== 'function') throw new HookwiseError(`plugin "${name}" has no default export that makes a hookwise plugin`, { code: 'HW_PLUGIN' });
+  const instance = (factory as (options?: unknown) => unknown)(options);
+  if (!isPluginInstance(instance)) throw new HookwiseError(`plugin "${name}": its default export did not return a hookwise plugin`, { code: 'HW_PLUGIN' });
+  return instance;
+}
+
+const isFolder = (base: string) => {
+  try {
+    return !base.startsWith('file:') && statSync(base).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** Imports a package as resolved from the first of `from` (folders, files or file URLs) that has it. */
+async function importPackage(name: string, from: readonly string[]): Promise<unknown> {
+  for (const base of from) {
+    let resolved: string;
+    try {
+      resolved = createRequire(isFolder(base) ? path.join(base, 'package.json') : base).resolve(name);
+    } catch {
+      continue;
+    }
+    return import(pathToFileURL(resolved).href);
+  }
+  throw new HookwiseError(`plugin "${name}" cannot be resolved from ${from.map((base) => (isFolder(base) ? base : path.dirname(base.startsWith('file:') ? fileURLToPath(base) : base))).join(' or ')}; install it in the project (npm install ${name})`, {
+    code: 'HW_PLUGIN_NOT_FOUND',
+  });
+}
+
+/**
+ * Loads a plugin by package name the way a JSON config names it: resolved from the first of
+ * `from` (folders or files, e.g. the project, then where the host is installed) that has it,
+ * default export called with `options`. Throws a HookwiseError with code `HW_PLUGIN_NOT_FOUND`
+ * when no place has the package, a PluginError when it makes no plugin or its options are bad.
+ */
+export async function loadPlugin(name: string, options: { from: string | readonly string[]; options?: unknown }): Promise<PluginInstance<any>> {
+  const module = await importPackage(name, typeof options.from === 'string' ? [options.from] : options.from);
+  const instance = pluginFromModule(module, name, options.options);
+  instance.resolveOptions();
+  return instance;
 }
 
 interface CompileManifest {

@@ -245,6 +245,104 @@ describe('plugins and DI', () => {
   it('returns quickly with nothing to do when no hook listens', async () => {
     const { engine } = engineWith({});
     expect(engine.has('tool:after')).toBe(false);
-    expect(await engine.emit('tool:after', toolAfter)).toEqual({ point: 'tool:after', preserved: [], errors: [], hooksRun: 0 });
+    expect(await engine.emit('tool:after', toolAfter)).toEqual({ point: 'tool:after', notices: [], preserved: [], errors: [], hooksRun: 0 });
+  });
+});
+
+describe('issue 11: engine bugs and the structured notice', () => {
+  const plugin = (name: string, on: Parameters<typeof defineHook>[0]['on'], commands: Parameters<typeof definePlugin>[0]['commands'] = []) =>
+    definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })], commands })();
+
+  it('runs a detached runCommand (was a TypeError on `this`)', async () => {
+    const withCommand = plugin('cmd', {}, [{ name: 'cmd show', description: 'show', run: (_args, context) => context.sessionId }]);
+    const { engine } = engineWith({ plugins: [withCommand] });
+    const { runCommand } = engine;
+    expect(await runCommand('cmd show', [], { sessionId: 's9' })).toBe('s9');
+    await expect(runCommand('nope', [], { sessionId: 's9' })).rejects.toThrow(/unknown command "nope"[\s\S]*cmd show/);
+  });
+
+  it('clears labels saved at compact:before once compact:after took them (no stale labels later)', async () => {
+    const received: unknown[] = [];
+    let now = 1_000_000;
+    const keep = plugin('keep', { 'compact:before': () => ({ preserved: ['/babysit'] }), 'compact:after': (payload) => void received.push(payload.preserved) });
+    const { engine: timed } = engineWith({ plugins: [keep] }, { clock: { now: () => now } });
+    await timed.emit('compact:before', { ...session, trigger: 'manual' });
+    await timed.emit('compact:after', { ...session });
+    now += 60 * 60_000; // an hour later, a compaction the host reports without compact:before
+    await timed.emit('compact:after', { ...session, trigger: 'auto' });
+    expect(received).toEqual([['/babysit'], undefined]);
+  });
+
+  it('fills the trigger from the matching compact:before and drops a second report of the same compaction', async () => {
+    const received: unknown[] = [];
+    const { engine } = engineWith({ plugins: [plugin('watch', { 'compact:before': () => undefined, 'compact:after': (payload) => void received.push(payload.trigger) })] });
+    await engine.emit('compact:before', { ...session, trigger: 'auto' });
+    const first = await engine.emit('compact:after', { ...session });
+    const again = await engine.emit('compact:after', { ...session });
+    expect(received).toEqual(['auto']);
+    expect([first.hooksRun, again.hooksRun]).toEqual([1, 0]);
+  });
+
+  it('carries a notice kind and actions naming the plugin’s own commands; refuses others', async () => {
+    const { engine } = engineWith({
+      plugins: [
+        plugin(
+          'suggest-like',
+          {
+            'tool:after': () => ({
+              notice: {
+                text: 'Context at 72%.',
+                kind: 'capacity',
+                actions: [
+                  { label: 'Compact now', hostAction: 'compact' },
+                  { label: 'Dismiss', command: 'x dismiss' },
+                  { label: 'Steal', command: 'other secret' },
+                ],
+              },
+            }),
+          },
+          [{ name: 'x dismiss', description: 'quiet', run: () => 'ok' }],
+        ),
+        plugin('plain', { 'tool:after': () => ({ notice: 'plain text' }) }),
+      ],
+    });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.notice).toBe('Context at 72%.\nplain text');
+    expect(outcome.notices).toEqual([
+      { text: 'Context at 72%.', kind: 'capacity', pluginName: 'suggest-like', hookName: 'suggest-like-hook', actions: [{ label: 'Compact now', hostAction: 'compact' }, { label: 'Dismiss', command: 'x dismiss' }] },
+      { text: 'plain text', pluginName: 'plain', hookName: 'plain-hook', actions: [] },
+    ]);
+    expect(outcome.errors).toMatchObject([{ pluginName: 'suggest-like', kind: 'invalid-outcome', message: expect.stringContaining('"Steal" names no command') }]);
+  });
+
+  it('lets tool:after hooks replace the output, chained', async () => {
+    const seen: unknown[] = [];
+    const { engine } = engineWith({
+      plugins: [
+        plugin('trim', { 'tool:after': (payload) => ({ value: String(payload.output).slice(0, 1) }) }),
+        plugin('wrap', { 'tool:after': (payload) => (seen.push(payload.output), { value: { text: payload.output } }) }),
+      ],
+    });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(seen).toEqual(['a']);
+    expect(outcome.value).toEqual({ text: 'a' });
+  });
+
+  it('logs each hook failure once, with the label and details a host gives', async () => {
+    const { engine, logger } = engineWith({ plugins: [plugin('broken', { 'llm:before': () => { throw new Error('boom'); } })] });
+    await engine.emit('llm:before', { ...session, systemPrompt: 's', messages: [] }, { label: '[Task#t1] for intent REQ-1', details: { taskId: 't1', intentId: 'REQ-1' } });
+    const lines = logger.lines.filter((line) => line.includes('boom'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('[Task#t1] for intent REQ-1 broken › broken-hook on llm:before failed: boom (skipped)');
+    expect(lines[0]).toContain('"intentId":"REQ-1"');
+    expect(lines[0]).toContain('"stack":"Error: boom');
+  });
+
+  it('tells plugins whether they may write files of their own', async () => {
+    const seen: boolean[] = [];
+    const hooks = { 'session:start': (_payload: unknown, context: { ephemeral: boolean }) => void seen.push(context.ephemeral) };
+    await engineWith({ plugins: [plugin('p', hooks as never)] }).engine.emit('session:start', { ...session, source: 'startup' });
+    await engineWith({ plugins: [plugin('p', hooks as never)] }, { ephemeral: true }).engine.emit('session:start', { ...session, source: 'startup' });
+    expect(seen).toEqual([false, true]);
   });
 });

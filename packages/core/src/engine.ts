@@ -6,9 +6,9 @@ import { HookTimeoutError, HookwiseError, PluginError } from './errors.js';
 import { assertSafeName } from './state/safe-name.js';
 import { getClassHooks, isHookSet, type HookClass, type HookContext, type HookFunction, type HookOrder, type HookSet } from './hooks.js';
 import { createLogger, type Logger } from './logger.js';
-import { mergeRules, type HookFailure, type MergedOutcome } from './outcome.js';
+import { addPreserved, joinText, type HookFailure, type MergedNotice, type MergedOutcome, type NoticeAction } from './outcome.js';
 import type { PluginInstance, PluginMeta } from './plugin.js';
-import { pointKinds, pointSchemas, transformFields, type PointInput, type PointName, type PointPayload } from './points.js';
+import { points, type PointInput, type PointName, type PointPayload } from './points.js';
 import { parseWith, type SchemaLike } from './schema.js';
 import { createEventLog } from './state/event-log.js';
 import { createFileStateStore, createSessionState } from './state/file-state-store.js';
@@ -17,6 +17,11 @@ import { createCharsTokenCounter, createJsonAwareTokenCounter, type TokenCounter
 import { CLOCK, EVENT_LOG, HOST, LOGGER, PLUGIN_META, PLUGIN_OPTIONS, PROJECT_DIR, SESSION_ID, SESSION_STATE, STATE_STORE, TOKEN_COUNTER } from './tokens.js';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+/**
+ * A `compact:after` with no `compact:before` before it, this soon after the last one, reports the
+ * same compaction again (Claude Code reports one through SessionStart(compact) and PostCompact).
+ */
+const DUPLICATE_COMPACTION_WINDOW_MS = 2 * 60_000;
 /** The session id of state shared by every session of a project. */
 export const PROJECT_SCOPE = 'project';
 const USER_HOOKS = 'config';
@@ -36,6 +41,19 @@ export interface EngineOptions {
   hookTimeoutMs?: number;
   /** Parent of the engine's container; defaults to tsyringe's root container. */
   container?: DependencyContainer;
+  /**
+   * The engine must leave no files behind (a replay, a dry run): give it in-memory state and
+   * event log, and plugins see `context.ephemeral` and write no files of their own.
+   */
+  ephemeral?: boolean;
+}
+
+/** How a host names one `emit` call in the engine's failure log lines. */
+export interface EmitOptions {
+  /** Put before each failure line, e.g. `[Task#12]`. */
+  label?: string;
+  /** Added to each failure line's details, e.g. `{ taskId, intentId }`. */
+  details?: Record<string, unknown>;
 }
 
 export interface RegisteredHook {
@@ -50,8 +68,11 @@ export interface Engine {
   readonly host: string;
   readonly plugins: readonly PluginMeta[];
   readonly services: { stateStore: StateStore; eventLog: EventLog; logger: Logger; tokenCounter: TokenCounter; clock: Clock };
-  /** Runs every hook of `point` in order and merges their outcomes. Never throws because a hook failed. */
-  emit<P extends PointName>(point: P, payload: PointInput<P>): Promise<MergedOutcome<P>>;
+  /**
+   * Runs every hook of `point` in order and merges their outcomes. Never throws because a hook
+   * failed: each failure is logged once (here), written to the event log and returned in `errors`.
+   */
+  emit<P extends PointName>(point: P, payload: PointInput<P>, options?: EmitOptions): Promise<MergedOutcome<P>>;
   /** The hooks of a point in the order they run (a debug dump). */
   hooksFor(point: PointName): RegisteredHook[];
   /** Whether any hook listens on `point` (lets hosts skip building expensive payloads). */
@@ -88,7 +109,7 @@ interface PluginScope {
   setupError?: unknown;
 }
 
-type BaseContext = Pick<HookContext, 'point' | 'sessionId' | 'projectDir' | 'host' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock'>;
+type BaseContext = Pick<HookContext, 'point' | 'sessionId' | 'projectDir' | 'host' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock' | 'ephemeral'>;
 
 /**
  * The context of one hook call. A class with a prototype getter rather than an object literal:
@@ -103,6 +124,7 @@ class RunContext implements HookContext {
   readonly eventLog: EventLog;
   readonly tokenCounter: TokenCounter;
   readonly clock: Clock;
+  readonly ephemeral: boolean;
   readonly pluginName: string;
   readonly hookName: string;
   readonly options: unknown;
@@ -121,6 +143,7 @@ class RunContext implements HookContext {
     this.eventLog = base.eventLog;
     this.tokenCounter = base.tokenCounter;
     this.clock = base.clock;
+    this.ephemeral = base.ephemeral;
     this.pluginName = hook.pluginName;
     this.hookName = hook.hookName;
     this.options = hook.plugin.options;
@@ -168,6 +191,7 @@ export function createEngine(options: EngineOptions): Engine {
     });
   const hookTimeoutMs = options.hookTimeoutMs ?? config.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
 
+  const ephemeral = options.ephemeral === true;
   const engineContainer = (options.container ?? rootContainer).createChildContainer();
   engineContainer.register(LOGGER, { useValue: logger });
   engineContainer.register(CLOCK, { useValue: clock });
@@ -184,7 +208,7 @@ export function createEngine(options: EngineOptions): Engine {
   const hooks: PreparedHook[] = [];
   const addSet = (plugin: PreparedPlugin, set: HookSet<any>) => {
     for (const point of Object.keys(set.on) as PointName[]) {
-      if (!(point in pointSchemas)) throw new PluginError(`unknown lifecycle point "${point}" in hook "${set.name}"`, { pluginName: plugin.meta.name, hookName: set.name });
+      if (!(point in points)) throw new PluginError(`unknown lifecycle point "${point}" in hook "${set.name}"`, { pluginName: plugin.meta.name, hookName: set.name });
       const entry = set.on[point];
       const handler = (typeof entry === 'function' ? entry : entry?.handler) as HookFunction<PointName> | undefined;
       if (typeof handler !== 'function') throw new PluginError(`hook "${set.name}" on ${point} is not a function`, { pluginName: plugin.meta.name, hookName: set.name });
@@ -194,7 +218,7 @@ export function createEngine(options: EngineOptions): Engine {
   };
   const addClass = (plugin: PreparedPlugin, hookClass: HookClass) => {
     for (const metadata of getClassHooks(hookClass)) {
-      if (!(metadata.point in pointSchemas)) throw new PluginError(`unknown lifecycle point "${metadata.point}"`, { pluginName: plugin.meta.name, hookName: `${hookClass.name}.${metadata.method}` });
+      if (!(metadata.point in points)) throw new PluginError(`unknown lifecycle point "${metadata.point}"`, { pluginName: plugin.meta.name, hookName: `${hookClass.name}.${metadata.method}` });
       hooks.push({
         point: metadata.point,
         pluginName: plugin.meta.name,
@@ -270,13 +294,55 @@ export function createEngine(options: EngineOptions): Engine {
     return record?.lastSessionId;
   }
 
-  const report = async (failure: HookFailure, sessionId: string, point: PointName) => {
-    logger.warn(`${failure.pluginName} › ${failure.hookName} on ${point}: ${failure.message} (skipped)`);
+  const report = async (failure: HookFailure, sessionId: string, point: PointName, emitOptions: EmitOptions | undefined) => {
+    const label = emitOptions?.label ? `${emitOptions.label} ` : '';
+    logger.warn(`${label}${failure.pluginName} › ${failure.hookName} on ${point} failed: ${failure.message} (skipped)`, {
+      ...emitOptions?.details,
+      ...(emitOptions ? { kind: failure.kind, ...(failure.stack ? { stack: failure.stack } : {}) } : {}),
+    });
     try {
       await eventLog.append({ type: 'hook:error', sessionId, point, ...failure });
     } catch (error) {
       logger.error(`could not write the event log: ${(error as Error).message}`);
     }
+  };
+
+  /** What the engine keeps per session between `compact:before` and `compact:after`. */
+  interface CompactionRecord {
+    preserved?: string[];
+    trigger?: 'manual' | 'auto';
+    compactStartedAt?: string;
+    /** A compact:before ran and its compact:after has not yet. */
+    pending?: boolean;
+    lastCompactAfterAt?: number;
+  }
+
+  /**
+   * Turns a hook's `notice` (text or a Notice) into a merged notice. Actions must name a
+   * command the same plugin declares (or the `compact` host action); others are dropped and
+   * reported, so a host never runs a command the plugin does not offer.
+   */
+  const noticeOf = (hook: PreparedHook, raw: unknown, problems: string[]): MergedNotice | undefined => {
+    const base = { pluginName: hook.pluginName, hookName: hook.hookName };
+    if (typeof raw === 'string') return raw.trim() === '' ? undefined : { text: raw, ...base, actions: [] };
+    if (typeof raw !== 'object' || raw === null || typeof (raw as { text?: unknown }).text !== 'string') {
+      if (raw !== undefined) problems.push('notice must be a string or { text, kind?, actions? }');
+      return undefined;
+    }
+    const { text, kind, actions } = raw as { text: string; kind?: unknown; actions?: unknown };
+    if (text.trim() === '') return undefined;
+    const declared = hook.plugin.instance?.definition.commands ?? [];
+    const kept: NoticeAction[] = [];
+    for (const action of Array.isArray(actions) ? actions : []) {
+      const entry = action as { label?: unknown; command?: unknown; args?: unknown; hostAction?: unknown };
+      if (typeof entry?.label !== 'string' || entry.label === '') problems.push('a notice action needs a label');
+      else if (entry.hostAction === 'compact') kept.push({ label: entry.label, hostAction: 'compact' });
+      else if (typeof entry.command === 'string' && declared.some((command) => command.name === entry.command)) {
+        const args = Array.isArray(entry.args) ? entry.args.filter((arg): arg is string => typeof arg === 'string') : undefined;
+        kept.push({ label: entry.label, command: entry.command, ...(args && args.length > 0 ? { args } : {}) });
+      } else problems.push(`notice action "${entry.label}" names no command of ${hook.pluginName}`);
+    }
+    return { text, ...(typeof kind === 'string' && kind !== '' ? { kind } : {}), ...base, actions: kept };
   };
 
   /**
@@ -308,30 +374,34 @@ export function createEngine(options: EngineOptions): Engine {
     });
   };
 
-  async function emit<P extends PointName>(point: P, input: PointInput<P>): Promise<MergedOutcome<P>> {
-    const merged: MergedOutcome<P> = { point, preserved: [], errors: [], hooksRun: 0 };
+  async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
+    const merged: MergedOutcome<P> = { point, notices: [], preserved: [], errors: [], hooksRun: 0 };
     const list = byPoint.get(point);
     // session:start is still recorded with no hooks on it: plugin commands use the last session.
     if ((!list || list.length === 0) && point !== 'session:start') return merged;
-
-    const parsed = parseWith(pointSchemas[point] as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input });
-    if (!parsed.ok) {
-      const failure: HookFailure = { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` };
+    const fail = async (failure: HookFailure, sessionId: string) => {
       merged.errors.push(failure);
-      await report(failure, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown', point);
+      await report(failure, sessionId, point, emitOptions);
+    };
+
+    const spec = points[point];
+    const parsed = parseWith(spec.schema as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input });
+    if (!parsed.ok) {
+      await fail({ pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown');
       return merged;
     }
     let payload = parsed.data as PointPayload<P>;
     const sessionId = payload.sessionId;
-    if (point === 'compact:after' && (payload as PointPayload<'compact:after'>).preserved === undefined) {
-      const last = await stateStore.read<{ preserved?: string[] }>(sessionId, CORE_NAMESPACE).catch(() => undefined);
-      if (last?.preserved) payload = { ...payload, preserved: last.preserved };
+    if (point === 'compact:after') {
+      const fill = await takeCompaction(sessionId, payload as PointPayload<'compact:after'>);
+      if (fill === 'duplicate') return merged;
+      payload = fill as PointPayload<P>;
     }
 
-    const kind = pointKinds[point];
-    const valueField = kind === 'transform' ? transformFields[point as keyof typeof transformFields] : undefined;
+    const kind = spec.kind;
+    const transform = 'transform' in spec ? (spec.transform as { field: string; expected: string; accepts(value: unknown): boolean }) : undefined;
     let changed = false;
-    const base: BaseContext = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock };
+    const base: BaseContext = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock, ephemeral };
 
     for (const hook of list ?? []) {
       merged.hooksRun++;
@@ -340,44 +410,45 @@ export function createEngine(options: EngineOptions): Engine {
         result = runHook(hook, pluginScope(sessionId, hook.plugin), payload, base);
         if (isThenable(result)) result = await result;
       } catch (error) {
-        const failure: HookFailure = {
-          pluginName: hook.pluginName,
-          hookName: hook.hookName,
-          kind: HookTimeoutError.isInstance(error) && error.code === 'HW_HOOK_TIMEOUT' ? 'timeout' : 'error',
-          message: error instanceof Error ? error.message : String(error),
-          ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
-        };
-        merged.errors.push(failure);
-        await report(failure, sessionId, point);
+        await fail(
+          {
+            pluginName: hook.pluginName,
+            hookName: hook.hookName,
+            kind: HookTimeoutError.isInstance(error) && error.code === 'HW_HOOK_TIMEOUT' ? 'timeout' : 'error',
+            message: error instanceof Error ? error.message : String(error),
+            ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
+          },
+          sessionId,
+        );
         continue;
       }
       if (result === undefined || result === null) continue;
+      const invalid = (message: string) => fail({ pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message }, sessionId);
       if (typeof result !== 'object') {
-        const failure: HookFailure = { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message: `returned ${typeof result}, expected an outcome object` };
-        merged.errors.push(failure);
-        await report(failure, sessionId, point);
+        await invalid(`returned ${typeof result}, expected an outcome object`);
         continue;
       }
       const outcome = result as { context?: unknown; notice?: unknown; block?: { reason?: unknown }; value?: unknown; preserved?: unknown };
-      if (typeof outcome.context === 'string') merged.context = mergeRules.joinText(merged.context, outcome.context, mergeRules.contextSeparator);
-      if (typeof outcome.notice === 'string') merged.notice = mergeRules.joinText(merged.notice, outcome.notice, mergeRules.noticeSeparator);
-      if (Array.isArray(outcome.preserved)) mergeRules.addPreserved(merged.preserved, outcome.preserved.filter((label): label is string => typeof label === 'string'));
-      if (valueField && outcome.value !== undefined) {
-        const valid = valueField === 'messages' ? Array.isArray(outcome.value) : typeof outcome.value === 'string';
-        if (valid) {
-          payload = { ...payload, [valueField]: outcome.value };
+      if (typeof outcome.context === 'string') merged.context = joinText(merged.context, outcome.context, 'context');
+      const problems: string[] = [];
+      const notice = noticeOf(hook, outcome.notice, problems);
+      if (notice) {
+        merged.notices.push(notice);
+        merged.notice = joinText(merged.notice, notice.text, 'notice');
+      }
+      for (const problem of problems) await invalid(problem);
+      if (Array.isArray(outcome.preserved)) addPreserved(merged.preserved, outcome.preserved.filter((label): label is string => typeof label === 'string'));
+      if (transform && outcome.value !== undefined) {
+        if (transform.accepts(outcome.value)) {
+          payload = { ...payload, [transform.field]: outcome.value };
           changed = true;
         } else {
-          const failure: HookFailure = { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message: `value for ${point} must be ${valueField === 'messages' ? 'an array of messages' : 'a string'}` };
-          merged.errors.push(failure);
-          await report(failure, sessionId, point);
+          await invalid(`value for ${point} must be ${transform.expected}`);
         }
       }
       if (outcome.block !== undefined) {
         if (kind !== 'guard') {
-          const failure: HookFailure = { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message: `${point} cannot be blocked; block ignored` };
-          merged.errors.push(failure);
-          await report(failure, sessionId, point);
+          await invalid(`${point} cannot be blocked; block ignored`);
         } else {
           const reason = typeof outcome.block?.reason === 'string' && outcome.block.reason !== '' ? outcome.block.reason : `blocked by ${hook.pluginName}`;
           merged.block = { reason, pluginName: hook.pluginName, hookName: hook.hookName };
@@ -385,20 +456,56 @@ export function createEngine(options: EngineOptions): Engine {
         }
       }
     }
-    if (changed && valueField) (merged as { value?: unknown }).value = (payload as Record<string, unknown>)[valueField];
+    if (changed && transform) (merged as { value?: unknown }).value = (payload as Record<string, unknown>)[transform.field];
     if (point === 'session:start') {
       await stateStore.update(PROJECT_SCOPE, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({ ...(current ?? {}), lastSessionId: sessionId })).catch((error: unknown) => {
         logger.warn(`could not record the session id: ${(error as Error).message}`);
       });
     }
     if (point === 'compact:before') {
-      const preserved = merged.preserved;
-      await stateStore.update(sessionId, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({ ...(current ?? {}), preserved, compactStartedAt: new Date(clock.now()).toISOString() })).catch((error: unknown) => {
+      const record: CompactionRecord = { preserved: merged.preserved, trigger: (payload as PointPayload<'compact:before'>).trigger, compactStartedAt: new Date(clock.now()).toISOString(), pending: true };
+      await stateStore.update(sessionId, CORE_NAMESPACE, (current: (CompactionRecord & Record<string, unknown>) | undefined) => ({ ...(current ?? {}), ...record })).catch((error: unknown) => {
         logger.warn(`could not record what compaction preserved: ${(error as Error).message}`);
       });
     }
     return merged;
   }
+
+  /**
+   * Matches a `compact:after` with its `compact:before`: fills `preserved` and `trigger` from it
+   * and consumes it, so a later `compact:after` never receives stale labels. A `compact:after`
+   * with no `compact:before`, within a short window of the last one, reports the same compaction
+   * again and is dropped ('duplicate'); this is the one place compactions are de-duplicated.
+   */
+  async function takeCompaction(sessionId: string, payload: PointPayload<'compact:after'>): Promise<PointPayload<'compact:after'> | 'duplicate'> {
+    const now = clock.now();
+    let taken: CompactionRecord | undefined;
+    let duplicate = false;
+    try {
+      await stateStore.update(sessionId, CORE_NAMESPACE, (current: (CompactionRecord & Record<string, unknown>) | undefined) => {
+        const { preserved: _preserved, trigger: _trigger, compactStartedAt: _started, pending, lastCompactAfterAt, ...rest } = current ?? {};
+        if (!pending && lastCompactAfterAt !== undefined && now - lastCompactAfterAt >= 0 && now - lastCompactAfterAt < DUPLICATE_COMPACTION_WINDOW_MS) {
+          duplicate = true;
+          return current ?? {};
+        }
+        taken = pending ? current : undefined;
+        return { ...rest, lastCompactAfterAt: now };
+      });
+    } catch (error) {
+      // Without state no match and no de-duplication: reporting a compaction twice beats losing it.
+      logger.warn(`could not read what compaction preserved: ${(error as Error).message}`);
+    }
+    if (duplicate) return 'duplicate';
+    let filled = payload;
+    if (filled.preserved === undefined && taken?.preserved) filled = { ...filled, preserved: taken.preserved };
+    if (filled.trigger === undefined && taken?.trigger) filled = { ...filled, trigger: taken.trigger };
+    return filled;
+  }
+
+  const commands = () =>
+    plugins.flatMap((plugin) =>
+      (plugin.instance?.definition.commands ?? []).map((command) => ({ pluginName: plugin.meta.name, name: command.name, description: command.description, ...(command.usage ? { usage: command.usage } : {}) })),
+    );
 
   return {
     projectDir,
@@ -409,15 +516,12 @@ export function createEngine(options: EngineOptions): Engine {
     hooksFor: (point) => (byPoint.get(point) ?? []).map(({ point: hookPoint, pluginName, hookName, order }) => ({ point: hookPoint, pluginName, hookName, order })),
     has: (point) => (byPoint.get(point)?.length ?? 0) > 0,
     sessionContainer: (sessionId) => session(sessionId).container,
-    commands: () =>
-      plugins.flatMap((plugin) =>
-        (plugin.instance?.definition.commands ?? []).map((command) => ({ pluginName: plugin.meta.name, name: command.name, description: command.description, ...(command.usage ? { usage: command.usage } : {}) })),
-      ),
+    commands,
     lastSessionId,
     async runCommand(name, args, runOptions = {}) {
       const owner = plugins.find((plugin) => plugin.instance?.definition.commands?.some((command) => command.name === name));
       const command = owner?.instance?.definition.commands?.find((candidate) => candidate.name === name);
-      if (!owner || !command) throw new HookwiseError(`unknown command "${name}"; the configured plugins offer: ${this.commands().map((entry) => entry.name).join(', ') || 'none'}`, { code: 'HW_UNKNOWN_COMMAND' });
+      if (!owner || !command) throw new HookwiseError(`unknown command "${name}"; the configured plugins offer: ${commands().map((entry) => entry.name).join(', ') || 'none'}`, { code: 'HW_UNKNOWN_COMMAND' });
       const sessionId = runOptions.sessionId ?? (await lastSessionId());
       if (!sessionId) throw new HookwiseError(`no session has started in ${projectDir} yet; pass a session id`, { code: 'HW_NO_SESSION' });
       assertSafeName(sessionId, 'session id');
@@ -433,6 +537,7 @@ export function createEngine(options: EngineOptions): Engine {
           eventLog,
           tokenCounter,
           clock,
+          ephemeral,
         });
         return text ?? '';
       } catch (error) {

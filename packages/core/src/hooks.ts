@@ -22,6 +22,11 @@ export interface PluginContext<Options = unknown> {
   eventLog: EventLog;
   tokenCounter: TokenCounter;
   clock: Clock;
+  /**
+   * True when the engine must leave no files behind (a replay such as `hookwise report`, a dry
+   * run): keep everything in `state` and `eventLog`, write no files of your own.
+   */
+  ephemeral: boolean;
 }
 
 /** Everything a hook may use besides its payload. */

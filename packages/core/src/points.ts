@@ -35,7 +35,7 @@ const messageLike = z.custom<Message>(
 const trigger = z.enum(['manual', 'auto']);
 const optionalCount = z.optional(z.number().check(z.nonnegative()));
 
-export const pointSchemas = {
+const schemas = {
   'session:start': z.looseObject({ ...common, source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
   'prompt:submit': z.looseObject({
     ...common,
@@ -88,35 +88,62 @@ export const pointSchemas = {
   'session:end': z.looseObject({ ...common, reason: z.string() }),
 } as const;
 
-export type PointName = keyof typeof pointSchemas;
-export type PointPayload<P extends PointName> = z.infer<(typeof pointSchemas)[P]>;
+type Schemas = typeof schemas;
+
+/** What a transforming point's value must be; a hook's `value` that fails it is reported and ignored. */
+interface TransformSpec<P extends keyof Schemas> {
+  /** The payload field that holds the value, passed from hook to hook. */
+  field: keyof z.infer<Schemas[P]> & string;
+  /** Said in the failure report when a value is refused. */
+  expected: string;
+  accepts(value: unknown): boolean;
+}
+
+type PointSpec<P extends keyof Schemas> =
+  | { kind: 'observe'; schema: Schemas[P] }
+  | { kind: 'guard'; schema: Schemas[P] }
+  | { kind: 'transform'; schema: Schemas[P]; transform: TransformSpec<P> };
+
+/**
+ * THE table of lifecycle points: for each, its payload schema, its kind and, on transforming
+ * points, the payload field the hooks' `value` replaces. Every type below is derived from it.
+ */
+export const points = {
+  'session:start': { kind: 'observe', schema: schemas['session:start'] },
+  'prompt:submit': { kind: 'guard', schema: schemas['prompt:submit'] },
+  'tool:before': { kind: 'guard', schema: schemas['tool:before'] },
+  // A hook may replace the output before it enters the context (hosts that can apply it do:
+  // Claude Code through PostToolUse `updatedToolOutput`, OpenCode through `tool.execute.after`).
+  'tool:after': { kind: 'transform', schema: schemas['tool:after'], transform: { field: 'output', expected: 'a tool output (any value but undefined)', accepts: (value) => value !== undefined } },
+  'llm:before': { kind: 'transform', schema: schemas['llm:before'], transform: { field: 'messages', expected: 'an array of messages', accepts: Array.isArray } },
+  'compact:before': { kind: 'guard', schema: schemas['compact:before'] },
+  'compact:after': { kind: 'observe', schema: schemas['compact:after'] },
+  'phase:end': { kind: 'transform', schema: schemas['phase:end'], transform: { field: 'output', expected: 'a string', accepts: (value) => typeof value === 'string' } },
+  'agent:stop': { kind: 'guard', schema: schemas['agent:stop'] },
+  'session:end': { kind: 'observe', schema: schemas['session:end'] },
+} as const satisfies { [P in keyof Schemas]: PointSpec<P> };
+
+type Points = typeof points;
+
+export type PointName = keyof Points;
+export type PointPayload<P extends PointName> = z.infer<Points[P]['schema']>;
 /** What a host passes to `emit`: the common `projectDir` / `host` may be left to the engine. */
 export type PointInput<P extends PointName> = Omit<PointPayload<P>, 'projectDir' | 'host'> & { projectDir?: string; host?: string };
+export type PointKind<P extends PointName> = Points[P]['kind'];
+/** The points whose hooks may block the action. */
+export type GuardPoint = { [P in PointName]: Points[P]['kind'] extends 'guard' ? P : never }[PointName];
+/** The points whose hooks may return a new `value`. */
+export type TransformPoint = { [P in PointName]: Points[P] extends { transform: unknown } ? P : never }[PointName];
+/** The payload field a transforming point's value replaces. */
+export type TransformField<P extends TransformPoint> = Points[P] extends { transform: { field: infer F } } ? F : never;
+/** The value a transforming point carries: the type of its transformed payload field. */
+export type TransformValues = { [P in TransformPoint]: PointPayload<P>[TransformField<P> & keyof PointPayload<P>] };
 
-export const pointKinds = {
-  'session:start': 'observe',
-  'prompt:submit': 'guard',
-  'tool:before': 'guard',
-  'tool:after': 'observe',
-  'llm:before': 'transform',
-  'compact:before': 'guard',
-  'compact:after': 'observe',
-  'phase:end': 'transform',
-  'agent:stop': 'guard',
-  'session:end': 'observe',
-} as const satisfies Record<PointName, HookKind>;
+/** Payload schemas by point (hosts that validate a payload before emitting). */
+export const pointSchemas: { readonly [P in PointName]: Points[P]['schema'] } = Object.fromEntries(Object.entries(points).map(([name, spec]) => [name, spec.schema])) as never;
 
-export type PointKind<P extends PointName> = (typeof pointKinds)[P];
-
-/** The value a transforming point carries, and the payload field that holds it. */
-export interface TransformValues {
-  'llm:before': Message[];
-  'phase:end': string;
-}
-export const transformFields = { 'llm:before': 'messages', 'phase:end': 'output' } as const satisfies Record<keyof TransformValues, string>;
-
-export const pointNames = Object.keys(pointSchemas) as PointName[];
+export const pointNames = Object.keys(points) as PointName[];
 
 export function isPointName(value: unknown): value is PointName {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(pointSchemas, value);
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(points, value);
 }

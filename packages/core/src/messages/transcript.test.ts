@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromAnthropicMessages, toAnthropicMessages } from './anthropic.js';
 import { toOpenAIMessages } from './openai.js';
 import { openAIToolOrderProblems } from './test-support.js';
-import { iterateTranscript, parseTranscriptText, readTranscript, transcriptFromText, type TranscriptLine } from './transcript.js';
+import { compactBoundaryOf, contextUsageOf, iterateTranscript, parseTranscriptText, readTranscript, readTranscriptEntries, transcriptEntriesOf, transcriptFromText, type TranscriptLine } from './transcript.js';
 import { validateToolPairing } from './validate.js';
 
 const fixtures = fileURLToPath(new URL('../../../../fixtures/claude-code-transcripts/', import.meta.url));
@@ -160,7 +160,56 @@ describe('readTranscript on edge cases', () => {
     expect(transcript.compactions).toStrictEqual([{ line: 4, trigger: 'auto', preTokens: 10, postTokens: 2, messageIndex: 3 }]);
     expect(transcript.messages[3]!.compactSummary).toBe(true);
     expect(transcript.usage).toStrictEqual([
-      { line: 7, messageId: 'm9', inputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 1, isSidechain: true },
+      { line: 7, messageId: 'm9', uuid: 'a3', inputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 1, isSidechain: true },
     ]);
+  });
+});
+
+describe('typed entries and the one context-tokens rule', () => {
+  const line = (value: unknown) => JSON.stringify(value);
+  const assistant = (id: string, usage: Record<string, number>, extra: Record<string, unknown> = {}) =>
+    line({ type: 'assistant', uuid: `u-${id}`, message: { id, model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text: id }], usage }, ...extra });
+
+  // Used to disagree: core kept every usage line, so the context read 0 after an API error.
+  it('skips synthetic, API-error and all-zero usage lines: the context stays what the last real request measured', () => {
+    const transcript = transcriptFromText(
+      [
+        assistant('m1', { input_tokens: 10, cache_read_input_tokens: 1_000, cache_creation_input_tokens: 5 }),
+        assistant('m2', { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, { isApiErrorMessage: true }),
+        assistant('m3', { input_tokens: 0, output_tokens: 0 }),
+        line({ type: 'assistant', message: { id: 'm4', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }], usage: { input_tokens: 7 } } }),
+      ].join('\n'),
+    );
+    expect(transcript.usage.map((usage) => [usage.messageId, usage.contextTokens])).toStrictEqual([['m1', 1_015]]);
+    // The lines are still messages of the history.
+    expect(transcript.messages).toHaveLength(4);
+  });
+
+  // Used to disagree: core read compact boundaries in camelCase only.
+  it('reads compact boundaries in both spellings', () => {
+    const camel = transcriptFromText(line({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 10, postTokens: 2 } }));
+    const snake = transcriptFromText(line({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: 'auto', pre_tokens: 10, post_tokens: 2 } }));
+    expect(snake.compactions).toStrictEqual(camel.compactions);
+    expect(snake.compactions[0]).toMatchObject({ trigger: 'auto', preTokens: 10, postTokens: 2 });
+  });
+
+  it('gives an assistant line its usage entry, then its message entry', () => {
+    const [parsed] = parseTranscriptText(assistant('m1', { input_tokens: 3 }, { timestamp: '2026-01-01T00:00:00Z' }));
+    expect(transcriptEntriesOf(parsed!)).toStrictEqual([
+      { type: 'usage', line: 1, messageId: 'm1', model: 'claude-opus-4-6', uuid: 'u-m1', timestamp: '2026-01-01T00:00:00Z', inputTokens: 3, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 3, isSidechain: false },
+      { type: 'message', line: 1, role: 'assistant', content: [{ type: 'text', text: 'm1' }], messageId: 'm1', model: 'claude-opus-4-6', uuid: 'u-m1', timestamp: '2026-01-01T00:00:00Z', isSidechain: false },
+    ]);
+    expect(contextUsageOf(JSON.parse(assistant('m2', { input_tokens: 0 }, { isSidechain: true })))).toBeUndefined();
+    expect(contextUsageOf(JSON.parse(assistant('m2', { input_tokens: 4 }, { isSidechain: true })))).toMatchObject({ contextTokens: 4, isSidechain: true });
+  });
+
+  it('types every line of a file, streaming', async () => {
+    const counts: Record<string, number> = {};
+    for await (const entry of readTranscriptEntries(bigSession)) counts[entry.type] = (counts[entry.type] ?? 0) + 1;
+    expect(counts['compact-boundary']).toBe(1);
+    expect(counts['malformed']).toBeUndefined();
+    expect(counts['message']).toBeGreaterThan(600);
+    expect(counts['usage']).toBeGreaterThanOrEqual((await readTranscript(bigSession)).usage.length);
+    expect(compactBoundaryOf({ type: 'user' })).toBeUndefined();
   });
 });

@@ -8,15 +8,25 @@ export type TranscriptLine =
   | { line: number; value: Record<string, unknown> }
   | { line: number; error: string; /** first 200 characters */ text: string };
 
-export interface TranscriptCompaction {
+/** A `system` / `compact_boundary` line: a compaction happened here. */
+export interface TranscriptCompactBoundary {
   line: number;
   trigger?: string;
   preTokens?: number;
   postTokens?: number;
+  uuid?: string;
+  timestamp?: string;
+}
+
+export interface TranscriptCompaction extends TranscriptCompactBoundary {
   /** Index in `Transcript.messages` of the first message after the boundary. */
   messageIndex: number;
 }
 
+/**
+ * The token figures of one assistant line that measured a context. See {@link contextUsageOf}
+ * for which lines count.
+ */
 export interface TranscriptUsage {
   line: number;
   messageId?: string;
@@ -27,7 +37,38 @@ export interface TranscriptUsage {
   /** inputTokens + cacheReadInputTokens + cacheCreationInputTokens: the context size of that request. */
   contextTokens: number;
   isSidechain: boolean;
+  uuid?: string;
+  timestamp?: string;
 }
+
+/** A user or assistant line, its content still in Anthropic form. */
+export interface TranscriptMessageEntry {
+  type: 'message';
+  line: number;
+  role: 'user' | 'assistant';
+  content: string | unknown[];
+  /** The API message id (assistant lines): lines of one streamed response share it. */
+  messageId?: string;
+  model?: string;
+  uuid?: string;
+  timestamp?: string;
+  isSidechain: boolean;
+  /** Claude Code's meta lines (command caveats, skill bodies): not typed by the user. */
+  isMeta?: true;
+  /** The summary a compaction left behind. */
+  isCompactSummary?: true;
+}
+
+/**
+ * What one transcript line says, typed. An assistant line gives its `usage` entry (when it
+ * measured a context) before its `message` entry; lines of no interest are `other`.
+ */
+export type TranscriptEntry =
+  | TranscriptMessageEntry
+  | ({ type: 'usage' } & TranscriptUsage)
+  | ({ type: 'compact-boundary' } & TranscriptCompactBoundary)
+  | { type: 'malformed'; line: number; reason: string }
+  | { type: 'other'; line: number; value: Record<string, unknown> };
 
 export interface Transcript {
   /** Main chain only: lines with `isSidechain: true` are left out. */
@@ -140,6 +181,107 @@ export function parseTranscriptText(text: string): TranscriptLine[] {
   return result;
 }
 
+function numberOrZero(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+function optionalCount(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * The one rule for context tokens. An assistant line measured a context when its `usage` has
+ * `input_tokens + cache_read_input_tokens + cache_creation_input_tokens` above zero (leaving out
+ * cache creation under-reads by the newest turn). Not measurements, so undefined: synthetic
+ * messages (model `<synthetic>`), API error lines (`isApiErrorMessage`), and all-zero usage
+ * (interruptions): after any of them the context is what the last real request measured, never 0.
+ * Side-chain lines (sub-agents) are measured, flagged `isSidechain`: their context is not the
+ * main one.
+ */
+export function contextUsageOf(value: Record<string, unknown>, line = 0): TranscriptUsage | undefined {
+  if (value['type'] !== 'assistant' || value['isApiErrorMessage'] === true) return undefined;
+  const message = value['message'];
+  if (!isRecord(message)) return undefined;
+  const usage = message['usage'];
+  const model = message['model'];
+  if (model === '<synthetic>' || !isRecord(usage)) return undefined;
+  const inputTokens = numberOrZero(usage['input_tokens']);
+  const cacheReadInputTokens = numberOrZero(usage['cache_read_input_tokens']);
+  const cacheCreationInputTokens = numberOrZero(usage['cache_creation_input_tokens']);
+  const contextTokens = inputTokens + cacheReadInputTokens + cacheCreationInputTokens;
+  if (contextTokens === 0) return undefined;
+  const result: TranscriptUsage = { line, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, contextTokens, isSidechain: value['isSidechain'] === true };
+  if (typeof message['id'] === 'string') result.messageId = message['id'];
+  if (typeof model === 'string') result.model = model;
+  if (typeof value['uuid'] === 'string') result.uuid = value['uuid'];
+  if (typeof value['timestamp'] === 'string') result.timestamp = value['timestamp'];
+  return result;
+}
+
+/**
+ * A `system` / `compact_boundary` line's figures, undefined for any other line. The transcript
+ * spells the metadata camelCase (`compactMetadata.preTokens`), the Agent SDK stream snake_case
+ * (`compact_metadata.pre_tokens`): both are read.
+ */
+export function compactBoundaryOf(value: Record<string, unknown>, line = 0): TranscriptCompactBoundary | undefined {
+  if (value['type'] !== 'system' || value['subtype'] !== 'compact_boundary') return undefined;
+  const raw = value['compactMetadata'] ?? value['compact_metadata'];
+  const metadata = isRecord(raw) ? raw : {};
+  const boundary: TranscriptCompactBoundary = { line };
+  if (typeof metadata['trigger'] === 'string') boundary.trigger = metadata['trigger'];
+  const preTokens = optionalCount(metadata['preTokens'] ?? metadata['pre_tokens']);
+  if (preTokens !== undefined) boundary.preTokens = preTokens;
+  const postTokens = optionalCount(metadata['postTokens'] ?? metadata['post_tokens']);
+  if (postTokens !== undefined) boundary.postTokens = postTokens;
+  if (typeof value['uuid'] === 'string') boundary.uuid = value['uuid'];
+  if (typeof value['timestamp'] === 'string') boundary.timestamp = value['timestamp'];
+  return boundary;
+}
+
+/** The typed entries of one parsed line (see {@link TranscriptEntry}). */
+export function transcriptEntriesOf(parsed: TranscriptLine): TranscriptEntry[] {
+  if ('error' in parsed) return [{ type: 'malformed', line: parsed.line, reason: parsed.error }];
+  const { line, value } = parsed;
+  const type = value['type'];
+  if (type === 'user' || type === 'assistant') {
+    const message = value['message'];
+    if (!isRecord(message)) return [{ type: 'malformed', line, reason: `${type} line: message is not an object` }];
+    const entries: TranscriptEntry[] = [];
+    const usage = type === 'assistant' ? contextUsageOf(value, line) : undefined;
+    if (usage) entries.push({ type: 'usage', ...usage });
+    let content = message['content'];
+    if (typeof content !== 'string' && !Array.isArray(content)) {
+      entries.push({ type: 'malformed', line, reason: `${type} line: message.content is neither a string nor an array` });
+      return entries;
+    }
+    if (Array.isArray(content)) {
+      const blocks = content.filter(isRecord);
+      if (blocks.length !== content.length) {
+        entries.push({ type: 'malformed', line, reason: `${type} line: ${content.length - blocks.length} content block(s) are not objects` });
+        if (blocks.length === 0) return entries;
+        content = blocks;
+      }
+    }
+    const entry: TranscriptMessageEntry = { type: 'message', line, role: type, content: content as string | unknown[], isSidechain: value['isSidechain'] === true };
+    if (typeof message['id'] === 'string') entry.messageId = message['id'];
+    if (typeof message['model'] === 'string') entry.model = message['model'];
+    if (typeof value['uuid'] === 'string') entry.uuid = value['uuid'];
+    if (typeof value['timestamp'] === 'string') entry.timestamp = value['timestamp'];
+    if (value['isMeta'] === true) entry.isMeta = true;
+    if (value['isCompactSummary'] === true) entry.isCompactSummary = true;
+    entries.push(entry);
+    return entries;
+  }
+  const boundary = compactBoundaryOf(value, line);
+  if (boundary) return [{ type: 'compact-boundary', ...boundary }];
+  return [{ type: 'other', line, value }];
+}
+
+/** Streams the typed entries of a transcript file. Throws an Error naming the path when it cannot be read. */
+export async function* readTranscriptEntries(path: string): AsyncGenerator<TranscriptEntry> {
+  for await (const parsed of iterateTranscript(path)) yield* transcriptEntriesOf(parsed);
+}
+
 /** A message under construction; content stays in Anthropic form so the converter does the rest. */
 interface Draft {
   role: 'user' | 'assistant';
@@ -152,16 +294,12 @@ interface Draft {
   compactSummary?: boolean;
 }
 
-function numberOrZero(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
 function isToolResultsOnly(content: string | unknown[]): content is unknown[] {
   return Array.isArray(content) && content.length > 0 && content.every((block) => isRecord(block) && block['type'] === 'tool_result');
 }
 
 /**
- * Turns transcript lines into a Transcript. Claude Code writes one API response as one line per
+ * Turns transcript entries into a Transcript. Claude Code writes one API response as one line per
  * content block, all with the same `message.id`, and runs tools while the response streams, so
  * a response with several tool calls is written as call, result, call, result. The builder
  * joins these back into what the API saw: one assistant message with every block, then one user
@@ -176,120 +314,83 @@ class TranscriptBuilder {
   /** User draft of tool results only, that the next result lines may still join. */
   private openResults: Draft | undefined;
 
-  add(entry: TranscriptLine): void {
-    if ('error' in entry) {
-      this.transcript.malformed.push({ line: entry.line, reason: entry.error });
-      return;
-    }
-    const { line, value } = entry;
-    const type = value['type'];
-    if (type === 'user' || type === 'assistant') {
-      this.addMessageLine(line, type, value);
-    } else if (type === 'system' && value['subtype'] === 'compact_boundary') {
-      this.addCompaction(line, value);
-    } else {
-      this.transcript.skippedLines += 1;
+  add(parsed: TranscriptLine): void {
+    for (const entry of transcriptEntriesOf(parsed)) {
+      switch (entry.type) {
+        case 'malformed':
+          this.transcript.malformed.push({ line: entry.line, reason: entry.reason });
+          break;
+        case 'usage':
+          this.addUsage(entry);
+          break;
+        case 'message':
+          if (!entry.isSidechain) this.addMessage(entry);
+          break;
+        case 'compact-boundary':
+          this.addCompaction(entry);
+          break;
+        case 'other':
+          this.transcript.skippedLines += 1;
+          break;
+      }
     }
   }
 
-  private addCompaction(line: number, value: Record<string, unknown>): void {
-    const metadata = isRecord(value['compactMetadata']) ? value['compactMetadata'] : {};
-    const compaction: TranscriptCompaction = { line, messageIndex: this.drafts.length };
-    if (typeof metadata['trigger'] === 'string') compaction.trigger = metadata['trigger'];
-    if (typeof metadata['preTokens'] === 'number') compaction.preTokens = metadata['preTokens'];
-    if (typeof metadata['postTokens'] === 'number') compaction.postTokens = metadata['postTokens'];
-    this.transcript.compactions.push(compaction);
+  private addCompaction({ type: _type, ...boundary }: { type: 'compact-boundary' } & TranscriptCompactBoundary): void {
+    this.transcript.compactions.push({ ...boundary, messageIndex: this.drafts.length });
     // Nothing joins across a compaction: what follows is a new context.
     this.openAssistant = undefined;
     this.openResults = undefined;
   }
 
-  private addUsage(line: number, message: Record<string, unknown>, isSidechain: boolean): void {
-    const usage = message['usage'];
-    if (!isRecord(usage)) return;
-    const messageId = typeof message['id'] === 'string' ? message['id'] : undefined;
-    const inputTokens = numberOrZero(usage['input_tokens']);
-    const cacheReadInputTokens = numberOrZero(usage['cache_read_input_tokens']);
-    const cacheCreationInputTokens = numberOrZero(usage['cache_creation_input_tokens']);
-    const figures = {
-      inputTokens,
-      cacheReadInputTokens,
-      cacheCreationInputTokens,
-      contextTokens: inputTokens + cacheReadInputTokens + cacheCreationInputTokens,
-    };
-    const existing = messageId === undefined ? undefined : this.usageByMessageId.get(messageId);
+  private addUsage({ type: _type, ...usage }: { type: 'usage' } & TranscriptUsage): void {
+    const existing = usage.messageId === undefined ? undefined : this.usageByMessageId.get(usage.messageId);
     if (existing) {
       // Streaming lines repeat the usage; the last line has the final figures.
-      Object.assign(existing, figures);
+      existing.inputTokens = usage.inputTokens;
+      existing.cacheReadInputTokens = usage.cacheReadInputTokens;
+      existing.cacheCreationInputTokens = usage.cacheCreationInputTokens;
+      existing.contextTokens = usage.contextTokens;
       return;
     }
-    const entry: TranscriptUsage = { line, ...figures, isSidechain };
-    if (messageId !== undefined) {
-      entry.messageId = messageId;
-      this.usageByMessageId.set(messageId, entry);
-    }
-    if (typeof message['model'] === 'string') entry.model = message['model'];
-    this.transcript.usage.push(entry);
+    if (usage.messageId !== undefined) this.usageByMessageId.set(usage.messageId, usage);
+    this.transcript.usage.push(usage);
   }
 
-  private addMessageLine(line: number, type: 'user' | 'assistant', value: Record<string, unknown>): void {
-    const message = value['message'];
-    if (!isRecord(message)) {
-      this.transcript.malformed.push({ line, reason: `${type} line: message is not an object` });
-      return;
-    }
-    const isSidechain = value['isSidechain'] === true;
-    if (type === 'assistant') this.addUsage(line, message, isSidechain);
-    if (isSidechain) return;
-
-    let content = message['content'];
-    if (typeof content !== 'string' && !Array.isArray(content)) {
-      this.transcript.malformed.push({ line, reason: `${type} line: message.content is neither a string nor an array` });
-      return;
-    }
-    if (Array.isArray(content)) {
-      const blocks = content.filter(isRecord);
-      if (blocks.length !== content.length) {
-        this.transcript.malformed.push({ line, reason: `${type} line: ${content.length - blocks.length} content block(s) are not objects` });
-        if (blocks.length === 0) return;
-        content = blocks;
-      }
-    }
-    const typedContent = content as string | unknown[];
-    const messageId = typeof message['id'] === 'string' ? message['id'] : undefined;
-
-    if (type === 'assistant') {
+  private addMessage(entry: TranscriptMessageEntry): void {
+    const { role, content, messageId } = entry;
+    if (role === 'assistant') {
       if (this.openAssistant && messageId !== undefined && this.openAssistant.messageId === messageId) {
-        this.openAssistant.content = joinContent(this.openAssistant.content, typedContent);
+        this.openAssistant.content = joinContent(this.openAssistant.content, content);
         return;
       }
-      this.openAssistant = this.push(line, type, typedContent, value, messageId);
+      this.openAssistant = this.push(entry);
       this.openResults = undefined;
       return;
     }
 
-    if (isToolResultsOnly(typedContent)) {
+    if (isToolResultsOnly(content)) {
       if (this.openResults) {
-        this.openResults.content = joinContent(this.openResults.content, typedContent);
+        this.openResults.content = joinContent(this.openResults.content, content);
         return;
       }
       const follows = this.drafts[this.drafts.length - 1] === this.openAssistant;
-      this.openResults = this.push(line, type, typedContent, value, messageId);
+      this.openResults = this.push(entry);
       if (!follows) this.openAssistant = undefined;
       return;
     }
-    this.push(line, type, typedContent, value, messageId);
+    this.push(entry);
     this.openAssistant = undefined;
     this.openResults = undefined;
   }
 
-  private push(line: number, role: 'user' | 'assistant', content: string | unknown[], value: Record<string, unknown>, messageId: string | undefined): Draft {
-    const draft: Draft = { role, content, line };
-    if (typeof value['uuid'] === 'string') draft.uuid = value['uuid'];
-    if (typeof value['timestamp'] === 'string') draft.timestamp = value['timestamp'];
-    if (messageId !== undefined) draft.messageId = messageId;
-    if (value['isMeta'] === true) draft.isMeta = true;
-    if (value['isCompactSummary'] === true) draft.compactSummary = true;
+  private push(entry: TranscriptMessageEntry): Draft {
+    const draft: Draft = { role: entry.role, content: entry.content, line: entry.line };
+    if (entry.uuid !== undefined) draft.uuid = entry.uuid;
+    if (entry.timestamp !== undefined) draft.timestamp = entry.timestamp;
+    if (entry.messageId !== undefined) draft.messageId = entry.messageId;
+    if (entry.isMeta) draft.isMeta = true;
+    if (entry.isCompactSummary) draft.compactSummary = true;
     this.drafts.push(draft);
     return draft;
   }

@@ -2,8 +2,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigSession, fixturesRoot } from './__fixtures__/replay.js';
-import { readCompactionFromTranscript, readContextUsageFromTranscript, readTranscriptTail } from './transcript-tail.js';
+import { fileURLToPath } from 'node:url';
+import { readContextTokens, readTranscriptTail } from './transcript-tail.js';
+
+const fixturesRoot = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
+const bigSession = path.join(fixturesRoot, 'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
+/** The compaction that just happened: a boundary no measured request follows yet. */
+const readCompactionFromTranscript = async (file: string) => (await readTranscriptTail(file)).compaction;
 
 let directory: string;
 let bigLines: string[];
@@ -31,9 +36,9 @@ function assistant(usage: Record<string, number>, extra: Record<string, unknown>
 const user = (text: string) => JSON.stringify({ type: 'user', isSidechain: false, message: { role: 'user', content: text } });
 const boundary = (metadata: Record<string, unknown>, key = 'compactMetadata') => JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', content: 'Conversation compacted', [key]: metadata });
 
-describe('readContextUsageFromTranscript on the recorded session', () => {
+describe('readContextTokens on the recorded session', () => {
   it('sums input, cache-read and cache-creation tokens of the last assistant line (line 1464: 141,369)', async () => {
-    const reading = await readContextUsageFromTranscript(await bigUpTo(1464));
+    const reading = await readContextTokens(await bigUpTo(1464));
     expect(reading).toMatchObject({ contextTokens: 141_369, source: 'usage' });
     expect(reading?.usage).toMatchObject({ inputTokens: 0, cacheReadInputTokens: 138_620, cacheCreationInputTokens: 2_749, model: 'claude-haiku-4-5-20251001' });
   });
@@ -49,21 +54,21 @@ describe('readContextUsageFromTranscript on the recorded session', () => {
       if (total > 0) expected = total;
     }
     expect(expected).toBeGreaterThan(0);
-    expect((await readContextUsageFromTranscript(bigSession))?.contextTokens).toBe(expected);
+    expect((await readContextTokens(bigSession))?.contextTokens).toBe(expected);
   });
 
   it('finds the compaction right after the boundary, and no size until the next turn', async () => {
     const file = await bigUpTo(1482);
-    expect(await readCompactionFromTranscript(file)).toEqual({ trigger: 'manual', preTokens: 142_431, uuid: '434dc859-6299-4713-8613-d28662692f06', timestamp: '2026-02-12T14:48:36.922Z' });
+    expect(await readCompactionFromTranscript(file)).toEqual({ line: 0, trigger: 'manual', preTokens: 142_431, uuid: '434dc859-6299-4713-8613-d28662692f06', timestamp: '2026-02-12T14:48:36.922Z' });
     // The last usage (line 1473) describes the context before compaction; the boundary has no postTokens.
-    expect(await readContextUsageFromTranscript(file)).toBeUndefined();
+    expect(await readContextTokens(file)).toBeUndefined();
     expect((await readTranscriptTail(file)).usage?.contextTokens).toBe(141_787);
   });
 
   it('does not take an old compaction for a new one once a turn follows it', async () => {
     const file = await bigUpTo(1495);
     expect(await readCompactionFromTranscript(file)).toBeUndefined();
-    expect((await readContextUsageFromTranscript(file))?.contextTokens).toBe(45_263);
+    expect((await readContextTokens(file))?.contextTokens).toBe(45_263);
   });
 
   it('reads only the end of the file', async () => {
@@ -72,13 +77,13 @@ describe('readContextUsageFromTranscript on the recorded session', () => {
     const size = Buffer.byteLength(bigLines.join('\n'));
     const tailBytes = Buffer.byteLength(bigLines.slice(-30).join('\n'));
     expect(tailBytes).toBeLessThan(size / 10);
-    const reading = await readContextUsageFromTranscript(bigSession, { maxBytes: tailBytes });
-    expect(reading?.contextTokens).toBe((await readContextUsageFromTranscript(bigSession))?.contextTokens);
+    const reading = await readContextTokens(bigSession, { maxBytes: tailBytes });
+    expect(reading?.contextTokens).toBe((await readContextTokens(bigSession))?.contextTokens);
   });
 
   it('ignores the sub-agent transcript of the compaction (isSidechain lines)', async () => {
     const subagent = path.join(fixturesRoot, 'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl');
-    expect(await readContextUsageFromTranscript(subagent)).toBeUndefined();
+    expect(await readContextTokens(subagent)).toBeUndefined();
   });
 });
 
@@ -92,19 +97,19 @@ describe('readTranscriptTail on edge cases', () => {
       JSON.stringify({ type: 'assistant', message: { model: '<synthetic>', usage: { input_tokens: 3 }, content: [] } }),
       user('next'),
     ]);
-    expect(await readContextUsageFromTranscript(file)).toMatchObject({ contextTokens: 1_025, source: 'usage' });
+    expect(await readContextTokens(file)).toMatchObject({ contextTokens: 1_025, source: 'usage' });
   });
 
   it('counts cache-creation tokens (leaving them out under-reads the newest turn)', async () => {
     const file = await transcript([assistant({ input_tokens: 0, cache_read_input_tokens: 138_620, cache_creation_input_tokens: 2_749 })]);
-    expect((await readContextUsageFromTranscript(file))?.contextTokens).toBe(141_369);
+    expect((await readContextTokens(file))?.contextTokens).toBe(141_369);
   });
 
   it('skips a half-written last line and a file without a final newline', async () => {
     const good = assistant({ input_tokens: 10, cache_read_input_tokens: 90 });
     const half = assistant({ input_tokens: 99_999 }).slice(0, 40);
-    expect((await readContextUsageFromTranscript(await transcript([good, half], '')))?.contextTokens).toBe(100);
-    expect((await readContextUsageFromTranscript(await transcript([good], '')))?.contextTokens).toBe(100);
+    expect((await readContextTokens(await transcript([good, half], '')))?.contextTokens).toBe(100);
+    expect((await readContextTokens(await transcript([good], '')))?.contextTokens).toBe(100);
   });
 
   it('assembles lines longer than a read chunk, multi-byte characters included', async () => {
@@ -126,7 +131,7 @@ describe('readTranscriptTail on edge cases', () => {
   it('uses postTokens of a boundary newer than the last turn, in either spelling', async () => {
     const before = assistant({ input_tokens: 150_000 });
     const camel = await transcript([before, boundary({ trigger: 'auto', preTokens: 150_000, postTokens: 31_000 }), user('summary')]);
-    expect(await readContextUsageFromTranscript(camel)).toMatchObject({ contextTokens: 31_000, source: 'compact-boundary' });
+    expect(await readContextTokens(camel)).toMatchObject({ contextTokens: 31_000, source: 'compact-boundary' });
     const snake = await transcript([before, boundary({ trigger: 'auto', pre_tokens: 150_000, post_tokens: 29_000 }, 'compact_metadata')]);
     expect(await readCompactionFromTranscript(snake)).toMatchObject({ trigger: 'auto', preTokens: 150_000, postTokens: 29_000 });
   });

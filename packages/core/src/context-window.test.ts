@@ -33,3 +33,13 @@ describe('resolveContextWindow', () => {
     expect(resolveContextWindow({ model: 'claude-sonnet-4-5', contextTokens: 199_000 })).toEqual({ contextWindow: 200_000, source: 'model' });
   });
 });
+
+describe('one window rule for every package', () => {
+  it('treats a missing model and a missing override alike', () => {
+    expect(contextWindowFor()).toBe(200_000);
+    expect(contextWindowFor(undefined, undefined)).toBe(200_000);
+    expect(contextWindowFor('claude-opus-4-6[1m] ')).toBe(1_000_000);
+    expect(contextWindowFor(undefined, 32_000)).toBe(32_000);
+    expect(contextWindowFor(undefined, -5)).toBe(200_000);
+  });
+});

@@ -1,0 +1,32 @@
+/** A slash command the user ran: `/name args`. */
+export interface SlashCommand {
+  /** As typed, without the slash: `babysit`, `agileflow:story:list`. */
+  name: string;
+  /** Everything after the name, trimmed (may be empty; may span lines). */
+  args: string;
+}
+
+// A name starts with a letter or digit and holds letters, digits, `_ . : -`; it ends at
+// whitespace or the end of the prompt. So `/usr/bin/x` (a path) is not a command: its name
+// would run into a second `/`.
+const TYPED = /^\s*\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*?))?\s*$/;
+// How a Claude Code transcript records a command the user ran.
+const RECORDED_NAME = /<command-name>\s*\/?([A-Za-z0-9][\w.:-]*)\s*<\/command-name>/;
+const RECORDED_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
+
+/**
+ * The one slash-command parser. Reads `/name args` at the start of a prompt (what the user
+ * typed, what hosts pass at prompt time) and Claude Code's recorded form in transcripts
+ * (`<command-name>/name</command-name><command-args>args</command-args>`). Undefined for any
+ * other prompt, `/usr/bin/x` and a lone `/` included. The name is not checked for safety here:
+ * whoever turns it into a path validates it.
+ */
+export function parseSlashCommand(prompt: string): SlashCommand | undefined {
+  if (typeof prompt !== 'string') return undefined;
+  const typed = TYPED.exec(prompt);
+  if (typed) return { name: typed[1]!, args: (typed[2] ?? '').trim() };
+  if (!prompt.includes('<command-name>')) return undefined;
+  const recorded = RECORDED_NAME.exec(prompt);
+  if (!recorded) return undefined;
+  return { name: recorded[1]!, args: (RECORDED_ARGS.exec(prompt)?.[1] ?? '').trim() };
+}
