@@ -1,6 +1,7 @@
 import type { HookwiseConfig, PluginMeta } from '@hookwise/core';
 import { createReplayEngine } from './replay-engine.js';
-import { contextWindowForModel, replayTranscript, type ReplayNotice, type ReplayResult } from './replay.js';
+import { resolveContextWindow } from './pending-core.js';
+import { replayTranscript, type ReplayNotice, type ReplayResult } from './replay.js';
 
 /**
  * The report's JSON shape (`hookwise report --json`). Stable: fields are only ever added, and
@@ -167,9 +168,8 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
       peakLine = point.line;
     }
   }
-  let contextWindow = contextWindowForModel(replay.model) ?? 200_000;
-  // Transcripts name models without `[1m]`: a request above 200k means the 1M window.
-  if (peakContextTokens > contextWindow) contextWindow = 1_000_000;
+  // Transcripts name models without `[1m]`: core infers the 1M window from a larger request.
+  const { contextWindow } = resolveContextWindow({ model: replay.model, contextTokens: peakContextTokens });
 
   const suggestions: SuggestionEntry[] = [];
   const notices: Report['notices'] = [];

@@ -13,9 +13,10 @@ import {
   type HookwiseConfig,
   type PluginInstance,
 } from '@hookwise/core';
+import { KNOWN_PLUGINS } from '../project.js';
 
-/** The plugins a replay runs when the project has no hookwise config. */
-export const DEFAULT_REPORT_PLUGINS = ['@hookwise/hook-prune', '@hookwise/hook-precompact', '@hookwise/hook-suggest'] as const;
+/** The plugins a replay runs when the project has no hookwise config: what `hookwise init` installs by default. */
+const DEFAULT_REPORT_PLUGINS: readonly string[] = Object.values(KNOWN_PLUGINS);
 
 export interface ReplayEngine {
   engine: Engine;

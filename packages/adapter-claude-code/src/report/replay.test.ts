@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineHook, type HookwiseConfig } from '@hookwise/core';
 import { buildReport } from './analyze.js';
 import { createReplayEngine } from './replay-engine.js';
-import { promptOf, sessionIdFor } from './replay.js';
+import { sessionIdFor } from './replay.js';
 
 let workDir: string;
 let prunePlugin: HookwiseConfig['plugins'];
@@ -103,8 +103,9 @@ describe('the events a transcript implies', () => {
       'tool:before',
       'tool:after',
       'compact:before',
-      'compact:after',
+      // As the live binding runs SessionStart(compact): session:start, then compact:after.
       'session:start',
+      'compact:after',
       'prompt:submit',
       'tool:before',
       'tool:after',
@@ -114,10 +115,11 @@ describe('the events a transcript implies', () => {
     expect(events[8]!.payload).toMatchObject({ toolName: 'Bash', ok: false, toolUseId: 't3' });
     expect(events[3]!.payload).toMatchObject({ toolName: 'Read', ok: true, contextTokens: 20_000, input: { file_path: '/src/t1.ts' } });
     expect(events[12]!.payload).toMatchObject({ trigger: 'auto', contextTokens: 102_500 });
-    expect(events[13]!.payload).toMatchObject({ trigger: 'auto', tokensBefore: 102_500, tokensAfter: 9_000 });
-    expect(events[14]!.payload).toMatchObject({ source: 'compact' });
-    // After the compaction and before the next response, the size is unknown: not the old one.
-    expect(events[15]!.payload['contextTokens']).toBeUndefined();
+    expect(events[13]!.payload).toMatchObject({ source: 'compact' });
+    expect(events[14]!.payload).toMatchObject({ trigger: 'auto', tokensBefore: 102_500, tokensAfter: 9_000 });
+    // After the compaction and before the next response, the size is the boundary's postTokens
+    // (core's rule for the current size), never the old one.
+    expect(events[15]!.payload['contextTokens']).toBe(9_000);
     expect(events.every((event) => event.payload['transcriptPath'] === undefined)).toBe(true);
 
     expect(report.malformedLines).toBe(3);
@@ -139,11 +141,12 @@ describe('the events a transcript implies', () => {
     const { config, events } = spyConfig();
     const report = await buildReport(file, { projectDir: workDir, config });
     expect(report.compactions[0]).toMatchObject({ postTokens: 12_000, postTokensSource: 'measured', trigger: 'manual' });
-    // compact:after still comes before the events of the lines that followed the boundary.
-    const after = events.findIndex((event) => event.point === 'compact:after');
-    expect(events[after]!.payload).toMatchObject({ tokensAfter: 12_000 });
-    expect(events[after + 1]!.point).toBe('session:start');
-    expect(events[after + 2]).toMatchObject({ point: 'prompt:submit', payload: { prompt: 'go on' } });
+    // SessionStart(compact) still comes before the events of the lines that followed the boundary.
+    const start = events.findIndex((event) => event.point === 'session:start' && event.payload['source'] === 'compact');
+    expect(events[start + 1]).toMatchObject({ point: 'compact:after', payload: { tokensAfter: 12_000 } });
+    expect(events[start + 2]).toMatchObject({ point: 'prompt:submit', payload: { prompt: 'go on' } });
+    // Until that request, the size is unknown: the boundary does not say it.
+    expect(events[start + 2]!.payload['contextTokens']).toBeUndefined();
   });
 });
 
@@ -174,18 +177,28 @@ describe('hook-prune through the engine', () => {
 });
 
 describe('prompts', () => {
-  it('parses slash commands from Claude Code tags and from plain text', () => {
-    expect(promptOf('<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>')).toEqual({ prompt: '/compact', command: { name: 'compact', args: '' } });
-    expect(promptOf('/babysit  fix the tests ')).toEqual({ prompt: '/babysit  fix the tests ', command: { name: 'babysit', args: 'fix the tests' } });
-    expect(promptOf([{ type: 'text', text: 'hello' }, { type: 'text', text: 'there' }])).toEqual({ prompt: 'hello\nthere' });
-  });
-
-  it('is not what the user did not type', () => {
-    expect(promptOf('<local-command-stdout>ok</local-command-stdout>')).toBeUndefined();
-    expect(promptOf('[Request interrupted by user for tool use]')).toBeUndefined();
-    expect(promptOf([{ type: 'tool_result', tool_use_id: 'x', content: '' }])).toBeUndefined();
-    expect(promptOf('   ')).toBeUndefined();
-    expect(promptOf(42)).toBeUndefined();
+  it('sends what the user typed, a recorded slash command as `/name args`, and the binding parses it', async () => {
+    const file = await writeTranscript('prompts.jsonl', [
+      user('<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>'),
+      user('/babysit  fix the tests '),
+      user([{ type: 'text', text: 'hello' }, { type: 'text', text: 'there' }]),
+      user('<local-command-stdout>ok</local-command-stdout>'),
+      user('[Request interrupted by user for tool use]'),
+      user('the expanded body of a command', { isMeta: true }),
+      user('a summary', { isCompactSummary: true }),
+      user('   '),
+      { type: 'user', message: { role: 'user', content: 42 } },
+    ]);
+    const { config, events } = spyConfig();
+    const report = await buildReport(file, { projectDir: workDir, config });
+    const prompts = events.filter((event) => event.point === 'prompt:submit').map((event) => ({ prompt: event.payload['prompt'], command: event.payload['command'] }));
+    expect(prompts).toEqual([
+      { prompt: '/compact', command: { name: 'compact', args: '' } },
+      { prompt: '/babysit  fix the tests ', command: { name: 'babysit', args: 'fix the tests' } },
+      { prompt: 'hello\nthere', command: undefined },
+    ]);
+    expect(report.prompts).toBe(3);
+    expect(report.malformedLines).toBe(1);
   });
 
   it('names the session after a safe file name only', () => {

@@ -1,35 +1,36 @@
 import path from 'node:path';
-import { iterateTranscript, type Engine, type EventRecord, type HookFailure, type MergedOutcome, type Message, type MessagePart, type PointInput, type PointName, type TranscriptUsage } from '@hookwise/core';
-import { contentToParts, createResultTokenCounter, diffHistories } from './messages.js';
+import type { Engine, EventRecord, HookFailure, Message, PointName } from '@hookwise/core';
+import type { HookInputOf, MappedEvent } from '../events.js';
+import { LiveHistory, measureTransform } from './measure.js';
+import { isUserPrompt, parseSlashCommand, readTranscriptEntries, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from './pending-core.js';
+import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
 
 /**
- * Replays a Claude Code transcript through a hookwise engine: every line is turned into the
- * lifecycle events Claude Code would have fired for it, the configured plugins run on them,
- * and what they said (notices, preserved labels, pruned requests, errors) is recorded with the
- * transcript line that caused it. Lines are streamed, so memory follows the live history (what
- * a request would carry since the latest compaction), not the file.
+ * Replays a Claude Code transcript through a hookwise engine: every line is turned into the hook
+ * events Claude Code would have sent for it, which go through the live binding (see
+ * `replay-host.ts`), so the plugins run on the same points, in the same order, as in a live
+ * session; what they said (notices, preserved labels, transformed requests, errors) is recorded
+ * with the transcript line that caused it. Lines are streamed (core's transcript reader), so
+ * memory follows the live history, not the file.
  *
- * Event mapping, per line:
- * - the first line: `session:start` (startup);
- * - a user prompt (string content or text blocks, not a tool-result carrier, not a compaction
- *   summary, not a meta line, not echoed command output): `prompt:submit`, with a slash command
- *   parsed from Claude Code's `<command-name>` tags or a leading `/`;
- * - each assistant `tool_use` block: `tool:before`;
- * - each user `tool_result` block: `tool:after` (ok = !is_error);
- * - the first line of each new API response (a new `message.id`): `llm:before` with the history
- *   the request carried, i.e. what hook-prune would change before that request;
- * - `system`/`compact_boundary`: `llm:before` on the history being compacted, `compact:before`,
- *   then `compact:after` and `session:start` (compact) once the size after it is known
- *   (`compactMetadata.postTokens`, else the next measured request).
- * Every event carries `contextTokens`: the latest main-chain assistant usage (input + cache
- * read + cache creation). Side-chain lines count for nothing.
+ * Events, per transcript entry (main chain only; side-chain lines count for nothing):
+ * - the first line: SessionStart (startup);
+ * - a user prompt (core's rule): UserPromptSubmit, a recorded slash command sent as typed (`/name args`);
+ * - each assistant `tool_use` block: PreToolUse;
+ * - each user `tool_result` block: PostToolUse, or PostToolUseFailure when `is_error`;
+ * - a compact boundary: PreCompact, then SessionStart (compact) — which runs `session:start`
+ *   and then `compact:after`, as live — once the size after it is known
+ *   (`postTokens`, else the next measured request, looked for up to 500 lines ahead).
+ * And one point no hook event reaches: `llm:before` on the history a request carried, at the
+ * first line of each new API response (a new `message.id`) and on the history a compaction
+ * summarised — what a request transformer (hook-prune) would have changed.
  */
 
 /** One main-chain response's usage (core's transcript figures), as the replay saw it. */
 export interface UsagePoint extends Omit<TranscriptUsage, 'isSidechain'> {
   /** Main-chain tool calls made before this response. */
   toolCallsBefore: number;
-  /** What hook-prune changed in the request that produced this response; undefined when it did not run. */
+  /** What the `llm:before` transformers changed in the request that produced this response; undefined when none ran. */
   prune?: PruneFigure;
 }
 
@@ -97,8 +98,6 @@ export interface ReplayOptions {
   engine: Engine;
   /** Session id for the events; default: the file name when it is a safe name, else `replay`. */
   sessionId?: string;
-  /** The model's context window, passed on every event. */
-  contextWindow?: number;
   /** Called for every non-blank line read (for a progress bar). */
   onLine?: (line: number) => void;
   /** Given each line's `timestamp`, so the engine's clock follows the recorded session. */
@@ -112,85 +111,62 @@ export interface ReplayOptions {
   pruneSampling?: 'turn' | 'every-request';
 }
 
-type Entry = { line: number; value: Record<string, unknown> } | { line: number; error: string; text: string };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const numberOrZero = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-
-// Lines Claude Code writes as user messages that the user did not type.
-const NOT_A_PROMPT = /^\s*(<local-command-stdout>|<local-command-stderr>|<local-command-caveat>|\[Request interrupted by user)/;
-const COMMAND_NAME = /<command-name>\s*\/?([^<\s]*)\s*<\/command-name>/;
-const COMMAND_ARGS = /<command-args>([\s\S]*?)<\/command-args>/;
-const PLAIN_COMMAND = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/;
-// A compaction waits this many lines at most for the next measured size.
+// A compaction waits this many entries at most for the next measured size.
 const COMPACTION_LOOKAHEAD = 500;
-
-/** 1M for Claude Code's `[1m]` models, 200k for any other known model, unknown without one. */
-export function contextWindowForModel(model: string | undefined): number | undefined {
-  if (model === undefined) return undefined;
-  return /\[1m\]\s*$/i.test(model) ? 1_000_000 : 200_000;
-}
 
 export function sessionIdFor(transcriptPath: string): string {
   const base = path.basename(transcriptPath).replace(/\.jsonl?$/i, '');
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(base) ? base : 'replay';
 }
 
-/** The prompt text of a user line and its slash command, or undefined when the line is no prompt. */
-export function promptOf(content: unknown): { prompt: string; command?: { name: string; args: string } } | undefined {
-  let text: string;
-  if (typeof content === 'string') text = content;
-  else if (Array.isArray(content)) {
-    if (content.length === 0 || !content.every((block) => isRecord(block) && block['type'] === 'text')) return undefined;
-    text = content.map((block) => String((block as Record<string, unknown>)['text'] ?? '')).join('\n');
-  } else return undefined;
-  if (text.trim() === '' || NOT_A_PROMPT.test(text)) return undefined;
-  const tagged = COMMAND_NAME.exec(text);
-  if (tagged && tagged[1]) {
-    const args = (COMMAND_ARGS.exec(text)?.[1] ?? '').trim();
-    return { prompt: args === '' ? `/${tagged[1]}` : `/${tagged[1]} ${args}`, command: { name: tagged[1], args } };
-  }
-  const plain = PLAIN_COMMAND.exec(text.trim());
-  if (plain && plain[1]) return { prompt: text, command: { name: plain[1], args: (plain[2] ?? '').trim() } };
-  return { prompt: text };
+/**
+ * The prompt Claude Code sends on UserPromptSubmit for a user message: its text as typed. A
+ * slash command is recorded in the transcript as `<command-name>` tags; it was typed `/name args`.
+ */
+export function typedPrompt(message: Message): string {
+  const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  if (!text.includes('<command-name>')) return text;
+  const command = parseSlashCommand(text);
+  return command ? `/${command.name}${command.args === '' ? '' : ` ${command.args}`}` : text;
 }
 
 interface PendingCompaction {
   compaction: ReplayCompaction;
-  buffer: Entry[];
+  buffer: TranscriptEntry[];
 }
 
 class Replayer {
   readonly result: ReplayResult;
   private readonly engine: Engine;
-  private readonly contextWindow: number | undefined;
-  private readonly resultTokens;
+  private readonly host: ReplayHost;
   private readonly eventLines: string[] | undefined;
-  private readonly hasPruneHooks: boolean;
+  private readonly hasRequestHooks: boolean;
   private readonly clock: { setTimestamp(text: string): void } | undefined;
   private readonly pruneSampling: 'turn' | 'every-request';
   /** The figure of this turn's first request, carried to its other requests (`turn` sampling). */
   private turnPrune: PruneFigure | undefined;
 
   private started = false;
-  /** Messages of the live context (since the latest compaction); the newest may still grow. */
-  private history: Message[] = [];
-  private openAssistant: { messageId: string | undefined; message: Message } | undefined;
-  private openResults: Message | undefined;
-  private readonly toolNames = new Map<string, string>();
-  private readonly toolInputs = new Map<string, { input: unknown; line: number }>();
+  private readonly history = new LiveHistory();
+  /** Message id of the response whose lines are being read. */
+  private openResponse: string | undefined;
+  private readonly toolUses = new Map<string, { input: unknown; line: number; toolName: string }>();
   private readonly usageByMessageId = new Map<string, UsagePoint>();
-  /** The latest measured request since the latest compaction: what `contextTokens` says on every event. */
+  /** The usage entry of the line being read (core yields it just before the line's message). */
+  private lineUsage: (TranscriptUsage & { type: 'usage' }) | undefined;
+  /** The latest measured request since the latest compaction. */
   private lastUsage: UsagePoint | undefined;
+  /** `postTokens` of the latest compaction, until a request is measured after it. */
+  private sizeAfterCompaction: number | undefined;
+  /** Facts of the compaction being replayed, for its own events. */
+  private compactionFacts: TranscriptFacts | undefined;
   private pending: PendingCompaction | undefined;
 
   constructor(transcript: string, options: ReplayOptions) {
     this.engine = options.engine;
-    this.contextWindow = options.contextWindow;
-    this.resultTokens = createResultTokenCounter(this.engine.services.tokenCounter);
     const log = this.engine.services.eventLog as { lines?: unknown };
     this.eventLines = Array.isArray(log.lines) ? (log.lines as string[]) : undefined;
-    this.hasPruneHooks = this.engine.has('llm:before');
+    this.hasRequestHooks = this.engine.has('llm:before');
     this.clock = options.clock;
     this.pruneSampling = options.pruneSampling ?? 'turn';
     this.result = {
@@ -205,48 +181,77 @@ class Replayer {
       compactions: [],
       hookErrors: [],
       pruneRuns: 0,
-      pruneSampling: options.pruneSampling ?? 'turn',
+      pruneSampling: this.pruneSampling,
     };
+    this.host = new ReplayHost(this.engine, this.result.sessionId, (point) => this.facts(point));
   }
 
   /**
-   * Handles one line. Returns a promise only when the line may emit something: most lines
-   * (progress, snapshots) are settled synchronously, which keeps the replay close to the cost of
-   * parsing.
+   * The context size events carry, and the line that measured it: during a compaction's own
+   * events its sizes; else the latest measured request since the latest compaction; else that
+   * compaction's `postTokens` (core's rule for the current size); else unknown.
    */
-  process(entry: Entry): Promise<void> | undefined {
+  private context(): { tokens?: number; usageLine?: number } {
+    if (this.compactionFacts?.contextTokens !== undefined) return { tokens: this.compactionFacts.contextTokens };
+    if (this.lastUsage) return { tokens: this.lastUsage.contextTokens, usageLine: this.lastUsage.line };
+    return this.sizeAfterCompaction !== undefined ? { tokens: this.sizeAfterCompaction } : {};
+  }
+
+  private facts(point: PointName): TranscriptFacts {
+    const facts: TranscriptFacts = {};
+    const { tokens } = this.context();
+    if (tokens !== undefined) facts.contextTokens = tokens;
+    if (this.result.model !== undefined) facts.model = this.result.model;
+    if (this.compactionFacts) {
+      if (point === 'compact:after') {
+        if (this.compactionFacts.tokensBefore !== undefined) facts.tokensBefore = this.compactionFacts.tokensBefore;
+        if (this.compactionFacts.tokensAfter !== undefined) facts.tokensAfter = this.compactionFacts.tokensAfter;
+      }
+    }
+    return facts;
+  }
+
+  /**
+   * Handles one entry. Returns a promise only when the entry may emit something: most lines
+   * (progress, snapshots) are settled synchronously, which keeps the replay close to the cost of
+   * reading.
+   */
+  process(entry: TranscriptEntry): Promise<void> | undefined {
     if (entry.line > this.result.lines) this.result.lines = entry.line;
     if (!this.started) return this.start(entry);
     if (this.pending) return this.buffer(entry);
-    if ('error' in entry) {
-      this.result.malformed.push({ line: entry.line, reason: entry.error });
-      return undefined;
+    if (this.lineUsage !== undefined && (entry.type !== 'message' || entry.line !== this.lineUsage.line)) this.lineUsage = undefined;
+    switch (entry.type) {
+      case 'malformed':
+        this.result.malformed.push({ line: entry.line, reason: entry.reason });
+        return undefined;
+      case 'usage':
+        if (!entry.isSidechain) this.lineUsage = entry;
+        return undefined;
+      case 'message':
+        if (entry.isSidechain) return undefined;
+        if (this.clock && entry.timestamp !== undefined) this.clock.setTimestamp(entry.timestamp);
+        return entry.role === 'assistant' ? this.assistantLine(entry) : this.userLine(entry);
+      case 'compact-boundary':
+        if (this.clock && entry.timestamp !== undefined) this.clock.setTimestamp(entry.timestamp);
+        return this.compactBoundary(entry);
+      default:
+        return undefined;
     }
-    const { line, value } = entry;
-    const type = value['type'];
-    if (type === 'assistant' || type === 'user') {
-      if (this.clock && typeof value['timestamp'] === 'string') this.clock.setTimestamp(value['timestamp']);
-      return this.messageLine(line, type, value);
-    }
-    if (type === 'system' && value['subtype'] === 'compact_boundary') {
-      if (this.clock && typeof value['timestamp'] === 'string') this.clock.setTimestamp(value['timestamp']);
-      return this.compactBoundary(line, value);
-    }
-    return undefined;
   }
 
-  private async start(entry: Entry): Promise<void> {
+  private async start(entry: TranscriptEntry): Promise<void> {
     this.started = true;
-    if (this.clock && 'value' in entry && typeof entry.value['timestamp'] === 'string') this.clock.setTimestamp(entry.value['timestamp']);
-    await this.emit(entry.line, 'session:start', { source: 'startup' });
+    const timestamp = entry.type === 'other' ? entry.value['timestamp'] : 'timestamp' in entry ? entry.timestamp : undefined;
+    if (this.clock && typeof timestamp === 'string') this.clock.setTimestamp(timestamp);
+    await this.send(entry.line, 'SessionStart', { source: 'startup' });
     await this.process(entry);
   }
 
-  private buffer(entry: Entry): Promise<void> | undefined {
+  private buffer(entry: TranscriptEntry): Promise<void> | undefined {
     const pending = this.pending!;
     pending.buffer.push(entry);
-    const measured = 'value' in entry ? this.measuredContext(entry.value) : undefined;
-    if (measured !== undefined) return this.finishCompaction(measured);
+    if (entry.type === 'usage' && !entry.isSidechain) return this.finishCompaction(entry.contextTokens);
     if (pending.buffer.length >= COMPACTION_LOOKAHEAD) return this.finishCompaction(undefined);
     return undefined;
   }
@@ -256,197 +261,141 @@ class Replayer {
     return this.result;
   }
 
-  /** Main-chain context size of an assistant line, if it is one with usage. */
-  private measuredContext(value: Record<string, unknown>): number | undefined {
-    if (value['type'] !== 'assistant' || value['isSidechain'] === true || !isRecord(value['message'])) return undefined;
-    const usage = value['message']['usage'];
-    if (!isRecord(usage)) return undefined;
-    const total = numberOrZero(usage['input_tokens']) + numberOrZero(usage['cache_read_input_tokens']) + numberOrZero(usage['cache_creation_input_tokens']);
-    return total > 0 ? total : undefined;
-  }
-
-  private common(): Record<string, unknown> {
-    // No transcriptPath: plugins that read the transcript would see the end of the session,
-    // not the point the replay has reached.
-    const fields: Record<string, unknown> = { sessionId: this.result.sessionId };
-    if (this.lastUsage) fields['contextTokens'] = this.lastUsage.contextTokens;
-    const contextWindow = this.contextWindow ?? contextWindowForModel(this.result.model);
-    if (contextWindow !== undefined) fields['contextWindow'] = contextWindow;
-    if (this.result.model !== undefined) fields['model'] = this.result.model;
-    return fields;
-  }
-
-  private async emit<P extends PointName>(line: number, point: P, fields: Record<string, unknown>, cause: { toolUseLine?: number } = {}): Promise<MergedOutcome<P> | undefined> {
-    if (!this.engine.has(point) && point !== 'session:start') return undefined;
+  /** Sends a hook event through the binding and records what its points said. */
+  private async send<E extends MappedEvent>(line: number, event: E, input: Omit<HookInputOf<E>, 'session_id'>, cause: { toolUseLine?: number } = {}): Promise<Emission[]> {
     const recordsBefore = this.eventLines?.length ?? 0;
-    const outcome = await this.engine.emit(point, { ...this.common(), ...fields } as unknown as PointInput<P>);
-    for (const failure of outcome.errors) this.result.hookErrors.push({ line, point, ...failure });
-    if (outcome.notice !== undefined && outcome.notice.trim() !== '') {
+    const emissions = await this.host.send(event, input);
+    this.record(line, emissions, recordsBefore, cause);
+    return emissions;
+  }
+
+  private record(line: number, emissions: Emission[], recordsBefore: number, cause: { toolUseLine?: number }): void {
+    for (const { point, outcome } of emissions) {
+      for (const failure of outcome.errors) this.result.hookErrors.push({ line, point, ...failure });
+      if (outcome.notice === undefined || outcome.notice.trim() === '') continue;
       const records = this.eventLines ? parseRecords(this.eventLines.slice(recordsBefore)) : [];
       const notice: ReplayNotice = { eventLine: line, point, text: outcome.notice, toolCalls: this.result.toolCalls.length, records };
-      if (this.lastUsage) {
-        notice.usageLine = this.lastUsage.line;
-        notice.contextTokens = this.lastUsage.contextTokens;
-      }
+      const { tokens, usageLine } = this.context();
+      if (tokens !== undefined) notice.contextTokens = tokens;
+      if (usageLine !== undefined) notice.usageLine = usageLine;
       if (cause.toolUseLine !== undefined) notice.toolUseLine = cause.toolUseLine;
       this.result.notices.push(notice);
     }
-    return outcome;
   }
 
-  private closeDrafts(): void {
-    this.openAssistant = undefined;
-    this.openResults = undefined;
-  }
-
-  private push(message: Message): Message {
-    this.history.push(message);
-    return message;
-  }
-
-  /** Runs `llm:before` on the live history: what hook-prune would change before this request. */
-  private async pruneRequest(line: number, options: { carry: boolean }): Promise<PruneFigure | undefined> {
-    if (!this.hasPruneHooks || this.history.length === 0) return undefined;
+  /** Runs `llm:before` on the live history: what a request transformer would change before this request. */
+  private async transformRequest(line: number, options: { carry: boolean }): Promise<PruneFigure | undefined> {
+    if (!this.hasRequestHooks || this.history.length === 0) return undefined;
     if (options.carry && this.pruneSampling === 'turn' && this.turnPrune !== undefined) return { ...this.turnPrune, messages: this.history.length };
-    const original = this.history;
-    const outcome = await this.emit(line, 'llm:before', { systemPrompt: '', messages: original });
+    const original = this.history.messages();
+    const recordsBefore = this.eventLines?.length ?? 0;
+    const emission = await this.host.emit('llm:before', { systemPrompt: '', messages: original });
     this.result.pruneRuns++;
-    const value = outcome?.value as Message[] | undefined;
-    const diff = !value || value === original ? { tokens: 0, parts: 0 } : diffHistories(original, value, this.resultTokens, this.engine.services.tokenCounter);
+    if (emission) this.record(line, [emission], recordsBefore, {});
+    const value = emission?.outcome.value as Message[] | undefined;
+    const diff = value === undefined ? { tokens: 0, parts: 0 } : measureTransform(original, value, this.engine.services.tokenCounter);
     const figure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
     if (options.carry) this.turnPrune = figure;
     return figure;
   }
 
-  private async messageLine(line: number, type: 'user' | 'assistant', value: Record<string, unknown>): Promise<void> {
-    const message = value['message'];
-    if (!isRecord(message)) {
-      this.result.malformed.push({ line, reason: `${type} line: message is not an object` });
-      return;
-    }
-    if (value['isSidechain'] === true) return;
-    const content = message['content'];
-    if (typeof content !== 'string' && !Array.isArray(content)) {
-      this.result.malformed.push({ line, reason: `${type} line: message.content is neither a string nor an array` });
-      return;
-    }
-    if (type === 'assistant') await this.assistantLine(line, message, content);
-    else await this.userLine(line, value, content);
-  }
-
-  private async assistantLine(line: number, message: Record<string, unknown>, content: string | unknown[]): Promise<void> {
-    const messageId = typeof message['id'] === 'string' ? message['id'] : undefined;
-    const continues = this.openAssistant !== undefined && messageId !== undefined && this.openAssistant.messageId === messageId;
-    if (!continues) {
-      // A new API response: the request behind it carried the history as it stands now.
-      this.closeDrafts();
-      const prune = await this.pruneRequest(line, { carry: true });
-      this.openAssistant = { messageId, message: this.push({ role: 'assistant', parts: [] }) };
-      this.recordUsage(line, message, messageId, prune);
-    } else {
-      this.recordUsage(line, message, messageId, undefined);
-    }
-    const parts = contentToParts(content, this.toolNames);
-    (this.openAssistant!.message.parts as MessagePart[]).push(...parts);
-    for (const part of parts) {
-      if (part.type !== 'tool-call') continue;
-      this.toolNames.set(part.toolCallId, part.toolName);
-      this.toolInputs.set(part.toolCallId, { input: part.input, line });
-      this.result.toolCalls.push({ line, toolName: part.toolName, ...(part.toolCallId ? { toolUseId: part.toolCallId } : {}) });
-      await this.emit(line, 'tool:before', { toolName: part.toolName, input: part.input, ...(part.toolCallId ? { toolUseId: part.toolCallId } : {}) }, { toolUseLine: line });
+  private async assistantLine(entry: TranscriptMessageEntry): Promise<void> {
+    const { line, messageId } = entry;
+    const usage = this.lineUsage;
+    this.lineUsage = undefined;
+    const continues = this.openResponse !== undefined && messageId !== undefined && this.openResponse === messageId;
+    // A new API response: the request behind it carried the history as it stands now.
+    const prune = continues ? undefined : await this.transformRequest(line, { carry: true });
+    this.history.addAssistant(entry.content, messageId);
+    this.openResponse = messageId;
+    if (usage) this.recordUsage(usage, prune);
+    if (!Array.isArray(entry.content)) return;
+    for (const block of entry.content) {
+      const { type, id, name, input } = block as { type?: unknown; id?: unknown; name?: unknown; input?: unknown };
+      if (type !== 'tool_use') continue;
+      const toolName = typeof name === 'string' ? name : 'unknown';
+      const toolUseId = typeof id === 'string' && id !== '' ? id : undefined;
+      const toolInput = input ?? {};
+      if (toolUseId !== undefined) this.toolUses.set(toolUseId, { input: toolInput, line, toolName });
+      this.result.toolCalls.push({ line, toolName, ...(toolUseId !== undefined ? { toolUseId } : {}) });
+      await this.send(line, 'PreToolUse', { tool_name: toolName, tool_input: toolInput, ...(toolUseId !== undefined ? { tool_use_id: toolUseId } : {}) }, { toolUseLine: line });
     }
   }
 
-  private recordUsage(line: number, message: Record<string, unknown>, messageId: string | undefined, prune: PruneFigure | undefined): void {
-    const usage = message['usage'];
-    if (typeof message['model'] === 'string' && message['model'] !== '<synthetic>' && this.result.model === undefined) this.result.model = message['model'];
-    if (!isRecord(usage)) return;
-    const figures = {
-      inputTokens: numberOrZero(usage['input_tokens']),
-      cacheReadInputTokens: numberOrZero(usage['cache_read_input_tokens']),
-      cacheCreationInputTokens: numberOrZero(usage['cache_creation_input_tokens']),
-    };
-    const contextTokens = figures.inputTokens + figures.cacheReadInputTokens + figures.cacheCreationInputTokens;
-    // Synthetic responses (API errors, interruptions) carry all-zero usage: no measurement.
-    if (contextTokens === 0) return;
-    const existing = messageId === undefined ? undefined : this.usageByMessageId.get(messageId);
+  private recordUsage(usage: TranscriptUsage, prune: PruneFigure | undefined): void {
+    if (this.result.model === undefined && usage.model !== undefined) this.result.model = usage.model;
+    const figures = { inputTokens: usage.inputTokens, cacheReadInputTokens: usage.cacheReadInputTokens, cacheCreationInputTokens: usage.cacheCreationInputTokens, contextTokens: usage.contextTokens };
+    const existing = usage.messageId === undefined ? undefined : this.usageByMessageId.get(usage.messageId);
     if (existing) {
       // Streaming lines repeat the usage; the last line has the final figures.
-      Object.assign(existing, figures, { contextTokens });
+      Object.assign(existing, figures);
       return;
     }
-    const point: UsagePoint = { line, ...figures, contextTokens, toolCallsBefore: this.result.toolCalls.length };
-    if (messageId !== undefined) {
-      point.messageId = messageId;
-      this.usageByMessageId.set(messageId, point);
+    const point: UsagePoint = { line: usage.line, ...figures, toolCallsBefore: this.result.toolCalls.length };
+    if (usage.messageId !== undefined) {
+      point.messageId = usage.messageId;
+      this.usageByMessageId.set(usage.messageId, point);
     }
-    if (typeof message['model'] === 'string') point.model = message['model'];
+    if (usage.model !== undefined) point.model = usage.model;
     if (prune) point.prune = prune;
     this.result.usage.push(point);
     this.lastUsage = point;
+    this.sizeAfterCompaction = undefined;
   }
 
-  private async userLine(line: number, value: Record<string, unknown>, content: string | unknown[]): Promise<void> {
-    const hasResults = Array.isArray(content) && content.some((block) => isRecord(block) && block['type'] === 'tool_result');
-    if (hasResults) {
-      const parts = contentToParts(content, this.toolNames);
-      if (this.openResults) (this.openResults.parts as MessagePart[]).push(...parts);
-      else this.openResults = this.push({ role: 'user', parts });
-      for (const part of parts) {
-        if (part.type !== 'tool-result') continue;
-        const call = this.toolInputs.get(part.toolCallId);
-        await this.emit(
-          line,
-          'tool:after',
-          {
-            toolName: part.toolName ?? 'unknown',
-            input: call?.input ?? {},
-            output: part.output,
-            ok: part.isError !== true,
-            ...(part.toolCallId ? { toolUseId: part.toolCallId } : {}),
-          },
-          call ? { toolUseLine: call.line } : {},
-        );
+  private async userLine(entry: TranscriptMessageEntry): Promise<void> {
+    const { line, content } = entry;
+    if (Array.isArray(content) && content.some((block) => (block as { type?: unknown }).type === 'tool_result')) {
+      this.history.addResults(content);
+      for (const block of content) {
+        const { type, tool_use_id: toolUseId, content: output, is_error: isError } = block as { type?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
+        if (type !== 'tool_result') continue;
+        const call = typeof toolUseId === 'string' ? this.toolUses.get(toolUseId) : undefined;
+        const common = { tool_name: call?.toolName ?? 'unknown', tool_input: call?.input ?? {}, ...(typeof toolUseId === 'string' && toolUseId !== '' ? { tool_use_id: toolUseId } : {}) };
+        const cause = call ? { toolUseLine: call.line } : {};
+        if (isError === true) await this.send(line, 'PostToolUseFailure', { ...common, error: errorText(output) }, cause);
+        else await this.send(line, 'PostToolUse', { ...common, tool_response: output }, cause);
       }
       return;
     }
-    this.closeDrafts();
-    // Any user message may be a prompt to hook-prune: its choice may change from here.
+    this.openResponse = undefined;
+    // Any user message may be a prompt to a request transformer: its choice may change from here.
     this.turnPrune = undefined;
-    const message: Message = { role: 'user', parts: contentToParts(content, this.toolNames) };
-    if (value['isCompactSummary'] === true) message.compactSummary = true;
-    if (value['isMeta'] === true) message.providerMetadata = { claudeCode: { isMeta: true } };
-    this.push(message);
-    if (message.compactSummary || value['isMeta'] === true) return;
-    const prompt = promptOf(content);
-    if (!prompt) return;
-    this.result.prompts.push({ line, ...(prompt.command ? { command: prompt.command.name } : {}) });
-    await this.emit(line, 'prompt:submit', { prompt: prompt.prompt, ...(prompt.command ? { command: prompt.command } : {}) });
+    const message = this.history.addUser(content, { isMeta: entry.isMeta === true, compactSummary: entry.isCompactSummary === true });
+    if (!isUserPrompt(message)) return;
+    const prompt = typedPrompt(message);
+    const command = parseSlashCommand(prompt);
+    this.result.prompts.push({ line, ...(command ? { command: command.name } : {}) });
+    await this.send(line, 'UserPromptSubmit', { prompt });
   }
 
-  private async compactBoundary(line: number, value: Record<string, unknown>): Promise<void> {
-    const metadata = isRecord(value['compactMetadata']) ? value['compactMetadata'] : {};
-    const compaction: ReplayCompaction = { line, trigger: metadata['trigger'] === 'auto' ? 'auto' : 'manual', preserved: [] };
-    const preTokens = typeof metadata['preTokens'] === 'number' ? metadata['preTokens'] : this.lastUsage?.contextTokens;
+  private async compactBoundary(boundary: TranscriptCompactBoundary): Promise<void> {
+    const { line } = boundary;
+    const compaction: ReplayCompaction = { line, trigger: boundary.trigger === 'auto' ? 'auto' : 'manual', preserved: [] };
+    const preTokens = boundary.preTokens ?? this.lastUsage?.contextTokens;
     if (preTokens !== undefined) compaction.preTokens = preTokens;
     this.result.compactions.push(compaction);
 
-    this.closeDrafts();
-    const prune = await this.pruneRequest(line, { carry: false });
+    this.openResponse = undefined;
+    const prune = await this.transformRequest(line, { carry: false });
     if (prune) compaction.prune = prune;
-    const before = await this.emit(line, 'compact:before', { trigger: compaction.trigger, ...(preTokens !== undefined ? { contextTokens: preTokens } : {}) });
+    this.compactionFacts = preTokens !== undefined ? { contextTokens: preTokens } : {};
+    const emissions = await this.send(line, 'PreCompact', { trigger: compaction.trigger });
+    this.compactionFacts = undefined;
+    const before = emissions.find((emission) => emission.point === 'compact:before')?.outcome;
     if (before) {
       compaction.preserved = [...before.preserved];
       if (before.context !== undefined) compaction.instructions = before.context;
       if (before.block) compaction.blockedBy = before.block.pluginName;
     }
     // What follows the boundary is a new context, of a size unknown until the next request
-    // (events before it must not carry the old size).
-    this.history = [];
+    // unless the boundary says it (events before it must not carry the old size).
+    this.history.clear();
     this.lastUsage = undefined;
+    this.sizeAfterCompaction = boundary.postTokens;
     this.turnPrune = undefined;
-    if (typeof metadata['postTokens'] === 'number') {
-      compaction.postTokens = metadata['postTokens'];
+    if (boundary.postTokens !== undefined) {
+      compaction.postTokens = boundary.postTokens;
       compaction.postTokensSource = 'metadata';
       await this.afterCompaction(compaction);
     } else {
@@ -468,13 +417,30 @@ class Replayer {
     }
   }
 
+  /** SessionStart (compact): the binding runs `session:start`, then `compact:after`. */
   private async afterCompaction(compaction: ReplayCompaction): Promise<void> {
-    const fields: Record<string, unknown> = { trigger: compaction.trigger };
-    if (compaction.preTokens !== undefined) fields['tokensBefore'] = compaction.preTokens;
-    if (compaction.postTokens !== undefined) fields['tokensAfter'] = compaction.postTokens;
-    await this.emit(compaction.line, 'compact:after', fields);
-    await this.emit(compaction.line, 'session:start', { source: 'compact' });
+    const facts: TranscriptFacts = {};
+    if (compaction.preTokens !== undefined) facts.tokensBefore = compaction.preTokens;
+    if (compaction.postTokens !== undefined) facts.tokensAfter = compaction.postTokens;
+    this.compactionFacts = facts;
+    try {
+      await this.send(compaction.line, 'SessionStart', { source: 'compact' });
+    } finally {
+      this.compactionFacts = undefined;
+    }
   }
+}
+
+type TranscriptCompactBoundary = Extract<TranscriptEntry, { type: 'compact-boundary' }>;
+
+/** The text of a failed tool's result: what PostToolUseFailure carries as `error`. */
+function errorText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output)) {
+    const texts = output.map((item) => (typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string' ? (item as { text: string }).text : '')).filter((text) => text !== '');
+    if (texts.length > 0) return texts.join('\n');
+  }
+  return output === undefined || output === null ? 'tool failed' : JSON.stringify(output);
 }
 
 function parseRecords(lines: string[]): EventRecord[] {
@@ -482,7 +448,7 @@ function parseRecords(lines: string[]): EventRecord[] {
   for (const line of lines) {
     try {
       const record = JSON.parse(line) as unknown;
-      if (isRecord(record) && typeof record['type'] === 'string') records.push(record as EventRecord);
+      if (typeof record === 'object' && record !== null && !Array.isArray(record) && typeof (record as { type?: unknown }).type === 'string') records.push(record as EventRecord);
     } catch {
       // a truncated record tells nothing reliable; leave it out
     }
@@ -496,8 +462,9 @@ function parseRecords(lines: string[]): EventRecord[] {
  */
 export async function replayTranscript(transcript: string, options: ReplayOptions): Promise<ReplayResult> {
   const replayer = new Replayer(transcript, options);
-  for await (const entry of iterateTranscript(transcript)) {
-    options.onLine?.(entry.line);
+  let lastLine = 0;
+  for await (const entry of readTranscriptEntries(transcript)) {
+    if (entry.line !== lastLine) options.onLine?.((lastLine = entry.line));
     const pending = replayer.process(entry);
     if (pending) await pending;
   }

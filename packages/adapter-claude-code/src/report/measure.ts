@@ -1,0 +1,155 @@
+import { estimateMessageTokens, fromAnthropicMessages, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
+
+/**
+ * Measuring: the live history a request would carry, and what a transformed history gave up,
+ * counted with a token counter the caller passes (the engine's, the one plugins count with).
+ * This is where figures derived from the history belong (what a request transformer took out
+ * of each request or of the history a compaction summarised).
+ */
+
+/** A message still being read, in Anthropic form; core's converter makes it a Message when asked. */
+interface Draft {
+  role: 'user' | 'assistant';
+  blocks: unknown[];
+  messageId?: string;
+  isMeta?: boolean;
+  compactSummary?: boolean;
+  /** The converted message, until more blocks arrive. */
+  message?: Message;
+}
+
+/**
+ * The messages of the live context (since the latest compaction), built one transcript line at
+ * a time. Claude Code writes one API response as one line per content block (same
+ * `message.id`) and runs tools while the response streams, so lines are joined back into what
+ * the API saw: one assistant message per response, one user message per run of tool results.
+ * Content is converted with core's Anthropic converter, lazily: only when a history is asked
+ * for, and only the messages that changed since.
+ */
+export class LiveHistory {
+  private drafts: Draft[] = [];
+  private openAssistant: Draft | undefined;
+  private openResults: Draft | undefined;
+  /** Tool names by tool-use id, so a result carries its tool's name (core's converter does it within one call). */
+  private readonly toolNames = new Map<string, string>();
+
+  get length(): number {
+    return this.drafts.length;
+  }
+
+  /** An assistant line: a new response, or the next block of the open one (same `message.id`). */
+  addAssistant(content: string | unknown[], messageId: string | undefined): { newResponse: boolean } {
+    const blocks = asBlocks(content);
+    for (const block of blocks) {
+      const { type, id, name } = block as { type?: unknown; id?: unknown; name?: unknown };
+      if (type === 'tool_use' && typeof id === 'string' && typeof name === 'string') this.toolNames.set(id, name);
+    }
+    if (this.openAssistant && messageId !== undefined && this.openAssistant.messageId === messageId) {
+      append(this.openAssistant, blocks);
+      return { newResponse: false };
+    }
+    this.openResults = undefined;
+    this.openAssistant = this.push({ role: 'assistant', blocks, ...(messageId !== undefined ? { messageId } : {}) });
+    return { newResponse: true };
+  }
+
+  /** A user line of tool results: joins the results that came right before it. */
+  addResults(content: unknown[]): void {
+    if (this.openResults) append(this.openResults, content);
+    else this.openResults = this.push({ role: 'user', blocks: [...content] });
+  }
+
+  /** Any other user line (a prompt, a meta line, a compaction summary), returned as a message. */
+  addUser(content: string | unknown[], flags: { isMeta?: boolean; compactSummary?: boolean }): Message {
+    this.openAssistant = undefined;
+    this.openResults = undefined;
+    const draft = this.push({ role: 'user', blocks: asBlocks(content), ...(flags.isMeta ? { isMeta: true } : {}), ...(flags.compactSummary ? { compactSummary: true } : {}) });
+    // Converted now: the replay asks whether it is a prompt, and nothing joins a prompt later.
+    return (draft.message = this.convert(draft));
+  }
+
+  /** A compaction: what follows is a new context. */
+  clear(): void {
+    this.drafts = [];
+    this.openAssistant = undefined;
+    this.openResults = undefined;
+  }
+
+  /** The history as provider-neutral messages. Unchanged messages are the same objects as last time. */
+  messages(): Message[] {
+    return this.drafts.map((draft) => (draft.message ??= this.convert(draft)));
+  }
+
+  private convert(draft: Draft): Message {
+    const [message] = fromAnthropicMessages([{ role: draft.role, content: draft.blocks as never }]);
+    const converted = message!;
+    for (const part of converted.parts) if (part.type === 'tool-result' && part.toolName === undefined) {
+      const name = this.toolNames.get(part.toolCallId);
+      if (name !== undefined) part.toolName = name;
+    }
+    if (draft.compactSummary) converted.compactSummary = true;
+    // Where hook-prune and core's user-prompt rule look for Claude Code's meta flag.
+    if (draft.isMeta) converted.providerMetadata = { ...converted.providerMetadata, claudeCode: { isMeta: true } };
+    return converted;
+  }
+
+  private push(draft: Draft): Draft {
+    this.drafts.push(draft);
+    return draft;
+  }
+}
+
+function asBlocks(content: string | unknown[]): unknown[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
+}
+
+function append(draft: Draft, blocks: unknown[]): void {
+  draft.blocks.push(...blocks);
+  delete draft.message;
+}
+
+/** Tokens of one part, by core's estimate (the one plugins use). */
+export function partTokens(part: MessagePart, counter: TokenCounter): number {
+  return estimateMessageTokens({ role: 'user', parts: [part] }, (text) => counter.count(text));
+}
+
+function messageTokens(message: Message, counter: TokenCounter): number {
+  return estimateMessageTokens(message, (text) => counter.count(text));
+}
+
+/**
+ * What a transformed history gave up against the original: tokens of the parts that were
+ * replaced minus their replacements, and how many parts changed. Transformers copy on write,
+ * so messages and parts left alone are the same objects and cost a reference comparison.
+ */
+export function measureTransform(original: readonly Message[], transformed: readonly Message[], counter: TokenCounter): { tokens: number; parts: number } {
+  if (original === transformed) return { tokens: 0, parts: 0 };
+  if (original.length !== transformed.length) {
+    // A transformer that drops messages: compare totals.
+    const total = (messages: readonly Message[]) => messages.reduce((sum, message) => sum + messageTokens(message, counter), 0);
+    const kept = new Set(transformed.flatMap((message) => message.parts));
+    let parts = 0;
+    for (const message of original) for (const part of message.parts) if (!kept.has(part)) parts++;
+    return { tokens: total(original) - total(transformed), parts };
+  }
+  let tokens = 0;
+  let parts = 0;
+  for (let index = 0; index < original.length; index++) {
+    const before = original[index]!;
+    const after = transformed[index]!;
+    if (before === after) continue;
+    if (before.parts.length !== after.parts.length) {
+      tokens += messageTokens(before, counter) - messageTokens(after, counter);
+      parts += Math.abs(before.parts.length - after.parts.length);
+      continue;
+    }
+    for (let partIndex = 0; partIndex < before.parts.length; partIndex++) {
+      const beforePart = before.parts[partIndex]!;
+      const afterPart = after.parts[partIndex]!;
+      if (beforePart === afterPart) continue;
+      parts++;
+      tokens += partTokens(beforePart, counter) - partTokens(afterPart, counter);
+    }
+  }
+  return { tokens, parts };
+}

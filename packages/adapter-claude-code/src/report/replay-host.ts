@@ -1,0 +1,64 @@
+import type { Engine, MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import { dispatchEvent } from '../binding.js';
+import type { HookInputOf, MappedEvent } from '../events.js';
+
+/**
+ * The replay's stand-in for Claude Code: it sends the hook events Claude Code would have sent
+ * (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse …) through the live binding's
+ * `dispatchEvent`, so the points, their order and their payloads are the ones a live session
+ * gets — e.g. after a compaction SessionStart(compact) runs `session:start`, then `compact:after`.
+ *
+ * One difference is unavoidable: live plugins read the context size from the transcript
+ * (`transcriptPath`), which here is already at its end. So the replay passes no
+ * `transcriptPath` and adds, as payload fields, what the transcript said at the point the replay
+ * has reached (`contextTokens`, `model`, a compaction's sizes). Fields the binding sets win.
+ */
+
+/** What the transcript says where the replay stands; a live plugin would read it from the file. */
+export type TranscriptFacts = Partial<Record<'contextTokens' | 'tokensBefore' | 'tokensAfter', number>> & { model?: string };
+
+/** One lifecycle point that ran, and what the plugins made of it. */
+export interface Emission {
+  point: PointName;
+  outcome: MergedOutcome;
+}
+
+export class ReplayHost {
+  private readonly engine: Engine;
+  private readonly view: Engine;
+  private emissions: Emission[] = [];
+
+  constructor(
+    engine: Engine,
+    private readonly sessionId: string,
+    /** The facts for an event on `point`, asked for every point that runs. */
+    private readonly facts: (point: PointName) => TranscriptFacts,
+  ) {
+    this.engine = engine;
+    // The engine as the binding sees it: every emit gets the transcript's facts under its payload
+    // and its outcome is kept. Everything else is the engine itself (through the prototype).
+    const emit = async <P extends PointName>(point: P, payload: PointInput<P>): Promise<MergedOutcome<P>> => {
+      const outcome = await engine.emit(point, { ...this.facts(point), ...payload } as PointInput<P>);
+      this.emissions.push({ point, outcome });
+      return outcome;
+    };
+    this.view = Object.create(engine, { emit: { value: emit } }) as Engine;
+  }
+
+  /** Sends one Claude Code hook event; returns the points it ran, in order, with their outcomes. */
+  async send<E extends MappedEvent>(event: E, input: Omit<HookInputOf<E>, 'session_id'>): Promise<Emission[]> {
+    this.emissions = [];
+    await dispatchEvent(this.view, event, { ...input, session_id: this.sessionId, hook_event_name: event } as HookInputOf<E>);
+    return this.emissions;
+  }
+
+  /**
+   * Runs a point no Claude Code hook event reaches (`llm:before`: the replay measures what a
+   * request transformer would have changed), with the same facts.
+   */
+  async emit<P extends PointName>(point: P, payload: Omit<PointInput<P>, 'sessionId'>): Promise<Emission | undefined> {
+    if (!this.engine.has(point)) return undefined;
+    const outcome = await this.engine.emit(point, { ...this.facts(point), sessionId: this.sessionId, ...payload } as unknown as PointInput<P>);
+    return { point, outcome };
+  }
+}
