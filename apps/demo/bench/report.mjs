@@ -1,9 +1,12 @@
 // Speed of `hookwise report` on the bundled 2.7 MB session against the floor: a bare streaming
 // parse of the same file (1 MiB chunks, Buffer.indexOf for newlines, JSON.parse per line).
-// Both in this process, after warm-up; the figure is the median (p50) of each. Run after a build:
-// it loads the report from the adapter's dist, as `hookwise report` does.
+// Both in this process, after warm-up; the figures are medians (p50) of wall time and of this
+// process's CPU time per run. CPU time is the steadier of the two on a shared machine (other
+// processes stretch wall time, not the work done). Run after a build: it loads the report from
+// the adapter's dist, as `hookwise report` does. Unset NODE_EXTRA_CA_CERTS first (it slows Node).
 import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
@@ -49,9 +52,26 @@ const runReport = async () => {
   if (code !== 0) throw new Error(`report exited ${code}`);
 };
 
+// CPU time of each measured iteration (user + system, µs), beside tinybench's wall time.
+const cpu = new Map();
+const cpuHooks = (name) => {
+  let start;
+  cpu.set(name, []);
+  return {
+    beforeEach() {
+      start = process.cpuUsage();
+    },
+    afterEach(mode) {
+      const used = process.cpuUsage(start);
+      if (mode === 'run') cpu.get(name).push((used.user + used.system) / 1000);
+    },
+  };
+};
+const PARSE = 'bare streaming parse';
+const REPORT = 'hookwise report --json (3 plugins)';
 const bench = new Bench({ iterations: 20, time: 0, warmupIterations: 3 });
-bench.add('bare streaming parse', bareParse.bind(undefined, SESSION));
-bench.add('hookwise report --json (3 plugins)', runReport);
+bench.add(PARSE, bareParse.bind(undefined, SESSION), cpuHooks(PARSE));
+bench.add(REPORT, runReport, cpuHooks(REPORT));
 await bench.run();
 
 for (const task of bench.tasks) {
@@ -61,7 +81,16 @@ for (const task of bench.tasks) {
   }
 }
 const median = (task) => task.result.latency.p50;
+const medianOf = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 const [parseTask, reportTask] = bench.tasks;
-console.log(`transcript: ${path.basename(SESSION)} (2.7 MB, 2,385 lines); Node ${process.version}`);
-for (const task of bench.tasks) console.log(`${task.name.padEnd(38)} median ${median(task).toFixed(1)} ms over ${task.result.latency.samplesCount ?? task.result.latency.samples?.length ?? '?'} runs`);
-console.log(`report / bare parse: ${(median(reportTask) / median(parseTask)).toFixed(2)}× (target ≤ 2×); JSON report ${Math.round(reportBytes / 1024)} KB`);
+console.log(`transcript: ${path.basename(SESSION)} (2.7 MB, 2,385 lines); Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+for (const task of bench.tasks) {
+  console.log(`${task.name.padEnd(38)} wall median ${median(task).toFixed(1)} ms, CPU median ${medianOf(cpu.get(task.name)).toFixed(1)} ms, over ${cpu.get(task.name).length} runs`);
+}
+const wallRatio = median(reportTask) / median(parseTask);
+const cpuRatio = medianOf(cpu.get(REPORT)) / medianOf(cpu.get(PARSE));
+console.log(`report / bare parse: ${wallRatio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU (target ≤ 2×); JSON report ${Math.round(reportBytes / 1024)} KB`);

@@ -1,4 +1,4 @@
-import { iterateTranscript, type Message } from '@hookwise/core';
+import type { Message, TranscriptLine } from '@hookwise/core';
 
 /**
  * TRANSITIONAL — deleted when core's versions land (issue 11): the report's old rules, moved
@@ -48,24 +48,30 @@ export type TranscriptEntry =
   | { type: 'malformed'; line: number; reason: string }
   | { type: 'other'; line: number; value: Record<string, unknown> };
 
-export async function* readTranscriptEntries(path: string): AsyncGenerator<TranscriptEntry> {
-  for await (const parsed of iterateTranscript(path)) {
+export function transcriptEntriesOf(parsed: TranscriptLine): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = [];
+  collect(parsed, (entry) => entries.push(entry));
+  return entries;
+}
+
+function collect(parsed: TranscriptLine, emit: (entry: TranscriptEntry) => void): void {
+  {
     if ('error' in parsed) {
-      yield { type: 'malformed', line: parsed.line, reason: parsed.error };
-      continue;
+      emit({ type: 'malformed', line: parsed.line, reason: parsed.error });
+      return;
     }
     const { line, value } = parsed;
     const type = value['type'];
     if (type === 'user' || type === 'assistant') {
       const message = value['message'];
       if (!isRecord(message)) {
-        yield { type: 'malformed', line, reason: `${type} line: message is not an object` };
-        continue;
+        emit({ type: 'malformed', line, reason: `${type} line: message is not an object` });
+        return;
       }
       const content = message['content'];
       if (typeof content !== 'string' && !Array.isArray(content)) {
-        yield { type: 'malformed', line, reason: `${type} line: message.content is neither a string nor an array` };
-        continue;
+        emit({ type: 'malformed', line, reason: `${type} line: message.content is neither a string nor an array` });
+        return;
       }
       const isSidechain = value['isSidechain'] === true;
       const usage = message['usage'];
@@ -77,7 +83,7 @@ export async function* readTranscriptEntries(path: string): AsyncGenerator<Trans
         };
         const contextTokens = figures.inputTokens + figures.cacheReadInputTokens + figures.cacheCreationInputTokens;
         if (contextTokens > 0) {
-          yield {
+          emit({
             type: 'usage',
             line,
             ...figures,
@@ -85,7 +91,7 @@ export async function* readTranscriptEntries(path: string): AsyncGenerator<Trans
             isSidechain,
             ...(typeof message['id'] === 'string' ? { messageId: message['id'] } : {}),
             ...(typeof message['model'] === 'string' ? { model: message['model'] } : {}),
-          };
+          });
         }
       }
       const entry: TranscriptMessageEntry = { type: 'message', line, role: type, content, isSidechain };
@@ -94,8 +100,8 @@ export async function* readTranscriptEntries(path: string): AsyncGenerator<Trans
       if (typeof value['timestamp'] === 'string') entry.timestamp = value['timestamp'];
       if (value['isMeta'] === true) entry.isMeta = true;
       if (value['isCompactSummary'] === true) entry.isCompactSummary = true;
-      yield entry;
-      continue;
+      emit(entry);
+      return;
     }
     if (type === 'system' && value['subtype'] === 'compact_boundary') {
       const metadata = isRecord(value['compactMetadata']) ? value['compactMetadata'] : {};
@@ -104,10 +110,10 @@ export async function* readTranscriptEntries(path: string): AsyncGenerator<Trans
       if (typeof metadata['preTokens'] === 'number') boundary.preTokens = metadata['preTokens'];
       if (typeof metadata['postTokens'] === 'number') boundary.postTokens = metadata['postTokens'];
       if (typeof value['timestamp'] === 'string') boundary.timestamp = value['timestamp'];
-      yield { type: 'compact-boundary', ...boundary };
-      continue;
+      emit({ type: 'compact-boundary', ...boundary });
+      return;
     }
-    yield { type: 'other', line, value };
+    emit({ type: 'other', line, value });
   }
 }
 

@@ -4,7 +4,7 @@ import { formatNumber, formatPercent, formatShort, stripControl } from './format
 
 /**
  * One self-contained HTML page: an inline SVG chart (context tokens per request, the window,
- * the context hook-prune would have left, markers for suggestions and compactions) and tables.
+ * the context the llm:before transforms would have left, markers for suggestions and compactions) and tables.
  * No script, no external resource: it opens offline and from a mail attachment alike.
  * Everything that comes from the transcript or a plugin is escaped.
  */
@@ -84,8 +84,8 @@ function chart(report: Report): string {
   if (count > 0) {
     const curve = (value: (entry: TimelineEntry) => number) => timeline.map((entry, index) => `${index === 0 ? 'M' : 'L'}${x(index)},${y(value(entry))}`).join(' ');
     svg.push(`<path class="context-curve" d="${curve((entry) => entry.contextTokens)}"><title>context tokens per request</title></path>`);
-    // Dashed and on top, so it stays visible where hook-prune changed nothing and the curves meet.
-    svg.push(`<path class="prune-curve" d="${curve((entry) => entry.contextTokens - (entry.pruneReclaimedTokens ?? 0))}" stroke-dasharray="6 4"><title>context with hook-prune before each request</title></path>`);
+    // Dashed and on top, so it stays visible where the transforms changed nothing and the curves meet.
+    svg.push(`<path class="prune-curve" d="${curve((entry) => entry.contextTokens - (entry.pruneReclaimedTokens ?? 0))}" stroke-dasharray="6 4"><title>context with the llm:before transforms before each request</title></path>`);
   }
 
   report.suggestions.forEach((suggestion, index) => {
@@ -170,10 +170,10 @@ export function renderHtml(report: Report): string {
   const runs = prune.method === 'turn' ? ` (run ${formatNumber(prune.runs)} times through the engine: on the first request of each turn, whose figure holds for the whole turn, and on each compaction)` : '';
   const pruneText =
     prune.method === 'not-run'
-      ? 'hook-prune did not run (no plugin listens on <code>llm:before</code>).'
+      ? 'Not run: no plugin listens on <code>llm:before</code>.'
       : prune.requestsPruned === 0
-        ? `hook-prune would take nothing out of any of the ${formatNumber(prune.requests)} requests${runs}: it never touches the current and the previous turn, and no older tool output was worth clearing.`
-        : `hook-prune would prune ${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests${runs}: up to ${formatNumber(prune.maxReclaimedTokens)} tokens (${prune.maxParts} tool results) from one request, ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session.`;
+        ? `Nothing would be taken out of any of the ${formatNumber(prune.requests)} requests${runs}.`
+        : `${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests would be pruned${runs}: up to ${formatNumber(prune.maxReclaimedTokens)} tokens (${prune.maxParts} parts) from one request, ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session.`;
   const noticeRows = report.notices.map((notice) => [numberCell(notice.line), cell(escapeHtml(notice.point)), cell(`<pre>${escapeHtml(notice.text)}</pre>`)]);
   const errorRows = report.hookErrors.map((error) => [numberCell(error.line), cell(escapeHtml(error.point)), cell(escapeHtml(`${error.pluginName} › ${error.hookName}`)), cell(escapeHtml(`${error.kind}: ${error.message}`))]);
   const timelineRows = report.timeline.map((entry, index) => [
@@ -206,25 +206,25 @@ ${figure(formatNumber(report.timeline.length), 'requests')}
 ${figure(formatNumber(report.toolCalls), 'tool calls')}
 ${figure(formatNumber(report.suggestions.length), 'suggestions')}
 ${figure(formatNumber(report.compactions.length), 'compactions')}
-${figure(formatNumber(prune.maxReclaimedTokens), 'most tokens hook-prune takes out of one request')}
+${figure(formatNumber(prune.maxReclaimedTokens), 'most tokens taken out of one request')}
 ${figure(formatNumber(report.malformedLines), 'malformed lines')}
 </div>
 <div class="card">
 ${chart(report)}
-<div class="legend"><span><i style="background:var(--context)"></i>context tokens per request</span><span><i style="background:var(--prune)"></i>with hook-prune before each request</span><span><i style="background:var(--window)"></i>context window</span><span><i style="background:var(--suggest)"></i>suggestion</span><span><i style="background:var(--compact)"></i>compaction</span></div>
+<div class="legend"><span><i style="background:var(--context)"></i>context tokens per request</span><span><i style="background:var(--prune)"></i>with the llm:before transforms before each request</span><span><i style="background:var(--window)"></i>context window</span><span><i style="background:var(--suggest)"></i>suggestion</span><span><i style="background:var(--compact)"></i>compaction</span></div>
 </div>
-<h2>Suggestions (hook-suggest)</h2>
-${table('suggestions', ['#', 'line', 'kind', 'context', 'tool calls', 'reason'], suggestionRows, 'hook-suggest would not have suggested anything.')}
+<h2>Compaction suggestions</h2>
+${table('suggestions', ['#', 'line', 'kind', 'context', 'tool calls', 'reason'], suggestionRows, 'No plugin would have suggested compacting.')}
 <h2>Compactions</h2>
-${table('compactions', ['line', 'trigger', 'tokens before', 'tokens after', 'hook-precompact preserved', 'hook-prune on that history'], compactionRows, 'No compaction in this session.')}
-<h2>Pruning (hook-prune)</h2>
+${table('compactions', ['line', 'trigger', 'tokens before', 'tokens after', 'preserved (compact:before)', 'llm:before on that history'], compactionRows, 'No compaction in this session.')}
+<h2>Pruning (llm:before)</h2>
 <p id="prune-summary">${pruneText}</p>
 ${noticeRows.length > 0 ? `<h2>Other notices</h2>\n${table('notices', ['line', 'event', 'notice'], noticeRows, '')}` : ''}
 ${errorRows.length > 0 ? `<h2>Hook errors</h2>\n${table('hook-errors', ['line', 'event', 'hook', 'error'], errorRows, '')}` : ''}
 ${report.malformedLines > 0 ? `<h2>Malformed lines</h2>\n${table('malformed', ['line', 'reason'], report.malformed.map((entry) => [numberCell(entry.line), cell(escapeHtml(entry.reason))]), '')}` : ''}
 <h2>Requests</h2>
 <details><summary>all ${formatNumber(report.timeline.length)} requests</summary>
-${table('timeline', ['#', 'line', 'context', 'input', 'cache read', 'cache creation', 'tool calls before', 'hook-prune reclaims'], timelineRows, 'No request with usage in this transcript.')}
+${table('timeline', ['#', 'line', 'context', 'input', 'cache read', 'cache creation', 'tool calls before', 'llm:before reclaims'], timelineRows, 'No request with usage in this transcript.')}
 </details>
 </main>
 </body>

@@ -43,7 +43,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   if (spark !== '') out.push(`  ${spark}  (per request, full height = window)`);
   out.push('');
 
-  out.push(`Suggestions (hook-suggest): ${report.suggestions.length}`);
+  out.push(`Compaction suggestions: ${report.suggestions.length}`);
   for (const suggestion of report.suggestions) {
     out.push(`  line ${String(suggestion.line).padEnd(6)} ${suggestion.kind.padEnd(19)} ${clip(stripControl(suggestion.reason), 110)}`);
   }
@@ -55,20 +55,20 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
     const after = compaction.postTokens === null ? '?' : formatNumber(compaction.postTokens);
     out.push(`  line ${String(compaction.line).padEnd(6)} ${compaction.trigger.padEnd(7)} ${before} → ${after} tokens${compaction.postTokensSource === 'measured' ? ' (after: size of the next request)' : ''}`);
     const preserved = compaction.preserved.length > 0 ? compaction.preserved.map((label) => clip(stripControl(label), 60)).join(', ') : 'nothing';
-    out.push(`    hook-precompact would have preserved: ${preserved}${compaction.instructions ? ` (${formatNumber(compaction.instructions.length)} characters of instructions)` : ''}`);
+    out.push(`    preserved by compact:before hooks: ${preserved}${compaction.instructions ? ` (${formatNumber(compaction.instructions.length)} characters of instructions)` : ''}`);
     if (compaction.blockedBy) out.push(`    blocked by ${compaction.blockedBy}`);
-    if (compaction.prune) out.push(`    hook-prune on the history compacted: ${formatNumber(compaction.prune.reclaimedTokens)} tokens, ${compaction.prune.parts} tool result(s)`);
+    if (compaction.prune) out.push(`    llm:before transforms on the history compacted: ${formatNumber(compaction.prune.reclaimedTokens)} tokens, ${compaction.prune.parts} part(s)`);
   }
   out.push('');
 
   const prune = report.prune;
-  out.push(`Pruning (hook-prune before every request${prune.method === 'turn' ? `; ${formatNumber(prune.runs)} runs: the first request of each turn stands for the turn` : ''})`);
+  out.push(`Pruning (llm:before transforms before every request${prune.method === 'turn' ? `; ${formatNumber(prune.runs)} runs: the first request of each turn stands for the turn` : ''})`);
   if (prune.method === 'not-run') {
     out.push('  not run: no plugin listens on llm:before');
   } else if (prune.requestsPruned === 0) {
-    out.push(`  nothing to reclaim in ${formatNumber(prune.requests)} requests: hook-prune never touches the current and the previous turn, and no older tool output was worth clearing`);
+    out.push(`  nothing taken out of any of the ${formatNumber(prune.requests)} requests`);
   } else {
-    out.push(`  would have reclaimed up to ${formatNumber(prune.maxReclaimedTokens)} tokens from one request (line ${prune.maxReclaimedLine}), ${prune.maxParts} tool result(s) at most`);
+    out.push(`  would have reclaimed up to ${formatNumber(prune.maxReclaimedTokens)} tokens from one request (line ${prune.maxReclaimedLine}), ${prune.maxParts} part(s) at most`);
     out.push(`  ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session, ${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests pruned`);
   }
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Engine, EventRecord, HookFailure, Message, PointName } from '@hookwise/core';
+import { iterateTranscript, type Engine, type EventRecord, type HookFailure, type Message, type PointName } from '@hookwise/core';
 import type { HookInputOf, MappedEvent } from '../events.js';
 import { LiveHistory, measureTransform } from './measure.js';
-import { isUserPrompt, parseSlashCommand, readTranscriptEntries, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from './pending-core.js';
+import { isUserPrompt, parseSlashCommand, transcriptEntriesOf, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from './pending-core.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
 
 /**
@@ -462,11 +462,13 @@ function parseRecords(lines: string[]): EventRecord[] {
  */
 export async function replayTranscript(transcript: string, options: ReplayOptions): Promise<ReplayResult> {
   const replayer = new Replayer(transcript, options);
-  let lastLine = 0;
-  for await (const entry of readTranscriptEntries(transcript)) {
-    if (entry.line !== lastLine) options.onLine?.((lastLine = entry.line));
-    const pending = replayer.process(entry);
-    if (pending) await pending;
+  // Lines are typed synchronously (core's rules); only entries that emit wait for the engine.
+  for await (const parsed of iterateTranscript(transcript)) {
+    options.onLine?.(parsed.line);
+    for (const entry of transcriptEntriesOf(parsed)) {
+      const pending = replayer.process(entry);
+      if (pending) await pending;
+    }
   }
   return replayer.finish();
 }
