@@ -59,3 +59,55 @@ export function digestOf(toolName: string | undefined, call: ToolCallPart | unde
     `${errorLine === undefined ? '' : `; first error: ${errorLine}`}]`
   );
 }
+
+/** Every digested input field starts with this; it is how a digested input is recognised. */
+export const INPUT_DIGEST_PREFIX = '[Old input cleared: ';
+
+/**
+ * Tools whose input is content already on disk once the call succeeded (Claude Code, OpenCode,
+ * Codex-style patch tools): their old inputs can be replaced by a digest.
+ */
+export const DEFAULT_DIGEST_INPUT_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'write', 'edit', 'multiedit', 'patch', 'apply_patch']);
+
+/** An input field shorter than this stays: a digest would not be much shorter. */
+export const INPUT_FIELD_MIN_CHARS = 256;
+
+// Fields that say where the content went: never digested, whatever their length.
+const LOCATION_FIELDS = new Set<string>(['file_path', 'path', 'notebook_path', 'filePath', 'cell_id', 'replace_all', 'edit_mode', 'cell_type']);
+
+/** FNV-1a (32-bit) of the text, twice with different seeds: a cheap, stable fingerprint, not a security hash. */
+function fingerprint(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    a = Math.imul(a ^ code, 0x01000193);
+    b = Math.imul(b ^ code, 0x5bd1e995);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+const isDigestedField = (value: unknown) => typeof value === 'string' && value.startsWith(INPUT_DIGEST_PREFIX);
+
+/**
+ * The input with every large content field (string over 256 chars, or an array/object whose JSON
+ * is) replaced by one line: `[Old input cleared: Write src/app.ts content — 12,345 chars, hash 1a2b…]`.
+ * Location fields (`file_path`, `path`…) stay. Undefined when nothing would change (no large
+ * field, or already digested).
+ */
+export function digestInput(toolName: string, input: unknown): Record<string, unknown> | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const record = input as Record<string, unknown>;
+  let digested: Record<string, unknown> | undefined;
+  const where = keyInputOf(record);
+  for (const key of Object.keys(record)) {
+    if (LOCATION_FIELDS.has(key)) continue;
+    const value = record[key];
+    if (value === undefined || value === null || isDigestedField(value)) continue;
+    const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : undefined;
+    if (text === undefined || text.length < INPUT_FIELD_MIN_CHARS) continue;
+    digested ??= { ...record };
+    digested[key] = `${INPUT_DIGEST_PREFIX}${toolName}${where === undefined ? '' : ` ${where}`} ${key} — ${formatNumber(text.length)} chars, hash ${fingerprint(text)}]`;
+  }
+  return digested;
+}

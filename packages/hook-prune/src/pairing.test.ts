@@ -1,9 +1,16 @@
-import { fromOpenAIMessages, validateToolPairing, type Message } from '@hookwise/core';
+import { createCharsTokenCounter, fromOpenAIMessages, validateToolPairing, type Message } from '@hookwise/core';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolResults, toolTurn } from './__fixtures__/history.js';
 import { anthropicProblems, openAIProblems } from './__fixtures__/payload-checks.js';
 import { DEFAULT_PLACEHOLDER } from './digest.js';
-import { pruneToolOutputs } from './prune-tool-outputs.js';
+import { pruneToolOutputs, type PruneOptions } from './prune-tool-outputs.js';
+
+/**
+ * The conformance scenarios pin OpenCode's rule as this function applied it before the agentic
+ * default: two protected turns, no recency protection, no supersede, and chars/4 (b17).
+ */
+const OPENCODE_RULE: PruneOptions = { protectTurns: 2, keepRecent: 0, supersede: false, tokenCounter: createCharsTokenCounter(4) };
+const opencodeRule = (messages: Message[], options: PruneOptions = {}) => pruneToolOutputs(messages, { ...OPENCODE_RULE, ...options });
 
 function idsAndCounts(messages: Message[]) {
   return messages.map((message) => message.parts.map((part) => (part.type === 'tool-call' || part.type === 'tool-result' ? `${part.type}:${part.toolCallId}` : part.type)));
@@ -34,7 +41,7 @@ describe('pairing after pruning (b12)', () => {
       prompt('current'),
     ];
     expect(validateToolPairing(messages).ok).toBe(true);
-    const result = pruneToolOutputs(messages, { placeholder: 'digest' });
+    const result = opencodeRule(messages, { placeholder: 'digest' });
     // Newest first: p1 25,000, then 30,000 crosses: 30,000 + 15,000 + 10,000 go, p1 and the error stay.
     expect(result.prunedCount).toBe(3);
     expect(idsAndCounts(result.messages)).toEqual(idsAndCounts(messages));
@@ -53,7 +60,7 @@ describe('pairing after pruning (b12)', () => {
       { role: 'user', content: 'previous' },
       { role: 'user', content: 'current' },
     ] as never);
-    const result = pruneToolOutputs(openAI);
+    const result = opencodeRule(openAI);
     expect(toolResults(result.messages).map((part) => part.output === DEFAULT_PLACEHOLDER)).toEqual([true, true]);
     expect(idsAndCounts(result.messages)).toEqual(idsAndCounts(openAI));
     expect(openAIProblems(result.messages)).toEqual([]);

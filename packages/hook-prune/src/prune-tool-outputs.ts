@@ -1,6 +1,14 @@
 import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
-import { DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestOf } from './digest.js';
+import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf } from './digest.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
+
+// The agentic defaults. Figures: on the recorded 242-call session in fixtures/ (see README, "What the defaults buy").
+/** Newest results kept whatever their size (Anthropic's context editing keeps 3 tool uses). */
+export const DEFAULT_KEEP_RECENT = 3;
+/** No protection by user turns: real agent sessions are one or two prompts and hundreds of tool calls. */
+export const DEFAULT_PROTECT_TURNS = 0;
+/** A re-read of the same file or a re-run of the same command makes the older output stale. */
+export const DEFAULT_SUPERSEDE = true;
 
 /**
  * Tools whose output is never pruned: skill bodies and sub-agent reports are instructions or
@@ -9,25 +17,50 @@ import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js'
 export const DEFAULT_PROTECTED_TOOLS: readonly string[] = Object.freeze(['skill', 'Skill', 'Task', 'Agent', 'TodoWrite', 'todowrite']);
 
 export interface PruneOptions {
-  /** Newest eligible tool-output tokens kept verbatim (default 40,000; see `thresholdsFor`). */
+  /**
+   * Newest prunable tool tokens kept verbatim (default 40,000; see `thresholdsFor`). Results
+   * protected by recency (latest step, `keepRecent`, `protectTurns`) do not count toward it.
+   */
   protectTokens?: number;
   /** Commit only when the candidates total strictly more than this (default 20,000). */
   minimumTokens?: number;
+  /**
+   * The newest tool results (of any tool, errors included) never pruned, whatever their size.
+   * Default 3, as Anthropic's `clear_tool_uses_20250919` keeps 3 tool uses.
+   */
+  keepRecent?: number;
+  /**
+   * Tool results with fewer than this many real user prompts at or after their message are
+   * never pruned. Default 0: an agent loop is one or two prompts and hundreds of tool calls, so
+   * protection is by recency. 2 is OpenCode's rule (the current and the previous turn).
+   */
+  protectTurns?: number;
   /** Tool names whose results are never counted or pruned (default `DEFAULT_PROTECTED_TOOLS`). */
   protectedTools?: readonly string[];
   /** Replacement text, or `'digest'` for a one-line digest (tool, key input, size, first error line). */
   placeholder?: string;
-  /** Also prune outputs made stale by a later identical call (same tool, same input), even inside the protected window; never in the current turn. */
+  /**
+   * Also prune outputs made stale by a later identical call (same tool, same input), even inside
+   * the protected window; never one of the latest step or the newest `keepRecent` (nor, with
+   * `protectTurns` ≥ 1, of the current turn). Default true.
+   */
   supersede?: boolean;
-  /** Counts tokens (default core's chars/4). Counts are memoised per part object and counter. */
+  /**
+   * With a pruned output, also replace the large fields of its call's input by a digest (tool,
+   * path, size, hash) for these tools: the content they wrote is on disk. The call keeps its id.
+   * Default `DEFAULT_DIGEST_INPUT_TOOLS`; `false` or `[]` turns it off.
+   */
+  digestInputs?: readonly string[] | false;
+  /** Counts tokens (default core's calibrated counter). Counts are memoised per part object and counter. */
   tokenCounter?: TokenCounter;
   /**
-   * Tool call ids an earlier run pruned. They are pruned again (outside the current turn) without
-   * counting toward the window or the minimum, so a host that prunes a fresh copy of its history
-   * before every request changes the prompt prefix once per batch, not once per request.
+   * Tool call ids an earlier run pruned. They are pruned again (unless now protected by
+   * recency) without counting toward the window or the minimum, so a host that prunes a fresh
+   * copy of its history before every request changes the prompt prefix once per batch, not once
+   * per request.
    */
   previouslyPruned?: Iterable<string>;
-  /** Write placeholders into the given parts instead of copying (the array is returned as is). Default false. */
+  /** Write replacements into the given parts instead of copying (the array is returned as is). Default false. */
   inPlace?: boolean;
 }
 
@@ -36,6 +69,7 @@ export type PruneDecision =
   | 'pruned'
   /** Earlier prunes were re-applied, no new batch was worth it. */
   | 'reapplied'
+  /** Fewer real user prompts than `protectTurns` (the name is OpenCode's rule of 2). */
   | 'fewer-than-two-user-prompts'
   | 'nothing-eligible'
   | 'within-protected-window'
@@ -117,29 +151,77 @@ interface PartLocation {
 
 const formatNumber = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-function checkTokens(value: number | undefined, fallback: number, name: string): number {
+function checkCount(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a finite number ≥ 0, got ${value}`);
   return value;
 }
 
+/** Memoised tokens of a call's input as a request carries it (JSON), per counter, per part object. */
+const inputMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
+
+/** Memoised tokens a digest of a call's input frees, per counter, per part object. */
+const inputGainMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
+
+function inputTokens(part: ToolCallPart, counter: TokenCounter): number {
+  let memo = inputMemo.get(counter);
+  if (memo === undefined) {
+    memo = new WeakMap();
+    inputMemo.set(counter, memo);
+  }
+  let tokens = memo.get(part);
+  if (tokens === undefined) {
+    tokens = counter.count(JSON.stringify(part.input) ?? '');
+    memo.set(part, tokens);
+  }
+  return tokens;
+}
+
 /**
- * Clears old tool outputs, newest to oldest, OpenCode's way:
- * - only tool results with at least two real user prompts at or after their message are
- *   eligible (the current and the previous turn are never touched);
- * - eligible tokens are summed newest to oldest; once the sum is strictly greater than
- *   `protectTokens`, that result (whole) and every older eligible one are candidates;
- * - the candidates are replaced only if they total strictly more than `minimumTokens`.
- * Error results, protected tools, already-pruned results and anything before the latest
- * compaction summary are never touched; tool call and result ids stay, so pairing holds.
+ * The results of the latest assistant step — the tool calls of the newest assistant message
+ * that has any — while no real user prompt stands after it: the model is about to read them.
+ */
+function latestStepIds(messages: Message[], start: number): Set<string> | undefined {
+  for (let messageIndex = messages.length - 1; messageIndex >= start; messageIndex--) {
+    const message = messages[messageIndex]!;
+    if (message.role === 'user') {
+      if (isUserPrompt(message)) return undefined;
+      continue;
+    }
+    let ids: Set<string> | undefined;
+    for (const part of message.parts) if (part.type === 'tool-call') (ids ??= new Set()).add(part.toolCallId);
+    if (ids !== undefined) return ids;
+  }
+  return undefined;
+}
+
+/**
+ * Clears old tool outputs, newest to oldest. The default policy is for agent loops (one or two
+ * prompts, hundreds of tool calls), protection by recency as Anthropic's context editing does:
+ * - never pruned: the results of the latest assistant step (a parallel batch counts whole), the
+ *   newest `keepRecent` results, error results, `protectedTools`, results with fewer than
+ *   `protectTurns` user prompts after them, anything before the latest compaction summary;
+ * - the other results are summed newest to oldest (output, plus the input of write/edit-like
+ *   calls when `digestInputs`); once the sum is strictly greater than `protectTokens`, that
+ *   result (whole) and every older one are candidates;
+ * - the candidates are replaced only if they total strictly more than `minimumTokens`;
+ * - with `supersede`, an output made stale by a later identical call is a candidate even inside
+ *   the window.
+ * Tool call and result ids stay, so pairing holds. `{ protectTurns: 2, keepRecent: 0,
+ * supersede: false }` is OpenCode's rule, as this function applied it before the agentic
+ * default (add `digestInputs: false` for histories with write/edit calls).
  *
  * Pure (unless `inPlace`) and idempotent: running it on its own output changes nothing and
  * returns the very same array.
  */
 export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}): PruneResult {
   if (!Array.isArray(messages)) throw new TypeError('pruneToolOutputs expects an array of messages');
-  const protectTokens = checkTokens(options.protectTokens, DEFAULT_PROTECT_TOKENS, 'protectTokens');
-  const minimumTokens = checkTokens(options.minimumTokens, DEFAULT_MINIMUM_TOKENS, 'minimumTokens');
+  const protectTokens = checkCount(options.protectTokens, DEFAULT_PROTECT_TOKENS, 'protectTokens');
+  const minimumTokens = checkCount(options.minimumTokens, DEFAULT_MINIMUM_TOKENS, 'minimumTokens');
+  const keepRecent = checkCount(options.keepRecent, DEFAULT_KEEP_RECENT, 'keepRecent');
+  const protectTurns = checkCount(options.protectTurns, DEFAULT_PROTECT_TURNS, 'protectTurns');
+  // Stale outputs and earlier prunes are never touched in the current turn when turns are protected at all.
+  const staleTurns = Math.min(protectTurns, 1);
   const counter = options.tokenCounter ?? defaultTokenCounter;
   const placeholderOption = options.placeholder ?? DEFAULT_PLACEHOLDER;
   const useDigest = placeholderOption === 'digest';
@@ -147,24 +229,68 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   const placeholderTokens = useDigest ? 0 : countOutput(placeholder, counter);
   const protectedTools = options.protectedTools ?? DEFAULT_PROTECTED_TOOLS;
   const protectedSet = protectedTools.length === 0 ? undefined : new Set(protectedTools);
+  const digestTools = options.digestInputs === false ? undefined : (options.digestInputs ?? DEFAULT_DIGEST_INPUT_TOOLS);
+  const digestSet = digestTools === undefined || digestTools.length === 0 ? undefined : new Set(digestTools);
   const previouslyPruned = options.previouslyPruned === undefined ? undefined : new Set(options.previouslyPruned);
-  const supersede = options.supersede === true;
+  const supersede = options.supersede ?? DEFAULT_SUPERSEDE;
 
-  // Calls by id: only needed for names missing on results, digests and supersede keys.
-  let calls: Map<string, ToolCallPart> | undefined;
-  const callOf = (toolCallId: string): ToolCallPart | undefined => {
+  // Calls by id, with where they are: only needed for names missing on results, digests, input digests and supersede keys.
+  let calls: Map<string, { part: ToolCallPart; location: PartLocation }> | undefined;
+  const callEntry = (toolCallId: string) => {
     if (calls === undefined) {
       calls = new Map();
-      for (const message of messages) for (const part of message.parts) if (part.type === 'tool-call') calls.set(part.toolCallId, part);
+      for (let messageIndex = 0; messageIndex < messages.length; messageIndex++) {
+        const parts = messages[messageIndex]!.parts;
+        for (let partIndex = 0; partIndex < parts.length; partIndex++) {
+          const part = parts[partIndex]!;
+          if (part.type === 'tool-call') calls.set(part.toolCallId, { part, location: { messageIndex, partIndex } });
+        }
+      }
     }
     return calls.get(toolCallId);
   };
+  const callOf = (toolCallId: string): ToolCallPart | undefined => callEntry(toolCallId)?.part;
   const toolNameOf = (part: ToolResultPart) => part.toolName ?? callOf(part.toolCallId)?.toolName;
   const isProtected = (part: ToolResultPart) => protectedSet !== undefined && protectedSet.has(toolNameOf(part) ?? '');
+  /** Tokens a digest of the call's input would free (0 when it is not a write/edit-like call or already digested). */
+  const inputGain = (part: ToolResultPart): number => {
+    if (digestSet === undefined) return 0;
+    const name = toolNameOf(part);
+    if (name === undefined || !digestSet.has(name)) return 0;
+    const call = callOf(part.toolCallId);
+    if (call === undefined) return 0;
+    let memo = inputGainMemo.get(counter);
+    if (memo === undefined) {
+      memo = new WeakMap();
+      inputGainMemo.set(counter, memo);
+    }
+    let gain = memo.get(call);
+    if (gain === undefined) {
+      const digested = digestInput(name, call.input);
+      gain = digested === undefined ? 0 : Math.max(0, inputTokens(call, counter) - counter.count(JSON.stringify(digested)));
+      memo.set(call, gain);
+    }
+    return gain;
+  };
+  /** Tokens replacing the output would free. */
+  const outputGain = (part: ToolResultPart): number => {
+    if (part.output === placeholder || isPrunedOutput(part.output, placeholder)) return 0;
+    const tokens = toolResultTokens(part, counter);
+    return tokens > placeholderTokens ? tokens : 0;
+  };
+
+  // The latest compaction summary: nothing before it is counted or touched.
+  let start = 0;
+  for (let messageIndex = messages.length - 1; messageIndex >= 0; messageIndex--) {
+    if (messages[messageIndex]!.compactSummary === true) {
+      start = messageIndex + 1;
+      break;
+    }
+  }
+  const latestStep = latestStepIds(messages, start);
 
   // Pass 1, newest to oldest: count prompts, fill the window, find the crossing result.
   let prompts = 0;
-  let start = 0;
   let scannedCount = 0;
   let windowTokens = 0;
   let candidateTokens = 0;
@@ -173,12 +299,8 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   let reapply: PartLocation[] | undefined;
   const supersedingKeys = supersede ? new Set<string>() : undefined;
 
-  for (let messageIndex = messages.length - 1; messageIndex >= 0; messageIndex--) {
+  for (let messageIndex = messages.length - 1; messageIndex >= start; messageIndex--) {
     const message = messages[messageIndex]!;
-    if (message.compactSummary === true) {
-      start = messageIndex + 1;
-      break;
-    }
     if (message.role === 'user' && isUserPrompt(message)) {
       prompts++;
       continue;
@@ -188,21 +310,24 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       const part = parts[partIndex]!;
       if (part.type !== 'tool-result') continue;
       scannedCount++;
+      // By recency: the newest results, the step the model is about to read.
+      const recent = scannedCount <= keepRecent || (latestStep !== undefined && latestStep.has(part.toolCallId));
       // Identity first: a placeholder this run or an earlier one wrote is the very same string.
-      if (part.output === placeholder || part.isError === true || isPrunedOutput(part.output, placeholder) || isProtected(part)) continue;
+      const outputPruned = part.output === placeholder || isPrunedOutput(part.output, placeholder);
+      if (part.isError === true || (outputPruned && inputGain(part) === 0) || isProtected(part)) continue;
 
-      if (previouslyPruned !== undefined && prompts >= 1 && previouslyPruned.has(part.toolCallId)) {
+      if (previouslyPruned !== undefined && !recent && prompts >= staleTurns && previouslyPruned.has(part.toolCallId)) {
         (reapply ??= []).push({ messageIndex, partIndex });
         continue;
       }
-      if (supersedingKeys !== undefined) {
+      if (supersedingKeys !== undefined && !outputPruned) {
         const call = callOf(part.toolCallId);
         const key = `${toolNameOf(part) ?? ''}\u0000${call === undefined ? '' : JSON.stringify(call.input)}`;
         if (call !== undefined && supersedingKeys.has(key)) {
           // A newer identical call answered the same question: this one is stale.
-          if (prompts >= 1 && crossing === undefined) {
-            const tokens = toolResultTokens(part, counter);
-            if (tokens > placeholderTokens) {
+          if (!recent && prompts >= staleTurns && crossing === undefined) {
+            const tokens = outputGain(part) + inputGain(part);
+            if (tokens > 0) {
               (stale ??= []).push({ messageIndex, partIndex });
               candidateTokens += tokens;
             }
@@ -212,17 +337,17 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
           supersedingKeys.add(key);
         }
       }
-      if (prompts < 2) continue;
+      if (recent || prompts < protectTurns) continue;
 
-      const tokens = toolResultTokens(part, counter);
       if (crossing === undefined) {
+        const tokens = (outputPruned ? 0 : toolResultTokens(part, counter)) + inputGain(part);
         windowTokens += tokens;
         if (windowTokens > protectTokens) {
           crossing = { messageIndex, partIndex };
-          if (tokens > placeholderTokens) candidateTokens += tokens;
+          candidateTokens += outputGain(part) + inputGain(part);
         }
-      } else if (tokens > placeholderTokens) {
-        candidateTokens += tokens;
+      } else {
+        candidateTokens += outputGain(part) + inputGain(part);
       }
     }
   }
@@ -238,10 +363,12 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     reason,
   });
   if (!commit && reapply === undefined) {
-    if (prompts < 2) return unchanged('fewer-than-two-user-prompts', `only ${prompts} user prompt(s) since the latest compaction: the current and the previous turn are never pruned`);
+    if (prompts < protectTurns) {
+      return unchanged('fewer-than-two-user-prompts', `only ${prompts} user prompt(s) since the latest compaction: the last ${protectTurns} turn(s) are never pruned`);
+    }
     if (crossing === undefined && stale === undefined) {
       return windowTokens === 0
-        ? unchanged('nothing-eligible', 'no prunable tool output older than the previous turn')
+        ? unchanged('nothing-eligible', 'no prunable tool output outside the protected recent results')
         : unchanged('within-protected-window', `eligible tool output totals ${formatNumber(windowTokens)} tokens, not more than the protected ${formatNumber(protectTokens)}`);
     }
     return unchanged('below-minimum', `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}: not worth invalidating the prompt cache`);
@@ -249,45 +376,71 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
 
   // Pass 2: replace. Copy-on-write: the array once, each changed message and part once.
   const output = options.inPlace === true ? messages : messages.slice();
-  const copiedParts = options.inPlace === true ? undefined : new Set<number>();
+  const copiedMessages = options.inPlace === true ? undefined : new Set<number>();
   const prunedIds: string[] = [];
   let tokensReclaimed = 0;
   let newlyPruned = 0;
 
-  const replace = (messageIndex: number, partIndex: number, part: ToolResultPart): boolean => {
-    const tokens = toolResultTokens(part, counter);
-    const replacement = useDigest ? digestOf(toolNameOf(part), callOf(part.toolCallId), part.output, tokens) : placeholder;
-    const replacementTokens = useDigest ? countOutput(replacement, counter) : placeholderTokens;
-    if (replacementTokens >= tokens) return false;
-    let pruned: ToolResultPart;
-    if (copiedParts === undefined) {
-      part.output = replacement;
-      pruned = part;
-    } else {
-      let message = output[messageIndex]!;
-      if (!copiedParts.has(messageIndex)) {
-        message = { ...message, parts: message.parts.slice() };
-        output[messageIndex] = message;
-        copiedParts.add(messageIndex);
-      }
-      pruned = { ...part, output: replacement };
-      (message.parts as MessagePart[])[partIndex] = pruned;
+  const writablePart = (messageIndex: number, partIndex: number): MessagePart[] => {
+    let message = output[messageIndex]!;
+    if (copiedMessages !== undefined && !copiedMessages.has(messageIndex)) {
+      message = { ...message, parts: message.parts.slice() };
+      output[messageIndex] = message;
+      copiedMessages.add(messageIndex);
     }
-    tokenMemo.get(counter)?.set(pruned, replacementTokens);
-    tokensReclaimed += tokens - replacementTokens;
-    prunedIds.push(part.toolCallId);
-    return true;
+    return message.parts as MessagePart[];
+  };
+
+  /** Replaces the output (and the write-like input) of one exchange; false when nothing would shrink. */
+  const replace = (messageIndex: number, partIndex: number, part: ToolResultPart): boolean => {
+    let changed = false;
+    const gain = outputGain(part);
+    if (gain > 0) {
+      const replacement = useDigest ? digestOf(toolNameOf(part), callOf(part.toolCallId), part.output, gain) : placeholder;
+      const replacementTokens = useDigest ? countOutput(replacement, counter) : placeholderTokens;
+      if (replacementTokens < gain) {
+        const pruned: ToolResultPart = copiedMessages === undefined ? part : { ...part };
+        pruned.output = replacement;
+        writablePart(messageIndex, partIndex)[partIndex] = pruned;
+        tokenMemo.get(counter)?.set(pruned, replacementTokens);
+        tokensReclaimed += gain - replacementTokens;
+        changed = true;
+      }
+    }
+    if (digestSet !== undefined) {
+      const name = toolNameOf(part);
+      const entry = name !== undefined && digestSet.has(name) ? callEntry(part.toolCallId) : undefined;
+      const digested = entry === undefined ? undefined : digestInput(name!, entry.part.input);
+      if (entry !== undefined && digested !== undefined) {
+        const before = inputTokens(entry.part, counter);
+        const after = counter.count(JSON.stringify(digested));
+        if (after < before) {
+          const { messageIndex: callMessage, partIndex: callPart } = entry.location;
+          const current = (output[callMessage]!.parts[callPart] as ToolCallPart);
+          const call: ToolCallPart = copiedMessages === undefined ? current : { ...current };
+          call.input = digested;
+          writablePart(callMessage, callPart)[callPart] = call;
+          inputMemo.get(counter)?.set(call, after);
+          inputGainMemo.get(counter)?.set(call, 0);
+          tokensReclaimed += before - after;
+          changed = true;
+        }
+      }
+    }
+    if (changed) prunedIds.push(part.toolCallId);
+    return changed;
   };
 
   if (commit) {
     if (crossing !== undefined) {
-      // Every eligible result from the crossing one back to the compaction boundary.
+      // Every eligible result from the crossing one back to the compaction boundary. Results
+      // protected by recency or turns are all newer than the crossing one.
       for (let messageIndex = crossing.messageIndex; messageIndex >= start; messageIndex--) {
         const parts = messages[messageIndex]!.parts;
         const last = messageIndex === crossing.messageIndex ? crossing.partIndex : parts.length - 1;
         for (let partIndex = last; partIndex >= 0; partIndex--) {
           const part = parts[partIndex]!;
-          if (part.type !== 'tool-result' || part.isError === true || isPrunedOutput(part.output, placeholder) || isProtected(part)) continue;
+          if (part.type !== 'tool-result' || part.isError === true || isProtected(part)) continue;
           if (previouslyPruned?.has(part.toolCallId)) continue; // re-applied below
           if (replace(messageIndex, partIndex, part)) newlyPruned++;
         }
