@@ -20,8 +20,8 @@ export interface HookwiseConfig {
   /** Where session state lives, relative to the project (default `.hookwise`). */
   stateDir?: string;
   eventLog?: { path?: string; maxBytes?: number; maxFiles?: number };
-  /** `chars` (characters / 4) or `json-aware` (JSON-like text at 3 characters a token). */
-  tokenCounter?: 'chars' | 'json-aware';
+  /** `calibrated` (default: characters per token by kind, fitted on real usage), `chars` (characters / 4) or `json-aware` (JSON-like text at 3 characters a token). */
+  tokenCounter?: 'calibrated' | 'chars' | 'json-aware';
   logLevel?: LogLevel;
 }
 
@@ -42,7 +42,7 @@ const common = {
       maxFiles: z.optional(z.number().check(z.int(), z.nonnegative())),
     }),
   ),
-  tokenCounter: z.optional(z.enum(['chars', 'json-aware'])),
+  tokenCounter: z.optional(z.enum(['calibrated', 'chars', 'json-aware'])),
   logLevel: z.optional(z.enum(['silent', 'error', 'warn', 'info', 'debug'])),
 };
 

@@ -189,14 +189,15 @@ describe('plugins and DI', () => {
     const { engine } = engineWith({ plugins: [counter({ step: 2 })] });
     await engine.emit('tool:after', toolAfter);
     const outcome = await engine.emit('tool:after', toolAfter);
-    expect(outcome.context).toBe('calls=4 tokens=1');
+    // The injected counter is core's default (calibrated): 'a\nb' is 2 tokens at 2.52 chars a token.
+    expect(outcome.context).toBe('calls=4 tokens=2');
   });
 
   it('keeps one instance per session and separate state per session', async () => {
     const { engine } = engineWith({ plugins: [counter()] });
     await engine.emit('tool:after', toolAfter);
     const other = await engine.emit('tool:after', { ...toolAfter, sessionId: 'session-2' });
-    expect(other.context).toBe('calls=1 tokens=1');
+    expect(other.context).toBe('calls=1 tokens=2');
   });
 
   it('constructs a hook class once per session', async () => {

@@ -13,7 +13,7 @@ import { parseWith, type SchemaLike } from './schema.js';
 import { createEventLog } from './state/event-log.js';
 import { createFileStateStore, createSessionState } from './state/file-state-store.js';
 import type { EventLog, SessionState, StateStore } from './state/types.js';
-import { createCharsTokenCounter, createJsonAwareTokenCounter, type TokenCounter } from './token-counter.js';
+import { createCharsTokenCounter, createJsonAwareTokenCounter, defaultTokenCounter, type TokenCounter } from './token-counter.js';
 import { CLOCK, EVENT_LOG, HOST, LOGGER, PLUGIN_META, PLUGIN_OPTIONS, PROJECT_DIR, SESSION_ID, SESSION_STATE, STATE_STORE, TOKEN_COUNTER } from './tokens.js';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
@@ -179,7 +179,8 @@ export function createEngine(options: EngineOptions): Engine {
   const config = options.config ?? {};
   const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'warn' });
   const clock = options.clock ?? systemClock;
-  const tokenCounter = options.tokenCounter ?? (config.tokenCounter === 'json-aware' ? createJsonAwareTokenCounter() : createCharsTokenCounter(4));
+  const tokenCounter =
+    options.tokenCounter ?? (config.tokenCounter === 'json-aware' ? createJsonAwareTokenCounter() : config.tokenCounter === 'chars' ? createCharsTokenCounter(4) : defaultTokenCounter);
   const stateDirectory = path.resolve(projectDir, config.stateDir ?? '.hookwise');
   const stateStore = options.stateStore ?? createFileStateStore({ directory: stateDirectory, logger });
   const eventLog =
