@@ -14,6 +14,7 @@ const gc = runInNewContext('gc');
 
 const sizes = process.argv.slice(2).map(Number).filter((value) => value > 0);
 const messageCounts = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000];
+const OPTIONS = JSON.parse(process.env.PRUNE_OPTIONS ?? '{}');
 const PROMPT_EVERY = 50; // a real user prompt every 50 messages, so most of the history is eligible
 
 // Deterministic pseudo-random numbers (mulberry32), so every run builds the same history.
@@ -96,19 +97,19 @@ for (const count of messageCounts) {
   const coldTimes = [];
   for (let pass = 0; pass < passes; pass++) {
     const counter = createCharsTokenCounter(4);
-    coldTimes.push(time(() => pruneToolOutputs(messages, { tokenCounter: counter })).ms);
+    coldTimes.push(time(() => pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS })).ms);
   }
 
   // Warm: the same counter, as in a long-lived host that prunes a fresh copy before every request.
   const counter = createCharsTokenCounter(4);
-  let result = pruneToolOutputs(messages, { tokenCounter: counter });
+  let result = pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS });
   const warmTimes = [];
-  for (let pass = 0; pass < passes; pass++) warmTimes.push(time(() => (result = pruneToolOutputs(messages, { tokenCounter: counter }))).ms);
+  for (let pass = 0; pass < passes; pass++) warmTimes.push(time(() => (result = pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS }))).ms);
 
   // Second run on its own output: must change nothing.
   const noOpTimes = [];
   for (let pass = 0; pass < passes; pass++) {
-    const { ms, value } = time(() => pruneToolOutputs(result.messages, { tokenCounter: counter }));
+    const { ms, value } = time(() => pruneToolOutputs(result.messages, { tokenCounter: counter, ...OPTIONS }));
     if (value.messages !== result.messages) throw new Error('second run changed the messages');
     noOpTimes.push(ms);
   }
@@ -117,7 +118,7 @@ for (const count of messageCounts) {
   result = undefined;
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
-  const held = pruneToolOutputs(messages, { tokenCounter: counter });
+  const held = pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS });
   gc();
   const extraHeap = process.memoryUsage().heapUsed - heapBefore;
 

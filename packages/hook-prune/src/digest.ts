@@ -69,8 +69,8 @@ export const INPUT_DIGEST_PREFIX = '[Old input cleared: ';
  */
 export const DEFAULT_DIGEST_INPUT_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'write', 'edit', 'multiedit', 'patch', 'apply_patch']);
 
-/** An input field shorter than this stays: a digest would not be much shorter. */
-export const INPUT_FIELD_MIN_CHARS = 256;
+/** An input field shorter than this stays: its digest (about 50 chars) would not be much shorter. */
+export const INPUT_FIELD_MIN_CHARS = 120;
 
 // Fields that say where the content went: never digested, whatever their length.
 const LOCATION_FIELDS = new Set<string>(['file_path', 'path', 'notebook_path', 'filePath', 'cell_id', 'replace_all', 'edit_mode', 'cell_type']);
@@ -90,16 +90,15 @@ function fingerprint(text: string): string {
 const isDigestedField = (value: unknown) => typeof value === 'string' && value.startsWith(INPUT_DIGEST_PREFIX);
 
 /**
- * The input with every large content field (string over 256 chars, or an array/object whose JSON
- * is) replaced by one line: `[Old input cleared: Write src/app.ts content — 12,345 chars, hash 1a2b…]`.
- * Location fields (`file_path`, `path`…) stay. Undefined when nothing would change (no large
- * field, or already digested).
+ * The input with every large content field (a string of 120 chars or more, or an array/object
+ * whose JSON is) replaced by its size and hash: `[Old input cleared: 12,345 chars, hash 1a2b3c4d5e6f7a8b]`.
+ * The tool name and the location fields (`file_path`, `path`…) stay, so the call still says
+ * what was written where. Undefined when nothing would change (no large field, or already digested).
  */
-export function digestInput(toolName: string, input: unknown): Record<string, unknown> | undefined {
+export function digestInput(input: unknown): Record<string, unknown> | undefined {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
   const record = input as Record<string, unknown>;
   let digested: Record<string, unknown> | undefined;
-  const where = keyInputOf(record);
   for (const key of Object.keys(record)) {
     if (LOCATION_FIELDS.has(key)) continue;
     const value = record[key];
@@ -107,7 +106,7 @@ export function digestInput(toolName: string, input: unknown): Record<string, un
     const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : undefined;
     if (text === undefined || text.length < INPUT_FIELD_MIN_CHARS) continue;
     digested ??= { ...record };
-    digested[key] = `${INPUT_DIGEST_PREFIX}${toolName}${where === undefined ? '' : ` ${where}`} ${key} — ${formatNumber(text.length)} chars, hash ${fingerprint(text)}]`;
+    digested[key] = `${INPUT_DIGEST_PREFIX}${formatNumber(text.length)} chars, hash ${fingerprint(text)}]`;
   }
   return digested;
 }

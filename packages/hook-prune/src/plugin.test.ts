@@ -1,12 +1,24 @@
-import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, type Message } from '@hookwise/core';
+import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, type Message } from '@hookwise/core';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
 import defaultExport, { prune } from './index.js';
 
-function setup(options?: Parameters<typeof prune>[0]) {
+/** The mechanics are tested under OpenCode's rule and chars/4, where `tokens(n)` is n tokens; the agentic default has its own test. */
+const OPENCODE_RULE = { protectTurns: 2, keepRecent: 0, supersede: false };
+
+function setup(options?: Parameters<typeof prune>[0], engineOptions: { opencode?: boolean } = {}) {
   const eventLog = createMemoryEventLog();
   const stateStore = createMemoryStateStore();
-  const engine = createEngine({ config: { plugins: [prune(options)] }, projectDir: '/tmp/hookwise-prune-test', host: 'test', eventLog, stateStore, logger: createMemoryLogger() });
+  const pluginOptions = engineOptions.opencode === false ? options : { ...OPENCODE_RULE, ...options };
+  const engine = createEngine({
+    config: { plugins: [prune(pluginOptions)] },
+    projectDir: '/tmp/hookwise-prune-test',
+    host: 'test',
+    eventLog,
+    stateStore,
+    logger: createMemoryLogger(),
+    tokenCounter: createCharsTokenCounter(4),
+  });
   const request = (messages: Message[], extra: Record<string, unknown> = {}) => engine.emit('llm:before', { sessionId: 's1', systemPrompt: 'be brief', messages, ...extra });
   return { engine, eventLog, request };
 }
@@ -54,6 +66,18 @@ describe('prune() plugin on llm:before', () => {
     const cleared = (messages: Message[]) => messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result' && part.output === '[Old tool result content cleared]').map((part) => (part as { toolCallId: string }).toolCallId));
     expect(cleared(second.value!)).toEqual(cleared(first.value!));
     expect((await eventLog.readAll()).map((record) => record.type)).toEqual(['prune:applied']);
+  });
+
+  it('by default (agentic policy) prunes a one-prompt agent loop, keeping the newest 3 results', async () => {
+    const { request, eventLog } = setup(undefined, { opencode: false });
+    // One prompt, then 10 tool steps of 10,000 tokens each: OpenCode's rule would prune nothing.
+    const history = [prompt('fix the bug'), ...Array.from({ length: 10 }, () => toolTurn(tokens(10_000))).flat()];
+    const outcome = await request(history);
+    const cleared = outcome.value!.map((message) => message.parts[0]?.type === 'tool-result' && message.parts[0].output === '[Old tool result content cleared]');
+    // Newest first: 3 kept by recency, 4 more fill the 40,000 window, the 8th crosses: 30,000 > 20,000 go.
+    expect(cleared.filter(Boolean).length).toBe(3);
+    expect(cleared.slice(-14).some(Boolean)).toBe(false);
+    expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:applied', prunedCount: 3 }]);
   });
 
   it('rejects bad options when the engine is built, naming the plugin', () => {

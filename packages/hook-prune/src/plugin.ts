@@ -10,7 +10,13 @@ export const prunePluginOptionsSchema = z.object({
   /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
   protectTokens: z.optional(tokens),
   minimumTokens: z.optional(tokens),
+  /** Newest tool results never pruned (default 3). */
+  keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
+  /** Last user turns kept whole (default 0; 2 is OpenCode's rule). */
+  protectTurns: z.optional(z.number().check(z.int(), z.nonnegative())),
   protectedTools: z.optional(z.array(z.string())),
+  /** Tools whose old inputs are replaced by a digest (default `DEFAULT_DIGEST_INPUT_TOOLS`), or false. */
+  digestInputs: z.optional(z.union([z.literal(false), z.array(z.string())])),
   /** Replacement text, or `'digest'`. */
   placeholder: z.optional(z.string().check(z.minLength(1))),
   supersede: z.optional(z.boolean()),
@@ -50,7 +56,10 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
   const result = pruneToolOutputs(payload.messages, {
     protectTokens: options.protectTokens ?? thresholds.protectTokens,
     minimumTokens: options.minimumTokens ?? thresholds.minimumTokens,
+    ...(options.keepRecent !== undefined ? { keepRecent: options.keepRecent } : {}),
+    ...(options.protectTurns !== undefined ? { protectTurns: options.protectTurns } : {}),
     ...(options.protectedTools !== undefined ? { protectedTools: options.protectedTools } : {}),
+    ...(options.digestInputs !== undefined ? { digestInputs: options.digestInputs } : {}),
     ...(options.placeholder !== undefined ? { placeholder: options.placeholder } : {}),
     ...(options.supersede !== undefined ? { supersede: options.supersede } : {}),
     ...(previouslyPruned !== undefined ? { previouslyPruned } : {}),

@@ -160,6 +160,21 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
 /** Memoised tokens of a call's input as a request carries it (JSON), per counter, per part object. */
 const inputMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
 
+/** The pruned copy of each original result part, reused while its replacement text is the same. */
+const replacementMemo = new WeakMap<ToolResultPart, ToolResultPart>();
+
+/** Memoised supersede keys (tool name and input as JSON), per call part. */
+const keyMemo = new WeakMap<ToolCallPart, string>();
+
+function supersedeKey(call: ToolCallPart): string {
+  let key = keyMemo.get(call);
+  if (key === undefined) {
+    key = `${call.toolName}\u0000${JSON.stringify(call.input)}`;
+    keyMemo.set(call, key);
+  }
+  return key;
+}
+
 /** Memoised tokens a digest of a call's input frees, per counter, per part object. */
 const inputGainMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
 
@@ -250,6 +265,18 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     return calls.get(toolCallId);
   };
   const callOf = (toolCallId: string): ToolCallPart | undefined => callEntry(toolCallId)?.part;
+  /** The call of a result: almost always in the message just before the result's message, so look there before building the map. */
+  const callNear = (messageIndex: number, toolCallId: string): ToolCallPart | undefined => {
+    const previous = messageIndex > 0 ? messages[messageIndex - 1]! : undefined;
+    if (previous !== undefined && previous.role === 'assistant') {
+      const parts = previous.parts;
+      for (let index = parts.length - 1; index >= 0; index--) {
+        const part = parts[index]!;
+        if (part.type === 'tool-call' && part.toolCallId === toolCallId) return part;
+      }
+    }
+    return callOf(toolCallId);
+  };
   const toolNameOf = (part: ToolResultPart) => part.toolName ?? callOf(part.toolCallId)?.toolName;
   const isProtected = (part: ToolResultPart) => protectedSet !== undefined && protectedSet.has(toolNameOf(part) ?? '');
   /** Tokens a digest of the call's input would free (0 when it is not a write/edit-like call or already digested). */
@@ -266,7 +293,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     }
     let gain = memo.get(call);
     if (gain === undefined) {
-      const digested = digestInput(name, call.input);
+      const digested = digestInput(call.input);
       gain = digested === undefined ? 0 : Math.max(0, inputTokens(call, counter) - counter.count(JSON.stringify(digested)));
       memo.set(call, gain);
     }
@@ -321,8 +348,8 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
         continue;
       }
       if (supersedingKeys !== undefined && !outputPruned) {
-        const call = callOf(part.toolCallId);
-        const key = `${toolNameOf(part) ?? ''}\u0000${call === undefined ? '' : JSON.stringify(call.input)}`;
+        const call = callNear(messageIndex, part.toolCallId);
+        const key = call === undefined ? '' : supersedeKey(call);
         if (call !== undefined && supersedingKeys.has(key)) {
           // A newer identical call answered the same question: this one is stale.
           if (!recent && prompts >= staleTurns && crossing === undefined) {
@@ -399,10 +426,24 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       const replacement = useDigest ? digestOf(toolNameOf(part), callOf(part.toolCallId), part.output, gain) : placeholder;
       const replacementTokens = useDigest ? countOutput(replacement, counter) : placeholderTokens;
       if (replacementTokens < gain) {
-        const pruned: ToolResultPart = copiedMessages === undefined ? part : { ...part };
-        pruned.output = replacement;
+        let pruned: ToolResultPart;
+        if (copiedMessages === undefined) {
+          pruned = part;
+          pruned.output = replacement;
+        } else {
+          // The same pruned copy on every run: a host that prunes before each request allocates it once.
+          const cached = replacementMemo.get(part);
+          if (cached !== undefined && cached.output === replacement) {
+            pruned = cached;
+          } else {
+            pruned = { ...part, output: replacement };
+            replacementMemo.set(part, pruned);
+          }
+        }
         writablePart(messageIndex, partIndex)[partIndex] = pruned;
-        tokenMemo.get(counter)?.set(pruned, replacementTokens);
+        let memo = tokenMemo.get(counter);
+        if (memo === undefined) tokenMemo.set(counter, (memo = new WeakMap()));
+        if (memo.get(pruned) !== replacementTokens) memo.set(pruned, replacementTokens);
         tokensReclaimed += gain - replacementTokens;
         changed = true;
       }
@@ -410,7 +451,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     if (digestSet !== undefined) {
       const name = toolNameOf(part);
       const entry = name !== undefined && digestSet.has(name) ? callEntry(part.toolCallId) : undefined;
-      const digested = entry === undefined ? undefined : digestInput(name!, entry.part.input);
+      const digested = entry === undefined ? undefined : digestInput(entry.part.input);
       if (entry !== undefined && digested !== undefined) {
         const before = inputTokens(entry.part, counter);
         const after = counter.count(JSON.stringify(digested));
