@@ -65,7 +65,10 @@ export const INPUT_DIGEST_PREFIX = '[Old input cleared: ';
 
 /**
  * Tools whose input is content already on disk once the call succeeded (Claude Code, OpenCode,
- * Codex-style patch tools): their old inputs can be replaced by a digest.
+ * Codex-style patch tools): their old inputs can be replaced by a digest. On by default because
+ * it decides whether anything is freed at all: on the recorded session in fixtures/, Edit and
+ * Write inputs are 30 % of the history at its compaction point, and without their digests the
+ * old outputs alone stay under the minimum (0 tokens reclaimed instead of 35,641).
  */
 export const DEFAULT_DIGEST_INPUT_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'write', 'edit', 'multiedit', 'patch', 'apply_patch']);
 

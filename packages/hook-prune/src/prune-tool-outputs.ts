@@ -2,12 +2,17 @@ import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, type Message, type MessagePa
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf } from './digest.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
 
-// The agentic defaults. Figures: on the recorded 242-call session in fixtures/ (see README, "What the defaults buy").
-/** Newest results kept whatever their size (Anthropic's context editing keeps 3 tool uses). */
+// The agentic defaults, and what each buys. Figures: the recorded Claude Code session in
+// fixtures/ (242 tool calls, 1 prompt before its compaction), pruned once at its compaction
+// point with the calibrated counter: 109,208 history tokens, 35,641 reclaimed (32.6 %) with
+// all defaults (transcripts.test.ts prints them). protectTokens 40,000 (thresholds.ts): 30,000
+// would reclaim 38.1 %, 50,000 20.4 %. minimumTokens 20,000: the one batch there is 36,576
+// candidate tokens; the minimum only decides how often the prompt cache is invalidated.
+/** Newest results kept whatever their size, as Anthropic's context editing keeps 3 tool uses. Costs nothing at that point (0 → 3 keeps the same 35,641); 10 would cost 5,014 tokens. */
 export const DEFAULT_KEEP_RECENT = 3;
-/** No protection by user turns: real agent sessions are one or two prompts and hundreds of tool calls. */
+/** No protection by user turns: with OpenCode's 2, that session frees 0 tokens in all of its 217 requests (one prompt drove 277 messages). */
 export const DEFAULT_PROTECT_TURNS = 0;
-/** A re-read of the same file or a re-run of the same command makes the older output stale. */
+/** A re-read of the same file or a re-run of the same command makes the older output stale: +2,818 tokens there (32,823 without). */
 export const DEFAULT_SUPERSEDE = true;
 
 /**

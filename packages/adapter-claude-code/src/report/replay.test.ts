@@ -13,7 +13,8 @@ let prunePlugin: HookwiseConfig['plugins'];
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), 'hookwise-replay-'));
   const prune = await import('../../../hook-prune/src/index.js');
-  prunePlugin = [prune.default()];
+  // These figures are OpenCode's rule with chars/4 (the agentic default and the calibrated counter are hook-prune's and core's own tests).
+  prunePlugin = [prune.default({ protectTurns: 2, keepRecent: 0, supersede: false })];
 });
 
 afterAll(async () => {
@@ -155,7 +156,7 @@ describe('hook-prune through the engine', () => {
 
   it('reports what it would take out of each request, from the third turn on', async () => {
     const file = await writeTranscript('prune.jsonl', SCRIPT);
-    const report = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin! } });
+    const report = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin!, tokenCounter: 'chars' } });
     const byLine = new Map(report.timeline.map((entry) => [entry.line, entry]));
     for (const line of [3, 5, 8, 11, 13]) expect(byLine.get(line)).toMatchObject({ pruneReclaimedTokens: 0, prunedParts: 0 });
     // Third turn: t1 and t2 are two prompts old; newest first, t2 (30k) fits the 40k window and
@@ -168,8 +169,8 @@ describe('hook-prune through the engine', () => {
 
   it('gives the same figures per turn as before every request, with fewer runs', async () => {
     const file = await writeTranscript('prune-every.jsonl', SCRIPT);
-    const byTurn = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin! } });
-    const everyRequest = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin! }, pruneSampling: 'every-request' });
+    const byTurn = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin!, tokenCounter: 'chars' } });
+    const everyRequest = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin!, tokenCounter: 'chars' }, pruneSampling: 'every-request' });
     expect(everyRequest.prune.method).toBe('every-request');
     expect(byTurn.timeline).toEqual(everyRequest.timeline);
     expect(byTurn.prune.runs).toBeLessThan(everyRequest.prune.runs);
