@@ -29,23 +29,34 @@ export interface ApiHandler {
   getModel(): { id: string; contextWindow: number };
 }
 
+/** What the model received in one request, as sent (a copy, so later changes to the history do not show). */
+export interface ReceivedRequest {
+  systemPrompt: string;
+  messages: AnthropicMessageLike[];
+}
+
 /**
- * A scripted model, so the example runs without a network: it lists the workspace three times,
- * then answers. It keeps what it was sent, which is how the example shows what hookwise changed.
+ * A scripted model, so the example runs without a network: after each user prompt it lists the
+ * workspace three times, then answers. It keeps what it was sent, which is how the example
+ * shows what hookwise changed.
  */
-export function createScriptedApiHandler(): ApiHandler & { received: Array<{ systemPrompt: string; messageCount: number }> } {
-  const received: Array<{ systemPrompt: string; messageCount: number }> = [];
+export function createScriptedApiHandler(): ApiHandler & { received: ReceivedRequest[] } {
+  const received: ReceivedRequest[] = [];
   return {
     received,
     getModel: () => ({ id: 'scripted-model', contextWindow: 200_000 }),
     async *createMessage(systemPrompt, messages) {
-      received.push({ systemPrompt, messageCount: messages.length });
+      received.push({ systemPrompt, messages: structuredClone([...messages]) });
       const inputTokens = Math.ceil((systemPrompt.length + JSON.stringify(messages).length) / 4);
-      const toolCalls = messages.filter((message) => message.role === 'assistant').length;
-      if (toolCalls < 3) {
-        yield { type: 'tool_use', id: `toolu_${toolCalls + 1}`, name: 'list_files', input: { path: '.' } };
+      // Tool calls since the user's latest prompt (a user message with text, not tool results).
+      const lastPrompt = messages.findLastIndex((message) => message.role === 'user' && typeof message.content === 'string');
+      const sincePrompt = messages.slice(lastPrompt + 1).filter((message) => message.role === 'assistant').length;
+      const answered = messages.filter((message) => message.role === 'assistant').length;
+      if (sincePrompt < 3) {
+        // Ids unique in the task, as a real model's are.
+        yield { type: 'tool_use', id: `toolu_${answered + 1}`, name: 'list_files', input: { path: '.' } };
       } else {
-        yield { type: 'text', text: `Listed the workspace ${toolCalls} times.` };
+        yield { type: 'text', text: `Listed the workspace ${sincePrompt} times.` };
       }
       yield { type: 'usage', inputTokens, outputTokens: 20 };
     },
@@ -57,6 +68,7 @@ export class ExampleTask {
   activeIntentId: string | undefined;
   readonly apiConversationHistory: MessageParam[] = [];
   private contextTokens = 0;
+  private started = false;
 
   constructor(
     readonly taskId: string,
@@ -87,9 +99,13 @@ export class ExampleTask {
     yield* this.api.createMessage(prepared.systemPrompt, prepared.messages);
   }
 
+  /** Runs one user prompt to the model's answer; call it again for a follow-up in the same task. */
   async run(prompt: string): Promise<string> {
     const model = this.api.getModel();
-    await this.binding.taskStarted({ taskId: this.taskId, cwd: this.cwd, model: model.id });
+    if (!this.started) {
+      this.started = true;
+      await this.binding.taskStarted({ taskId: this.taskId, cwd: this.cwd, model: model.id });
+    }
     const submitted = await this.binding.userMessage({ taskId: this.taskId, prompt });
     if (submitted.block) return `blocked: ${submitted.block.reason}`;
     this.apiConversationHistory.push({ role: 'user', content: prompt });

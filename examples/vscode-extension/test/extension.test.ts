@@ -81,7 +81,7 @@ describe('the example extension', () => {
     const context = { subscriptions: [] as Array<{ dispose(): unknown }> };
     await extension.activate(context);
 
-    expect([...fake.commands.keys()].sort()).toEqual(['hookwise.compactNow', 'hookwise.dismissSuggestion', 'hookwise.showLog', 'hookwiseExample.runTask']);
+    expect([...fake.commands.keys()].sort()).toEqual(['hookwise.compactNow', 'hookwise.dismissSuggestion', 'hookwise.showLog', 'hookwiseExample.followUp', 'hookwiseExample.runTask']);
     const status = fake.statusItems[0]!;
     expect(status.visible).toBe(true);
 
