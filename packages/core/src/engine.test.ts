@@ -150,6 +150,28 @@ describe('fail open', () => {
     expect(aborted).toBe(true);
   });
 
+
+  it("returns what finished when the host's deadline passes: the running hook abandoned, the rest skipped, all logged", async () => {
+    let aborted = false;
+    const first = definePlugin({ meta: { name: 'first', version: '1.0.0' }, hooks: [defineHook({ name: 'quick', on: { 'tool:after': () => ({ notice: 'from the quick hook' }) } })] });
+    const slow = definePlugin({
+      meta: { name: 'slow', version: '1.0.0' },
+      hooks: [defineHook({ name: 'sleepy', on: { 'tool:after': (_payload, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => { aborted = true; resolve(); })) } })],
+    });
+    const last = definePlugin({ meta: { name: 'last', version: '1.0.0' }, hooks: [defineHook({ name: 'never', on: { 'tool:after': () => ({ context: 'too late' }) } })] });
+    const { engine, eventLog } = engineWith({ plugins: [first(), slow(), last()] }, { hookTimeoutMs: 60_000 });
+    const host = new AbortController();
+    setTimeout(() => host.abort(), 20);
+    const outcome = await engine.emit('tool:after', toolAfter, { signal: host.signal });
+    expect(outcome.notice).toBe('from the quick hook');
+    expect(outcome.context).toBeUndefined();
+    expect(aborted).toBe(true);
+    expect(outcome.errors).toMatchObject([
+      { pluginName: 'slow', hookName: 'sleepy', kind: 'timeout' },
+      { pluginName: 'last', hookName: 'never', kind: 'timeout', message: expect.stringMatching(/^skipped: the host's deadline passed/) },
+    ]);
+    expect((await eventLog.readAll()).filter((record) => record.type === 'hook:error').map((record) => record.pluginName)).toEqual(['slow', 'last']);
+  });
   it('reports an invalid payload instead of throwing', async () => {
     const { engine } = engineWith({ plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })] })()] });
     const outcome = await engine.emit('tool:after', { ...session, toolName: 42 } as never);

@@ -54,6 +54,12 @@ export interface EmitOptions {
   label?: string;
   /** Added to each failure line's details, e.g. `{ taskId, intentId }`. */
   details?: Record<string, unknown>;
+  /**
+   * The host's own deadline (e.g. the Agent SDK's matcher timeout, shorter than the hooks'):
+   * once it aborts, the running hook is abandoned and the rest are skipped, each reported as a
+   * `timeout` failure, and what finished is returned.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RegisteredHook {
@@ -351,24 +357,33 @@ export function createEngine(options: EngineOptions): Engine {
    * interrupt it anyway), so the timer and the abort controller are only made for promises,
    * and the signal only when the hook asks for it: a no-op hook costs a few microseconds.
    */
-  const runHook = (hook: PreparedHook, scope: PluginScope, payload: unknown, base: BaseContext): unknown => {
+  const runHook = (hook: PreparedHook, scope: PluginScope, payload: unknown, base: BaseContext, signal: AbortSignal | undefined, startedAt: number): unknown => {
     if (scope.setupError !== undefined) throw scope.setupError;
     const context = new RunContext(base, hook, scope);
     const result = hook.call(scope, payload, context);
     if (!isThenable(result)) return result;
     return new Promise((resolve, reject) => {
+      const onHostAbort = () => {
+        clearTimeout(timer);
+        context.abort();
+        reject(new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs: Math.max(0, clock.now() - startedAt) }));
+      };
       const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onHostAbort);
         context.abort();
         reject(new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs: hookTimeoutMs }));
       }, hookTimeoutMs);
       timer.unref?.();
+      signal?.addEventListener('abort', onHostAbort, { once: true });
       result.then(
         (value) => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onHostAbort);
           resolve(value);
         },
         (error: unknown) => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onHostAbort);
           reject(error);
         },
       );
@@ -404,11 +419,18 @@ export function createEngine(options: EngineOptions): Engine {
     let changed = false;
     const base: BaseContext = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock, ephemeral };
 
+    const signal = emitOptions?.signal;
+    const startedAt = clock.now();
     for (const hook of list ?? []) {
+      if (signal?.aborted) {
+        // The host stopped waiting: say which hooks never ran rather than dropping them silently.
+        await fail({ pluginName: hook.pluginName, hookName: hook.hookName, kind: 'timeout', message: `skipped: the host's deadline passed ${Math.max(0, clock.now() - startedAt)} ms into ${point}` }, sessionId);
+        continue;
+      }
       merged.hooksRun++;
       let result: unknown;
       try {
-        result = runHook(hook, pluginScope(sessionId, hook.plugin), payload, base);
+        result = runHook(hook, pluginScope(sessionId, hook.plugin), payload, base, signal, startedAt);
         if (isThenable(result)) result = await result;
       } catch (error) {
         await fail(
