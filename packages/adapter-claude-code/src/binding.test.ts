@@ -76,16 +76,58 @@ describe('events in → lifecycle points', () => {
     expect(after[1]?.payload).toMatchObject({ trigger: 'auto', summary: 'sum 2' });
   });
 
-  it('UserPromptSubmit → prompt:submit, with a slash command parsed', async () => {
-    const { calls } = await dispatch('UserPromptSubmit', { prompt: '/agileflow:babysit MODE=loop now' });
-    expect(calls[0]).toMatchObject({ point: 'prompt:submit', payload: { prompt: '/agileflow:babysit MODE=loop now', command: { name: 'agileflow:babysit', args: 'MODE=loop now' } } });
+  it('UserPromptSubmit → prompt:submit, never with a command (Claude Code has not run one yet)', async () => {
     const plain = await dispatch('UserPromptSubmit', { prompt: 'fix the bug in /src/app.ts' });
+    expect(plain.calls).toMatchObject([{ point: 'prompt:submit', payload: { prompt: 'fix the bug in /src/app.ts' } }]);
     expect(plain.calls[0]?.payload.command).toBeUndefined();
   });
 
-  it('UserPromptExpansion → prompt:submit with the command', async () => {
+  it('a slash command Claude Code ran: one prompt:submit, on UserPromptExpansion, with the command', async () => {
+    const { engine, calls } = recordingEngine();
+    const submit = await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/agileflow:babysit MODE=loop now' }) as AnyHookInput);
+    expect(calls).toEqual([]);
+    expect(submit.rendered).toEqual({ kind: 'none' });
+    await dispatchEvent(engine, 'UserPromptExpansion', inputSchemas.UserPromptExpansion.parse({ ...base, command_name: 'agileflow:babysit', command_args: 'MODE=loop now', expansion_type: 'slash_command', prompt: '/agileflow:babysit MODE=loop now' }) as AnyHookInput);
+    await dispatchEvent(engine, 'PreToolUse', inputSchemas.PreToolUse.parse({ ...base, tool_name: 'Bash' }) as AnyHookInput);
+    expect(calls.map((call) => call.point)).toEqual(['prompt:submit', 'tool:before']);
+    expect(calls[0]?.payload).toMatchObject({ prompt: '/agileflow:babysit MODE=loop now', command: { name: 'agileflow:babysit', args: 'MODE=loop now' } });
+  });
+
+  it('a slash prompt Claude Code did not expand (no such command loaded): one prompt:submit without a command, on the next event', async () => {
+    const { engine, calls } = recordingEngine({ 'prompt:submit': { notice: 'prompt seen', context: 'too late for this' } });
+    await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/babysit watch' }) as AnyHookInput);
+    const stop = await dispatchEvent(engine, 'Stop', inputSchemas.Stop.parse({ ...base, stop_hook_active: false }) as AnyHookInput);
+    expect(calls.map((call) => call.point)).toEqual(['prompt:submit', 'agent:stop']);
+    expect(calls[0]?.payload).toMatchObject({ prompt: '/babysit watch' });
+    expect(calls[0]?.payload.command).toBeUndefined();
+    // Only the notice: context on Stop would make Claude continue a turn the prompt did not ask for.
+    expect(stop.rendered).toEqual({ kind: 'json', value: { systemMessage: 'prompt seen' } });
+    // Taken once.
+    await dispatchEvent(engine, 'Stop', inputSchemas.Stop.parse({ ...base, stop_hook_active: false }) as AnyHookInput);
+    expect(calls.filter((call) => call.point === 'prompt:submit')).toHaveLength(1);
+  });
+
+  it('a held slash prompt is emitted before the next prompt when nothing else happened in between', async () => {
+    const { engine, calls } = recordingEngine();
+    await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/nosuch' }) as AnyHookInput);
+    await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: 'then this' }) as AnyHookInput);
+    expect(calls.map((call) => call.payload.prompt)).toEqual(['/nosuch', 'then this']);
+  });
+
+  it('UserPromptExpansion alone → prompt:submit with the command', async () => {
     const { calls } = await dispatch('UserPromptExpansion', { command_name: 'babysit', command_args: 'watch', expansion_type: 'slash_command' });
     expect(calls[0]).toMatchObject({ point: 'prompt:submit', payload: { prompt: '/babysit watch', command: { name: 'babysit', args: 'watch' } } });
+  });
+
+  it('startSession: session:start first, for a session whose SessionStart the host never delivered', async () => {
+    const { engine, calls } = recordingEngine({ 'session:start': { context: 'from session:start' }, 'prompt:submit': { context: 'from the prompt' } });
+    const result = await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: 'hello' }) as AnyHookInput, { startSession: 'startup' });
+    expect(calls.map((call) => [call.point, call.payload.source])).toEqual([
+      ['session:start', 'startup'],
+      ['prompt:submit', undefined],
+    ]);
+    expect(result.rendered).toMatchObject({ value: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'from session:start\n\nfrom the prompt' } } });
+    expect(await engine.lastSessionId()).toBe('session-1');
   });
 
   it('PreToolUse → tool:before', async () => {
@@ -185,6 +227,15 @@ describe('sub-agent hand-off', () => {
     const again = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_response: agentResponse }) as AnyHookInput);
     expect(again.rendered).toEqual({ kind: 'none' });
     expect((await stateStore.read<{ handoffs?: object }>('session-1', ADAPTER_NAMESPACE))?.handoffs).toEqual({});
+  });
+
+  it('SubagentStop of compaction (empty agent_type, Claude Code 2.1.330) is no phase: no phase:end, no hand-off', async () => {
+    const stateStore = createMemoryStateStore();
+    const { engine, calls } = recordingEngine({ 'phase:end': { value: 'summary', context: 'hand-off' } }, stateStore);
+    const stop = await dispatchEvent(engine, 'SubagentStop', inputSchemas.SubagentStop.parse({ ...base, agent_id: 'ad44b50373bdb47d6', agent_type: '', last_assistant_message: '<summary>S</summary>', stop_hook_active: false }) as AnyHookInput);
+    expect(calls).toEqual([]);
+    expect(stop.rendered).toEqual({ kind: 'none' });
+    expect((await stateStore.read<{ handoffs?: object }>('session-1', ADAPTER_NAMESPACE))?.handoffs).toBeUndefined();
   });
 
   it('leaves the Agent output alone when no plugin changed the hand-off', async () => {

@@ -14,6 +14,11 @@ const COMPACTION_DEDUP_WINDOW_MS = 2 * 60 * 1000;
 
 interface AdapterState {
   model?: string;
+  /**
+   * A prompt that starts like a slash command, held back until Claude Code says it ran the
+   * command (UserPromptExpansion) or moves on without it (any later event).
+   */
+  pendingPrompt?: { prompt: string; at: number };
   compaction?: { trigger?: 'manual' | 'auto'; startedAt?: string; id?: string };
   lastCompactAfter?: { key: string; at: number };
   handoffs?: Record<string, { summary?: string; context?: string; at: number }>;
@@ -29,13 +34,23 @@ export interface DispatchResult {
 
 type Common = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string };
 
+export interface DispatchOptions {
+  /**
+   * Emit `session:start` with this source before the event: for a session whose SessionStart
+   * the host never delivered (Agent SDK callbacks get none at startup or resume).
+   */
+  startSession?: 'startup' | 'resume';
+  /** The host's deadline: hooks still running when it aborts are abandoned (see `Engine.emit`). */
+  signal?: AbortSignal;
+}
+
 /**
  * Runs the lifecycle points an event maps to and renders what the plugins decided in the
  * form the event accepts. Shared by the command hook and the Agent SDK binding. Hook
  * failures never throw (the engine reports and skips them); adapter state errors are
  * reported as errors and otherwise ignored.
  */
-export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput): Promise<DispatchResult> {
+export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput, options: DispatchOptions = {}): Promise<DispatchResult> {
   const points: PointName[] = [];
   const errors: HookFailure[] = [];
   const common: Common = {
@@ -47,7 +62,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     if (!engine.has(point) && point !== 'session:start') return undefined;
     points.push(point);
     const model = await rememberedModel(engine, common.sessionId, errors);
-    const merged = await engine.emit(point, { ...(model ? { model } : {}), ...common, ...payload } as unknown as PointInput<P>);
+    const merged = await engine.emit(point, { ...(model ? { model } : {}), ...common, ...payload } as unknown as PointInput<P>, options.signal ? { signal: options.signal } : {});
     errors.push(...merged.errors);
     return merged;
   };
@@ -58,6 +73,18 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     result.notice = join(result.notice, merged.notice, '\n');
     if (merged.block && !result.block) result.block = { reason: merged.block.reason };
   };
+
+  if (options.startSession && event !== 'SessionStart') absorb(await emit('session:start', { source: options.startSession }));
+  // A slash prompt held back on UserPromptSubmit that Claude Code did not expand: the command
+  // does not exist (or is not loaded), so the prompt went to the model as plain text.
+  if (event !== 'UserPromptExpansion' && engine.has('prompt:submit')) {
+    const held = await takePendingPrompt(engine, common.sessionId, errors);
+    if (held !== undefined) {
+      const merged = await emit('prompt:submit', { prompt: held });
+      // Its context belonged to a turn that has started; only the notice still makes sense.
+      if (merged?.notice) result.notice = join(result.notice, merged.notice, '\n');
+    }
+  }
 
   switch (event) {
     case 'SessionStart': {
@@ -70,14 +97,22 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     }
     case 'UserPromptSubmit': {
       const prompt = (input as HookInputOf<'UserPromptSubmit'>).prompt;
-      const command = parseSlashCommand(prompt);
-      absorb(await emit('prompt:submit', { prompt, ...(command ? { command } : {}) }));
+      // `/x` fires UserPromptSubmit and then, only when Claude Code really runs the command,
+      // UserPromptExpansion. So a slash prompt is held back: the expansion emits it once, with
+      // the command; without one, the next event emits it as a plain prompt. Blocking such a
+      // prompt happens on the expansion (which Claude Code lets hooks block).
+      if (engine.has('prompt:submit') && parseSlashCommand(prompt)) {
+        const now = engine.services.clock.now();
+        if (await updateState(engine, common.sessionId, errors, (state) => ({ ...state, pendingPrompt: { prompt, at: now } }))) break;
+      }
+      absorb(await emit('prompt:submit', { prompt }));
       break;
     }
     case 'UserPromptExpansion': {
       const expansion = input as HookInputOf<'UserPromptExpansion'>;
       const args = expansion.command_args ?? '';
-      absorb(await emit('prompt:submit', { prompt: expansion.prompt ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`, command: { name: expansion.command_name, args } }));
+      const held = engine.has('prompt:submit') ? await takePendingPrompt(engine, common.sessionId, errors) : undefined;
+      absorb(await emit('prompt:submit', { prompt: expansion.prompt ?? held ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`, command: { name: expansion.command_name, args } }));
       break;
     }
     case 'PreToolUse': {
@@ -143,6 +178,9 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     }
     case 'SubagentStop': {
       const stop = input as HookInputOf<'SubagentStop'>;
+      // Claude Code 2.1.330 runs compaction as a sub-agent with an empty agent_type. No Agent
+      // tool call waits for its result, so it is no phase of the user's work and leaves no hand-off.
+      if (stop.agent_type === '') break;
       const output = stop.last_assistant_message ?? (stop.agent_transcript_path ? lastAssistantText(stop.agent_transcript_path) : undefined) ?? '';
       const merged = await emit('phase:end', {
         output,
@@ -233,6 +271,25 @@ async function updateState(engine: Engine, sessionId: string, errors: HookFailur
     errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not update adapter state: ${(error as Error).message}` });
     return false;
   }
+}
+
+/** Removes and returns the held-back slash prompt, if any (a plain read first: usually there is none). */
+async function takePendingPrompt(engine: Engine, sessionId: string, errors: HookFailure[]): Promise<string | undefined> {
+  try {
+    const state = await engine.services.stateStore.read<AdapterState>(sessionId, ADAPTER_NAMESPACE);
+    if (!state?.pendingPrompt) return undefined;
+  } catch (error) {
+    errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
+    return undefined;
+  }
+  let held: string | undefined;
+  await updateState(engine, sessionId, errors, (state) => {
+    if (!state.pendingPrompt) return state;
+    held = state.pendingPrompt.prompt;
+    const { pendingPrompt: _taken, ...rest } = state;
+    return rest;
+  });
+  return held;
 }
 
 async function rememberedModel(engine: Engine, sessionId: string, errors: HookFailure[]): Promise<string | undefined> {

@@ -76,12 +76,13 @@ export function isMappedEvent(value: unknown): value is MappedEvent {
 /**
  * The events `hookwise init` registers for plugins listening on a point. PostToolUse is
  * listed under `phase:end` because the hand-off summary reaches the orchestrator there.
- * UserPromptExpansion is left out on purpose: Claude Code also sends the slash command
- * through UserPromptSubmit, and registering both would run `prompt:submit` twice.
+ * `prompt:submit` needs both prompt events: Claude Code sends `/x` through UserPromptSubmit and,
+ * only when it really runs the command, UserPromptExpansion. The binding holds a slash prompt
+ * back until it knows which, so it still runs once per prompt.
  */
 export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = {
   'session:start': ['SessionStart'],
-  'prompt:submit': ['UserPromptSubmit'],
+  'prompt:submit': ['UserPromptSubmit', 'UserPromptExpansion'],
   'tool:before': ['PreToolUse'],
   'tool:after': ['PostToolUse', 'PostToolUseFailure'],
   'llm:before': [],
