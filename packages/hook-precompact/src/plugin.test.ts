@@ -6,6 +6,7 @@ import { createEngine, createMemoryEventLog, createMemoryLogger, createMemorySta
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractCompactSummary } from './compact-summary.js';
 import { precompact } from './plugin.js';
+import { parseSlashCommand } from './active-commands.js';
 import type { PrecompactOptionsInput } from './options.js';
 
 const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
@@ -64,7 +65,11 @@ function setup(options: PrecompactOptionsInput = {}) {
 }
 
 const session = { sessionId: 'session-1' };
-const prompt = (text: string) => ({ ...session, prompt: text });
+/** A prompt as a host reports it: with `command` when the host ran a slash command. */
+const prompt = (text: string) => {
+  const command = parseSlashCommand(text);
+  return { ...session, prompt: text, ...(command ? { command } : {}) };
+};
 
 describe('active command summaries', () => {
   it('registers slash commands from prompts and preserves AgileFlow fixture summaries within the budget', async () => {
@@ -192,6 +197,12 @@ describe('active command summaries', () => {
     const { emit, engine } = setup();
     await emit('prompt:submit', { ...session, prompt: 'expanded text', command: { name: '/agileflow:babysit', args: 'MODE=loop' } });
     expect(await engine.runCommand('command list', [], session)).toMatch(/^\/agileflow:babysit MODE=loop/);
+  });
+
+  it('a prompt that only looks like a command the host did not run registers nothing', async () => {
+    const { emit, engine } = setup();
+    await emit('prompt:submit', { ...session, prompt: '/agileflow:babysit MODE=loop' });
+    expect(await engine.runCommand('command list', [], session)).toBe('No active commands in session session-1.');
   });
 
   it('~ in the search path is the home given in the options', async () => {

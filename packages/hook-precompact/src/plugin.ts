@@ -4,7 +4,6 @@ import {
   clearActiveCommands,
   deactivateCommand,
   listActiveCommands,
-  parseSlashCommand,
   readAgileflowCommands,
   writeAgileflowPrecompactStamp,
   type SessionRecord,
@@ -157,7 +156,9 @@ const hooks = defineHook<PrecompactOptions>({
       const options = context.options.commands;
       if (options === false || !options.fromPrompt) return;
       await guarded('registering a slash command', { ...context, sessionId: payload.sessionId }, async () => {
-        const parsed = payload.command ? { name: payload.command.name.replace(/^\//, ''), args: payload.command.args } : parseSlashCommand(payload.prompt);
+        // Only a command the host reports it ran: a prompt that merely starts with `/x` may name a
+        // command the host does not have (Claude Code then sends it to the model as text).
+        const parsed = payload.command ? { name: payload.command.name.replace(/^\//, ''), args: payload.command.args } : undefined;
         if (!parsed) return;
         try {
           assertCommandName(parsed.name);
