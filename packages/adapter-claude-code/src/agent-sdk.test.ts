@@ -1,6 +1,6 @@
-import { createMemoryEventLog, createMemoryStateStore, createEngine, defineHook, silentLogger } from '@hookwise/core';
+import { createMemoryEventLog, createMemoryStateStore, createEngine, defineHook, silentLogger, type HookwiseConfig, type PointName, type StateStore } from '@hookwise/core';
 import { describe, expect, it } from 'vitest';
-import { hookwiseHooks } from './agent-sdk.js';
+import { hookwiseHooks, internalDeadlineMs } from './agent-sdk.js';
 
 const signal = new AbortController().signal;
 const engine = () =>
@@ -56,10 +56,103 @@ describe('hookwiseHooks (Agent SDK)', () => {
     expect(errors).toEqual([expect.stringMatching(/invalid PostToolUse input/), expect.stringMatching(/refused session id/)]);
   });
 
-  it('gives up with {} once the SDK aborts the hook', async () => {
+  it('gives up with {} once the SDK aborts the hook, and says so through onError and the event log', async () => {
     const controller = new AbortController();
     controller.abort();
-    const hooks = hookwiseHooks({ engine: engine() });
+    const built = engine();
+    const errors: string[] = [];
+    const hooks = hookwiseHooks({ engine: built, onError: (error, event) => errors.push(`${event}: ${(error as Error).message}`) });
     expect(await hooks.PostToolUse![0]!.hooks[0]!({ hook_event_name: 'PostToolUse', session_id: 's1', tool_name: 'Bash' } as never, undefined, { signal: controller.signal })).toEqual({});
+    expect(errors).toEqual([expect.stringMatching(/^PostToolUse: the Agent SDK aborted the PostToolUse callback after \d+ ms \(its 600 s matcher timeout, or an interrupt\); its output is lost$/)]);
+    expect((await built.services.eventLog.readAll()).filter((record) => record.pluginName === 'hookwise')).toEqual([
+      expect.objectContaining({ type: 'hook:error', sessionId: 's1', event: 'PostToolUse', point: 'tool:after', hookName: 'agent-sdk', kind: 'timeout' }),
+    ]);
+  });
+});
+
+/** An engine whose hooks record the points they see; `extra` adds hook sets. */
+function recording(extra: HookwiseConfig['hooks'] = [], stateStore: StateStore = createMemoryStateStore()) {
+  const seen: Array<{ point: PointName; source?: unknown; command?: unknown }> = [];
+  const record = (point: PointName) => (payload: { source?: unknown; command?: unknown }) => {
+    seen.push({ point, ...(payload.source !== undefined ? { source: payload.source } : {}), ...(payload.command !== undefined ? { command: payload.command } : {}) });
+  };
+  const points: PointName[] = ['session:start', 'prompt:submit', 'tool:before', 'tool:after', 'phase:end'];
+  const built = createEngine({
+    config: { hooks: [defineHook({ name: 'recorder', on: Object.fromEntries(points.map((point) => [point, record(point)])) }), ...(extra ?? [])] },
+    projectDir: '/work/project',
+    host: 'agent-sdk',
+    stateStore,
+    eventLog: createMemoryEventLog(),
+    logger: silentLogger,
+  });
+  return { built, seen };
+}
+
+const call = (hooks: ReturnType<typeof hookwiseHooks>, event: keyof ReturnType<typeof hookwiseHooks>, input: Record<string, unknown>, abort: AbortSignal = signal) =>
+  hooks[event]![0]!.hooks[0]!({ hook_event_name: event, session_id: 's1', ...input } as never, undefined, { signal: abort });
+
+describe('what the SDK does not deliver', () => {
+  it('emits session:start (startup) on the first callback of a session, once', async () => {
+    const { built, seen } = recording();
+    const hooks = hookwiseHooks({ engine: built });
+    await call(hooks, 'UserPromptSubmit', { prompt: 'hello' });
+    await call(hooks, 'PreToolUse', { tool_name: 'Bash', tool_input: {} });
+    expect(seen.map((entry) => entry.point)).toEqual(['session:start', 'prompt:submit', 'tool:before']);
+    expect(seen[0]).toEqual({ point: 'session:start', source: 'startup' });
+    expect(await built.lastSessionId()).toBe('s1');
+  });
+
+  it('emits session:start (resume) for a session an earlier binding already started', async () => {
+    const stateStore = createMemoryStateStore();
+    await call(hookwiseHooks({ engine: recording([], stateStore).built }), 'UserPromptSubmit', { prompt: 'first process' });
+    const { built, seen } = recording([], stateStore);
+    await call(hookwiseHooks({ engine: built }), 'UserPromptSubmit', { prompt: 'after resume' });
+    expect(seen[0]).toEqual({ point: 'session:start', source: 'resume' });
+  });
+
+  it('does not add a session:start before a delivered SessionStart (compact)', async () => {
+    const { built, seen } = recording();
+    await call(hookwiseHooks({ engine: built }), 'SessionStart', { source: 'compact' });
+    expect(seen).toEqual([{ point: 'session:start', source: 'compact' }]);
+  });
+
+  it('runs prompt:submit once for a slash command (UserPromptSubmit + UserPromptExpansion), with the command', async () => {
+    const { built, seen } = recording();
+    const hooks = hookwiseHooks({ engine: built });
+    await call(hooks, 'UserPromptSubmit', { prompt: '/babysit the build' });
+    await call(hooks, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: 'babysit', command_args: 'the build', command_source: 'projectSettings', prompt: '/babysit the build' });
+    expect(seen.filter((entry) => entry.point === 'prompt:submit')).toEqual([{ point: 'prompt:submit', command: { name: 'babysit', args: 'the build' } }]);
+  });
+
+  it("ignores compaction's SubagentStop (agent_type \"\")", async () => {
+    const { built, seen } = recording();
+    await call(hookwiseHooks({ engine: built }), 'SubagentStop', { agent_id: 'a1', agent_type: '', stop_hook_active: false, last_assistant_message: '<summary>S</summary>' });
+    expect(seen.map((entry) => entry.point)).toEqual(['session:start']);
+  });
+});
+
+describe('deadlines', () => {
+  it('stops waiting before the matcher timeout: 250 ms to 1 s early', () => {
+    expect(internalDeadlineMs(2)).toBe(1500);
+    expect(internalDeadlineMs(0.5)).toBe(250);
+    expect(internalDeadlineMs(30)).toBe(29_000);
+    expect(internalDeadlineMs(0.1)).toBe(0);
+  });
+
+  it('returns the outputs of hooks that finished when one outlives the deadline, and reports the cut', async () => {
+    const quick = defineHook({ name: 'quick', on: { 'tool:after': () => ({ notice: 'Consider /compact' }) } });
+    const sleeper = defineHook({ name: 'sleeper', on: { 'tool:after': (_payload, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())) } });
+    const { built } = recording([quick, sleeper]);
+    const errors: string[] = [];
+    // 0.5 s matcher timeout: hookwise stops waiting at 250 ms.
+    const hooks = hookwiseHooks({ engine: built, timeout: 0.5, onError: (error) => errors.push((error as Error).message) });
+    const sdk = new AbortController();
+    const sdkTimer = setTimeout(() => sdk.abort(), 500);
+    const output = await call(hooks, 'PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }, sdk.signal);
+    clearTimeout(sdkTimer);
+    expect(sdk.signal.aborted).toBe(false);
+    expect(output).toEqual({ systemMessage: 'Consider /compact' });
+    expect(errors).toEqual([expect.stringMatching(/^stopped waiting after \d+ ms, before the SDK's 0.5 s matcher timeout; returned what finished; cut: config › sleeper$/)]);
+    expect((await built.services.eventLog.readAll()).filter((record) => record.type === 'hook:error')).toEqual([expect.objectContaining({ hookName: 'sleeper', kind: 'timeout', point: 'tool:after' })]);
   });
 });

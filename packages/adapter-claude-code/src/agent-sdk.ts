@@ -1,5 +1,5 @@
-import { createEngine, isSafeName, loadConfig, parseWith, type Engine, type HookwiseConfig } from '@hookwise/core';
-import { dispatchEvent } from './binding.js';
+import { createEngine, isSafeName, loadConfig, parseWith, type Engine, type HookFailure, type HookwiseConfig } from '@hookwise/core';
+import { dispatchEvent, markSessionStarted, type DispatchResult } from './binding.js';
 import { EVENT_POINTS, inputSchemas, isMappedEvent, type AnyHookInput, type MappedEvent } from './events.js';
 import type { HookJsonOutput } from './output.js';
 
@@ -31,10 +31,34 @@ export interface HookwiseHooksOptions {
   engine?: Engine;
   /** Events to bind; default: every event hookwise maps to a lifecycle point. */
   events?: readonly MappedEvent[];
-  /** Seconds per matcher (the SDK's own default applies when unset). */
+  /**
+   * Seconds per matcher (the SDK's own default applies when unset). hookwise stops waiting for
+   * its hooks a little before it, and returns what finished.
+   */
   timeout?: number;
-  /** Receives internal errors (default: one line on stderr). A hook never throws into the SDK. */
+  /**
+   * Receives internal errors and deadline cuts (default: one line on stderr). A hook never
+   * throws into the SDK; a failing plugin hook is in the event log, not here.
+   */
   onError?: (error: unknown, event: MappedEvent) => void;
+}
+
+/**
+ * The SDK's matcher timeouts when none is set, in seconds (Agent SDK docs, "Hook timeout"): 30 s
+ * for the prompt events, 600 s for the others.
+ */
+const SDK_DEFAULT_TIMEOUT_S: Partial<Record<MappedEvent, number>> = { UserPromptSubmit: 30, UserPromptExpansion: 30 };
+const SDK_FALLBACK_TIMEOUT_S = 600;
+/** How many session ids a binding remembers as started; the oldest is forgotten first. */
+const STARTED_SESSIONS_MAX = 1024;
+
+/**
+ * When hookwise stops waiting, in ms after the callback starts: before the SDK's matcher
+ * timeout, leaving time to return what finished (a quarter of it, 250 ms to 1 s).
+ */
+export function internalDeadlineMs(timeoutSeconds: number): number {
+  const total = timeoutSeconds * 1000;
+  return Math.max(0, total - Math.min(1000, Math.max(250, total / 4)));
 }
 
 /**
@@ -43,9 +67,20 @@ export interface HookwiseHooksOptions {
  * returns the same JSON a command hook prints; on PreCompact the compaction instructions go in
  * `systemMessage`, which is how the SDK feeds callback output to the summarizer.
  *
- * Do not also let the session load hookwise's command hooks from settings files
- * (`settingSources` including `project` or `local` where `hookwise init` wrote them), or every
- * plugin runs twice per event: pass `settingSources: []`, or leave the hooks out of those files.
+ * What the SDK (0.3.330, Claude Code 2.1.330) delivers differs from command hooks, and the
+ * binding makes up for it:
+ * - SessionStart reaches callbacks only with `source: "compact"`, SessionEnd never: the binding
+ *   emits `session:start` itself on the first callback of a session it has not seen (`startup`,
+ *   or `resume` when an earlier process saw it); `session:end` does not run under the SDK.
+ * - `/x` fires UserPromptSubmit and, when the command exists, UserPromptExpansion: the binding
+ *   runs `prompt:submit` once, with the command only when Claude Code ran it.
+ * - Compaction runs as a sub-agent, so SubagentStop fires for it: not a `phase:end`.
+ * - A callback the matcher timeout cuts loses its whole output: the binding stops waiting
+ *   shortly before, returns what finished, and reports the cut through `onError` and the event log.
+ *
+ * Keep project commands with `settingSources: ['project']`. If `hookwise init` also wrote
+ * command hooks into the settings files the session loads, add `settings: { disableAllHooks: true }`
+ * (it turns off settings-file hooks, not these callbacks), or every plugin runs twice per event.
  */
 export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHooks {
   const projectDir = options.projectDir ?? process.cwd();
@@ -55,17 +90,49 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
       ? Promise.resolve(options.engine)
       : (async () => createEngine({ config: options.config ?? (await loadConfig(projectDir)).config, projectDir, host: 'agent-sdk' }))());
   const report = options.onError ?? ((error: unknown, event: MappedEvent) => process.stderr.write(`hookwise (agent-sdk) ${event}: ${(error as Error)?.message ?? error}\n`));
+  const startedSessions = new Set<string>();
 
   const hooks: HookwiseSdkHooks = {};
   for (const event of options.events ?? (Object.keys(EVENT_POINTS) as MappedEvent[])) {
+    const timeoutSeconds = options.timeout ?? SDK_DEFAULT_TIMEOUT_S[event] ?? SDK_FALLBACK_TIMEOUT_S;
+    const deadlineMs = internalDeadlineMs(timeoutSeconds);
     const callback: HookwiseHookCallback = async (input, _toolUseID, { signal }) => {
+      const startedAt = performance.now();
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), deadlineMs);
+      timer.unref?.();
+      const onSdkAbort = () => deadline.abort();
+      if (signal?.aborted) deadline.abort();
+      signal?.addEventListener('abort', onSdkAbort, { once: true });
+      let loaded: Engine | undefined;
       try {
         if (!isMappedEvent(input.hook_event_name) || input.hook_event_name !== event) return {};
         const parsed = parseWith(inputSchemas[event], input);
         if (!parsed.ok) throw new Error(`invalid ${event} input: ${parsed.message}`);
         if (!isSafeName(input.session_id)) throw new Error(`refused session id ${JSON.stringify(String(input.session_id).slice(0, 80))}`);
-        const result = await abortable(dispatchEvent(await engine(), event, parsed.data as AnyHookInput), signal);
-        if (!result) return {};
+        loaded = await engine();
+        const errors: HookFailure[] = [];
+        let startSession: 'startup' | 'resume' | undefined;
+        if (!startedSessions.has(input.session_id)) {
+          if (startedSessions.size >= STARTED_SESSIONS_MAX) startedSessions.delete(startedSessions.values().next().value!);
+          startedSessions.add(input.session_id);
+          const source = await markSessionStarted(loaded, input.session_id, errors);
+          // A delivered SessionStart (compact) runs session:start itself.
+          if (event !== 'SessionStart') startSession = source;
+        }
+        const result: DispatchResult | undefined = await abortable(dispatchEvent(loaded, event, parsed.data as AnyHookInput, { signal: deadline.signal, ...(startSession ? { startSession } : {}) }), signal);
+        if (!result) {
+          await reportSdkCut(loaded, event, input.session_id, timeoutSeconds, performance.now() - startedAt, report);
+          return {};
+        }
+        for (const failure of [...errors, ...result.errors.filter((failure) => failure.pluginName === 'hookwise')]) report(new Error(failure.message), event);
+        const cut = result.errors.filter((failure) => failure.kind === 'timeout');
+        if (deadline.signal.aborted && cut.length > 0 && !signal?.aborted) {
+          report(
+            new Error(`stopped waiting after ${Math.round(performance.now() - startedAt)} ms, before the SDK's ${timeoutSeconds} s matcher timeout; returned what finished; cut: ${cut.map((failure) => `${failure.pluginName} › ${failure.hookName}`).join(', ')}`),
+            event,
+          );
+        }
         const rendered = result.rendered;
         if (rendered.kind === 'json') return rendered.value;
         if (rendered.kind === 'text') return { systemMessage: rendered.value };
@@ -73,11 +140,25 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
       } catch (error) {
         report(error, event);
         return {};
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onSdkAbort);
       }
     };
     hooks[event] = [{ hooks: [callback], ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) }];
   }
   return hooks;
+}
+
+/** The SDK gave up on a callback (its matcher timeout, or an interrupt): whatever it would have returned is lost. */
+async function reportSdkCut(engine: Engine, event: MappedEvent, sessionId: string, timeoutSeconds: number, elapsedMs: number, report: (error: unknown, event: MappedEvent) => void): Promise<void> {
+  const message = `the Agent SDK aborted the ${event} callback after ${Math.round(elapsedMs)} ms (its ${timeoutSeconds} s matcher timeout, or an interrupt); its output is lost`;
+  report(new Error(message), event);
+  try {
+    await engine.services.eventLog.append({ type: 'hook:error', sessionId, point: EVENT_POINTS[event][0], event, pluginName: 'hookwise', hookName: 'agent-sdk', kind: 'timeout', message });
+  } catch (error) {
+    report(new Error(`could not write the event log: ${(error as Error).message}`), event);
+  }
 }
 
 /** Resolves with undefined once `signal` aborts: the SDK has given up on the hook. */

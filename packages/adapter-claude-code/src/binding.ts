@@ -19,6 +19,8 @@ interface AdapterState {
    * command (UserPromptExpansion) or moves on without it (any later event).
    */
   pendingPrompt?: { prompt: string; at: number };
+  /** When a binding that gets no SessionStart (the Agent SDK) first started this session. */
+  startedAt?: number;
   compaction?: { trigger?: 'manual' | 'auto'; startedAt?: string; id?: string };
   lastCompactAfter?: { key: string; at: number };
   handoffs?: Record<string, { summary?: string; context?: string; at: number }>;
@@ -271,6 +273,20 @@ async function updateState(engine: Engine, sessionId: string, errors: HookFailur
     errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not update adapter state: ${(error as Error).message}` });
     return false;
   }
+}
+
+/**
+ * Records that hookwise started `sessionId` and says whether it had already (`resume`: a session
+ * an earlier process saw, e.g. the SDK's `resume` option) or not (`startup`).
+ */
+export async function markSessionStarted(engine: Engine, sessionId: string, errors: HookFailure[]): Promise<'startup' | 'resume'> {
+  let source: 'startup' | 'resume' = 'startup';
+  const at = engine.services.clock.now();
+  await updateState(engine, sessionId, errors, (state) => {
+    if (state.startedAt !== undefined) source = 'resume';
+    return { ...state, startedAt: at };
+  });
+  return source;
 }
 
 /** Removes and returns the held-back slash prompt, if any (a plain read first: usually there is none). */
