@@ -63,7 +63,7 @@ describe('hookwiseHooks (Agent SDK)', () => {
     const errors: string[] = [];
     const hooks = hookwiseHooks({ engine: built, onError: (error, event) => errors.push(`${event}: ${(error as Error).message}`) });
     expect(await hooks.PostToolUse![0]!.hooks[0]!({ hook_event_name: 'PostToolUse', session_id: 's1', tool_name: 'Bash' } as never, undefined, { signal: controller.signal })).toEqual({});
-    expect(errors).toEqual([expect.stringMatching(/^PostToolUse: the Agent SDK aborted the PostToolUse callback after \d+ ms \(its 600 s matcher timeout, or an interrupt\); its output is lost$/)]);
+    expect(errors).toEqual([expect.stringMatching(/^PostToolUse: the Agent SDK aborted the PostToolUse callback after \d+ ms \(its matcher timeout, or an interrupt\); its output is lost\. hookwise planned for 600 s: /)]);
     expect((await built.services.eventLog.readAll()).filter((record) => record.pluginName === 'hookwise')).toEqual([
       expect.objectContaining({ type: 'hook:error', sessionId: 's1', event: 'PostToolUse', point: 'tool:after', hookName: 'agent-sdk', kind: 'timeout' }),
     ]);

@@ -152,7 +152,7 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
 
 /** The SDK gave up on a callback (its matcher timeout, or an interrupt): whatever it would have returned is lost. */
 async function reportSdkCut(engine: Engine, event: MappedEvent, sessionId: string, timeoutSeconds: number, elapsedMs: number, report: (error: unknown, event: MappedEvent) => void): Promise<void> {
-  const message = `the Agent SDK aborted the ${event} callback after ${Math.round(elapsedMs)} ms (its ${timeoutSeconds} s matcher timeout, or an interrupt); its output is lost`;
+  const message = `the Agent SDK aborted the ${event} callback after ${Math.round(elapsedMs)} ms (its matcher timeout, or an interrupt); its output is lost. hookwise planned for ${timeoutSeconds} s: pass the matcher's timeout as hookwiseHooks({ timeout }) so it returns what finished in time`;
   report(new Error(message), event);
   try {
     await engine.services.eventLog.append({ type: 'hook:error', sessionId, point: EVENT_POINTS[event][0], event, pluginName: 'hookwise', hookName: 'agent-sdk', kind: 'timeout', message });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { createFileStateStore } from '@hookwise/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, claudeVersion, createScratchProject, hookwise, readJsonl, runClaude, writeJson, type ScratchProject } from '../harness.js';
-import { isToolResultTurn, startStandInApi, type Block, type MessagesRequest, type Responder, type StandInApi } from './stand-in-api.js';
+import { threeToolCalls, writeBabysitCommand } from './scenarios.js';
+import { startStandInApi, type MessagesRequest, type StandInApi } from './stand-in-api.js';
 
 /**
  * End to end with the real Claude Code (the pinned @anthropic-ai/claude-code dev dependency),
@@ -23,18 +24,6 @@ afterAll(async () => {
   await api?.close();
   for (const project of projects) project.remove();
 });
-
-let toolUseCounter = 0;
-const bash = (command: string): Block => ({ type: 'tool_use', id: `toolu_e2e_${++toolUseCounter}`, name: 'Bash', input: { command, description: command } });
-
-/** First turn of each prompt: three Bash calls; after the tool results: a final text. Compaction: a summary. */
-function threeToolCalls(options: { inputTokens?: number } = {}): Responder {
-  return (body, { kind }) => {
-    if (kind === 'compaction') return { content: [{ type: 'text', text: '<summary>The user ran three echo commands.</summary>' }], inputTokens: 30_000 };
-    if (kind === 'main' && !isToolResultTurn(body)) return { content: [bash('echo 1'), bash('echo 2'), bash('echo 3')], inputTokens: options.inputTokens ?? 40_000 };
-    return { content: [{ type: 'text', text: 'Done.' }], inputTokens: (options.inputTokens ?? 40_000) + 500 };
-  };
-}
 
 /** A project made by `hookwise init`, with the given plugin options written into its config. */
 function initProject(pluginOptions: Record<string, unknown> = {}): ScratchProject {
@@ -64,15 +53,6 @@ const toolResultCount = (request: MessagesRequest) =>
 
 const systemEntriesText = (request: MessagesRequest) => JSON.stringify(request.messages.filter((message) => message.role === 'system'));
 
-/** The babysit command of the compaction tests: its COMPACT_SUMMARY must survive /compact. */
-function writeBabysitCommand(project: ScratchProject): void {
-  mkdirSync(path.join(project.dir, '.claude', 'commands'), { recursive: true });
-  writeFileSync(
-    path.join(project.dir, '.claude', 'commands', 'babysit.md'),
-    ['---', 'description: Keep an eye on the build', '---', 'Watch the build and report.', '', '<!-- COMPACT_SUMMARY_START -->', 'BABYSIT RULES: run the tests after every edit; never push to main.', '<!-- COMPACT_SUMMARY_END -->', ''].join('\n'),
-  );
-}
-
 describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
   it('counts three tool calls made in one prompt', async () => {
     const project = initProject();
@@ -87,7 +67,7 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
 
   it('keeps a command summary through /compact: in the compaction request and in the first request after it', async () => {
     const project = initProject();
-    writeBabysitCommand(project);
+    writeBabysitCommand(project.dir);
     api.setResponder(threeToolCalls());
     await claudeJson(project, ['-p', '/babysit watch the build']);
 
