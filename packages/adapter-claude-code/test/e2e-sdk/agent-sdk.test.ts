@@ -187,6 +187,7 @@ describe('hookwiseHooks with the real Agent SDK', { timeout: 120_000 }, () => {
     ]);
     // Compaction ran as a sub-agent (SubagentStop with agent_type ""): no phase, no hand-off left behind.
     expect(points.filter((entry) => entry.point === 'phase:end')).toEqual([]);
+    expect(eventLog(project).filter((record) => record.type === 'precompact:handoff')).toEqual([]);
     const adapterState = await createFileStateStore({ directory: path.join(project.dir, '.hookwise') }).read<{ handoffs?: object }>(session.sessionId, ADAPTER_NAMESPACE);
     expect(adapterState?.handoffs).toBeUndefined();
 

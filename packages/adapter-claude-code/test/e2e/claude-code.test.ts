@@ -79,6 +79,8 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
     const instructions = JSON.stringify(compaction!.body.messages.at(-1));
     expect(instructions).toContain('## ACTIVE COMMAND: /babysit');
     expect(instructions).toContain('BABYSIT RULES: run the tests after every edit');
+    // Compaction runs as a sub-agent in 2.1.330 (SubagentStop with agent_type ""): no phase hand-off for it.
+    expect(readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter((record) => record.type === 'precompact:handoff')).toEqual([]);
 
     const afterCompact = api.requests.length;
     await claudeJson(project, ['-p', 'What next?', '-c']);
