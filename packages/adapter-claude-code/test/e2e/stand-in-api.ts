@@ -46,6 +46,12 @@ export interface StandInApi {
 
 const COMPACTION_MARKERS = [/create a detailed summary of the conversation/i, /your task is to create a detailed summary/i, /summar(y|ize) (of )?the conversation so far/i];
 
+/**
+ * Claude Code 2.1.330 appends the compaction prompt to the user turn that holds the last tool
+ * results (one turn: tool_result blocks, then the prompt as text), and still offers tools. So the
+ * whole last user turn is searched, not only a separate summary turn: answered as a normal turn,
+ * the compaction fails and Claude Code retries it.
+ */
 export function classify(body: MessagesRequest, text: string): RequestKind {
   const lastUser = [...body.messages].reverse().find((message) => message.role === 'user');
   const lastText = JSON.stringify(lastUser?.content ?? '');
