@@ -24,7 +24,7 @@ describe('hookwise init', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } });
     const settings = JSON.parse(read(project, '.claude/settings.json')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact', 'SubagentStop', 'Stop']);
+    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'UserPromptExpansion', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact', 'SubagentStop', 'Stop']);
     expect(settings.hooks.PreCompact?.[0]?.hooks[0]?.command).toBe('node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs" run PreCompact');
     expect(read(project, '.gitignore')).toContain('.hookwise/');
     expect(existsSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'))).toBe(true);
