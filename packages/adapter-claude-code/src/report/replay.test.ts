@@ -178,7 +178,7 @@ describe('hook-prune through the engine', () => {
 });
 
 describe('prompts', () => {
-  it('sends what the user typed, a recorded slash command as `/name args`, and the binding parses it', async () => {
+  it('sends what the user typed; a recorded slash command as `/name args` with its expansion; a plain `/x` Claude Code did not run carries no command', async () => {
     const file = await writeTranscript('prompts.jsonl', [
       user('<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>'),
       user('/babysit  fix the tests '),
@@ -195,7 +195,7 @@ describe('prompts', () => {
     const prompts = events.filter((event) => event.point === 'prompt:submit').map((event) => ({ prompt: event.payload['prompt'], command: event.payload['command'] }));
     expect(prompts).toEqual([
       { prompt: '/compact', command: { name: 'compact', args: '' } },
-      { prompt: '/babysit  fix the tests ', command: { name: 'babysit', args: 'fix the tests' } },
+      { prompt: '/babysit  fix the tests ', command: undefined },
       { prompt: 'hello\nthere', command: undefined },
     ]);
     expect(report.prompts).toBe(3);

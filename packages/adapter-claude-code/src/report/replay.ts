@@ -15,7 +15,8 @@ import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.j
  *
  * Events, per transcript entry (main chain only; side-chain lines count for nothing):
  * - the first line: SessionStart (startup);
- * - a user prompt (core's rule): UserPromptSubmit, a recorded slash command sent as typed (`/name args`);
+ * - a user prompt (core's rule): UserPromptSubmit, a recorded slash command sent as typed (`/name args`)
+ *   and then as UserPromptExpansion, as Claude Code fires it for a command it ran;
  * - each assistant `tool_use` block: PreToolUse;
  * - each user `tool_result` block: PostToolUse, or PostToolUseFailure when `is_error`;
  * - a compact boundary: PreCompact, then SessionStart (compact) — which runs `session:start`
@@ -364,9 +365,12 @@ class Replayer {
     const message = this.history.addUser(content, { isMeta: entry.isMeta === true, compactSummary: entry.isCompactSummary === true });
     if (!isUserPrompt(message)) return;
     const prompt = typedPrompt(message);
-    const command = parseSlashCommand(prompt);
+    // `<command-name>` tags: Claude Code ran the command, so it also fired UserPromptExpansion
+    // (the binding gives `prompt:submit` its command only then). A plain `/x` it did not run.
+    const command = message.parts.some((part) => part.type === 'text' && part.text.includes('<command-name>')) ? parseSlashCommand(prompt) : undefined;
     this.result.prompts.push({ line, ...(command ? { command: command.name } : {}) });
     await this.send(line, 'UserPromptSubmit', { prompt });
+    if (command) await this.send(line, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: command.name, command_args: command.args, prompt });
   }
 
   private async compactBoundary(boundary: TranscriptCompactBoundary): Promise<void> {
