@@ -1,4 +1,7 @@
 import { createMemoryEventLog, createMemoryStateStore, createEngine, defineHook, silentLogger, type HookwiseConfig, type PointName, type StateStore } from '@hookwise/core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookwiseHooks, internalDeadlineMs } from './agent-sdk.js';
 
@@ -132,6 +135,22 @@ describe('what the SDK does not deliver', () => {
 });
 
 describe('deadlines', () => {
+  it('does not wait past the deadline for a config that loads slowly; the next callback uses it', async () => {
+    const projectDir = mkdtempSync(path.join(os.tmpdir(), 'hookwise-sdk-slow-config-'));
+    try {
+      writeFileSync(path.join(projectDir, 'hookwise.config.mjs'), "await new Promise((resolve) => setTimeout(resolve, 600));\nexport default { hooks: [] };\n");
+      const errors: string[] = [];
+      const hooks = hookwiseHooks({ projectDir, timeout: 0.5, onError: (error) => errors.push((error as Error).message) });
+      expect(await call(hooks, 'PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: 'ok' })).toEqual({});
+      expect(errors).toEqual([expect.stringMatching(/^the config and plugins were still loading after \d+ ms; PostToolUse ran without hooks$/)]);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(await call(hooks, 'PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: 'ok' })).toEqual({});
+      expect(errors).toHaveLength(1);
+    } finally {
+      rmSync(projectDir, { recursive: true, force: true });
+    }
+  });
+
   it('stops waiting before the matcher timeout: 250 ms to 1 s early', () => {
     expect(internalDeadlineMs(2)).toBe(1500);
     expect(internalDeadlineMs(0.5)).toBe(250);

@@ -110,7 +110,14 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
         const parsed = parseWith(inputSchemas[event], input);
         if (!parsed.ok) throw new Error(`invalid ${event} input: ${parsed.message}`);
         if (!isSafeName(input.session_id)) throw new Error(`refused session id ${JSON.stringify(String(input.session_id).slice(0, 80))}`);
-        loaded = await engine();
+        // Loading the config and plugins counts against the deadline too: if it is not done in
+        // time this event goes without hooks (the load goes on for the next callback).
+        loaded = await abortable(engine(), deadline.signal);
+        if (!loaded) {
+          if (signal?.aborted) await reportSdkCut(await settledValue(engine()), event, input.session_id, timeoutSeconds, performance.now() - startedAt, report);
+          else report(new Error(`the config and plugins were still loading after ${Math.round(performance.now() - startedAt)} ms; ${event} ran without hooks`), event);
+          return {};
+        }
         const errors: HookFailure[] = [];
         let startSession: 'startup' | 'resume' | undefined;
         if (!startedSessions.has(input.session_id)) {
@@ -151,14 +158,21 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
 }
 
 /** The SDK gave up on a callback (its matcher timeout, or an interrupt): whatever it would have returned is lost. */
-async function reportSdkCut(engine: Engine, event: MappedEvent, sessionId: string, timeoutSeconds: number, elapsedMs: number, report: (error: unknown, event: MappedEvent) => void): Promise<void> {
+async function reportSdkCut(engine: Engine | undefined, event: MappedEvent, sessionId: string, timeoutSeconds: number, elapsedMs: number, report: (error: unknown, event: MappedEvent) => void): Promise<void> {
   const message = `the Agent SDK aborted the ${event} callback after ${Math.round(elapsedMs)} ms (its matcher timeout, or an interrupt); its output is lost. hookwise planned for ${timeoutSeconds} s: pass the matcher's timeout as hookwiseHooks({ timeout }) so it returns what finished in time`;
   report(new Error(message), event);
+  // Without a loaded engine there is no event log to write to yet.
+  if (!engine) return;
   try {
     await engine.services.eventLog.append({ type: 'hook:error', sessionId, point: EVENT_POINTS[event][0], event, pluginName: 'hookwise', hookName: 'agent-sdk', kind: 'timeout', message });
   } catch (error) {
     report(new Error(`could not write the event log: ${(error as Error).message}`), event);
   }
+}
+
+/** The promise's value if it has already settled successfully, else undefined (without waiting). */
+function settledValue<T>(promise: Promise<T>): Promise<T | undefined> {
+  return Promise.race([promise, Promise.resolve(undefined)]).catch(() => undefined);
 }
 
 /** Resolves with undefined once `signal` aborts: the SDK has given up on the hook. */
