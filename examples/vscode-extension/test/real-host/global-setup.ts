@@ -74,13 +74,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // and installed with plain npm into a workspace outside the monorepo.
   const tarballs = path.join(scratchRoot, 'tarballs');
   await mkdir(tarballs);
-  await Promise.all(
-    PACKED.map(async (folder) => {
-      const dir = path.join(packagesDir, folder);
-      if (!existsSync(path.join(dir, 'dist'))) throw new Error(`${folder} is not built: run the build first (npm test builds everything)`);
-      await run('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], { cwd: dir });
-    }),
-  );
+  for (const folder of PACKED) {
+    if (!existsSync(path.join(packagesDir, folder, 'dist'))) throw new Error(`packages/${folder} is not built: run the build first (npm test builds everything)`);
+  }
+  // One pnpm for all three (each start of pnpm through npx costs a second or two).
+  const filters = PACKED.flatMap((folder) => ['--filter', `@hookwise/${folder}`]);
+  await run('npx', ['-y', 'pnpm@10.34.9', ...filters, 'pack', '--pack-destination', tarballs], { cwd: path.dirname(packagesDir) });
   const workspaceTemplate = path.join(scratchRoot, 'workspace');
   await mkdir(path.join(workspaceTemplate, 'hooks'), { recursive: true });
   await writeFile(path.join(workspaceTemplate, 'package.json'), `${JSON.stringify({ name: 'hookwise-real-host-workspace', private: true, type: 'module' }, null, 2)}\n`);

@@ -88,14 +88,14 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
 
   it('a hook that throws is logged with the task id and intent id, and the task goes on', async () => {
     // The flaky hook threw on the task's first model request; the task still answered (above).
-    const log = await waitForLog(new RegExp(`\\[Task#${taskId}\\].*EXAMPLE-INTENT-1.*flaky hook failed on purpose`));
-    const line = log.split('\n').find((entry) => entry.includes(`[Task#${taskId}]`) && entry.includes('flaky hook failed on purpose'));
-    expect(line).toMatch(/\[error\]/);
-    expect(line).toContain('EXAMPLE-INTENT-1');
+    const failure = (text: string) =>
+      text.split('\n').find((line) => line.includes(`Task#${taskId}`) && line.includes('EXAMPLE-INTENT-1') && line.includes('flaky hook failed on purpose'));
+    await expect.poll(() => failure(outputChannelLog(folders)), { timeout: UI_TIMEOUT }).toBeDefined();
+    expect(failure(outputChannelLog(folders))).toMatch(/\[(error|warning)\]/);
     // The stack is there for whoever debugs the hook.
-    expect(log).toMatch(/Error: flaky hook failed on purpose\n\s+at .*example-hooks\.mjs/);
-    // What a user sees: the same in the Output view.
-    await expect.poll(outputViewText, { timeout: UI_TIMEOUT }).toMatch(new RegExp(`\\[Task#${taskId}\\] .*EXAMPLE-INTENT-1: flaky hook failed on purpose`));
+    expect(outputChannelLog(folders)).toMatch(/Error: flaky hook failed on purpose\n\s+at .*example-hooks\.mjs/);
+    // What a user sees: the same line in the Output view.
+    await expect.poll(async () => failure(await outputViewText()), { timeout: UI_TIMEOUT }).toBeDefined();
   });
 
   it("Dismiss runs the plugin's own dismiss command and quiets the suggestion", async () => {
