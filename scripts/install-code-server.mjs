@@ -22,7 +22,7 @@
 // - @vscode/ripgrep's postinstall downloads rg from GitHub, which is unreachable: its download
 //   cache (os.tmpdir()/vscode-ripgrep-cache-<version>) is seeded with Debian's `ripgrep`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,25 @@ function seedRipgrepCache(tmpDir) {
   execFileSync('tar', ['czf', archive, '-C', path.dirname(rg), path.basename(rg)]);
 }
 
+/** Staging folders of runs that were killed (their process is gone): 300 MB each, never reused. */
+function removeAbandonedStaging(cacheDir) {
+  const parent = path.dirname(cacheDir);
+  if (!existsSync(parent)) return;
+  const prefix = `${path.basename(cacheDir)}.partial-`;
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch (error) {
+      alive = error.code === 'EPERM';
+    }
+    if (!alive) rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
 /** Headers for node-gyp; without a nodedir it would try to download them. */
 function nodeDir() {
   if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
@@ -114,6 +133,7 @@ export function ensureCodeServer({ cacheDir = codeServerCacheDir() } = {}) {
 
   const started = Date.now();
   ensureDebianPackages();
+  removeAbandonedStaging(cacheDir);
   const staging = `${cacheDir}.partial-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const tmpDir = path.join(staging, 'tmp');
@@ -133,12 +153,13 @@ export function ensureCodeServer({ cacheDir = codeServerCacheDir() } = {}) {
   const headers = nodeDir();
   if (headers) env.npm_config_nodedir = headers;
 
-  log(`installing code-server@${CODE_SERVER_VERSION} into ${cacheDir} (about 2 minutes: native modules compile)`);
+  log(`installing code-server@${CODE_SERVER_VERSION} into ${cacheDir} (1-3 minutes: native modules compile)`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['install', '--no-save', '--no-package-lock', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`], {
     cwd: staging,
     env,
     stdio: ['ignore', process.stderr, process.stderr],
+    timeout: 20 * 60_000, // a stalled registry should fail the run, not eat CI's 90 minutes
   });
   if (result.status !== 0) {
     rmSync(staging, { recursive: true, force: true });
