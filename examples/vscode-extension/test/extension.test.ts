@@ -13,19 +13,19 @@ const bundle = path.join(exampleDir, 'dist', 'extension.js');
 // Inside the example, so the workspace's config resolves @hookwise/core from the example's node_modules.
 const workspaceDir = path.join(exampleDir, 'test-artifacts', `workspace-${process.pid}`);
 
+// hook-suggest's tool-call suggestion (after 3 calls) carries the plugin's own actions; the
+// project's hooks add an intent summary and tell how much a compaction saved.
 const config = `
 import { defineConfig, defineHook } from '@hookwise/core';
+import suggest from '@hookwise/hook-suggest';
 
 export default defineConfig({
+  plugins: [suggest({ toolCalls: 3 })],
   hooks: [
     defineHook({
       name: 'example',
       on: {
         'llm:before': (payload) => (payload.intentId ? { context: '## Active intent\\n' + payload.intentId } : undefined),
-        'tool:after': async (_payload, context) => {
-          const state = await context.state.update((current) => ({ calls: (current?.calls ?? 0) + 1 }));
-          return state.calls === 3 ? { notice: '3 tool calls: consider compacting.' } : undefined;
-        },
         'compact:after': (payload) => ({ notice: 'condensed ' + payload.tokensBefore + ' → ' + payload.tokensAfter + ' tokens' }),
       },
     }),
@@ -93,8 +93,8 @@ describe('the example extension', () => {
     expect(status.text).toMatch(/^\$\(pulse\) \d+% · 3 tools$/);
     expect(existsSync(path.join(workspaceDir, '.hookwise'))).toBe(true);
 
-    // The 3rd tool call's notice became a notification; "Compact now" condenses the task.
-    const suggestion = fake.messages.find((message) => message.message === 'hookwise: 3 tool calls: consider compacting.');
+    // The 3rd tool call's suggestion became a notification with the plugin's actions; "Compact now" condenses the task.
+    const suggestion = fake.messages.find((message) => message.message.startsWith('hookwise: 3 tool calls since the last compaction.'));
     expect(suggestion?.items).toEqual(['Compact now', 'Dismiss']);
     suggestion!.answer('Compact now');
     await flush();

@@ -83,7 +83,7 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
     // Room for the whole log so far (the Output view renders only the lines it shows).
     await runCommandFromPalette(page, 'View: Toggle Maximized Panel');
     await page.locator('.part.panel .output-view .view-lines').waitFor({ state: 'visible' });
-    await expect.poll(outputViewText, { timeout: UI_TIMEOUT }).toContain(`[Task#${taskId}]`);
+    await expect.poll(outputViewText, { timeout: UI_TIMEOUT }).toContain(`Task#${taskId}`);
   });
 
   it('a hook that throws is logged with the task id and intent id, and the task goes on', async () => {
