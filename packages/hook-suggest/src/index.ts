@@ -5,10 +5,6 @@ export default suggest;
 export type { SuggestPluginState } from './plugin.js';
 export { suggestOptionsSchema, defaultSuggestOptions, capacityBands, compactionLogPath, CLAUDE_CODE_COMPACTION_LOG, DEFAULT_COMPACTION_LOG } from './options.js';
 export type { SuggestOptions, SuggestOptionsInput } from './options.js';
-export { contextWindowFor, resolveContextWindow, DEFAULT_CONTEXT_WINDOW, ONE_MILLION_CONTEXT_WINDOW } from './context-window.js';
-export type { ResolvedContextWindow } from './context-window.js';
-export { readTranscriptTail, readContextUsageFromTranscript, readCompactionFromTranscript, DEFAULT_TAIL_MAX_BYTES } from './transcript-tail.js';
-export type { TranscriptContextUsage, TranscriptCompactBoundary, TranscriptTail, TailReadOptions, ContextUsageReading } from './transcript-tail.js';
 export {
   initialSuggestionState,
   countToolCall,

@@ -25,7 +25,7 @@ afterEach(async () => {
   await rm(projectDir, { recursive: true, force: true });
 });
 
-function setup(options: { plugin?: SuggestOptionsInput; host?: string; hooks?: HookSet[]; stateStore?: StateStore; now?: () => number } = {}) {
+function setup(options: { plugin?: SuggestOptionsInput; host?: string; hooks?: HookSet[]; stateStore?: StateStore; now?: () => number; ephemeral?: boolean } = {}) {
   let now = Date.parse('2026-02-12T14:48:36.000Z');
   const clock = { now: options.now ?? (() => now) };
   const eventLog = createMemoryEventLog({ clock: () => new Date(clock.now()) });
@@ -39,6 +39,7 @@ function setup(options: { plugin?: SuggestOptionsInput; host?: string; hooks?: H
     eventLog,
     logger,
     clock,
+    ...(options.ephemeral ? { ephemeral: true } : {}),
   });
   return { engine, eventLog, logger, stateStore, advance: (ms: number) => (now += ms) };
 }
@@ -89,6 +90,35 @@ describe('counting tool calls', () => {
     await stateStore.update(`s1`, NAMESPACE, () => ({ policy: 'garbage', model: 42 }));
     await engine.emit('tool:after', toolAfter());
     expect((await state(stateStore))?.policy).toMatchObject({ toolCalls: 1, nextToolCallSuggestion: 50 });
+  });
+});
+
+describe('what a suggestion says in structure', () => {
+  it('carries its kind in the notice and the event record, and offers its own dismiss command', async () => {
+    const { engine, eventLog } = setup({ plugin: { toolCalls: 2 } });
+    await engine.emit('tool:after', toolAfter());
+    const byCount = await engine.emit('tool:after', toolAfter());
+    expect(byCount.notices).toEqual([
+      expect.objectContaining({
+        kind: 'tool-calls',
+        pluginName: '@hookwise/hook-suggest',
+        actions: [
+          { label: 'Compact now', hostAction: 'compact' },
+          { label: 'Dismiss', command: 'suggest dismiss' },
+        ],
+      }),
+    ]);
+    const byCapacity = await engine.emit('tool:after', toolAfter({ contextTokens: 150_000 }));
+    expect(byCapacity.notices.map((notice) => notice.kind)).toEqual(['capacity']);
+    expect((await eventLog.readAll()).filter((record) => record.type === 'suggest:compact').map((record) => record['kind'])).toEqual(['tool-calls', 'capacity']);
+    // The action's command is one the host can run as it is.
+    const dismiss = byCount.notices[0]!.actions.find((action) => 'command' in action);
+    expect(dismiss && 'command' in dismiss && engine.commands().some((command) => command.name === dismiss.command)).toBe(true);
+  });
+
+  it('names both causes when both fire at once', async () => {
+    const { engine } = setup({ plugin: { toolCalls: 1 } });
+    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 150_000 }))).notices.map((notice) => notice.kind)).toEqual(['capacity+tool-calls']);
   });
 });
 
@@ -293,11 +323,17 @@ describe('compaction events', () => {
     expect(await logLines('logs/compactions.jsonl')).toEqual([expect.objectContaining({ type: 'compaction', reductionPercent: 50 })]);
   });
 
-  it('writes no file during a replay (host replay): compactions go to the event log', async () => {
-    const { engine, eventLog } = setup({ host: "replay" });
+  it('writes no file when the engine is ephemeral (a replay): compactions go to the event log', async () => {
+    const { engine, eventLog } = setup({ host: 'replay', ephemeral: true });
     await engine.emit('compact:after', { sessionId: 's1', trigger: 'manual', tokensBefore: 100, tokensAfter: 50 });
     expect((await eventLog.readAll()).filter((record) => record.type === 'compaction')).toHaveLength(1);
     expect(existsSync(path.join(projectDir, '.hookwise', 'logs', 'compaction.jsonl'))).toBe(false);
+  });
+
+  it('writes its log for any host name when the engine is not ephemeral (no host name is special)', async () => {
+    const { engine } = setup({ host: 'replay', plugin: { logPath: 'logs/any-host.jsonl' } });
+    await engine.emit('compact:after', { sessionId: 's1', trigger: 'manual', tokensBefore: 100, tokensAfter: 50 });
+    expect(await logLines('logs/any-host.jsonl')).toHaveLength(1);
   });
 
   it('refuses a log path that leaves the project and logs to the event log instead', async () => {

@@ -1,6 +1,22 @@
-import { createEventLog, defineHook, definePlugin, resolveInside, type Clock, type EventLog, type EventRecord, type HookContext, type Logger, type PluginCommand, type PointPayload } from '@hookwise/core';
+import {
+  createEventLog,
+  defineHook,
+  definePlugin,
+  readContextTokens,
+  readTranscriptTail,
+  resolveContextWindow,
+  resolveInside,
+  type Clock,
+  type EventLog,
+  type EventRecord,
+  type HookContext,
+  type Logger,
+  type Notice,
+  type PluginCommand,
+  type PointPayload,
+  type TranscriptCompactBoundary,
+} from '@hookwise/core';
 import { formatCompactionNotice, reductionPercent, type CompactionRecord, type CompactionSizeAfterRecord, type SizeSource } from './compaction.js';
-import { resolveContextWindow } from './context-window.js';
 import { PLUGIN_NAME, PLUGIN_VERSION } from './meta.js';
 import { capacityBands, compactionLogPath, suggestOptionsSchema, type SuggestOptions, type SuggestOptionsInput } from './options.js';
 import {
@@ -16,7 +32,6 @@ import {
   type Suggestion,
   type SuggestionState,
 } from './suggestion-policy.js';
-import { readContextUsageFromTranscript, readCompactionFromTranscript, type TranscriptCompactBoundary } from './transcript-tail.js';
 
 /** Everything the plugin keeps for a session, as one JSON document in core's session state. */
 export interface SuggestPluginState {
@@ -48,9 +63,6 @@ interface LastCompaction {
 // A compact:before older than this belongs to a compaction that never completed (another hook
 // blocked it, or the host died); it must not lend its figures to a later compaction.
 const PENDING_COMPACTION_MAX_AGE_MS = 30 * 60_000;
-// Claude Code may report one compaction twice (SessionStart(compact) and PostCompact); without a
-// transcript boundary to tell them apart, a second compact:after this soon is the same one.
-const DUPLICATE_COMPACTION_WINDOW_MS = 60_000;
 
 type Context = HookContext<SuggestOptions>;
 type ContextPayload = { contextTokens?: number | undefined; contextWindow?: number | undefined; model?: string | undefined; transcriptPath?: string | undefined };
@@ -86,7 +98,7 @@ async function measureContext(payload: ContextPayload, logger: Logger): Promise<
   if (payload.contextTokens !== undefined) return { contextTokens: payload.contextTokens, source: 'host' };
   if (!payload.transcriptPath) return undefined;
   try {
-    const reading = await readContextUsageFromTranscript(payload.transcriptPath);
+    const reading = await readContextTokens(payload.transcriptPath);
     if (!reading) return undefined;
     return {
       contextTokens: reading.contextTokens,
@@ -113,12 +125,10 @@ function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload,
 
 /**
  * The compaction log of this project, or the engine's event log when the configured path is
- * unsafe, or when the host is a replay (`hookwise report`), which must leave no files behind.
+ * unsafe, or when the engine must leave no files behind (a replay such as `hookwise report`).
  */
-const REPLAY_HOST = 'replay';
-
-function compactionLog(context: { projectDir: string; host: string; options: SuggestOptions; logger: Logger; eventLog: EventLog; clock: Clock }): EventLog {
-  if (context.host === REPLAY_HOST) return context.eventLog;
+function compactionLog(context: { projectDir: string; host: string; options: SuggestOptions; logger: Logger; eventLog: EventLog; clock: Clock; ephemeral: boolean }): EventLog {
+  if (context.ephemeral) return context.eventLog;
   const relative = compactionLogPath(context.options, context.host);
   try {
     // The engine's clock stamps the lines, so a replay logs the recorded session's times.
@@ -144,7 +154,7 @@ async function appendSafely(log: EventLog, record: CompactionRecord | Compaction
  * unknown. All under one atomic state update, so concurrent hook processes count every call and
  * at most one of them makes each suggestion.
  */
-async function observe(payload: ContextPayload & { sessionId: string }, context: Context, countsToolCall: boolean): Promise<{ notice?: string } | undefined> {
+async function observe(payload: ContextPayload & { sessionId: string }, context: Context, countsToolCall: boolean): Promise<{ notice: Notice } | undefined> {
   const raw = await measureContext(payload, context.logger);
   let suggestion: Suggestion | undefined;
   let sizeAfter: CompactionSizeAfterRecord | undefined;
@@ -172,8 +182,24 @@ async function observe(payload: ContextPayload & { sessionId: string }, context:
   });
   if (sizeAfter) await appendSafely(compactionLog(context), sizeAfter, context.logger);
   if (!suggestion) return undefined;
-  await appendSafely(context.eventLog, { type: 'suggest:compact', sessionId: payload.sessionId, point: context.point, ...suggestion }, context.logger);
-  return { notice: formatSuggestion(suggestion, { host: context.host }) };
+  const kind = suggestionKind(suggestion);
+  await appendSafely(context.eventLog, { type: 'suggest:compact', sessionId: payload.sessionId, point: context.point, kind, ...suggestion }, context.logger);
+  return {
+    notice: {
+      text: formatSuggestion(suggestion, { host: context.host }),
+      kind,
+      actions: [
+        { label: 'Compact now', hostAction: 'compact' },
+        { label: 'Dismiss', command: DISMISS_COMMAND },
+      ],
+    },
+  };
+}
+
+/** What made the suggestion: the capacity band, the tool-call count, or both at once. */
+export function suggestionKind(suggestion: Suggestion): 'capacity' | 'tool-calls' | 'capacity+tool-calls' {
+  if (suggestion.capacity && suggestion.toolCalls) return 'capacity+tool-calls';
+  return suggestion.capacity ? 'capacity' : 'tool-calls';
 }
 
 async function onSessionStart(payload: PointPayload<'session:start'>, context: Context): Promise<void> {
@@ -223,7 +249,7 @@ async function onCompactAfter(payload: PointPayload<'compact:after'>, context: C
   let boundary: TranscriptCompactBoundary | undefined;
   if (payload.transcriptPath && (payload.tokensBefore === undefined || payload.tokensAfter === undefined)) {
     try {
-      boundary = await readCompactionFromTranscript(payload.transcriptPath);
+      boundary = (await readTranscriptTail(payload.transcriptPath)).compaction;
     } catch (error) {
       context.logger.debug(`${PLUGIN_NAME}: no compact boundary from the transcript: ${(error as Error).message}`);
     }
@@ -235,11 +261,6 @@ async function onCompactAfter(payload: PointPayload<'compact:after'>, context: C
     const state = normalizeState(stored, context.options);
     const pendingAge = state.pendingCompaction ? now - Date.parse(state.pendingCompaction.startedAt) : Infinity;
     const pending = pendingAge >= 0 && pendingAge <= PENDING_COMPACTION_MAX_AGE_MS ? state.pendingCompaction : null;
-    if (!pending && isDuplicate(state.lastCompaction, boundary, now)) {
-      record = undefined;
-      return state;
-    }
-
     const before = pickSize([
       [payload.tokensBefore, 'host'],
       [boundary?.preTokens, 'compact-boundary'],
@@ -297,13 +318,6 @@ function pickSize(candidates: Array<[number | undefined, SizeSource]>): { tokens
   return { tokens: null, source: null };
 }
 
-function isDuplicate(last: LastCompaction | null, boundary: TranscriptCompactBoundary | undefined, now: number): boolean {
-  if (!last) return false;
-  if (boundary?.uuid && last.boundaryUuid) return boundary.uuid === last.boundaryUuid;
-  const age = now - Date.parse(last.completedAt);
-  return age >= 0 && age < DUPLICATE_COMPACTION_WINDOW_MS;
-}
-
 const suggestHooks = defineHook<SuggestOptions>({
   name: 'suggest',
   on: {
@@ -316,8 +330,10 @@ const suggestHooks = defineHook<SuggestOptions>({
   },
 });
 
+const DISMISS_COMMAND = 'suggest dismiss';
+
 const dismissCommand: PluginCommand<SuggestOptions> = {
-  name: 'suggest dismiss',
+  name: DISMISS_COMMAND,
   description: 'Silence compaction suggestions until the context reaches the next capacity band (or the next compaction).',
   async run(_args, context) {
     const updated = await context.state.update<SuggestPluginState>((stored) => {

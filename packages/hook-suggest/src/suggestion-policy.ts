@@ -1,4 +1,4 @@
-import { DEFAULT_CONTEXT_WINDOW } from './context-window.js';
+import { DEFAULT_CONTEXT_WINDOW } from '@hookwise/core';
 import { capacityBands, defaultSuggestOptions, type SuggestOptions } from './options.js';
 
 /**

@@ -128,6 +128,8 @@ export async function createReplayEngine(options: { projectDir: string; configFi
     config: { ...config, logLevel: 'warn' },
     projectDir: options.projectDir,
     host: 'replay',
+    // A replay leaves no files behind: plugins see `context.ephemeral`.
+    ephemeral: true,
     stateStore: createMemoryStateStore(),
     eventLog: createMemoryEventLog(),
     logger,

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Engine, PointName } from '@hookwise/core';
+import { fromAnthropicMessages, isUserPrompt, transcriptEntriesOf, type Engine, type PointName, type TranscriptMessageEntry } from '@hookwise/core';
 
 /** The root `fixtures/` folder of the repository (third-party data with LICENSE and PROVENANCE). */
 export const fixturesRoot = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
@@ -32,20 +32,15 @@ export function transcriptClock(): { now(): number; set(timestamp: unknown): voi
   };
 }
 
-function mainContextTokens(record: Record<string, unknown>): number | undefined {
-  if (record.type !== 'assistant' || record.isSidechain === true) return undefined;
-  const usage = (record.message as { usage?: Record<string, unknown> } | undefined)?.usage;
-  if (typeof usage !== 'object' || usage === null) return undefined;
-  const figure = (key: string) => (typeof usage[key] === 'number' ? (usage[key] as number) : 0);
-  const total = figure('input_tokens') + figure('cache_read_input_tokens') + figure('cache_creation_input_tokens');
-  return total > 0 ? total : undefined;
-}
-
-function realPrompt(record: Record<string, unknown>): string | undefined {
-  if (record.type !== 'user' || record.isMeta === true || record.isCompactSummary === true || record.isSidechain === true) return undefined;
-  const content = (record.message as { content?: unknown } | undefined)?.content;
-  // Slash-command echoes and command output are wrapped in tags; tool results are block arrays.
-  return typeof content === 'string' && !content.trimStart().startsWith('<') ? content : undefined;
+/** The prompt a user line carries, by core's one rule; undefined when the user did not write it. */
+function realPrompt(entry: TranscriptMessageEntry): string | undefined {
+  if (entry.role !== 'user' || entry.isSidechain) return undefined;
+  const [message] = fromAnthropicMessages([{ role: 'user', content: entry.content } as never]);
+  if (!message) return undefined;
+  if (entry.isMeta) message.providerMetadata = { claudeCode: { isMeta: true } };
+  if (entry.isCompactSummary) message.compactSummary = true;
+  if (!isUserPrompt(message)) return undefined;
+  return message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }
 
 /**
@@ -88,10 +83,10 @@ export async function replayTranscript(
         record = undefined;
       }
       clock?.set(record?.timestamp);
-      const boundary = record?.type === 'system' && record.subtype === 'compact_boundary' ? (record.compactMetadata as { trigger?: string; preTokens?: number; postTokens?: number } | undefined) : undefined;
+      const entries = record ? transcriptEntriesOf({ line, value: record }) : [];
+      const boundary = entries.find((entry) => entry.type === 'compact-boundary');
       if (boundary) await emit(line, 'compact:before', { trigger: boundary.trigger === 'auto' ? 'auto' : 'manual', ...sizes() });
       writeSync(descriptor, `${text}\n`);
-      if (!record) continue;
       if (boundary) {
         hostTokens = boundary.postTokens;
         await emit(line, 'compact:after', {
@@ -100,20 +95,20 @@ export async function replayTranscript(
         });
         continue;
       }
-      const tokens = mainContextTokens(record);
-      if (tokens !== undefined) hostTokens = tokens;
-      if (record.type === 'assistant' && record.isSidechain !== true) {
-        const content = (record.message as { content?: unknown } | undefined)?.content;
-        for (const block of Array.isArray(content) ? content : []) {
-          if (typeof block !== 'object' || block === null || (block as { type?: unknown }).type !== 'tool_use') continue;
-          const toolUse = block as { id?: string; name?: string; input?: unknown };
-          result.toolCalls += 1;
-          await emit(line, 'tool:after', { toolName: toolUse.name ?? 'unknown', input: toolUse.input ?? null, output: null, ok: true, ...(toolUse.id ? { toolUseId: toolUse.id } : {}), ...sizes() });
+      for (const entry of entries) {
+        if (entry.type === 'usage' && !entry.isSidechain) hostTokens = entry.contextTokens;
+        if (entry.type === 'message' && entry.role === 'assistant' && !entry.isSidechain) {
+          for (const block of Array.isArray(entry.content) ? entry.content : []) {
+            if (typeof block !== 'object' || block === null || (block as { type?: unknown }).type !== 'tool_use') continue;
+            const toolUse = block as { id?: string; name?: string; input?: unknown };
+            result.toolCalls += 1;
+            await emit(line, 'tool:after', { toolName: toolUse.name ?? 'unknown', input: toolUse.input ?? null, output: null, ok: true, ...(toolUse.id ? { toolUseId: toolUse.id } : {}), ...sizes() });
+          }
         }
+        const prompt = entry.type === 'message' ? realPrompt(entry) : undefined;
+        if (prompt !== undefined) await emit(line, 'prompt:submit', { prompt, ...sizes() });
+        if (entry.type === 'other' && entry.value['type'] === 'system' && entry.value['subtype'] === 'stop_hook_summary') await emit(line, 'agent:stop', { ...sizes() });
       }
-      const prompt = realPrompt(record);
-      if (prompt !== undefined) await emit(line, 'prompt:submit', { prompt, ...sizes() });
-      if (record.type === 'system' && record.subtype === 'stop_hook_summary') await emit(line, 'agent:stop', { ...sizes() });
     }
   } finally {
     closeSync(descriptor);
