@@ -2,7 +2,8 @@ import { createCharsTokenCounter, type Message, type TokenCounter } from '@hookw
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, outputSizes, prompt, tokens, toolResults, toolTurn } from './__fixtures__/history.js';
 import { DEFAULT_PLACEHOLDER, DIGEST_PREFIX } from './digest.js';
-import { isPrunedOutput, isUserPrompt, pruneToolOutputs, toolResultTokens, type PruneOptions } from './prune-tool-outputs.js';
+import { isUserPrompt } from '@hookwise/core';
+import { isPrunedOutput, pruneToolOutputs, toolResultTokens, type PruneOptions } from './prune-tool-outputs.js';
 
 /**
  * The conformance scenarios pin OpenCode's rule as this function applied it before the agentic

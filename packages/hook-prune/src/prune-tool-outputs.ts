@@ -1,4 +1,4 @@
-import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
+import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, isUserPrompt, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf } from './digest.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
 
@@ -122,24 +122,6 @@ export function toolResultTokens(part: ToolResultPart, counter: TokenCounter = d
     memo.set(part, tokens);
   }
   return tokens;
-}
-
-/**
- * A real prompt: a user message with text or an image and no tool result. Claude Code's meta
- * lines (command caveats), the printed output of local commands (`<local-command-stdout>`) and
- * a compaction summary are not the user speaking; a slash command the user typed is.
- */
-export function isUserPrompt(message: Message): boolean {
-  if (message.role !== 'user' || message.compactSummary === true) return false;
-  let hasContent = false;
-  for (const part of message.parts) {
-    if (part.type === 'tool-result') return false;
-    if (part.type === 'image') hasContent = true;
-    else if (part.type === 'text' && part.text.trim() !== '' && !part.text.startsWith('<local-command-')) hasContent = true;
-  }
-  // Checked last: result carriers, by far the most common user messages, never get here.
-  const claudeCode = message.providerMetadata?.['claudeCode'] as { isMeta?: unknown } | undefined;
-  return hasContent && claudeCode?.isMeta !== true;
 }
 
 /** Whether an output is a placeholder or digest left by a pruner (this one, OpenCode, tunacode). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextWindowFor, thresholdsFor } from './thresholds.js';
+import { thresholdsFor } from './thresholds.js';
 
 describe('thresholdsFor', () => {
   it('keeps the 40,000 / 20,000 defaults for 200k and larger windows and unknown models', () => {
@@ -17,8 +17,9 @@ describe('thresholdsFor', () => {
   });
 
   it('knows windows from model names, and rejects nonsense windows', () => {
-    expect(contextWindowFor('claude-opus-4-1[1m]')).toBe(1_000_000);
-    expect(contextWindowFor('gpt-4o')).toBe(200_000);
+    // Core's window rule (contextWindowFor): 1M for [1m] models, 200k otherwise.
+    expect(thresholdsFor('claude-opus-4-1[1m]')).toEqual(thresholdsFor(1_000_000));
+    expect(thresholdsFor('gpt-4o')).toEqual(thresholdsFor(200_000));
     expect(() => thresholdsFor(0)).toThrow(/positive/);
     expect(() => thresholdsFor(Number.NaN)).toThrow(/positive/);
   });

@@ -1,3 +1,5 @@
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '@hookwise/core';
+
 /** The two numbers that decide what gets pruned. */
 export interface PruneThresholds {
   /** Newest eligible tool-output tokens kept verbatim; pruning starts once the running sum is strictly greater. */
@@ -6,30 +8,21 @@ export interface PruneThresholds {
   minimumTokens: number;
 }
 
-/** OpenCode's constants, tuned for a 200k window. */
+/** OpenCode's constants, tuned for a 200k window (core's default window); smaller windows get proportionally smaller thresholds. */
 export const DEFAULT_PROTECT_TOKENS = 40_000;
 export const DEFAULT_MINIMUM_TOKENS = 20_000;
-/** The window the defaults were made for; smaller windows get proportionally smaller thresholds. */
-export const DEFAULT_CONTEXT_WINDOW = 200_000;
-/** Claude models whose name ends in `[1m]` run with a one-million-token window. */
-export const EXTENDED_CONTEXT_WINDOW = 1_000_000;
 
 // tunacode's local-mode thresholds: below these, pruning would churn the cache for crumbs.
 const PROTECT_FLOOR = 2_000;
 const MINIMUM_FLOOR = 500;
 
-/**
- * The model's context window: a number is taken as the window, a model name gives 1M for
- * `[1m]` models and 200k otherwise (the window of every current Claude model). Local models
- * have no name convention to rely on: pass their window as a number.
- */
-export function contextWindowFor(modelOrWindow?: string | number): number {
+/** The window of a model name (core's rule: 1M for `[1m]`, else 200k), or a window given as a number, which must be positive. */
+function windowOf(modelOrWindow: string | number | undefined): number {
   if (typeof modelOrWindow === 'number') {
     if (!Number.isFinite(modelOrWindow) || modelOrWindow <= 0) throw new RangeError(`context window must be a positive number of tokens, got ${modelOrWindow}`);
-    return modelOrWindow;
+    return contextWindowFor(undefined, modelOrWindow);
   }
-  if (typeof modelOrWindow === 'string' && /\[1m\]\s*$/i.test(modelOrWindow)) return EXTENDED_CONTEXT_WINDOW;
-  return DEFAULT_CONTEXT_WINDOW;
+  return contextWindowFor(modelOrWindow);
 }
 
 /**
@@ -39,7 +32,7 @@ export function contextWindowFor(modelOrWindow?: string | number): number {
  * 6,400 / 3,200 and an 8k one 2,000 / 800.
  */
 export function thresholdsFor(modelOrWindow?: string | number): PruneThresholds {
-  const window = contextWindowFor(modelOrWindow);
+  const window = windowOf(modelOrWindow);
   if (window >= DEFAULT_CONTEXT_WINDOW) return { protectTokens: DEFAULT_PROTECT_TOKENS, minimumTokens: DEFAULT_MINIMUM_TOKENS };
   const scale = window / DEFAULT_CONTEXT_WINDOW;
   return {
