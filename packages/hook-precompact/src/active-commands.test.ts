@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createMemoryStateStore, createSessionState } from '@hookwise/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { activateCommand, clearActiveCommands, deactivateCommand, listActiveCommands, parseSlashCommand, readAgileflowCommands, writeAgileflowPrecompactStamp } from './active-commands.js';
+import { activateCommand, clearActiveCommands, deactivateCommand, listActiveCommands, readAgileflowCommands, writeAgileflowPrecompactStamp } from './active-commands.js';
 import { PLUGIN_NAME } from './meta.js';
 import { buildPreservedBlock, shareOut } from './preserved-block.js';
 
@@ -42,19 +42,6 @@ describe('active commands in session state', () => {
     const target = { stateStore: createMemoryStateStore(), sessionId: 's1' };
     await expect(activateCommand(target, name)).rejects.toThrow(/refused command name/);
     expect(await listActiveCommands(target)).toEqual([]);
-  });
-});
-
-describe('parseSlashCommand', () => {
-  it('splits name and arguments', () => {
-    expect(parseSlashCommand('/babysit')).toEqual({ name: 'babysit', args: '' });
-    expect(parseSlashCommand('  /agileflow:story:list EPIC=EP-1 STATUS=ready\n')).toEqual({ name: 'agileflow:story:list', args: 'EPIC=EP-1 STATUS=ready' });
-    expect(parseSlashCommand('/review\nmulti-line\nargs')).toEqual({ name: 'review', args: 'multi-line\nargs' });
-  });
-
-  it('ignores prompts that do not start with a slash', () => {
-    expect(parseSlashCommand('please run /babysit')).toBeUndefined();
-    expect(parseSlashCommand('/')).toBeUndefined();
   });
 });
 

@@ -77,16 +77,6 @@ export async function clearActiveCommands(target: StateTarget): Promise<void> {
   });
 }
 
-/**
- * Splits a prompt that starts with a slash command into name and arguments; undefined for any
- * other prompt. The name is not validated here: the caller refuses and reports unsafe names.
- */
-export function parseSlashCommand(prompt: string): { name: string; args: string } | undefined {
-  const match = /^\s*\/(\S+)(?:\s+([\s\S]*))?$/.exec(prompt);
-  if (!match) return undefined;
-  return { name: match[1]!, args: (match[2] ?? '').trim() };
-}
-
 // ---------------------------------------------------------------------------------------------
 // AgileFlow drop-in
 

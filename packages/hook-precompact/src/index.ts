@@ -8,7 +8,7 @@ export type { PrecompactOptions, PrecompactOptionsInput, CommandsOptions, Intent
 export { extractCompactSummary, readFrontMatterType, cutWithMarker } from './compact-summary.js';
 export { DEFAULT_COMMAND_FOLDERS, assertCommandName, findCommandFile, displayCommandName } from './command-files.js';
 export type { CommandFolder, CommandLookup } from './command-files.js';
-export { activateCommand, deactivateCommand, listActiveCommands, clearActiveCommands, parseSlashCommand, readAgileflowCommands } from './active-commands.js';
+export { activateCommand, deactivateCommand, listActiveCommands, clearActiveCommands, readAgileflowCommands } from './active-commands.js';
 export type { ActiveCommand, ActivateOptions, AgileflowCommand } from './active-commands.js';
 export { buildPreservedBlock, collectCommandSections, PRESERVED_HEADER } from './preserved-block.js';
 export type { CommandSection, IntentSection, PreservedBlock, CollectedCommands } from './preserved-block.js';

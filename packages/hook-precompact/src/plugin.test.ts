@@ -180,7 +180,10 @@ describe('active command summaries', () => {
     writeFileSync(path.join(root, 'secret.md'), '<!-- COMPACT_SUMMARY_START -->\nSECRET\n<!-- COMPACT_SUMMARY_END -->');
     symlinkSync(path.join(root, 'secret.md'), path.join(projectDir, '.claude/commands/leak.md'));
     const { emit, engine, events } = setup();
-    for (const text of ['/../etc/passwd', '/leak']) expect((await emit('prompt:submit', prompt(text))).errors).toEqual([]);
+    // Core's parser reads no command from `/../etc/passwd` (nor `/usr/bin/x`); a host may still pass such a name.
+    expect((await emit('prompt:submit', prompt('/usr/bin/env ls'))).errors).toEqual([]);
+    expect((await emit('prompt:submit', { ...session, prompt: '/../etc/passwd', command: { name: '../etc/passwd', args: '' } })).errors).toEqual([]);
+    expect((await emit('prompt:submit', prompt('/leak'))).errors).toEqual([]);
     expect(await engine.runCommand('command list', [], session)).toBe('No active commands in session session-1.');
     const refused = await events('precompact:command-refused');
     expect(refused.map((record) => record.name)).toEqual(['../etc/passwd', 'leak']);
