@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, pointNames, silentLogger, type Engine, type HookMap, type PointName, type StateStore } from '@hookwise/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADAPTER_NAMESPACE, dispatchEvent, lastAssistantText, parseSlashCommand, replaceAgentOutput } from './binding.js';
+import { ADAPTER_NAMESPACE, dispatchEvent, lastAssistantText, replaceAgentOutput } from './binding.js';
 import { inputSchemas, type AnyHookInput, type MappedEvent } from './events.js';
 
 const base = { session_id: 'session-1', transcript_path: '/tmp/transcript.jsonl', cwd: '/work/project' };
@@ -80,6 +80,11 @@ describe('events in → lifecycle points', () => {
     const plain = await dispatch('UserPromptSubmit', { prompt: 'fix the bug in /src/app.ts' });
     expect(plain.calls).toMatchObject([{ point: 'prompt:submit', payload: { prompt: 'fix the bug in /src/app.ts' } }]);
     expect(plain.calls[0]?.payload.command).toBeUndefined();
+  });
+
+  it('a path is no slash command (core parses): the prompt is not held back', async () => {
+    const { calls } = await dispatch('UserPromptSubmit', { prompt: '/usr/bin/env ls' });
+    expect(calls).toMatchObject([{ point: 'prompt:submit', payload: { prompt: '/usr/bin/env ls' } }]);
   });
 
   it('a slash command Claude Code ran: one prompt:submit, on UserPromptExpansion, with the command', async () => {
@@ -254,13 +259,6 @@ describe('sub-agent hand-off', () => {
 describe('helpers', () => {
   const directories: string[] = [];
   afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
-
-  it('parseSlashCommand', () => {
-    expect(parseSlashCommand('/compact')).toEqual({ name: 'compact', args: '' });
-    expect(parseSlashCommand('  /story:list EPIC=EP-1 ')).toEqual({ name: 'story:list', args: 'EPIC=EP-1' });
-    expect(parseSlashCommand('/../../etc')).toBeUndefined();
-    expect(parseSlashCommand('hello /x')).toBeUndefined();
-  });
 
   it('lastAssistantText reads the final assistant text of a sub-agent transcript, skipping broken lines', () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-binding-'));

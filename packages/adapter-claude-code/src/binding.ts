@@ -1,16 +1,14 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import type { Engine, HookFailure, MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import { joinText, parseSlashCommand, type Engine, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
 import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
 import { renderOutput, type EventResult, type RenderedOutput } from './output.js';
 
-/** The adapter's own state namespace (per session): compaction dedup, model, hand-offs. */
+/** The adapter's own state namespace (per session): the compaction trigger, model, held prompt, hand-offs. */
 export const ADAPTER_NAMESPACE = 'hookwise-claude-code';
 /** Tools that run a sub-agent: `Task` before Claude Code renamed it, `Agent` after. */
 export const SUBAGENT_TOOLS = new Set(['Task', 'Agent']);
 /** Hand-offs older than this are dropped: the orchestrator has long consumed them. */
 const HANDOFF_TTL_MS = 6 * 60 * 60 * 1000;
-/** When no PreCompact was seen, two compact:after reports this close together are one compaction. */
-const COMPACTION_DEDUP_WINDOW_MS = 2 * 60 * 1000;
 
 interface AdapterState {
   model?: string;
@@ -21,8 +19,7 @@ interface AdapterState {
   pendingPrompt?: { prompt: string; at: number };
   /** When a binding that gets no SessionStart (the Agent SDK) first started this session. */
   startedAt?: number;
-  compaction?: { trigger?: 'manual' | 'auto'; startedAt?: string; id?: string };
-  lastCompactAfter?: { key: string; at: number };
+  compaction?: { trigger?: 'manual' | 'auto'; startedAt?: string };
   handoffs?: Record<string, { summary?: string; context?: string; at: number }>;
 }
 
@@ -71,8 +68,8 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
   const result: EventResult = {};
   const absorb = (merged: MergedOutcome | undefined) => {
     if (!merged) return;
-    result.context = join(result.context, merged.context, '\n\n');
-    result.notice = join(result.notice, merged.notice, '\n');
+    result.context = joinText(result.context, merged.context, 'context');
+    result.notice = joinText(result.notice, merged.notice, 'notice');
     if (merged.block && !result.block) result.block = { reason: merged.block.reason };
   };
 
@@ -84,7 +81,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     if (held !== undefined) {
       const merged = await emit('prompt:submit', { prompt: held });
       // Its context belonged to a turn that has started; only the notice still makes sense.
-      if (merged?.notice) result.notice = join(result.notice, merged.notice, '\n');
+      if (merged?.notice) result.notice = joinText(result.notice, merged.notice, 'notice');
     }
   }
 
@@ -136,7 +133,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       );
       if (SUBAGENT_TOOLS.has(tool.tool_name)) {
         const handoff = await takeHandoff(engine, common.sessionId, agentIdOf(tool.tool_response), errors);
-        if (handoff?.context) result.context = join(result.context, handoff.context, '\n\n');
+        if (handoff?.context) result.context = joinText(result.context, handoff.context, 'context');
         if (handoff?.summary !== undefined) result.updatedToolOutput = replaceAgentOutput(tool.tool_response, handoff.summary);
       }
       break;
@@ -162,8 +159,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       const trigger = compact.trigger === 'manual' ? 'manual' : 'auto';
       await updateState(engine, common.sessionId, errors, (state) => ({
         ...state,
-        // The id tells one compaction from the next, even two in the same millisecond.
-        compaction: { trigger, startedAt: new Date(engine.services.clock.now()).toISOString(), id: `${engine.services.clock.now()}-${process.pid}-${Math.random().toString(36).slice(2, 10)}` },
+        compaction: { trigger, startedAt: new Date(engine.services.clock.now()).toISOString() },
       }));
       absorb(await emit('compact:before', { trigger, ...(compact.custom_instructions ? { instructions: compact.custom_instructions } : {}) }));
       break;
@@ -224,23 +220,20 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
 type Emit = <P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>) => Promise<MergedOutcome<P> | undefined>;
 
 /**
- * Emits `compact:after` once per compaction: SessionStart(source=compact) and PostCompact both
- * report it, and either may be missing depending on the Claude Code version and mode.
+ * Emits `compact:after` with the trigger PreCompact saw. SessionStart(source=compact) and
+ * PostCompact both report a compaction, and either may be missing depending on the Claude Code
+ * version and mode: both emit, and core's engine runs the hooks once per compaction.
  */
 async function emitCompactAfter(engine: Engine, common: Common, errors: HookFailure[], emit: Emit, fields: { trigger?: 'manual' | 'auto'; summary?: string }): Promise<MergedOutcome | undefined> {
   if (!engine.has('compact:after')) return undefined;
-  const now = engine.services.clock.now();
-  let first = false;
   let trigger = fields.trigger;
-  const ok = await updateState(engine, common.sessionId, errors, (state) => {
-    const key = state.compaction?.id ?? 'unknown';
-    const last = state.lastCompactAfter;
-    first = !last || last.key !== key || (key === 'unknown' && now - last.at > COMPACTION_DEDUP_WINDOW_MS);
-    trigger ??= state.compaction?.trigger;
-    return first ? { ...state, lastCompactAfter: { key, at: now } } : state;
-  });
-  // Without state we cannot deduplicate; reporting a compaction twice beats losing it.
-  if (ok && !first) return undefined;
+  if (trigger === undefined) {
+    try {
+      trigger = (await engine.services.stateStore.read<AdapterState>(common.sessionId, ADAPTER_NAMESPACE))?.compaction?.trigger;
+    } catch (error) {
+      errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
+    }
+  }
   return emit('compact:after', { ...(trigger ? { trigger } : {}), ...(fields.summary ? { summary: fields.summary } : {}) });
 }
 
@@ -249,20 +242,6 @@ function sessionSource(source: string | undefined): 'startup' | 'resume' | 'clea
   // `fork` (2.1.214+) was reported as `resume` before.
   if (source === 'fork') return 'resume';
   return 'startup';
-}
-
-const SLASH_COMMAND = /^\/([A-Za-z0-9][\w.:-]*)(?:[ \t]+([\s\S]*))?$/;
-
-/** `/name args` at the start of a prompt → `{ name, args }`. */
-export function parseSlashCommand(prompt: string): { name: string; args: string } | undefined {
-  const match = SLASH_COMMAND.exec(prompt.trim());
-  if (!match) return undefined;
-  return { name: match[1]!, args: (match[2] ?? '').trim() };
-}
-
-function join(previous: string | undefined, next: string | undefined, separator: string): string | undefined {
-  if (next === undefined || next.trim() === '') return previous;
-  return previous === undefined ? next : `${previous}${separator}${next}`;
 }
 
 async function updateState(engine: Engine, sessionId: string, errors: HookFailure[], change: (state: AdapterState) => AdapterState): Promise<boolean> {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { PointName } from '@hookwise/core';
+import { pointNames, type PointName } from '@hookwise/core';
 
 /**
  * Every hook event Claude Code 2.1.330 knows (`HOOK_EVENTS` of the Agent SDK 0.3.330). An event
@@ -49,9 +49,15 @@ export function isClaudeCodeEvent(value: unknown): value is ClaudeCodeEvent {
 }
 
 /**
- * Which lifecycle points each event feeds. SessionStart with `source: "compact"` also feeds
- * `compact:after` (decided per payload); PostCompact feeds it too, deduplicated, because it
- * does not fire in every mode (anthropics/claude-code#78760).
+ * THE Claude Code event map: which lifecycle points each event feeds; `hookwise init`
+ * registers an event for the points it feeds (POINT_EVENTS is derived from this table).
+ * SessionStart with `source: "compact"` also feeds `compact:after` (decided per payload);
+ * PostCompact feeds it too (it does not fire in every mode, anthropics/claude-code#78760), and
+ * core's engine runs one compaction's hooks once. PostToolUse feeds `phase:end` because a
+ * sub-agent's hand-off summary reaches the orchestrator there. `prompt:submit` needs both prompt
+ * events: Claude Code sends `/x` through UserPromptSubmit and, only when it really runs the
+ * command, UserPromptExpansion; the binding holds a slash prompt back until it knows which, so
+ * it still runs once per prompt.
  */
 export const EVENT_POINTS = {
   SessionStart: ['session:start', 'compact:after'],
@@ -73,25 +79,10 @@ export function isMappedEvent(value: unknown): value is MappedEvent {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(EVENT_POINTS, value);
 }
 
-/**
- * The events `hookwise init` registers for plugins listening on a point. PostToolUse is
- * listed under `phase:end` because the hand-off summary reaches the orchestrator there.
- * `prompt:submit` needs both prompt events: Claude Code sends `/x` through UserPromptSubmit and,
- * only when it really runs the command, UserPromptExpansion. The binding holds a slash prompt
- * back until it knows which, so it still runs once per prompt.
- */
-export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = {
-  'session:start': ['SessionStart'],
-  'prompt:submit': ['UserPromptSubmit', 'UserPromptExpansion'],
-  'tool:before': ['PreToolUse'],
-  'tool:after': ['PostToolUse', 'PostToolUseFailure'],
-  'llm:before': [],
-  'compact:before': ['PreCompact'],
-  'compact:after': ['SessionStart', 'PostCompact'],
-  'phase:end': ['SubagentStop', 'PostToolUse'],
-  'agent:stop': ['Stop'],
-  'session:end': ['SessionEnd'],
-};
+/** The events `hookwise init` registers for plugins listening on a point: derived from EVENT_POINTS. */
+export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = Object.fromEntries(
+  pointNames.map((point) => [point, (Object.keys(EVENT_POINTS) as MappedEvent[]).filter((event) => (EVENT_POINTS[event] as readonly PointName[]).includes(point))]),
+) as unknown as Record<PointName, readonly MappedEvent[]>;
 
 // Optional strings Claude Code sometimes sends as null (custom_instructions on a bare /compact).
 const optionalText = z.optional(z.nullable(z.string()));

@@ -1,6 +1,6 @@
 export { hookwiseHooks } from './agent-sdk.js';
 export type { HookwiseHooksOptions, HookwiseHookCallback, HookwiseHookCallbackMatcher, HookwiseSdkHooks, SdkHookInput } from './agent-sdk.js';
-export { dispatchEvent, parseSlashCommand, replaceAgentOutput, ADAPTER_NAMESPACE, SUBAGENT_TOOLS } from './binding.js';
+export { dispatchEvent, replaceAgentOutput, ADAPTER_NAMESPACE, SUBAGENT_TOOLS } from './binding.js';
 export type { DispatchResult } from './binding.js';
 export { CLAUDE_CODE_EVENTS, EVENT_POINTS, POINT_EVENTS, inputSchemas, isClaudeCodeEvent, isMappedEvent } from './events.js';
 export type { ClaudeCodeEvent, MappedEvent, HookInputOf, AnyHookInput } from './events.js';

@@ -1,8 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, pointNames, silentLogger, type Engine, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, loadPlugin, pointNames, silentLogger, type Engine, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
 import type { Settings } from './settings.js';
 
 /** The plugins `hookwise init` offers, by short name. */
@@ -11,6 +8,9 @@ export const KNOWN_PLUGINS = {
   precompact: '@hookwise/hook-precompact',
   suggest: '@hookwise/hook-suggest',
 } as const;
+
+/** The plugins a project gets without naming any (`hookwise init`, `hookwise report` without a config). */
+export const DEFAULT_PLUGINS: readonly string[] = Object.values(KNOWN_PLUGINS);
 
 /** `prune` → `@hookwise/hook-prune`; package names pass through. */
 export function pluginPackageName(name: string): string {
@@ -32,13 +32,8 @@ export async function loadProjectEngine(projectDir: string, options: { configFil
 
 /** An engine from plugin package names as a JSON config would list them (for `init --dry-run`, before a config exists). */
 export async function engineForPlugins(projectDir: string, packages: readonly string[]): Promise<Engine> {
-  const require = createRequire(path.join(projectDir, 'package.json'));
   const plugins: Array<PluginInstance<any>> = [];
-  for (const name of packages) {
-    const module = (await import(pathToFileURL(require.resolve(name)).href)) as { default?: (options?: unknown) => PluginInstance<any> };
-    if (typeof module.default !== 'function') throw new Error(`plugin "${name}" has no default export`);
-    plugins.push(module.default());
-  }
+  for (const name of packages) plugins.push(await loadPlugin(name, { from: projectDir }));
   const config: HookwiseConfig = { plugins };
   return createEngine({ config, projectDir, host: 'claude-code', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
 }

@@ -1,14 +1,12 @@
 import { existsSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { createEventLog, isSafeName, parseWith, type Engine, type EventLog } from '@hookwise/core';
+import { createEventLog, findConfigFile, isSafeName, parseWith, type Engine, type EventLog } from '@hookwise/core';
 import { dispatchEvent } from './binding.js';
 import { inputSchemas, isClaudeCodeEvent, isMappedEvent, type AnyHookInput } from './events.js';
 import { serializeOutput } from './output.js';
 
 /** Bigger stdin is refused: Claude Code caps tool output far below this, so it is not a real event. */
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
-
-export const CONFIG_FILE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json'] as const;
 
 export interface RunRequest {
   /** The event named on the command line (`hookwise run <Event>`). */
@@ -39,13 +37,8 @@ export function resolveProjectDir(env: Record<string, string | undefined>, paylo
   return cwd;
 }
 
-export function findProjectConfig(projectDir: string): string | undefined {
-  for (const name of CONFIG_FILE_NAMES) {
-    const candidate = path.join(projectDir, name);
-    if (existsSync(candidate)) return candidate;
-  }
-  return undefined;
-}
+/** The project's `hookwise.config.*`: core's lookup (`findConfigFile`), the one list of names and their order. */
+export const findProjectConfig: (projectDir: string) => string | undefined = findConfigFile;
 
 /** A refusal that ends the call as a no-op with one line on stderr. */
 class Refusal extends Error {}

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { configFromJson, configFromModule, ConfigError, createEngine, type Engine, type HookwiseConfig } from '@hookwise/core';
+import { configFromJson, configFromModule, ConfigError, createEngine, defaultExport, type Engine, type HookwiseConfig } from '@hookwise/core';
 import { runHookProcess, type RunRequest } from './run.js';
 
 /**
@@ -26,7 +26,7 @@ export function runBundled(request: RunRequest, bundled: BundledConfig): Promise
 
 /** Builds the config from the bundled modules, with the checks `loadConfig` does (core's own code). */
 export async function configOf(bundled: BundledConfig): Promise<HookwiseConfig> {
-  if (bundled.kind === 'module') return configFromModule(defaultOf(bundled.module), bundled.file);
+  if (bundled.kind === 'module') return configFromModule(defaultExport(bundled.module), bundled.file);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(bundled.file, 'utf8'));
@@ -34,17 +34,6 @@ export async function configOf(bundled: BundledConfig): Promise<HookwiseConfig> 
     throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file: bundled.file });
   }
   return configFromJson(raw, bundled.file, { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] });
-}
-
-/** The default export of a namespace object, whichever way a bundler shaped it. */
-function defaultOf(module: unknown): unknown {
-  if (typeof module === 'function') return module;
-  if (typeof module !== 'object' || module === null) return module;
-  const inner = (module as { default?: unknown }).default;
-  if (inner === undefined) return module;
-  // CommonJS interop can wrap twice: { default: { default: fn } }.
-  if (typeof inner === 'object' && inner !== null && 'default' in inner && typeof (inner as { default?: unknown }).default === 'function') return (inner as { default: unknown }).default;
-  return inner;
 }
 
 export type { Engine };
