@@ -28,12 +28,31 @@ const configLoader =
   (config: HookwiseConfig) =>
   async (projectDir: string): Promise<LoadedConfig> => ({ config, file: path.join(projectDir, 'hookwise.config.mjs') });
 
-/** Stands in for @hookwise/hook-suggest: a notice on the 2nd tool call, and its `suggest dismiss` command. */
+/** Stands in for @hookwise/hook-suggest: a notice on the 2nd tool call offering compaction and its own `suggest dismiss` command. */
 function suggestLike(dismissed: string[]) {
   let calls = 0;
   return definePlugin({
     meta: { name: 'suggest-like', version: '0.0.0' },
-    hooks: [defineHook({ name: 'count', on: { 'tool:after': () => (++calls === 2 ? { notice: '2 tool calls: consider compacting.' } : undefined) } })],
+    hooks: [
+      defineHook({
+        name: 'count',
+        on: {
+          'tool:after': () =>
+            ++calls === 2
+              ? {
+                  notice: {
+                    text: '2 tool calls: consider compacting.',
+                    kind: 'tool-calls',
+                    actions: [
+                      { label: 'Compact now', hostAction: 'compact' as const },
+                      { label: 'Dismiss', command: 'suggest dismiss' },
+                    ],
+                  },
+                }
+              : undefined,
+        },
+      }),
+    ],
     commands: [
       {
         name: 'suggest dismiss',
@@ -158,7 +177,7 @@ describe('activateHookwise', () => {
     await extension.dispose();
   });
 
-  it('"Dismiss" on a suggestion runs the plugin command for that task', async () => {
+  it('"Dismiss" on a suggestion runs the plugin command for that task; "Compact now" is left out when the extension cannot compact', async () => {
     const workspace = await folder('a');
     const dismissed: string[] = [];
     const fake = createFakeVscode({ folders: [workspace] });
@@ -167,6 +186,7 @@ describe('activateHookwise', () => {
     const tool = { taskId: 'task-7', toolName: 'read_file', input: {}, output: '', ok: true };
     await binding.afterToolUse(tool);
     await binding.afterToolUse(tool);
+    expect(fake.messages[0]).toMatchObject({ items: ['Dismiss'] });
     fake.messages[0]!.answer('Dismiss');
     await flush();
     expect(dismissed).toEqual(['task-7']);
@@ -182,7 +202,7 @@ describe('activateHookwise', () => {
   ] as const)('works with the real @hookwise/hook-suggest: a suggestion %s', async (_label, answer, suggestedAt) => {
     const workspace = await folder('a');
     const fake = createFakeVscode({ folders: [workspace] });
-    const { extension } = await start(fake, { loadConfig: configLoader({ plugins: [suggest({ toolCalls: 2, toolCallStep: 2 })] }) });
+    const { extension } = await start(fake, { loadConfig: configLoader({ plugins: [suggest({ toolCalls: 2, toolCallStep: 2 })] }), compact: vi.fn() });
     const binding = extension.createTaskBinding({ cwd: workspace.uri.fsPath });
     await binding.taskStarted({ taskId: 'task-s' });
     const shownAt: number[] = [];
@@ -219,6 +239,13 @@ describe('activateHookwise', () => {
     await fake.executeCommand(HOOKWISE_COMMANDS.compactNow, 'task-other');
     expect(compact).toHaveBeenLastCalledWith('task-other');
 
+    // Nothing suggested yet: nothing to dismiss.
+    await fake.executeCommand(HOOKWISE_COMMANDS.dismissSuggestion);
+    expect(dismissed).toEqual([]);
+    expect(fake.messages.at(-1)).toMatchObject({ level: 'warning', message: 'hookwise: no suggestion to dismiss for task task-2.' });
+    // The palette command runs the command the task's latest notice offered.
+    const binding = extension.createTaskBinding({ cwd: workspace.uri.fsPath });
+    for (let call = 0; call < 2; call++) await binding.afterToolUse({ taskId: 'task-2', toolName: 'read_file', input: {}, output: '', ok: true });
     await fake.executeCommand(HOOKWISE_COMMANDS.dismissSuggestion);
     expect(dismissed).toEqual(['task-2']);
     expect(fake.messages.at(-1)).toMatchObject({ level: 'info', message: 'hookwise: Suggestions dismissed for this session.' });
@@ -230,8 +257,20 @@ describe('activateHookwise', () => {
     await bare.executeCommand(HOOKWISE_COMMANDS.compactNow);
     expect(bare.messages.at(-1)?.message).toContain('does not offer compaction');
     await bare.executeCommand(HOOKWISE_COMMANDS.dismissSuggestion);
-    expect(bare.messages.at(-1)?.message).toContain('add @hookwise/hook-suggest');
+    expect(bare.messages.at(-1)?.message).toBe('hookwise: no suggestion to dismiss for task task-3.');
     await second.extension.dispose();
+  });
+
+  it('logs a failing hook once in the output channel, with the task id', async () => {
+    const workspace = await folder('a');
+    const fake = createFakeVscode({ folders: [workspace] });
+    const broken = definePlugin({ meta: { name: 'broken', version: '0.0.0' }, hooks: [defineHook({ name: 'boom', on: { 'tool:after': () => { throw new Error('kaputt'); } } })] })();
+    const { extension } = await start(fake, { loadConfig: configLoader({ plugins: [broken] }) });
+    await extension.createTaskBinding({ cwd: workspace.uri.fsPath }).afterToolUse({ taskId: 'task-9', toolName: 'read_file', input: {}, output: '', ok: true });
+    const lines = fake.channels[0]!.lines.filter((line) => line.includes('kaputt') && !line.trimStart().startsWith('at '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('[Task#task-9] broken › boom on tool:after failed: kaputt');
+    await extension.dispose();
   });
 
   it('offers hookwise: report and hookwise: doctor as VS Code tasks', async () => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createEngine, loadConfig, type Engine, type HookwiseConfig, type LoadedConfig, type Logger } from '@hookwise/core';
+import { createEngine, loadConfig, type Engine, type HookwiseConfig, type LoadedConfig, type Logger, type MergedNotice, type NoticeAction } from '@hookwise/core';
 import type * as vscode from 'vscode';
 import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
 import { createOutputChannelLogger } from './output-logger.js';
@@ -12,9 +12,6 @@ export const HOOKWISE_COMMANDS = {
   showLog: 'hookwise.showLog',
 } as const;
 
-const COMPACT_NOW = 'Compact now';
-const DISMISS = 'Dismiss';
-const DISMISS_COMMAND = 'suggest dismiss';
 
 export interface ActivateHookwiseOptions {
   /** The `vscode` module: pass `require('vscode')` (keep `vscode` external when bundling). */
@@ -183,21 +180,51 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
 
   // --- what tasks report through their bindings --------------------------------------------------
 
-  const shownSuggestions = new Set<string>();
+  const shownNotices = new Set<string>();
+  /** The latest notice of each task that offered a plugin command (what `hookwise.dismissSuggestion` acts on). */
+  const latestActions = new Map<string, NoticeAction & { command: string }>();
 
-  function suggest(taskId: string, notice: string): void {
-    const key = `${taskId}\u0000${notice}`;
-    if (shownSuggestions.has(key)) return; // the same suggestion is still on screen
-    shownSuggestions.add(key);
-    api.window.showInformationMessage(`hookwise: ${notice}`, COMPACT_NOW, DISMISS).then(
+  /** The actions this host can take: plugin commands always, `compact` only when the extension can compact. */
+  const usable = (actions: readonly NoticeAction[]) => actions.filter((action) => ('command' in action ? true : action.hostAction === 'compact' && options.compact !== undefined));
+
+  async function runAction(taskId: string, action: NoticeAction, mode: { quiet?: boolean } = {}): Promise<void> {
+    if (!('command' in action)) {
+      await compactNow(taskId);
+      return;
+    }
+    const engine = engineFor(folderOfTask(taskId));
+    if (!engine) return;
+    try {
+      const text = await engine.runCommand(action.command, action.args ?? [], { sessionId: taskId });
+      logger.info(`${action.command} (task ${taskId}): ${text || 'done'}`);
+      if (!mode.quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn(`${action.command} failed: ${message}`);
+      if (!mode.quiet) void api.window.showWarningMessage(`hookwise: ${message}`);
+    }
+  }
+
+  /**
+   * A notice that offers actions becomes a non-modal notification with one button per action;
+   * the plugin said what it offers (its kind and its own commands), so nothing here names a plugin.
+   */
+  function show(taskId: string, notice: MergedNotice): void {
+    const actions = usable(notice.actions);
+    const command = actions.find((action): action is NoticeAction & { command: string } => 'command' in action);
+    if (command) latestActions.set(taskId, command);
+    const key = `${taskId}\u0000${notice.text}`;
+    if (shownNotices.has(key)) return; // the same notice is still on screen
+    shownNotices.add(key);
+    api.window.showInformationMessage(`hookwise: ${notice.text}`, ...actions.map((action) => action.label)).then(
       async (choice) => {
-        shownSuggestions.delete(key);
-        if (choice === COMPACT_NOW) await compactNow(taskId);
-        else if (choice === DISMISS) await dismissSuggestion(taskId, { quiet: true });
+        shownNotices.delete(key);
+        const action = actions.find((candidate) => candidate.label === choice);
+        if (action) await runAction(taskId, action, { quiet: true });
       },
       (error: unknown) => {
-        shownSuggestions.delete(key);
-        logger.warn(`could not show a suggestion: ${(error as Error).message}`);
+        shownNotices.delete(key);
+        logger.warn(`could not show a notice: ${(error as Error).message}`);
       },
     );
   }
@@ -211,13 +238,13 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     if (event.contextWindow !== undefined) current.contextWindow = event.contextWindow;
     if (event.point === 'compact:after') current.contextTokens = undefined; // stale until the next request says
     stats.set(event.taskId, current);
-    const notice = event.outcome?.notice;
-    if (notice) {
-      if (event.point === 'tool:after') suggest(event.taskId, notice);
-      else logger.info(`[Task#${event.taskId}] ${event.point}: ${notice}`);
+    for (const notice of event.outcome?.notices ?? []) {
+      if (usable(notice.actions).length > 0) show(event.taskId, notice);
+      else logger.info(`[Task#${event.taskId}] ${event.point}: ${notice.text}`);
     }
     if (event.point === 'session:end') {
       stats.delete(event.taskId);
+      latestActions.delete(event.taskId);
       if (activeTaskId === event.taskId) activeTaskId = undefined;
     }
     renderStatus();
@@ -243,22 +270,15 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     }
   }
 
-  async function dismissSuggestion(taskId?: string, mode: { quiet?: boolean } = {}): Promise<void> {
+  /** Runs the plugin command the task's latest notice offered (hook-suggest's: dismiss the suggestion). */
+  async function dismissSuggestion(taskId?: string): Promise<void> {
     const target = typeof taskId === 'string' ? taskId : activeTaskId;
-    const engine = engineFor(target === undefined ? undefined : folderOfTask(target));
-    if (!engine || !engine.commands().some((command) => command.name === DISMISS_COMMAND)) {
-      if (!mode.quiet) void api.window.showWarningMessage('hookwise: no configured plugin offers suggestions to dismiss (add @hookwise/hook-suggest to hookwise.config).');
+    const action = target === undefined ? undefined : latestActions.get(target);
+    if (target === undefined || !action) {
+      void api.window.showWarningMessage(`hookwise: no suggestion to dismiss${target === undefined ? '' : ` for task ${target}`}.`);
       return;
     }
-    try {
-      const text = await engine.runCommand(DISMISS_COMMAND, [], target === undefined ? {} : { sessionId: target });
-      logger.info(`${DISMISS_COMMAND}${target ? ` (task ${target})` : ''}: ${text || 'done'}`);
-      if (!mode.quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      logger.warn(`${DISMISS_COMMAND} failed: ${message}`);
-      if (!mode.quiet) void api.window.showWarningMessage(`hookwise: ${message}`);
-    }
+    await runAction(target, action);
   }
 
   // Tasks remember the folder they run in, so commands reach the right engine.

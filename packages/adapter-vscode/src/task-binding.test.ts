@@ -94,10 +94,12 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
     task.activeIntentId = 'REQ-WEATHER-API-001';
     await expect(task.request()).resolves.toBe('ok');
     expect(api.requests[0]!.systemPrompt).toBe(SYSTEM_PROMPT);
-    const errorLine = logger.lines.find((line) => line.startsWith('hookwise error:'));
-    expect(errorLine).toBeDefined();
-    expect(errorLine).toContain('[Task#task-1]');
-    expect(errorLine).toContain('for intent REQ-WEATHER-API-001');
+    // Logged once (by the engine, named by the binding), not once more by the binding.
+    const errorLines = logger.lines.filter((line) => line.includes('trace file unreadable') && !line.startsWith('    at'));
+    expect(errorLines).toHaveLength(1);
+    const errorLine = errorLines[0];
+    expect(errorLine).toContain('[Task#task-1, intent REQ-WEATHER-API-001]');
+    expect(errorLine).toContain('"intentId":"REQ-WEATHER-API-001"');
     expect(errorLine).toContain('trace file unreadable');
     expect(errorLine).toMatch(/"stack":"Error: trace file unreadable\\n\s+at throwingSummary/);
   });

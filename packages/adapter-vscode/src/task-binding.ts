@@ -2,12 +2,13 @@ import {
   fromAnthropicMessages,
   silentLogger,
   toAnthropicMessages,
+  type EmitOptions,
   type Engine,
-  type HookFailure,
   type Logger,
   type MergedOutcome,
   type PointInput,
   type PointName,
+  type PointPayload,
 } from '@hookwise/core';
 
 /**
@@ -19,23 +20,20 @@ export interface AnthropicMessageLike {
   content: string | ReadonlyArray<object>;
 }
 
-/** Fields every task call may carry besides the task id. */
-export interface TaskCallBase {
+// The call types below take their fields from core's point table (`PointPayload`), so a field a
+// point gains or changes reaches the binding's types without a second hand-written copy.
+
+/**
+ * Fields every task call may carry besides the task id (the points' common fields): `model`,
+ * `cwd`, `contextTokens` (Roo and Cline know it), `contextWindow`, `transcriptPath`.
+ */
+export interface TaskCallBase extends Pick<PointPayload<'session:start'>, 'model' | 'cwd' | 'contextTokens' | 'contextWindow' | 'transcriptPath'> {
   /** The task's id; hookwise uses it as the session id, so state is kept per task. */
   taskId: string;
-  model?: string | undefined;
-  cwd?: string | undefined;
-  /** Current context size in tokens, when the host knows it (Roo and Cline do). */
-  contextTokens?: number | undefined;
-  /** The model's context window in tokens. */
-  contextWindow?: number | undefined;
-  transcriptPath?: string | undefined;
 }
 
-export interface ModelRequest<M extends AnthropicMessageLike = AnthropicMessageLike> extends TaskCallBase {
-  /** The task's active intent, if any (Roo's `activeIntentId`). */
-  intentId?: string | undefined;
-  systemPrompt: string;
+export interface ModelRequest<M extends AnthropicMessageLike = AnthropicMessageLike> extends TaskCallBase, Pick<PointPayload<'llm:before'>, 'intentId' | 'systemPrompt'> {
+  /** The task's history in Anthropic form (converted to core's messages for `llm:before`). */
   messages: readonly M[];
 }
 
@@ -61,31 +59,15 @@ export interface GuardResult {
 }
 
 export interface TaskStart extends TaskCallBase {
-  source?: 'startup' | 'resume' | 'clear' | 'compact';
+  /** Default `startup`. */
+  source?: PointPayload<'session:start'>['source'];
 }
-export interface UserMessage extends TaskCallBase {
-  prompt: string;
-  command?: { name: string; args: string } | undefined;
-}
-export interface ToolUse extends TaskCallBase {
-  toolName: string;
-  input: unknown;
-  toolUseId?: string | undefined;
-}
-export interface ToolResult extends ToolUse {
-  output: unknown;
-  ok: boolean;
-  error?: string | undefined;
-  durationMs?: number | undefined;
-}
-export interface SubtaskCompletion extends TaskCallBase {
-  /** The sub-task's result as it returns to this (the parent) task. */
-  output: string;
-  childTaskId?: string | undefined;
-  phase?: string | undefined;
-  agentType?: string | undefined;
-  /** What the parent asked the sub-task to do. */
-  request?: string | undefined;
+export interface UserMessage extends TaskCallBase, Pick<PointPayload<'prompt:submit'>, 'prompt' | 'command'> {}
+export interface ToolUse extends TaskCallBase, Pick<PointPayload<'tool:before'>, 'toolName' | 'input' | 'toolUseId'> {}
+export interface ToolResult extends ToolUse, Pick<PointPayload<'tool:after'>, 'output' | 'ok' | 'error' | 'durationMs'> {}
+export interface SubtaskCompletion extends TaskCallBase, Pick<PointPayload<'phase:end'>, 'output' | 'phase' | 'agentType' | 'request'> {
+  /** The sub-task's id (the point's `taskId`; `taskId` here is the parent's). */
+  childTaskId?: PointPayload<'phase:end'>['taskId'];
 }
 export interface SubtaskResult {
   /** The output to hand to the parent: the hooks' hand-off summary, or the original. */
@@ -93,26 +75,16 @@ export interface SubtaskResult {
   changed: boolean;
   context?: string | undefined;
 }
-export interface CondenseStart extends TaskCallBase {
-  trigger: 'manual' | 'auto';
-  /** The condensing instructions the task already has. */
-  instructions?: string | undefined;
-}
+export interface CondenseStart extends TaskCallBase, Pick<PointPayload<'compact:before'>, 'trigger' | 'instructions'> {}
 export interface CondenseStartResult extends GuardResult {
   /** Labels of what the hooks made survive (e.g. `/babysit`). */
   preserved: string[];
 }
-export interface CondenseEnd extends TaskCallBase {
-  trigger?: 'manual' | 'auto' | undefined;
-  tokensBefore?: number | undefined;
-  tokensAfter?: number | undefined;
-  summary?: string | undefined;
-}
-export interface TurnEnd extends TaskCallBase {
-  lastMessage?: string | undefined;
-}
+export interface CondenseEnd extends TaskCallBase, Pick<PointPayload<'compact:after'>, 'trigger' | 'tokensBefore' | 'tokensAfter' | 'summary'> {}
+export interface TurnEnd extends TaskCallBase, Pick<PointPayload<'agent:stop'>, 'lastMessage'> {}
 export interface TaskEnd extends TaskCallBase {
-  reason?: string | undefined;
+  /** Default `task ended`. */
+  reason?: PointPayload<'session:end'>['reason'] | undefined;
 }
 
 /** What happened at one call, for status bars and notifications. */
@@ -212,20 +184,11 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
     }
   };
 
-  const reportFailures = (engine: Engine, point: PointName, taskId: string, intentId: string | undefined, failures: readonly HookFailure[]) => {
-    for (const failure of failures) {
-      const where = `${failure.pluginName} › ${failure.hookName}`;
-      const forIntent = point === 'llm:before' ? ` for intent ${intentId ?? '(none)'}` : '';
-      loggerOf(engine).error(`[Task#${taskId}] ${point} hook ${where} failed${forIntent}: ${failure.message}`, {
-        taskId,
-        ...(point === 'llm:before' ? { intentId: intentId ?? null } : {}),
-        plugin: failure.pluginName,
-        hook: failure.hookName,
-        kind: failure.kind,
-        ...(failure.stack ? { stack: failure.stack } : {}),
-      });
-    }
-  };
+  /** How the engine names this call in its failure lines: the task id, and the intent on model requests. */
+  const emitOptions = (point: PointName, taskId: string, intentId: string | undefined): EmitOptions => ({
+    label: point === 'llm:before' ? `[Task#${taskId}, intent ${intentId ?? '(none)'}]` : `[Task#${taskId}]`,
+    details: { taskId, ...(point === 'llm:before' ? { intentId: intentId ?? null } : {}) },
+  });
 
   /**
    * Emits `point` when an engine listens on it. Returns undefined when nothing ran, including
@@ -242,8 +205,8 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
     let outcome: MergedOutcome<P> | undefined;
     if (engine.has(point) || point === 'session:start') {
       try {
-        outcome = await engine.emit(point, payload());
-        reportFailures(engine, point, input.taskId, input.intentId, outcome.errors);
+        // The engine logs each hook failure itself, once, with this label.
+        outcome = await engine.emit(point, payload(), emitOptions(point, input.taskId, input.intentId));
       } catch (error) {
         const { message, stack } = describeError(error);
         const forIntent = point === 'llm:before' ? ` for intent ${input.intentId ?? '(none)'}` : '';
