@@ -2,11 +2,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, defaultTokenCounter, defineHook, type PointPayload } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, defaultTokenCounter, defineHook, parseSlashCommand, type PointPayload } from '@hookwise/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractCompactSummary } from './compact-summary.js';
 import { precompact } from './plugin.js';
-import { parseSlashCommand } from './active-commands.js';
 import type { PrecompactOptionsInput } from './options.js';
 
 const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
