@@ -185,6 +185,14 @@ describe('outcomes out', () => {
     expect(result.rendered).toMatchObject({ value: { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'not allowed' } } });
   });
 
+  it('a tool:after value replaces the output on PostToolUse (updatedToolOutput), in the shape the hook gave', async () => {
+    const trimmed = { stdout: 'head\n[… cut]\ntail', stderr: '', interrupted: false };
+    const { result } = await dispatch('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'seq 1 5000' }, tool_response: { stdout: 'long', stderr: '', interrupted: false } }, { 'tool:after': { value: trimmed } });
+    expect(result.rendered).toEqual({ kind: 'json', value: { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: trimmed } } });
+    const untouched = await dispatch('PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: 'x' });
+    expect(untouched.result.rendered).toEqual({ kind: 'none' });
+  });
+
   it('PreCompact context becomes plain text', async () => {
     const { result } = await dispatch('PreCompact', { trigger: 'manual' }, { 'compact:before': { context: 'keep /babysit' } });
     expect(result.rendered).toEqual({ kind: 'text', value: 'keep /babysit' });

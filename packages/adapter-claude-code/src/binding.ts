@@ -121,16 +121,17 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     }
     case 'PostToolUse': {
       const tool = input as HookInputOf<'PostToolUse'>;
-      absorb(
-        await emit('tool:after', {
-          toolName: tool.tool_name,
-          input: tool.tool_input,
-          output: tool.tool_response,
-          ok: true,
-          ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}),
-          ...(typeof tool.duration_ms === 'number' && tool.duration_ms >= 0 ? { durationMs: tool.duration_ms } : {}),
-        }),
-      );
+      const after = await emit('tool:after', {
+        toolName: tool.tool_name,
+        input: tool.tool_input,
+        output: tool.tool_response,
+        ok: true,
+        ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}),
+        ...(typeof tool.duration_ms === 'number' && tool.duration_ms >= 0 ? { durationMs: tool.duration_ms } : {}),
+      });
+      absorb(after);
+      // tool:after transforms the output: Claude Code applies a replacement through updatedToolOutput.
+      if (after?.value !== undefined) result.updatedToolOutput = after.value;
       if (SUBAGENT_TOOLS.has(tool.tool_name)) {
         const handoff = await takeHandoff(engine, common.sessionId, agentIdOf(tool.tool_response), errors);
         if (handoff?.context) result.context = joinText(result.context, handoff.context, 'context');

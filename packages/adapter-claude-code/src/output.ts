@@ -40,7 +40,11 @@ export interface EventResult {
   context?: string | undefined;
   notice?: string | undefined;
   block?: { reason: string } | undefined;
-  /** PostToolUse of the Task/Agent tool: the replacement of the tool's output. */
+  /**
+   * PostToolUse: the replacement of the tool's output (a `tool:after` transform, or a
+   * sub-agent's hand-off summary). Claude Code 2.1.330 checks it against the tool's output
+   * schema and keeps the original when it does not match, so it must have the output's shape.
+   */
   updatedToolOutput?: unknown;
 }
 
@@ -98,7 +102,10 @@ export function renderOutput(event: MappedEvent, result: EventResult): RenderedO
   return Object.keys(output).length > 0 ? { kind: 'json', value: output } : { kind: 'none' };
 }
 
-/** Caps every string inside a JSON-like value (a replaced tool output). */
+/**
+ * Caps every string inside a JSON-like value (a replaced tool output), keeping the shape: the
+ * same keys and types, so the host's schema check still passes.
+ */
 function capStrings(value: unknown): unknown {
   if (typeof value === 'string') return capText(value);
   if (Array.isArray(value)) return value.map(capStrings);

@@ -1,8 +1,12 @@
-import { defineHook, definePlugin, type HookContext, type PointPayload } from '@hookwise/core';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import path from 'node:path';
+import { defineHook, definePlugin, isSafeName, resolveInside, type HookContext, type PointPayload } from '@hookwise/core';
 import * as z from 'zod/mini';
 import { version } from '../package.json';
 import { pruneToolOutputs } from './prune-tool-outputs.js';
 import { thresholdsFor } from './thresholds.js';
+import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput } from './trim-output.js';
 
 const tokens = z.number().check(z.nonnegative());
 
@@ -26,6 +30,24 @@ export const prunePluginOptionsSchema = z.object({
    * Default true.
    */
   sticky: z.optional(z.boolean()),
+  /**
+   * On `tool:after`, cut an oversized output to its head and tail as it arrives and save the
+   * full text under `.hookwise/outputs/<session>/<tool call id>.txt` (hosts that cannot rewrite
+   * the history later, such as Claude Code, apply it). `false` turns it off.
+   */
+  trimOutputs: z.optional(
+    z.union([
+      z.literal(false),
+      z.object({
+        /** Trim outputs whose text is longer than this (default 20,000 characters). */
+        overChars: z.optional(z.number().check(z.int(), z.positive())),
+        headChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+        tailChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+        /** Tools never trimmed (default Read, Edit, Write, MultiEdit, NotebookEdit). */
+        exceptTools: z.optional(z.array(z.string())),
+      }),
+    ]),
+  ),
 });
 
 export type PrunePluginOptions = z.infer<typeof prunePluginOptionsSchema>;
@@ -93,6 +115,61 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
   return { value: result.messages };
 }
 
+/** Where the full text of a trimmed output goes, relative to the project. */
+export function trimmedOutputPath(sessionId: string, toolUseId: string): string {
+  return `.hookwise/outputs/${sessionId}/${toolUseId}.txt`;
+}
+
+// O_NOFOLLOW where the platform has it: a link planted at the file's own name is refused, not followed.
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+
+async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>) {
+  const trim = context.options.trimOutputs;
+  // A replay (ephemeral) writes no files, and an output is never cut without its full text saved.
+  if (trim === false || context.ephemeral || !payload.ok || payload.toolUseId === undefined) return undefined;
+  if ((trim?.exceptTools ?? DEFAULT_UNTRIMMED_TOOLS).includes(payload.toolName)) return undefined;
+  if (!isSafeName(payload.sessionId) || !isSafeName(payload.toolUseId)) {
+    context.logger.warn('hook-prune: not trimming an output whose session or tool call id is not a safe file name', { toolName: payload.toolName });
+    return undefined;
+  }
+  const relative = trimmedOutputPath(payload.sessionId, payload.toolUseId);
+  let file: string;
+  try {
+    file = resolveInside(context.projectDir, relative);
+  } catch (error) {
+    context.logger.warn('hook-prune: not trimming: the output file would leave the project', { error: (error as Error).message });
+    return undefined;
+  }
+  const trimmed = trimToolOutput(payload.output, (cutChars) => trimNote(cutChars, file), trim ?? {});
+  if (trimmed === undefined) return undefined;
+  try {
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const handle = await open(file, WRITE_FLAGS, 0o600);
+    try {
+      await handle.writeFile(trimmed.fullText, 'utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    context.logger.warn('hook-prune: could not save the full output; leaving it whole', { error: (error as Error).message });
+    return undefined;
+  }
+  try {
+    await context.eventLog.append({
+      type: 'prune:trimmed',
+      sessionId: payload.sessionId,
+      toolName: payload.toolName,
+      toolUseId: payload.toolUseId,
+      charsBefore: trimmed.charsBefore,
+      charsAfter: trimmed.charsAfter,
+      path: relative,
+    });
+  } catch (error) {
+    context.logger.warn('hook-prune: could not write the event log', { error: (error as Error).message });
+  }
+  return { value: trimmed.value };
+}
+
 /**
  * The plugin: on every model request (`llm:before`), replaces the request's messages with
  * pruned ones. The stored history is never changed; what was reclaimed goes to the event log
@@ -101,5 +178,5 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
 export const prune = definePlugin<PrunePluginOptions, PrunePluginOptions>({
   meta: { name: PLUGIN_NAME, version },
   options: prunePluginOptionsSchema,
-  hooks: [defineHook<PrunePluginOptions>({ name: 'prune-tool-outputs', on: { 'llm:before': onLlmBefore } })],
+  hooks: [defineHook<PrunePluginOptions>({ name: 'prune-tool-outputs', on: { 'llm:before': onLlmBefore, 'tool:after': onToolAfter } })],
 });
