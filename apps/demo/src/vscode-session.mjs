@@ -29,7 +29,8 @@ function fileContent(path, tokens) {
 
 /**
  * The script: prompts, and the files the "model" reads after each one. The first turn reads a
- * lot; by the third prompt those reads are two turns old and hook-prune clears them.
+ * lot; once the newest three results and 40,000 tokens of older ones are kept, hook-prune clears
+ * the oldest reads.
  */
 const SCRIPT = [
   { prompt: '/review-plan docs/plan.md', command: { name: 'review-plan', args: 'docs/plan.md' }, reads: [['src/engine.ts', 30_000], ['src/config.ts', 28_000], ['src/state.ts', 26_000]] },

@@ -80,6 +80,16 @@ describe('prune() plugin on llm:before', () => {
     expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:applied', prunedCount: 3 }]);
   });
 
+  it('near compaction (70 % of the window by default) prunes every eligible result, the minimum waived', async () => {
+    // Newest first: 3 kept by recency, 40,000 in the window, then 10,000 that alone is under the 20,000 minimum.
+    const history = [prompt('go'), ...[10_000, 40_000, 1, 1, 1].flatMap((size) => toolTurn(tokens(size)))];
+    const relaxed = setup(undefined, { opencode: false });
+    expect((await relaxed.request(history, { contextTokens: 130_000 })).value).toBeUndefined();
+    const pressed = await relaxed.request(history, { contextTokens: 140_000 });
+    expect(pressed.value![2]!.parts[0]).toMatchObject({ output: '[Old tool result content cleared]' });
+    expect((await setup({ pressurePercent: 100 }, { opencode: false }).request(history, { contextTokens: 199_000 })).value).toBeUndefined();
+  });
+
   it('rejects bad options when the engine is built, naming the plugin', () => {
     expect(() => setup({ protectTokens: -5 })).toThrow(/@hookwise\/hook-prune/);
   });

@@ -69,6 +69,8 @@ export interface TimelineEntry {
   pruneReclaimedTokens: number | null;
   /** Tool results it would have replaced in this request; null when it did not run. */
   prunedParts: number | null;
+  /** The context of this request with hook-prune applied (`contextTokens − pruneReclaimedTokens`); null when it did not run. */
+  contextWithPruneTokens: number | null;
 }
 
 export type SuggestionKind = 'capacity' | 'tool-calls' | 'capacity+tool-calls' | 'other';
@@ -105,8 +107,11 @@ export interface CompactionEntry {
   instructions: string | null;
   /** Plugin that would have blocked the compaction, or null. */
   blockedBy: string | null;
-  /** What hook-prune would have reclaimed from the history being compacted; null when it did not run. */
-  prune: { reclaimedTokens: number; parts: number } | null;
+  /**
+   * What hook-prune would have reclaimed from the history being compacted, and that history's
+   * size, both by the engine's token counter; null when it did not run.
+   */
+  prune: { reclaimedTokens: number; historyTokens: number; parts: number } | null;
 }
 
 export interface PruneSummary {
@@ -133,6 +138,17 @@ export interface PruneSummary {
   totalReclaimedTokens: number;
   /** Most tool results replaced in one request. */
   maxParts: number;
+  /** Claude Code's auto-compact point for this window: window − 20,000 (output reserve) − 13,000 (167,000 of 200,000, ≈ 83.5 %). */
+  autoCompactTokens: number;
+  /**
+   * The headline: how many compactions the session would have needed, replaying its context
+   * growth request by request (recorded compactions undone) against `autoCompactTokens` — as
+   * recorded (`without`) and minus what hook-prune reclaimed before each request (`withPrune`).
+   * After a simulated compaction the context restarts from the size recorded after the
+   * session's own compaction (or its first request when it had none); what was reclaimed from
+   * a history the session compacted stays reclaimed. Null when prune did not run.
+   */
+  compactionsNeeded: { without: number; withPrune: number } | null;
 }
 
 const SUGGESTION_CAPACITY = /\bContext at \d+(?:\.\d+)?%/;
@@ -156,6 +172,53 @@ function suggestionLine(kind: SuggestionKind, notice: ReplayNotice): number {
   if (kind === 'tool-calls') return toolLine;
   if (kind === 'capacity+tool-calls') return Math.max(usageLine, toolLine);
   return notice.eventLine;
+}
+
+// Claude Code 2.1.x: auto-compaction at the effective window (window − min(max output, 20,000))
+// minus a 13,000-token buffer (measured in anthropics/claude-code#31806): 167,000 of 200,000.
+const OUTPUT_RESERVE_TOKENS = 20_000;
+const AUTO_COMPACT_BUFFER_TOKENS = 13_000;
+
+/** Where Claude Code compacts by itself for a context window. */
+export function autoCompactPoint(contextWindow: number): number {
+  return Math.max(0, contextWindow - OUTPUT_RESERVE_TOKENS - AUTO_COMPACT_BUFFER_TOKENS);
+}
+
+/**
+ * Replays the context growth between consecutive requests — a recorded compaction's drop left
+ * out, as if it had not happened — and counts how often the context, minus what `reclaimed`
+ * says was taken out of that request, reaches `threshold`; each time it restarts from `restart`.
+ * What was reclaimed from the history a recorded compaction summarised stays reclaimed after it
+ * (pruned results stay pruned), so it is carried until a simulated compaction.
+ */
+export function compactionsNeeded<P extends { line: number; contextTokens: number }>(
+  points: readonly P[],
+  compactions: ReadonlyArray<{ line: number; reclaimedTokens: number }>,
+  threshold: number,
+  restart: number,
+  reclaimed: (point: P) => number,
+): number {
+  let needed = 0;
+  let context: number | undefined;
+  let carried = 0;
+  let previous: P | undefined;
+  for (const point of points) {
+    if (context === undefined || previous === undefined) {
+      context = point.contextTokens;
+    } else {
+      const between = compactions.filter((compaction) => compaction.line > previous!.line && compaction.line < point.line);
+      // Across a recorded compaction only the growth after it counts: the drop is what we undo.
+      context += between.length > 0 ? Math.max(0, point.contextTokens - restart) : point.contextTokens - previous.contextTokens;
+      for (const compaction of between) carried += compaction.reclaimedTokens;
+    }
+    previous = point;
+    if (context - carried - reclaimed(point) >= threshold) {
+      needed++;
+      context = restart;
+      carried = 0;
+    }
+  }
+  return needed;
 }
 
 /** Turns what a replay recorded into the report. */
@@ -204,9 +267,30 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     toolCalls: point.toolCallsBefore,
     pruneReclaimedTokens: point.prune ? point.prune.reclaimedTokens : null,
     prunedParts: point.prune ? point.prune.parts : null,
+    contextWithPruneTokens: point.prune ? point.contextTokens - point.prune.reclaimedTokens : null,
   }));
 
-  const prune: PruneSummary = { method: replay.pruneRuns > 0 ? replay.pruneSampling : 'not-run', runs: replay.pruneRuns, requests: 0, requestsPruned: 0, maxReclaimedTokens: 0, maxReclaimedLine: null, totalReclaimedTokens: 0, maxParts: 0 };
+  const autoCompactTokens = autoCompactPoint(contextWindow);
+  const prune: PruneSummary = {
+    method: replay.pruneRuns > 0 ? replay.pruneSampling : 'not-run',
+    runs: replay.pruneRuns,
+    requests: 0,
+    requestsPruned: 0,
+    maxReclaimedTokens: 0,
+    maxReclaimedLine: null,
+    totalReclaimedTokens: 0,
+    maxParts: 0,
+    autoCompactTokens,
+    compactionsNeeded: null,
+  };
+  if (replay.pruneRuns > 0) {
+    const restart = replay.compactions.find((compaction) => compaction.postTokens !== undefined)?.postTokens ?? replay.usage[0]?.contextTokens ?? 0;
+    const undone = (withPrune: boolean) => replay.compactions.map((compaction) => ({ line: compaction.line, reclaimedTokens: withPrune ? (compaction.prune?.reclaimedTokens ?? 0) : 0 }));
+    prune.compactionsNeeded = {
+      without: compactionsNeeded(replay.usage, undone(false), autoCompactTokens, restart, () => 0),
+      withPrune: compactionsNeeded(replay.usage, undone(true), autoCompactTokens, restart, (point) => point.prune?.reclaimedTokens ?? 0),
+    };
+  }
   for (const point of replay.usage) {
     if (!point.prune) continue;
     prune.requests++;
@@ -246,7 +330,7 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
       preserved: compaction.preserved,
       instructions: compaction.instructions ?? null,
       blockedBy: compaction.blockedBy ?? null,
-      prune: compaction.prune ? { reclaimedTokens: compaction.prune.reclaimedTokens, parts: compaction.prune.parts } : null,
+      prune: compaction.prune ? { reclaimedTokens: compaction.prune.reclaimedTokens, historyTokens: compaction.prune.historyTokens ?? 0, parts: compaction.prune.parts } : null,
     })),
     prune,
     notices,

@@ -113,7 +113,7 @@ export function partTokens(part: MessagePart, counter: TokenCounter): number {
   return estimateMessageTokens({ role: 'user', parts: [part] }, (text) => counter.count(text));
 }
 
-function messageTokens(message: Message, counter: TokenCounter): number {
+export function messageTokens(message: Message, counter: TokenCounter): number {
   return estimateMessageTokens(message, (text) => counter.count(text));
 }
 

@@ -70,6 +70,11 @@ function chart(report: Report): string {
   svg.push(`<line class="window-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(report.contextWindow)}" y2="${y(report.contextWindow)}" stroke-dasharray="8 5"><title>context window ${formatNumber(report.contextWindow)} tokens</title></line>`);
   svg.push(`<text class="window-label" x="${WIDTH - MARGIN.right - 4}" y="${y(report.contextWindow) - 6}" text-anchor="end">window ${formatShort(report.contextWindow)}</text>`);
 
+  // Claude Code's auto-compact point: where the with-prune curve has to stay below.
+  const autoCompact = report.prune.autoCompactTokens;
+  svg.push(`<line class="auto-compact-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(autoCompact)}" y2="${y(autoCompact)}" stroke-dasharray="2 4"><title>Claude Code compacts by itself at ${formatNumber(autoCompact)} tokens</title></line>`);
+  svg.push(`<text class="window-label" x="${WIDTH - MARGIN.right - 4}" y="${y(autoCompact) - 6}" text-anchor="end">auto-compact ${formatShort(autoCompact)}</text>`);
+
   // Compactions first, so the curves are drawn over them.
   report.compactions.forEach((compaction, index) => {
     const at = x(positionOf(timeline, compaction.line, true));
@@ -85,7 +90,7 @@ function chart(report: Report): string {
     const curve = (value: (entry: TimelineEntry) => number) => timeline.map((entry, index) => `${index === 0 ? 'M' : 'L'}${x(index)},${y(value(entry))}`).join(' ');
     svg.push(`<path class="context-curve" d="${curve((entry) => entry.contextTokens)}"><title>context tokens per request</title></path>`);
     // Dashed and on top, so it stays visible where the transforms changed nothing and the curves meet.
-    svg.push(`<path class="prune-curve" d="${curve((entry) => entry.contextTokens - (entry.pruneReclaimedTokens ?? 0))}" stroke-dasharray="6 4"><title>context with the llm:before transforms before each request</title></path>`);
+    svg.push(`<path class="prune-curve" d="${curve((entry) => entry.contextWithPruneTokens ?? entry.contextTokens)}" stroke-dasharray="6 4"><title>context with the llm:before transforms before each request</title></path>`);
   }
 
   report.suggestions.forEach((suggestion, index) => {
@@ -117,6 +122,7 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 .grid { stroke: #eef0f4; } .axis-line { stroke: #9aa3b2; }
 .context-curve { fill: none; stroke: var(--context); stroke-width: 2.2; }
 .prune-curve { fill: none; stroke: var(--prune); stroke-width: 2; stroke-opacity: .85; }
+.auto-compact-line { stroke: var(--window); stroke-width: 1; stroke-opacity: .6; }
 .window-line { stroke: var(--window); stroke-width: 1.5; } .window-label { fill: var(--window) !important; }
 .marker-suggestion circle { fill: var(--suggest); stroke: #fff; stroke-width: 2; } .marker-suggestion text { fill: var(--suggest) !important; font-weight: 600; }
 .marker-compaction line { stroke: var(--compact); stroke-width: 2; stroke-dasharray: 2 3; } .marker-compaction text { fill: var(--compact) !important; }
@@ -165,7 +171,9 @@ export function renderHtml(report: Report): string {
         (compaction.instructions ? `<details><summary>instructions added (${formatNumber(compaction.instructions.length)} characters)</summary><pre>${escapeHtml(compaction.instructions)}</pre></details>` : '') +
         (compaction.blockedBy ? `<br>blocked by ${escapeHtml(compaction.blockedBy)}` : ''),
     ),
-    compaction.prune ? `<td class="num">${formatNumber(compaction.prune.reclaimedTokens)} <small>(${compaction.prune.parts} parts)</small></td>` : numberCell(null),
+    compaction.prune
+      ? `<td class="num">${formatNumber(compaction.prune.reclaimedTokens)} <small>of ${formatNumber(compaction.prune.historyTokens)} (${formatPercent(compaction.prune.reclaimedTokens, compaction.prune.historyTokens)}), ${compaction.prune.parts} parts</small></td>`
+      : numberCell(null),
   ]);
   const runs = prune.method === 'turn' ? ` (run ${formatNumber(prune.runs)} times through the engine: on the first request of each turn, whose figure holds for the whole turn, and on each compaction)` : '';
   const pruneText =
@@ -207,6 +215,7 @@ ${figure(formatNumber(report.toolCalls), 'tool calls')}
 ${figure(formatNumber(report.suggestions.length), 'suggestions')}
 ${figure(formatNumber(report.compactions.length), 'compactions')}
 ${figure(formatNumber(prune.maxReclaimedTokens), 'most tokens taken out of one request')}
+${prune.compactionsNeeded ? figure(`${prune.compactionsNeeded.withPrune} / ${prune.compactionsNeeded.without}`, `compactions needed with / without the transforms (auto-compact at ${formatShort(prune.autoCompactTokens)})`) : ''}
 ${figure(formatNumber(report.malformedLines), 'malformed lines')}
 </div>
 <div class="card">

@@ -57,7 +57,10 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
     const preserved = compaction.preserved.length > 0 ? compaction.preserved.map((label) => clip(stripControl(label), 60)).join(', ') : 'nothing';
     out.push(`    preserved by compact:before hooks: ${preserved}${compaction.instructions ? ` (${formatNumber(compaction.instructions.length)} characters of instructions)` : ''}`);
     if (compaction.blockedBy) out.push(`    blocked by ${compaction.blockedBy}`);
-    if (compaction.prune) out.push(`    llm:before transforms on the history compacted: ${formatNumber(compaction.prune.reclaimedTokens)} tokens, ${compaction.prune.parts} part(s)`);
+    if (compaction.prune) {
+      const share = compaction.prune.historyTokens > 0 ? ` of ${formatNumber(compaction.prune.historyTokens)} (${Math.round((100 * compaction.prune.reclaimedTokens) / compaction.prune.historyTokens)}%)` : '';
+      out.push(`    llm:before transforms on the history compacted: ${formatNumber(compaction.prune.reclaimedTokens)}${share} tokens, ${compaction.prune.parts} part(s)`);
+    }
   }
   out.push('');
 
@@ -70,6 +73,10 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   } else {
     out.push(`  would have reclaimed up to ${formatNumber(prune.maxReclaimedTokens)} tokens from one request (line ${prune.maxReclaimedLine}), ${prune.maxParts} part(s) at most`);
     out.push(`  ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session, ${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests pruned`);
+  }
+  if (prune.compactionsNeeded) {
+    const { without, withPrune } = prune.compactionsNeeded;
+    out.push(`  compactions needed at Claude Code's auto-compact point (${formatNumber(prune.autoCompactTokens)} tokens): ${withPrune} with these transforms, ${without} without`);
   }
 
   if (report.notices.length > 0) {

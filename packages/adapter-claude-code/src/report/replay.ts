@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { iterateTranscript, type Engine, type EventRecord, type HookFailure, type Message, type PointName } from '@hookwise/core';
 import type { HookInputOf, MappedEvent } from '../events.js';
-import { LiveHistory, measureTransform } from './measure.js';
+import { LiveHistory, measureTransform, messageTokens } from './measure.js';
 import { isUserPrompt, parseSlashCommand, transcriptEntriesOf, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from './pending-core.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
 
@@ -40,6 +40,8 @@ export interface PruneFigure {
   parts: number;
   /** Messages the request carried. */
   messages: number;
+  /** Tokens of the history it carried, by the engine's counter (the one `reclaimedTokens` uses); on compactions only. */
+  historyTokens?: number;
 }
 
 export interface ReplayNotice {
@@ -104,10 +106,11 @@ export interface ReplayOptions {
   /** Given each line's `timestamp`, so the engine's clock follows the recorded session. */
   clock?: { setTimestamp(text: string): void };
   /**
-   * `turn` (default): run `llm:before` on the first request after each user message and on each
-   * compaction, and carry its figure to the other requests of the turn. Exact for hook-prune,
-   * whose choice changes only when a user prompt arrives (unless its `supersede` option is on);
-   * about a quarter of the cost. `every-request`: run it before every request.
+   * `every-request` (default): run `llm:before` before every request and on each compaction.
+   * `turn`: only on the first request after each user message, carrying its figure to the other
+   * requests of the turn — about a quarter of the cost, but exact only for a transformer whose
+   * choice changes when a user prompt arrives (hook-prune's OpenCode rule, `protectTurns: 2`),
+   * not for its default agentic policy, which prunes inside a turn.
    */
   pruneSampling?: 'turn' | 'every-request';
 }
@@ -169,7 +172,7 @@ class Replayer {
     this.eventLines = Array.isArray(log.lines) ? (log.lines as string[]) : undefined;
     this.hasRequestHooks = this.engine.has('llm:before');
     this.clock = options.clock;
-    this.pruneSampling = options.pruneSampling ?? 'turn';
+    this.pruneSampling = options.pruneSampling ?? 'every-request';
     this.result = {
       transcript,
       sessionId: options.sessionId ?? sessionIdFor(transcript),
@@ -295,8 +298,10 @@ class Replayer {
     if (emission) this.record(line, [emission], recordsBefore, {});
     const value = emission?.outcome.value as Message[] | undefined;
     const diff = value === undefined ? { tokens: 0, parts: 0 } : measureTransform(original, value, this.engine.services.tokenCounter);
-    const figure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
+    const figure: PruneFigure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
     if (options.carry) this.turnPrune = figure;
+    // The share a compaction could have been spared needs the whole history, counted the same way.
+    else figure.historyTokens = original.reduce((sum, message) => sum + messageTokens(message, this.engine.services.tokenCounter), 0);
     return figure;
   }
 

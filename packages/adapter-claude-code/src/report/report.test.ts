@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookwiseConfig } from '@hookwise/core';
-import { buildReport, type Report } from './analyze.js';
+import { autoCompactPoint, buildReport, compactionsNeeded, type Report } from './analyze.js';
 import { bigSession, fixtureTranscripts, independentFigures, threePlugins } from './test-support.js';
 
 let projectDir: string;
@@ -91,9 +91,47 @@ describe('the big session (ae4a77f8…)', () => {
   });
 
   it('has a hook-prune figure for every request', () => {
-    expect(report().prune.method).toBe('turn');
+    expect(report().prune.method).toBe('every-request');
     expect(report().timeline.every((entry) => entry.pruneReclaimedTokens !== null)).toBe(true);
     expect(report().prune.requests).toBe(expected.responses.length);
     expect(report().compactions[0]!.prune).not.toBeNull();
+  });
+
+  it('target: at the compaction, hook-prune with its defaults reclaims ≥ 30 % of the history; the session would not have needed a compaction', () => {
+    const { compactions, prune, timeline } = report();
+    const figure = compactions[0]!.prune!;
+    // The same counter for both: the history of 109,208 tokens is core's calibrated estimate of what the compaction summarised.
+    console.log(`compaction at line ${compactions[0]!.line}: hook-prune reclaims ${figure.reclaimedTokens} of ${figure.historyTokens} history tokens (${((100 * figure.reclaimedTokens) / figure.historyTokens).toFixed(1)} %), ${figure.parts} parts; compactions needed at ${prune.autoCompactTokens}: ${prune.compactionsNeeded!.withPrune} with hook-prune, ${prune.compactionsNeeded!.without} without`);
+    expect(figure.reclaimedTokens / figure.historyTokens).toBeGreaterThanOrEqual(0.3);
+    expect(prune.autoCompactTokens).toBe(167_000);
+    expect(prune.compactionsNeeded).toEqual({ without: 1, withPrune: 0 });
+    for (const entry of timeline) expect(entry.contextWithPruneTokens).toBe(entry.contextTokens - entry.pruneReclaimedTokens!);
+  });
+});
+
+describe('compactionsNeeded (the headline)', () => {
+  const points = (...sizes: number[]) => sizes.map((contextTokens, index) => ({ line: (index + 1) * 10, contextTokens }));
+
+  it('counts each time the context reaches the auto-compact point, restarting from the size after a compaction', () => {
+    // 170k: the first (back to 50k); then +30k and +90k: 170k again, the second.
+    expect(compactionsNeeded(points(50_000, 120_000, 170_000, 200_000, 290_000), [], 167_000, 50_000, () => 0)).toBe(2);
+    expect(compactionsNeeded(points(50_000, 166_999), [], 167_000, 50_000, () => 0)).toBe(0);
+  });
+
+  it('undoes a recorded compaction: the growth after it is added to the size before it', () => {
+    // 140k, compaction at line 25 (restart 45k), then 45k → 75k: 140k + 30k = 170k ≥ 167k.
+    expect(compactionsNeeded(points(100_000, 140_000, 45_000, 75_000), [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, () => 0)).toBe(1);
+  });
+
+  it('takes what was reclaimed off each request, and keeps what a recorded compaction\'s history had reclaimed', () => {
+    const sizes = points(100_000, 140_000, 45_000, 75_000);
+    expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 5_000 }], 167_000, 45_000, () => 0)).toBe(0);
+    expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, (point) => (point.line === 40 ? 3_001 : 0))).toBe(0);
+    expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, (point) => (point.line === 40 ? 3_000 : 0))).toBe(1);
+  });
+
+  it('auto-compacts at window − 33,000 (167,000 of 200,000, 967,000 of 1M)', () => {
+    expect(autoCompactPoint(200_000)).toBe(167_000);
+    expect(autoCompactPoint(1_000_000)).toBe(967_000);
   });
 });
