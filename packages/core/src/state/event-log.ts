@@ -1,7 +1,8 @@
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { loadLockfile } from './lazy-deps.js';
 import { createLogger, type Logger } from '../logger.js';
+import { acquireFileLock } from './lock.js';
+import { checkDirectoryChain, ioError, readFileInside, UnsafePathError } from './safe-fs.js';
 import type { EventLog, EventRecord } from './types.js';
 
 /**
@@ -15,7 +16,13 @@ import type { EventLog, EventRecord } from './types.js';
  * a signal) could in principle split a line. We accept that residual risk instead of locking
  * every append, because a per-append lock costs several syscalls per line, makes every hook wait
  * on every other, and a process killed while holding it would stall logging until it goes stale.
- * `readAll` skips malformed lines, so a rare split line costs that line, not the log.
+ * `readAll` skips malformed lines, so a rare split line costs that line, not the log. A line
+ * left without its newline (a writer killed mid-line, a full disk) is never glued to the next
+ * record: an append that finds the file not ending in a newline starts its line with one.
+ *
+ * Links: the log file and every folder from `root` down to it must be real: a symbolic link
+ * (or a log file with a second hard link, which an append would write into) is refused with
+ * an `UnsafePathError` naming it, and nothing is appended (see safe-fs.ts).
  * Lines are kept under {@link MAX_EVENT_LINE_BYTES} (big string fields are truncated) so each
  * one stays a small, single write.
  *
@@ -38,6 +45,12 @@ export interface EventLogOptions {
   clock?: () => Date;
   /** Reports rotation trouble (never thrown: logging must not break a hook). Default: warnings to stderr. */
   logger?: Logger;
+  /**
+   * The folder below which no link is followed. Default: the path up to its last `.hookwise`
+   * segment when it has one (`<project>/.hookwise/logs/events.jsonl` → `<project>/.hookwise`),
+   * else the log's own folder.
+   */
+  root?: string;
 }
 
 export const DEFAULT_EVENT_LOG_MAX_BYTES = 5 * 1024 * 1024;
@@ -55,10 +68,13 @@ export function createEventLog(options: EventLogOptions): EventLog {
   const maxFiles = Math.max(0, Math.floor(options.maxFiles ?? DEFAULT_EVENT_LOG_MAX_FILES));
   const clock = options.clock ?? (() => new Date());
   const logger = options.logger ?? createLogger({ level: 'warn' });
+  const root = options.root !== undefined ? path.resolve(options.root) : defaultRoot(logPath);
 
-  async function currentSize(): Promise<number | undefined> {
+  function currentSize(): number | undefined {
     try {
-      return (await stat(logPath)).size;
+      const stats = lstatSync(logPath);
+      if (stats.isSymbolicLink()) throw new UnsafePathError(logPath, 'it is a symbolic link');
+      return stats.size;
     } catch (error) {
       if (isErrorCode(error, 'ENOENT')) return undefined;
       throw error;
@@ -66,65 +82,68 @@ export function createEventLog(options: EventLogOptions): EventLog {
   }
 
   async function rotateIfNeeded(): Promise<void> {
-    const sizeBefore = await currentSize();
+    const sizeBefore = currentSize();
     if (sizeBefore === undefined || sizeBefore < maxBytes) return;
-    let release: () => Promise<void>;
+    let lock;
     try {
-      release = await (await loadLockfile()).lock(logPath, {
-        realpath: false,
-        stale: ROTATION_LOCK_STALE_MS,
-        // A few quick tries: the holder only renames a handful of files. Giving up is safe (see above).
-        retries: { retries: 5, minTimeout: 5, maxTimeout: 50, randomize: true },
-        onCompromised: (error) => logger.warn('event log rotation lock was compromised', { path: logPath, error }),
-      });
+      // A short wait: the holder only renames a handful of files. Giving up is safe (see above).
+      lock = await acquireFileLock(logPath, { maxWaitMs: 200, staleMs: ROTATION_LOCK_STALE_MS, minDelayMs: 5, maxDelayMs: 50 });
     } catch (error) {
-      if (!isErrorCode(error, 'ELOCKED')) logger.warn('could not lock event log for rotation', { path: logPath, error });
+      logger.debug('could not lock event log for rotation', { path: logPath, error });
       return;
     }
     try {
       // Re-check under the lock: whoever held it before us may have rotated already.
-      const sizeNow = await currentSize();
-      if (sizeNow !== undefined && sizeNow >= maxBytes) await shiftFiles();
+      const sizeNow = currentSize();
+      if (sizeNow !== undefined && sizeNow >= maxBytes) shiftFiles();
     } catch (error) {
       logger.warn('event log rotation failed', { path: logPath, error });
     } finally {
-      await release().catch((error: unknown) => logger.debug('releasing event log rotation lock failed', { path: logPath, error }));
+      lock.release();
     }
   }
 
-  async function shiftFiles(): Promise<void> {
+  // rm and rename act on directory entries: a rotated name that is a link is moved or removed, never followed.
+  function shiftFiles(): void {
     if (maxFiles === 0) {
-      await rm(logPath, { force: true });
+      rmSync(logPath, { force: true });
       return;
     }
-    await rm(rotatedPath(logPath, maxFiles), { force: true });
+    rmSync(rotatedPath(logPath, maxFiles), { force: true });
     for (let index = maxFiles - 1; index >= 1; index--) {
-      await renameIfExists(rotatedPath(logPath, index), rotatedPath(logPath, index + 1));
+      renameIfExists(rotatedPath(logPath, index), rotatedPath(logPath, index + 1));
     }
-    await renameIfExists(logPath, rotatedPath(logPath, 1));
+    renameIfExists(logPath, rotatedPath(logPath, 1));
   }
 
-  async function appendWholeLine(line: string): Promise<void> {
-    const bytes = Buffer.from(line, 'utf8');
-    let handle;
+  function appendWholeLine(line: string): void {
+    checkDirectoryChain(root, path.dirname(logPath), true);
+    let fd: number;
     try {
-      handle = await open(logPath, 'a'); // O_WRONLY | O_CREAT | O_APPEND
+      fd = openSync(logPath, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o666);
     } catch (error) {
-      if (!isErrorCode(error, 'ENOENT')) throw error;
-      await mkdir(path.dirname(logPath), { recursive: true });
-      handle = await open(logPath, 'a');
+      if (isErrorCode(error, 'ELOOP') || isErrorCode(error, 'EMLINK')) throw new UnsafePathError(logPath, 'it is a symbolic link');
+      throw ioError('append to', logPath, error);
     }
     try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile()) throw new UnsafePathError(logPath, 'it is not a regular file');
+      if (stats.nlink > 1) throw new UnsafePathError(logPath, `it has ${stats.nlink} hard links, so an append would also change another file`);
+      let text = line;
+      if (stats.size > 0) {
+        const last = Buffer.alloc(1);
+        if (readSync(fd, last, 0, 1, stats.size - 1) === 1 && last[0] !== 0x0a) text = `\n${line}`; // end the torn line first
+      }
+      const bytes = Buffer.from(text, 'utf8');
       // One write() for the whole line. The loop only matters for a short write, which a
       // local file system does not do for 64 KiB short of disk-full; continuing is better than
       // dropping the rest.
       let offset = 0;
-      while (offset < bytes.length) {
-        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
-        offset += bytesWritten;
-      }
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      throw UnsafePathError.isInstance(error) ? error : ioError('append to', logPath, error);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 
@@ -133,7 +152,7 @@ export function createEventLog(options: EventLogOptions): EventLog {
     async append(record: EventRecord): Promise<void> {
       const line = formatEventLine(record, clock());
       await rotateIfNeeded();
-      await appendWholeLine(line);
+      appendWholeLine(line);
     },
     async readAll(readOptions: { includeRotated?: boolean } = {}): Promise<Array<EventRecord & { time: string }>> {
       const files: string[] = [];
@@ -141,14 +160,8 @@ export function createEventLog(options: EventLogOptions): EventLog {
       files.push(logPath);
       const records: Array<EventRecord & { time: string }> = [];
       for (const file of files) {
-        let text: string;
-        try {
-          text = await readFile(file, 'utf8');
-        } catch (error) {
-          if (isErrorCode(error, 'ENOENT')) continue;
-          throw error;
-        }
-        records.push(...parseEventLines(text));
+        const text = readFileInside(root, file);
+        if (text !== undefined) records.push(...parseEventLines(text));
       }
       return records;
     },
@@ -270,12 +283,18 @@ function rotatedPath(logPath: string, index: number): string {
   return `${logPath}.${index}`;
 }
 
-async function renameIfExists(from: string, to: string): Promise<void> {
+function renameIfExists(from: string, to: string): void {
   try {
-    await rename(from, to);
+    renameSync(from, to);
   } catch (error) {
     if (!isErrorCode(error, 'ENOENT')) throw error;
   }
+}
+
+function defaultRoot(logPath: string): string {
+  const segments = logPath.split(path.sep);
+  const at = segments.lastIndexOf('.hookwise');
+  return at > 0 && at < segments.length - 1 ? segments.slice(0, at + 1).join(path.sep) || path.sep : path.dirname(logPath);
 }
 
 function isErrorCode(error: unknown, code: string): boolean {

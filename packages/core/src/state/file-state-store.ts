@@ -1,9 +1,9 @@
-import { mkdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { lstatSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { loadLockfile } from './lazy-deps.js';
-import { loadWriteFileAtomic } from './lazy-deps.js';
 import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
+import { acquireFileLock } from './lock.js';
+import { checkDirectoryChain, ioError, readFileInside, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './safe-fs.js';
 import { assertSafeName } from './safe-name.js';
 import type { SessionState, StateStore } from './types.js';
 
@@ -20,26 +20,33 @@ import type { SessionState, StateStore } from './types.js';
  * mapping, where `a/b` and `a__b` would collide. `@scope/name` is stored as `@scope+name.json`.
  * Case-insensitive file systems (macOS, Windows) still fold `Foo` and `foo` together.
  *
+ * Links: nothing below `directory` is followed if it is a symbolic link — `directory` itself,
+ * `state/`, the session folder, the file, its lock. Such a read or write is refused with an
+ * `UnsafePathError` (code `HW_UNSAFE_PATH`) naming the link, and the link is left alone (see
+ * safe-fs.ts for why refusing rather than replacing).
+ *
  * Concurrency: Claude Code runs each hook as its own process, concurrently. `update` takes a
- * cross-process lock (proper-lockfile: an atomic `mkdir` of `<file>.lock`, refreshed while held
- * and considered stale after `lockStaleMs`, so a process killed while holding it blocks others
- * for at most that long), reads, applies the function, writes to a temp file that is renamed
- * over the target (write-file-atomic), and releases. The temp file is fsynced only with
- * `durable: true`: a killed process cannot tear a renamed file either way (the page cache
- * outlives it), and an fsync costs several milliseconds on every hook call; it only matters
- * for a power loss. Because the rename is atomic, `read`
- * needs no lock: it sees either the old or the new document, never a torn one.
+ * cross-process lock (`<file>.lock`, see lock.ts: a holder that died is detected at once by its
+ * pid and start time, so a killed process costs the next call nothing noticeable), reads,
+ * applies the function, writes a temp file that is renamed over the target, and releases.
+ * Before the rename it checks the lock is still its own; if not, the update is retried from
+ * the read, so it is never lost to contention. Waiting is bounded by `retries.maxWaitMs`
+ * (default 60 s, longer than any hook process lives: the process's own deadline is the real
+ * bound; hosts that stop earlier should await {@link FlushableStateStore.flush}).
+ * The temp file is fsynced only with `durable: true`: a killed process cannot tear a renamed
+ * file either way, and an fsync costs milliseconds on every hook call. `read` needs no lock.
+ * Temp files of writers that died are removed under the lock (pid no longer running).
  *
  * Corruption: a document that does not parse is renamed to `<name>.corrupt-<timestamp>-<pid>.json`,
  * reported (logger warning + `onCorrupt`), and treated as absent. Nothing here throws for a
  * corrupt file.
  */
 export interface FileStateStoreOptions {
-  /** The project's `.hookwise` directory; state goes below `<directory>/state/`. */
+  /** The project's `.hookwise` directory; state goes below `<directory>/state/`. Links from here down are refused. */
   directory: string;
   /** Receives corruption warnings and lock trouble. Default: warnings to stderr (never stdout, which Claude Code reads). */
   logger?: Logger;
-  /** A lock whose holder has not refreshed it for this long is taken over (min 2000, proper-lockfile's floor). Default 10 000. */
+  /** A lock held by another host, or by a live local process for this long, is taken over. Default 60 000. */
   lockStaleMs?: number;
   /** How long `update`/`clear` keep trying for a busy lock, and the randomized backoff between attempts. */
   retries?: LockRetryOptions;
@@ -50,41 +57,54 @@ export interface FileStateStoreOptions {
 }
 
 export interface LockRetryOptions {
-  /** Give up (HookwiseError `HW_STATE_LOCK`) after waiting this long. Default `lockStaleMs * 2 + 10 000`, enough to outlast a crashed holder. */
+  /** Give up (HookwiseError `HW_STATE_LOCK`) after waiting this long for a live holder. Default 60 000. */
   maxWaitMs?: number;
-  /** Smallest pause between attempts. Default 5. */
+  /** Smallest pause between attempts. Default 2. */
   minDelayMs?: number;
-  /** Largest pause between attempts. Default 250. */
+  /** Largest pause between attempts. Default 50. */
   maxDelayMs?: number;
 }
 
-const DEFAULT_LOCK_STALE_MS = 10_000;
-// proper-lockfile silently raises anything lower to this floor; using the same value keeps our
-// default wait computation honest.
-const PROPER_LOCKFILE_MIN_STALE_MS = 2_000;
+/** A store whose pending writes can be awaited: a host process awaits them before it exits, so no update started by a hook is cut off. */
+export interface FlushableStateStore extends StateStore {
+  /** Resolves once every update and clear started so far has finished (successfully or not). */
+  flush(): Promise<void>;
+  /** How many updates and clears are still running. */
+  pending(): number;
+}
 
-export function createFileStateStore(options: FileStateStoreOptions): StateStore {
-  const stateRoot = path.resolve(options.directory, 'state');
+const DEFAULT_LOCK_STALE_MS = 60_000;
+const DEFAULT_MAX_WAIT_MS = 60_000;
+
+export function createFileStateStore(options: FileStateStoreOptions): FlushableStateStore {
+  const root = path.resolve(options.directory);
+  const stateRoot = path.join(root, 'state');
   const logger = options.logger ?? createLogger({ level: 'warn' });
-  const lockStaleMs = Math.max(options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS, PROPER_LOCKFILE_MIN_STALE_MS);
-  const maxWaitMs = options.retries?.maxWaitMs ?? lockStaleMs * 2 + 10_000;
-  const minDelayMs = Math.max(1, options.retries?.minDelayMs ?? 5);
-  const maxDelayMs = Math.max(minDelayMs, options.retries?.maxDelayMs ?? 250);
+  const lockOptions = {
+    staleMs: Math.max(1, options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS),
+    maxWaitMs: Math.max(0, options.retries?.maxWaitMs ?? DEFAULT_MAX_WAIT_MS),
+    minDelayMs: Math.max(1, options.retries?.minDelayMs ?? 2),
+    maxDelayMs: 0,
+  };
+  lockOptions.maxDelayMs = Math.max(lockOptions.minDelayMs, options.retries?.maxDelayMs ?? 50);
+  const inFlight = new Set<Promise<unknown>>();
 
   const sessionDirectory = (sessionId: string): string =>
     path.join(stateRoot, toFileName(assertSafeName(sessionId, 'session id')));
   const namespaceFile = (sessionId: string, namespace: string): string =>
     path.join(sessionDirectory(sessionId), `${toFileName(assertSafeNamespace(namespace))}.json`);
 
-  /** Reads and parses `file`; a corrupt file is moved aside and reported, and reads as absent. */
-  async function readDocument<T>(file: string): Promise<{ corrupt: false; value: T | undefined } | { corrupt: true; parseError: unknown }> {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if (isErrorCode(error, 'ENOENT') || isErrorCode(error, 'ENOTDIR')) return { corrupt: false, value: undefined };
-      throw new HookwiseError(`cannot read state file ${file}`, { code: 'HW_STATE_IO', cause: error });
-    }
+  function track<R>(work: Promise<R>): Promise<R> {
+    inFlight.add(work);
+    const done = () => inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  /** Reads and parses `file`; a corrupt file reads as `{ corrupt: true }`. Links and non-regular files throw. */
+  function readDocument<T>(file: string): { corrupt: false; value: T | undefined } | { corrupt: true; parseError: unknown } {
+    const text = readFileInside(root, file);
+    if (text === undefined) return { corrupt: false, value: undefined };
     try {
       return { corrupt: false, value: JSON.parse(text) as T };
     } catch (parseError) {
@@ -93,17 +113,17 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
   }
 
   /** Must be called while holding the file's lock, so it can only move aside the file it judged corrupt. */
-  async function quarantine(file: string, parseError: unknown): Promise<void> {
+  function quarantine(file: string, parseError: unknown): void {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const movedTo = `${file.slice(0, -'.json'.length)}.corrupt-${stamp}-${process.pid}.json`;
     let destination: string | undefined = movedTo;
     try {
-      await rename(file, movedTo);
+      renameSync(file, movedTo);
     } catch (renameError) {
       // Could not move it (permissions?): remove it so the store keeps working; the warning
       // still reports the loss.
       destination = undefined;
-      await rm(file, { force: true }).catch(() => {});
+      rmSync(file, { force: true });
       logger.debug('could not move corrupt state file aside', { file, error: renameError });
     }
     const error = new StateCorruptError(file, destination, parseError);
@@ -115,56 +135,37 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
     }
   }
 
-  /** Parse result of the locked re-read, or the value after moving a corrupt file aside. */
-  async function readUnderLock<T>(file: string): Promise<T | undefined> {
-    const first = await readDocument<T>(file);
+  function readUnderLock<T>(file: string): T | undefined {
+    const first = readDocument<T>(file);
     if (!first.corrupt) return first.value;
-    await quarantine(file, first.parseError);
+    quarantine(file, first.parseError);
     return undefined;
   }
 
-  async function withLock<R>(file: string, body: (assertStillHeld: () => void) => Promise<R>): Promise<R> {
-    await mkdir(path.dirname(file), { recursive: true });
-    let compromisedBy: Error | undefined;
-    const release = await acquireLock(file, (error) => {
-      // proper-lockfile's default handler throws from a timer, which would crash the hook
-      // process. Remember it instead; the body checks before writing.
-      compromisedBy = error;
-      logger.warn('state lock was compromised (held longer than lockStaleMs, or removed by another process)', { file, error });
-    });
-    try {
-      return await body(() => {
-        if (compromisedBy) {
-          throw new HookwiseError(`lost the lock on ${file} before writing; the update was not applied`, {
-            code: 'HW_STATE_LOCK',
-            cause: compromisedBy,
-          });
-        }
-      });
-    } finally {
-      await release().catch((error: unknown) => {
-        // ERELEASED after a compromise is expected; anything else is worth a debug line only,
-        // because the lock will go stale and be taken over anyway.
-        logger.debug('releasing state lock failed', { file, error });
-      });
-    }
-  }
-
-  async function acquireLock(file: string, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
-    const deadline = Date.now() + maxWaitMs;
+  /**
+   * Runs `body` under the file's lock. `body` gets a `commit` guard to call right before it
+   * changes the file: it throws {@link LockLost} when the lock was taken over meanwhile, and
+   * the whole body is then run again under a fresh lock.
+   */
+  async function withLock<R>(file: string, body: (commit: () => void) => Promise<R>): Promise<R> {
+    checkDirectoryChain(root, path.dirname(file), true);
     for (let attempt = 0; ; attempt++) {
+      const lock = await acquireFileLock(file, lockOptions);
       try {
-        // retries: 0 — we run the retry loop ourselves so it is bounded by time (a crashed
-        // holder needs up to lockStaleMs) rather than by a count.
-        return await (await loadLockfile()).lock(file, { stale: lockStaleMs, realpath: false, retries: 0, onCompromised });
+        // Under the lock nobody else writes this file, so a temp file of it is a dead writer's.
+        sweepTempFiles(path.dirname(file), path.basename(file));
+        return await body(() => {
+          if (!lock.stillHeld()) throw new LockLost();
+        });
       } catch (error) {
-        if (!isErrorCode(error, 'ELOCKED')) {
-          throw new HookwiseError(`cannot lock state file ${file}`, { code: 'HW_STATE_LOCK', cause: error });
+        if (error instanceof LockLost && attempt < 20) {
+          logger.debug('state lock was taken over before the write; retrying the update', { file });
+          continue;
         }
-        if (Date.now() >= deadline) {
-          throw new HookwiseError(`state file ${file} stayed locked for more than ${maxWaitMs} ms`, { code: 'HW_STATE_LOCK', cause: error });
-        }
-        await sleep(backoffDelay(attempt, minDelayMs, maxDelayMs));
+        if (error instanceof LockLost) throw new HookwiseError(`lost the lock on ${file} 20 times in a row; the update was not applied`, { code: 'HW_STATE_LOCK' });
+        throw error;
+      } finally {
+        lock.release();
       }
     }
   }
@@ -172,50 +173,91 @@ export function createFileStateStore(options: FileStateStoreOptions): StateStore
   return {
     async read<T = unknown>(sessionId: string, namespace: string): Promise<T | undefined> {
       const file = namespaceFile(sessionId, namespace);
-      const result = await readDocument<T>(file);
+      const result = readDocument<T>(file);
       if (!result.corrupt) return result.value;
       // Only move it aside under the lock: without it, an updater could have replaced the
       // corrupt file with a good one between our read and our rename, and we would hide that.
-      return withLock(file, () => readUnderLock<T>(file));
+      return track(withLock(file, async () => readUnderLock<T>(file)));
     },
 
-    async update<T = unknown>(sessionId: string, namespace: string, fn: (current: T | undefined) => T | Promise<T>): Promise<T> {
-      const file = namespaceFile(sessionId, namespace);
-      return withLock(file, async (assertStillHeld) => {
-        const current = await readUnderLock<T>(file);
-        const next = await fn(current);
-        // Returning undefined means "no value": remove the file rather than write `undefined`,
-        // which is not JSON.
-        const text = next === undefined ? undefined : serialise(next, file);
-        assertStillHeld();
-        await mkdir(path.dirname(file), { recursive: true }); // a concurrent clear(sessionId) may have removed it
-        if (text === undefined) {
-          await rm(file, { force: true });
-        } else {
-          await (await loadWriteFileAtomic())(file, text, { encoding: 'utf8', fsync: options.durable === true });
-        }
-        return next;
-      });
+    update<T = unknown>(sessionId: string, namespace: string, fn: (current: T | undefined) => T | Promise<T>): Promise<T> {
+      return track(
+        (async () => {
+          const file = namespaceFile(sessionId, namespace);
+          return withLock(file, async (commit) => {
+            const current = readUnderLock<T>(file);
+            const next = await fn(current);
+            // Returning undefined means "no value": remove the file rather than write `undefined`,
+            // which is not JSON.
+            const text = next === undefined ? undefined : serialise(next, file);
+            checkDirectoryChain(root, path.dirname(file), true); // a concurrent clear(sessionId) may have removed it
+            if (text === undefined) {
+              commit();
+              removeFile(file);
+            } else {
+              writeFileAtomicInside(root, file, text, { fsync: options.durable === true, beforeRename: commit });
+            }
+            return next;
+          });
+        })(),
+      );
     },
 
-    async clear(sessionId: string, namespace?: string): Promise<void> {
-      if (namespace === undefined) {
-        // Whole session: no per-namespace locks; an update racing this may recreate its own file,
-        // which is the same outcome as that update running just after the clear.
-        await rm(sessionDirectory(sessionId), { recursive: true, force: true });
-        return;
-      }
-      const file = namespaceFile(sessionId, namespace);
-      // Nothing to clear: skip the lock, which would also create an empty session folder.
-      if (!(await exists(file))) return;
-      // Under the lock so a concurrent update cannot write back the value it read before the clear.
-      await withLock(file, async () => {
-        await unlink(file).catch((error: unknown) => {
-          if (!isErrorCode(error, 'ENOENT')) throw error;
-        });
-      });
+    clear(sessionId: string, namespace?: string): Promise<void> {
+      return track(
+        (async () => {
+          if (namespace === undefined) {
+            // Whole session: no per-namespace locks; an update racing this may recreate its own
+            // file, which is the same outcome as that update running just after the clear.
+            const directory = sessionDirectory(sessionId);
+            if (!checkDirectoryChain(root, directory, false)) return;
+            try {
+              rmSync(directory, { recursive: true, force: true }); // rm never follows links inside
+            } catch (error) {
+              throw ioError('remove', directory, error);
+            }
+            return;
+          }
+          const file = namespaceFile(sessionId, namespace);
+          // Nothing to clear: skip the lock, which would also create an empty session folder.
+          if (!checkDirectoryChain(root, path.dirname(file), false) || !existsNoFollow(file)) return;
+          // Under the lock so a concurrent update cannot write back the value it read before the clear.
+          await withLock(file, async (commit) => {
+            commit();
+            removeFile(file);
+          });
+        })(),
+      );
     },
+
+    async flush(): Promise<void> {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+
+    pending: () => inFlight.size,
   };
+}
+
+class LockLost extends Error {}
+
+function removeFile(file: string): void {
+  try {
+    const stats = lstatSync(file);
+    if (stats.isSymbolicLink()) throw new UnsafePathError(file, 'it is a symbolic link');
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw HookwiseError.isInstance(error) ? error : ioError('remove', file, error);
+  }
+}
+
+function existsNoFollow(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -310,28 +352,4 @@ function serialise(value: unknown, where: string): string {
   } catch (error) {
     throw new HookwiseError(`state value for ${where} is not JSON-serialisable`, { code: 'HW_STATE_VALUE', cause: error });
   }
-}
-
-/** "Full jitter" exponential backoff: random spread keeps 50 waiting processes from retrying in lockstep. */
-function backoffDelay(attempt: number, minDelayMs: number, maxDelayMs: number): number {
-  const ceiling = Math.min(maxDelayMs, minDelayMs * 2 ** Math.min(attempt, 16));
-  return minDelayMs + Math.random() * (ceiling - minDelayMs);
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await stat(file);
-    return true;
-  } catch (error) {
-    if (isErrorCode(error, 'ENOENT') || isErrorCode(error, 'ENOTDIR')) return false;
-    throw error;
-  }
-}
-
-function sleep(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds));
-}
-
-function isErrorCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }

@@ -1,0 +1,212 @@
+import { closeSync, constants, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { HookwiseError } from '../errors.js';
+import { ioError, isProcessAlive, processStartTime, tempNameFor } from './safe-fs.js';
+
+/**
+ * A cross-process lock on one file: `<file>.lock`, a small regular file naming its holder
+ * (a random token, pid, process start time and host name).
+ *
+ * Taking it: the holder record is written to a temp file first and then `link`ed to the lock
+ * name, which fails with EEXIST when the lock exists. So a lock file is complete from the moment
+ * it exists; there is no window in which a waiter sees an empty lock and has to guess.
+ *
+ * A dead holder is detected at once, not after a timeout: a lock whose pid is not running — or
+ * runs a different process now (start time differs, Linux) — is taken over on the next attempt.
+ * So a hook process killed with SIGKILL while holding the lock costs the next call one extra
+ * `read` of the lock, not seconds. Anything at the lock name that is not such a record (a folder,
+ * e.g. a left-over proper-lockfile lock or a planted `mkdir`; a link; garbage) is moved aside at
+ * once too: hookwise never created it this way, so nobody can be waiting on it. A holder on
+ * another host (a shared network folder) cannot be checked, and counts as stale after `staleMs`.
+ * A live holder is never timed out by age (default `staleMs` for a live local holder: 60 s):
+ * the hook process's own deadline ends it long before.
+ *
+ * Taking over goes through `rename` of the stale lock to a unique name, then a check that what
+ * was moved is the lock judged stale; if a live lock was moved by mistake (it was retaken in
+ * between), it is linked back. The holder also re-checks its token right before it commits
+ * ({@link HeldLock.stillHeld}), so a broken lock costs a retry, never a lost update.
+ */
+export interface FileLockOptions {
+  /** Give up (HookwiseError `HW_STATE_LOCK`) after waiting this long for a live holder. */
+  maxWaitMs: number;
+  /** A lock of another host, or a live local holder, counts as stale after this long. */
+  staleMs: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+}
+
+export interface HeldLock {
+  readonly path: string;
+  /** Whether the lock file is still this holder's (nobody judged it stale and took it). */
+  stillHeld(): boolean;
+  release(): void;
+}
+
+const held = new Set<{ path: string; token: string }>();
+let exitHookInstalled = false;
+
+/** Releases every lock this process holds; runs on `process.exit` (signals and deadlines end calls that way). */
+export function releaseHeldLocks(): void {
+  for (const entry of [...held]) releaseEntry(entry);
+}
+
+function releaseEntry(entry: { path: string; token: string }): void {
+  held.delete(entry);
+  try {
+    const holder = readHolder(entry.path);
+    if (holder !== undefined && holder !== 'foreign' && holder.token === entry.token) unlinkSync(entry.path);
+  } catch {
+    // gone already
+  }
+}
+
+interface Holder {
+  token: string;
+  pid: number;
+  start: string;
+  host: string;
+  mtimeMs: number;
+}
+
+/** The lock's record; `'foreign'` when something else sits at the lock name; undefined when there is no lock. */
+function readHolder(lockPath: string): Holder | 'foreign' | undefined {
+  let stats;
+  try {
+    stats = lstatSync(lockPath);
+  } catch {
+    return undefined;
+  }
+  if (!stats.isFile()) return 'foreign';
+  let text: string;
+  try {
+    const fd = openSync(lockPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'foreign';
+  }
+  const [token, pid, start, host] = text.split('\n');
+  if (!token || !pid || !/^\d+$/.test(pid) || host === undefined) return 'foreign';
+  return { token, pid: Number(pid), start: start ?? '', host, mtimeMs: stats.mtimeMs };
+}
+
+let ownStart: string | undefined;
+let ownHost: string | undefined;
+
+function isStale(holder: Holder | 'foreign', staleMs: number): boolean {
+  if (holder === 'foreign') return true;
+  ownHost ??= hostname();
+  const age = Date.now() - holder.mtimeMs;
+  if (holder.host !== ownHost) return age > staleMs;
+  if (!isProcessAlive(holder.pid)) return true;
+  if (holder.start !== '') {
+    const start = processStartTime(holder.pid);
+    if (start !== undefined && start !== holder.start) return true; // the pid was reused
+  }
+  return age > staleMs;
+}
+
+function describe(holder: Holder | 'foreign'): string {
+  return holder === 'foreign' ? 'foreign' : holder.token;
+}
+
+/** Moves a stale lock out of the way without ever removing a lock someone retook meanwhile. */
+function breakStale(lockPath: string, judged: Holder | 'foreign'): void {
+  const grave = tempNameFor(lockPath, 'stale-tmp');
+  try {
+    renameSync(lockPath, grave);
+  } catch {
+    return; // someone else broke it first
+  }
+  const moved = readHolder(grave);
+  if (moved !== undefined && describe(moved) !== describe(judged) && moved !== 'foreign') {
+    // We moved a live lock that was retaken after our check: put it back.
+    try {
+      linkSync(grave, lockPath);
+    } catch {
+      // Retaken again: that holder's stillHeld() check fails and it retries.
+    }
+  }
+  try {
+    rmSync(grave, { recursive: true, force: true });
+  } catch {
+    // the sweeper removes it later
+  }
+}
+
+export async function acquireFileLock(file: string, options: FileLockOptions): Promise<HeldLock> {
+  const lockPath = `${file}.lock`;
+  const token = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  ownStart ??= processStartTime(process.pid) ?? '';
+  ownHost ??= hostname();
+  const record = `${token}\n${process.pid}\n${ownStart}\n${ownHost}\n`;
+  const temporary = tempNameFor(lockPath, 'lock-tmp');
+  let fd: number | undefined;
+  try {
+    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o644);
+    writeSync(fd, record);
+  } catch (error) {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // never created
+    }
+    throw ioError('create a lock for', file, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  const deadline = Date.now() + options.maxWaitMs;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        linkSync(temporary, lockPath);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError('lock', file, error);
+      }
+      const holder = readHolder(lockPath);
+      if (holder === undefined) continue; // released between our link and our read
+      if (isStale(holder, options.staleMs)) {
+        breakStale(lockPath, holder);
+        continue;
+      }
+      if (Date.now() >= deadline) {
+        throw new HookwiseError(`${file} stayed locked by process ${holder === 'foreign' ? '?' : holder.pid} for more than ${options.maxWaitMs} ms`, { code: 'HW_STATE_LOCK' });
+      }
+      await sleep(backoffDelay(attempt, options.minDelayMs, options.maxDelayMs));
+    }
+  } finally {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // already gone
+    }
+  }
+  const entry = { path: lockPath, token };
+  held.add(entry);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', releaseHeldLocks);
+  }
+  return {
+    path: lockPath,
+    stillHeld: () => {
+      const holder = readHolder(lockPath);
+      return holder !== undefined && holder !== 'foreign' && holder.token === token;
+    },
+    release: () => releaseEntry(entry),
+  };
+}
+
+/** "Full jitter" exponential backoff: random spread keeps many waiting processes from retrying in lockstep. */
+function backoffDelay(attempt: number, minDelayMs: number, maxDelayMs: number): number {
+  const ceiling = Math.min(maxDelayMs, minDelayMs * 2 ** Math.min(attempt, 16));
+  return minDelayMs + Math.random() * (ceiling - minDelayMs);
+}
+
+function sleep(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds));
+}

@@ -1,0 +1,261 @@
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import path from 'node:path';
+import { HookwiseError } from '../errors.js';
+
+/**
+ * File access below hookwise's own folder (`.hookwise/` or the configured `stateDir`) that never
+ * follows a link out of it.
+ *
+ * Policy: **refuse and report.** A symbolic link anywhere between the root and the file — the
+ * root itself included, so a `.hookwise` that is a link — makes the read or write fail with
+ * {@link UnsafePathError} (code `HW_UNSAFE_PATH`), whose message names the link and where it
+ * points. Nothing is read through it, written through it or deleted: the link may be the
+ * user's, and replacing it would hide that something planted it (git checks links out of a
+ * cloned repository even when `.hookwise/` is ignored). A regular file with more than one hard
+ * link is refused the same way where hookwise would write into it in place (the event log).
+ *
+ * How: every directory level is checked with `lstat` (and created one level at a time, so a
+ * failure names the real cause — `EACCES` on a read-only folder, not the `ENOENT` of a recursive
+ * mkdir); the file itself is opened with `O_NOFOLLOW` and checked with `fstat`, so the check
+ * and the use are the same open file. Reads also use `O_NONBLOCK`, so a FIFO or device planted
+ * in place of a file cannot block a libuv thread; it is refused after `fstat`.
+ *
+ * Residual risk: a process that can rename directories inside the root between the `lstat` of a
+ * level and the `open` below it can still race this. That needs a hostile process already
+ * writing in the project, which is beyond what a hook can defend against; a planted link in a
+ * checkout (the realistic case) is caught.
+ */
+export class UnsafePathError extends HookwiseError {
+  readonly path: string;
+  constructor(file: string, reason: string) {
+    super(`refused ${file}: ${reason}; hookwise never follows links inside its folder — remove it`, { code: 'HW_UNSAFE_PATH' });
+    this.name = 'UnsafePathError';
+    this.path = file;
+  }
+}
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+function linkTarget(file: string): string {
+  try {
+    return ` (to ${JSON.stringify(readlinkSync(file))})`;
+  } catch {
+    return '';
+  }
+}
+
+/** A short description of a non-regular, non-link entry for messages. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** An fs error as one HookwiseError naming the operation, the path and the real cause. */
+export function ioError(operation: string, file: string, error: unknown): HookwiseError {
+  if (HookwiseError.isInstance(error)) return error;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reason =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'EROFS'
+        ? 'read-only file system'
+        : code === 'ENOSPC'
+          ? 'no space left on the device'
+          : code === 'EDQUOT'
+            ? 'disk quota exceeded'
+            : ((error as Error)?.message ?? String(error)).replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '');
+  return new HookwiseError(`cannot ${operation} ${file}: ${reason}${code ? ` (${code})` : ''}`, { code: 'HW_STATE_IO', cause: error });
+}
+
+function isInside(root: string, target: string): boolean {
+  const relation = path.relative(root, target);
+  return relation === '' || (!path.isAbsolute(relation) && relation !== '..' && !relation.startsWith(`..${path.sep}`));
+}
+
+/**
+ * Checks that `dir` (inside `root`, or `root` itself) is a chain of real directories, creating
+ * missing levels one at a time when `create` is set. Returns false when a level is missing and
+ * `create` is not set. Throws {@link UnsafePathError} for a link or a non-directory.
+ */
+export function checkDirectoryChain(root: string, dir: string, create: boolean): boolean {
+  const absoluteRoot = path.resolve(root);
+  const absoluteDir = path.resolve(dir);
+  if (!isInside(absoluteRoot, absoluteDir)) throw new UnsafePathError(absoluteDir, `it is outside ${absoluteRoot}`);
+  const levels = [absoluteRoot];
+  const relation = path.relative(absoluteRoot, absoluteDir);
+  if (relation !== '') {
+    let current = absoluteRoot;
+    for (const segment of relation.split(path.sep)) levels.push((current = path.join(current, segment)));
+  }
+  for (const [index, level] of levels.entries()) {
+    let stats;
+    try {
+      stats = lstatSync(level);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') throw ioError('inspect', level, error);
+      if (!create) return false;
+      try {
+        // The root's own parents are the project's business (they may be links, e.g. a home on
+        // another disk); from the root down hookwise creates each level itself.
+        if (index === 0) mkdirSync(path.dirname(level), { recursive: true });
+        mkdirSync(level);
+      } catch (mkdirError) {
+        if ((mkdirError as NodeJS.ErrnoException).code !== 'EEXIST') throw ioError('create the folder', level, mkdirError);
+      }
+      stats = lstatSync(level);
+    }
+    if (stats.isSymbolicLink()) throw new UnsafePathError(level, `it is a symbolic link${linkTarget(level)}`);
+    if (!stats.isDirectory()) throw new UnsafePathError(level, `it is ${kindOf(stats)}, expected a folder`);
+  }
+  return true;
+}
+
+/**
+ * Reads a regular file below `root` without following links; undefined when it (or a folder on
+ * the way) does not exist. FIFOs, devices and folders are refused without blocking.
+ */
+export function readFileInside(root: string, file: string): string | undefined {
+  if (!checkDirectoryChain(root, path.dirname(file), false)) return undefined;
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK') throw new UnsafePathError(file, `it is a symbolic link${linkTarget(file)}`);
+    throw ioError('read', file, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new UnsafePathError(file, `it is ${kindOf(stats)}`);
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw HookwiseError.isInstance(error) ? error : ioError('read', file, error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Name of a temp file for `file` written by this process; {@link sweepTempFiles} recognises it. */
+export function tempNameFor(file: string, tag = 'tmp'): string {
+  return `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.${tag}`;
+}
+
+/**
+ * Writes `file` (below `root`) atomically: a new temp file beside it (`O_EXCL | O_NOFOLLOW`,
+ * so nothing existing is written through), then `rename` over the target, which replaces a
+ * directory entry and never writes through a link. The temp file is removed when any step
+ * fails (a full disk leaves nothing behind).
+ */
+export function writeFileAtomicInside(root: string, file: string, text: string, options: { fsync?: boolean; beforeRename?: () => void } = {}): void {
+  checkDirectoryChain(root, path.dirname(file), true);
+  try {
+    const stats = lstatSync(file);
+    if (stats.isSymbolicLink()) throw new UnsafePathError(file, `it is a symbolic link${linkTarget(file)}`);
+    if (!stats.isFile()) throw new UnsafePathError(file, `it is ${kindOf(stats)}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw HookwiseError.isInstance(error) ? error : ioError('inspect', file, error);
+  }
+  const temporary = tempNameFor(file);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666);
+    const bytes = Buffer.from(text, 'utf8');
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    if (options.fsync) fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    options.beforeRename?.();
+    renameSync(temporary, file);
+  } catch (error) {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // already failing
+      }
+    }
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // never created, or already renamed
+    }
+    throw HookwiseError.isInstance(error) ? error : ioError('write', file, error);
+  }
+}
+
+const TEMP_NAME = /\.(\d+)\.[a-z0-9]+\.(tmp|lock-tmp|stale-tmp)$/;
+const ORPHAN_AGE_MS = 10 * 60 * 1000;
+
+/**
+ * Removes temp files left in `dir` by writers that died (kill -9, power loss, a crash between
+ * write and rename): names `<file>.<pid>.<random>.tmp` whose pid is no longer running, or that
+ * are older than ten minutes (a reused pid). Cheap enough to run under a lock on every write.
+ */
+export function sweepTempFiles(dir: string, prefix = ''): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = TEMP_NAME.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    const file = path.join(dir, name);
+    let orphan = !isProcessAlive(pid);
+    if (!orphan) {
+      try {
+        orphan = Date.now() - lstatSync(file).mtimeMs > ORPHAN_AGE_MS;
+      } catch {
+        continue;
+      }
+    }
+    if (pid === process.pid && !orphan) continue;
+    if (orphan) {
+      try {
+        const stats = lstatSync(file);
+        if (stats.isDirectory()) rmSync(file, { recursive: true, force: true });
+        else unlinkSync(file);
+      } catch {
+        // another sweeper got it first
+      }
+    }
+  }
+}
+
+/** Whether a process with this pid exists (EPERM means it exists but belongs to someone else). */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The start time of a process as the kernel reports it (Linux: field 22 of /proc/<pid>/stat,
+ * clock ticks since boot). With the pid it identifies one process even after the pid is reused.
+ * Undefined where /proc is not available (macOS, Windows) or the process is gone.
+ */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) may contain spaces and parentheses: count from the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return fields[19];
+  } catch {
+    return undefined;
+  }
+}
