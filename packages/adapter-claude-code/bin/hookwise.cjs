@@ -33,14 +33,46 @@ function projectDirOf(stdin) {
   return process.cwd();
 }
 
-function freshBundle(projectDir, configFile) {
-  let manifest;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW || 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK || 0;
+const BUNDLE_NAME = /^run-[0-9a-f]{16}\.cjs$/;
+
+// Reads a regular file without following a link (O_NOFOLLOW + fstat): the cache lives under
+// .hookwise/, which hookwise never trusts to be free of planted links (see core's safe-fs.ts).
+function readOwnFile(file, encoding) {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   try {
-    manifest = JSON.parse(fs.readFileSync(path.join(projectDir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8'));
+    if (!fs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
+    return fs.readFileSync(fd, encoding);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+// .hookwise and .hookwise/cache must be real folders: a linked .hookwise would make hookwise
+// load and run code from wherever the link points. A link there sends the call to the slow
+// path, which refuses it with one line naming the link.
+function cacheDirOf(projectDir) {
+  const hookwiseDir = path.join(projectDir, '.hookwise');
+  const cacheDir = path.join(hookwiseDir, 'cache');
+  try {
+    if (!fs.lstatSync(hookwiseDir).isDirectory() || !fs.lstatSync(cacheDir).isDirectory()) return undefined;
   } catch {
     return undefined;
   }
-  if (!manifest || manifest.format !== MANIFEST_FORMAT || !manifest.bundle) return undefined;
+  return cacheDir;
+}
+
+function freshBundle(projectDir, configFile) {
+  const cacheDir = cacheDirOf(projectDir);
+  if (!cacheDir) return undefined;
+  let manifest;
+  try {
+    manifest = JSON.parse(readOwnFile(path.join(cacheDir, 'run-bundle.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!manifest || manifest.format !== MANIFEST_FORMAT || typeof manifest.bundle !== 'string' || !BUNDLE_NAME.test(manifest.bundle)) return undefined;
   if (manifest.node !== process.version || manifest.configFile !== configFile || manifest.runtime !== path.join(dist, 'runtime.js')) return undefined;
   for (const [file, mtimeMs, size] of manifest.watched) {
     let stats;
@@ -51,27 +83,35 @@ function freshBundle(projectDir, configFile) {
     }
     if (stats.mtimeMs !== mtimeMs || stats.size !== size) return undefined;
   }
-  return path.join(projectDir, '.hookwise', 'cache', manifest.bundle);
+  return path.join(cacheDir, manifest.bundle);
 }
 
 // Loads the bundle with a V8 code cache beside it: compiling ~0.5 MB of JavaScript is about a
 // third of a hook call's start-up, and Node 20 has no built-in compile cache. The cache is
 // written once, at exit of the first call, so it covers the functions a call actually ran;
 // V8 rejects it by itself when Node or the bundle changed, and it is then written again.
-function loadBundle(file) {
+// Loading runs the bundle's top level, which includes the project's config module: a config
+// that loops at import is stopped by V8 at the call's deadline (vm's `timeout`) instead of
+// running until Claude Code kills the process.
+function loadBundle(file, timeoutMs) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const code = fs.readFileSync(file, 'utf8');
+  const code = readOwnFile(file, 'utf8');
   const cacheFile = file.replace(/\.cjs$/, '.v8cache');
   let cachedData;
   try {
-    cachedData = fs.readFileSync(cacheFile);
+    cachedData = readOwnFile(cacheFile);
   } catch {
     // no cache yet
   }
-  const script = new vm.Script(Module.wrap(code), { filename: file, cachedData });
+  const script = new vm.Script(`${Module.wrap(code).replace(/;\s*$/, '')}.apply(this, globalThis[Symbol.for('hookwise.args')])`, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file };
-  script.runInThisContext()(module.exports, Module.createRequire(file), module, file, path.dirname(file));
+  globalThis[Symbol.for('hookwise.args')] = [module.exports, Module.createRequire(file), module, file, path.dirname(file)];
+  try {
+    script.runInThisContext({ timeout: timeoutMs, breakOnSigint: false });
+  } finally {
+    delete globalThis[Symbol.for('hookwise.args')];
+  }
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once('exit', () => {
       try {
@@ -86,24 +126,121 @@ function loadBundle(file) {
   return module.exports;
 }
 
+// Plugin code must not be able to end the call with another exit code (2 means "block" to
+// Claude Code) or end it before the result is printed: `process.exit` becomes a function that
+// throws in its caller — a hook calling it fails and is named like any failing hook — and
+// hookwise ends the process through the saved original, always with 0. Not guarded (said in
+// the README): process.reallyExit, process.kill(process.pid, …), process.abort() and native code.
+function guardExit() {
+  const original = process.exit;
+  globalThis[Symbol.for('hookwise.exit')] = (code) => original.call(process, code);
+  process.exit = function exit(code) {
+    throw new Error(`process.exit(${code === undefined ? '' : String(code)}) was called by plugin code; hookwise ignored it (a hook call always ends with exit 0)`);
+  };
+}
+
+// Nothing but the one result may reach fd 1. Where fd 1 can be reopened (a pipe, a file, a
+// terminal), the real stdout is reopened as a new descriptor for the result and fd 1 itself is
+// pointed at stderr, so direct writes (fs.writeSync(1)), child processes with inherited stdio
+// and native code all land on stderr. Where it cannot (stdout is a socket, as with Node's
+// child_process parents; no /dev/fd), fd 1 stays and the JavaScript ways to reach it are
+// redirected instead: fs write calls with fd 1, and child processes started through
+// child_process with stdout inherited (spawn, fork, exec, execFile, spawnSync; not
+// execSync/execFileSync, which call Node's internal spawnSync directly).
+function guardStdout() {
+  const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND;
+  let saved;
+  try {
+    saved = fs.openSync('/dev/fd/1', flags);
+  } catch {
+    redirectFd1InJavaScript();
+    return 1;
+  }
+  try {
+    fs.closeSync(1);
+    let replacement;
+    try {
+      replacement = fs.openSync('/dev/fd/2', flags);
+    } catch {
+      replacement = fs.openSync('/dev/null', flags);
+    }
+    if (replacement !== 1) fs.closeSync(replacement); // fd 1 was taken meanwhile: leave it
+    return saved;
+  } catch {
+    return saved;
+  }
+}
+
+function redirectFd1InJavaScript() {
+  const toStderr = (fd) => (fd === 1 ? 2 : fd);
+  for (const name of ['writeSync', 'write', 'writev', 'writevSync', 'fsyncSync']) {
+    const original = fs[name];
+    if (typeof original === 'function') fs[name] = function (fd, ...rest) { return original.call(this, toStderr(fd), ...rest); };
+  }
+  for (const name of ['writeFileSync', 'appendFileSync', 'writeFile', 'appendFile']) {
+    const original = fs[name];
+    if (typeof original === 'function') fs[name] = function (file, ...rest) { return original.call(this, file === 1 ? 2 : file, ...rest); };
+  }
+  const Module = require('node:module');
+  const load = Module._load;
+  let patched = false;
+  Module._load = function (request, ...rest) {
+    const loaded = load.call(this, request, ...rest);
+    if (!patched && (request === 'child_process' || request === 'node:child_process')) {
+      patched = true;
+      patchChildProcess(loaded);
+    }
+    return loaded;
+  };
+}
+
+function stdioWithoutStdout(stdio) {
+  if (stdio === 'inherit') return ['inherit', 2, 'inherit'];
+  if (!Array.isArray(stdio)) return stdio;
+  return stdio.map((entry, index) => (index === 1 && (entry === 'inherit' || entry === 1) ? 2 : entry));
+}
+
+function patchChildProcess(childProcess) {
+  const prototypeSpawn = childProcess.ChildProcess.prototype.spawn;
+  childProcess.ChildProcess.prototype.spawn = function (options) {
+    if (options && options.stdio !== undefined) options.stdio = stdioWithoutStdout(options.stdio);
+    return prototypeSpawn.call(this, options);
+  };
+  const spawnSync = childProcess.spawnSync;
+  childProcess.spawnSync = function (command, args, options) {
+    if (args && !Array.isArray(args)) return spawnSync.call(this, command, { ...args, stdio: stdioWithoutStdout(args.stdio) });
+    return spawnSync.call(this, command, args, options && { ...options, stdio: stdioWithoutStdout(options.stdio) });
+  };
+}
+
 function runFast(event) {
-  // Fail open: whatever escapes (a plugin's stray rejection included) ends the call as a no-op, never exit 2.
+  // Fail open: whatever escapes before the run-time takes over ends the call as a no-op, never exit 2.
   process.on('uncaughtException', fail);
   process.on('unhandledRejection', fail);
   const stdin = readStdin();
   if (stdin === undefined) return false;
-  const request = { event, stdin, env: process.env, cwd: process.cwd() };
+  guardExit();
+  const stdoutFd = guardStdout();
+  const request = { event, stdin, env: process.env, cwd: process.cwd(), stdoutFd };
   const projectDir = projectDirOf(stdin);
   const configFile = CONFIG_FILE_NAMES.map((name) => path.join(projectDir, name)).find((file) => fs.existsSync(file));
   // A project without hookwise (e.g. hooks installed in the user settings) costs nothing more.
-  if (!configFile && process.env.HOOKWISE_NO_BUNDLE !== '1') process.exit(0);
+  if (!configFile && process.env.HOOKWISE_NO_BUNDLE !== '1') exit(0);
   const bundle = configFile && process.env.HOOKWISE_NO_BUNDLE !== '1' ? freshBundle(projectDir, configFile) : undefined;
   if (bundle) {
+    let loaded;
     try {
-      loadBundle(bundle).run(request);
-      return true;
-    } catch {
+      loaded = loadBundle(bundle, callTimeoutMs());
+    } catch (error) {
+      if (error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+        process.stderr.write(`hookwise run ${event}: loading the config and plugins passed the call's ${callTimeoutMs()} ms deadline (HOOKWISE_CALL_TIMEOUT_MS; does the config loop at import?); nothing done\n`);
+        exit(0);
+      }
       // removed by a concurrent rebuild, or unloadable: the slow path rebuilds it
+    }
+    if (loaded) {
+      loaded.run(request);
+      return true;
     }
   }
   import(pathToFileURL(path.join(dist, 'run-slow.js')).href)
@@ -112,9 +249,21 @@ function runFast(event) {
   return true;
 }
 
+// Keep in step with callTimeoutOf in src/run.ts.
+function callTimeoutMs() {
+  const raw = process.env.HOOKWISE_CALL_TIMEOUT_MS;
+  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 2147483647) : 30000;
+}
+
+function exit(code) {
+  const saved = globalThis[Symbol.for('hookwise.exit')];
+  return typeof saved === 'function' ? saved(code) : process.exit(code);
+}
+
 function fail(error) {
   process.stderr.write(`hookwise: internal error, nothing done: ${error && error.message ? error.message : error}\n`);
-  process.exit(0);
+  exit(0);
 }
 
 const args = process.argv.slice(2);

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { checkDirectoryChain, readFileInside, sweepTempFiles, writeFileAtomicInside } from '@hookwise/core';
 
 /**
  * The per-project run bundle: one CommonJS file under `.hookwise/cache/` holding this adapter's
@@ -11,6 +13,11 @@ import path from 'node:path';
  * call and rebuilds (through this module) when one changed.
  *
  * Keep the manifest format in step with the freshness check in `bin/hookwise.cjs`.
+ *
+ * Everything here goes through core's link-refusing file access: `.hookwise` and
+ * `.hookwise/cache` must be real folders and the files regular files, or nothing is written
+ * and no bundle is loaded (a linked `.hookwise` would otherwise make hookwise run code from
+ * wherever the link points).
  */
 export const MANIFEST_FORMAT = 1;
 export const MANIFEST_NAME = 'run-bundle.json';
@@ -37,12 +44,68 @@ export function cacheDirOf(projectDir: string): string {
   return path.join(projectDir, '.hookwise', 'cache');
 }
 
+const hookwiseDirOf = (projectDir: string): string => path.join(projectDir, '.hookwise');
+
+/** The only bundle file names a manifest may name: a hash, no path. */
+export const BUNDLE_NAME = /^run-[0-9a-f]{16}\.cjs$/;
+
 export function readManifest(projectDir: string): BundleManifest | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(cacheDirOf(projectDir), MANIFEST_NAME), 'utf8')) as BundleManifest;
-    return manifest?.format === MANIFEST_FORMAT ? manifest : undefined;
+    const text = readFileInside(hookwiseDirOf(projectDir), path.join(cacheDirOf(projectDir), MANIFEST_NAME));
+    const manifest = text === undefined ? undefined : (JSON.parse(text) as BundleManifest);
+    if (manifest?.format !== MANIFEST_FORMAT) return undefined;
+    if (manifest.bundle !== undefined && !BUNDLE_NAME.test(manifest.bundle)) return undefined;
+    return manifest;
   } catch {
     return undefined;
+  }
+}
+
+/** The bundle file a manifest names, when it is a regular file inside a real `.hookwise/cache`. */
+export function bundlePathOf(projectDir: string, manifest: BundleManifest): string | undefined {
+  if (!manifest.bundle || !BUNDLE_NAME.test(manifest.bundle)) return undefined;
+  try {
+    checkDirectoryChain(hookwiseDirOf(projectDir), cacheDirOf(projectDir), false);
+    const file = path.join(cacheDirOf(projectDir), manifest.bundle);
+    return lstatSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// When the bundle or its manifest cannot be written at all (a full disk), no manifest can say
+// so: an empty marker file (no data block needed) does, and calls skip building for a minute
+// instead of paying ~400 ms for a build they cannot save on every call.
+const WRITE_FAILED_MARKER = 'write-failed';
+const WRITE_RETRY_MS = 60_000;
+
+/** Whether a recent build could not be written (see above), so this call should not try again. */
+export function recentWriteFailure(projectDir: string): boolean {
+  try {
+    const stats = lstatSync(path.join(cacheDirOf(projectDir), WRITE_FAILED_MARKER));
+    return stats.isFile() && Date.now() - stats.mtimeMs < WRITE_RETRY_MS;
+  } catch {
+    return false;
+  }
+}
+
+function markWriteFailure(projectDir: string): void {
+  const marker = path.join(cacheDirOf(projectDir), WRITE_FAILED_MARKER);
+  try {
+    checkDirectoryChain(hookwiseDirOf(projectDir), cacheDirOf(projectDir), false);
+    closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o644));
+    const now = new Date();
+    utimesSync(marker, now, now);
+  } catch {
+    // nothing more we can do on a disk this full
+  }
+}
+
+function clearWriteFailure(projectDir: string): void {
+  try {
+    unlinkSync(path.join(cacheDirOf(projectDir), WRITE_FAILED_MARKER));
+  } catch {
+    // none
   }
 }
 
@@ -76,7 +139,7 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
   const cacheDir = cacheDirOf(projectDir);
   let esbuild: typeof import('esbuild');
   try {
-    esbuild = await import('esbuild');
+    esbuild = await importEsbuild();
   } catch (error) {
     return { ok: false, reason: `esbuild is not available (${(error as Error).message.split('\n')[0]})` };
   }
@@ -101,12 +164,19 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
   const fail = (reason: string): BuildResult => {
     const manifest = finish({ failed: reason });
     try {
-      writeAtomic(path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
+      writeAtomic(projectDir, path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
     } catch {
-      // an unwritable cache only means the next call tries again
+      markWriteFailure(projectDir);
     }
     return { ok: false, reason, manifest };
   };
+  try {
+    checkDirectoryChain(hookwiseDirOf(projectDir), cacheDir, true);
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  }
+  // Temp files of builds that were killed or failed mid-write.
+  sweepTempFiles(cacheDir);
 
   let entry: string;
   try {
@@ -173,22 +243,36 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
   const bundleName = `run-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.cjs`;
   const bundlePath = path.join(cacheDir, bundleName);
   try {
-    mkdirSync(cacheDir, { recursive: true });
-    writeAtomic(bundlePath, code);
+    writeAtomic(projectDir, bundlePath, code);
     const manifest = finish({ bundle: bundleName });
-    writeAtomic(path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
+    writeAtomic(projectDir, path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
+    clearWriteFailure(projectDir);
     removeOldBundles(cacheDir, bundleName);
     return { ok: true, bundlePath, manifest };
   } catch (error) {
-    return { ok: false, reason: `could not write the bundle to ${cacheDir}: ${(error as Error).message}` };
+    markWriteFailure(projectDir);
+    return { ok: false, reason: `could not write the bundle: ${(error as Error).message}` };
   }
+}
+
+/**
+ * esbuild, loaded from its real path. esbuild finds its platform binary with
+ * `require.resolve('@esbuild/<platform>')` from where its own main.js was loaded; when that is
+ * a path through a link (a workspace link, `npm link`, pnpm's node_modules), the binary package
+ * — a sibling of the real esbuild folder — is not found ("The package @esbuild/linux-x64 could
+ * not be found"), and every call would take the unbundled path.
+ */
+async function importEsbuild(): Promise<typeof import('esbuild')> {
+  const entry = realpathSync(createRequire(import.meta.url).resolve('esbuild'));
+  const loaded = (await import(pathToFileURL(entry).href)) as typeof import('esbuild') & { default?: typeof import('esbuild') };
+  return typeof loaded.build === 'function' ? loaded : (loaded.default as typeof import('esbuild'));
 }
 
 /** Records that a built bundle cannot be used, so calls take the unbundled path until a watched file changes. */
 export function markFailed(projectDir: string, manifest: BundleManifest, reason: string): void {
   const { bundle: _bundle, ...rest } = manifest;
   try {
-    writeAtomic(path.join(cacheDirOf(projectDir), MANIFEST_NAME), JSON.stringify({ ...rest, failed: reason }, null, 1));
+    writeAtomic(projectDir, path.join(cacheDirOf(projectDir), MANIFEST_NAME), JSON.stringify({ ...rest, failed: reason }, null, 1));
   } catch {
     // an unwritable cache only means the next call tries again
   }
@@ -256,11 +340,9 @@ function packageJsonOf(file: string): string | undefined {
   return path.join(file.slice(0, at + marker.length), ...rest.slice(0, nameParts), 'package.json');
 }
 
-function writeAtomic(file: string, contents: string | Uint8Array): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  writeFileSync(temporary, contents);
-  renameSync(temporary, file);
+/** Temp file + rename inside a real `.hookwise/cache`; the temp file is removed if a step fails. */
+function writeAtomic(projectDir: string, file: string, contents: string | Uint8Array): void {
+  writeFileAtomicInside(hookwiseDirOf(projectDir), file, contents);
 }
 
 function removeOldBundles(cacheDir: string, keep: string): void {

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@hookwise/core';
-import { buildRunBundle, isManifestFresh, readManifest } from './bundle.js';
+import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest } from './bundle.js';
 import { POINT_EVENTS } from './events.js';
 import { loadProjectEngine, pointsInUse, readSettings } from './project.js';
 import { findProjectConfig } from './run.js';
@@ -90,15 +90,20 @@ export async function doctor(options: DoctorOptions): Promise<number> {
   }
 
   if (configFile) {
+    // Report what hook calls actually do, which the manifest records (hook calls read it
+    // too): a failed build there means every call takes the unbundled path, whatever a
+    // rebuild in this process would do. Then try a rebuild, so doctor also fixes it.
     const manifest = readManifest(projectDir);
-    let reason: string | undefined;
-    if (manifest && isManifestFresh(manifest, { configFile, runtime: options.runtime }) && manifest.bundle) reason = undefined;
+    const fresh = manifest !== undefined && isManifestFresh(manifest, { configFile, runtime: options.runtime });
+    if (fresh && manifest.bundle && bundlePathOf(projectDir, manifest)) ok(`hook calls use the cached run bundle (.hookwise/cache/${manifest.bundle})`);
     else {
+      if (fresh && manifest.failed) warn(`hook calls use the unbundled path (about 4× slower to start): the last build failed: ${manifest.failed}`);
+      else if (fresh && manifest.bundle) warn(`the manifest names .hookwise/cache/${manifest.bundle}, which is missing or not a regular file`);
+      else warn(manifest ? 'the run bundle is out of date (a watched file changed); the next hook call rebuilds it' : 'no run bundle has been built yet');
       const built = await buildRunBundle({ projectDir, configFile, runtime: options.runtime });
-      reason = built.ok ? undefined : built.reason;
+      if (built.ok) ok(`rebuilt the run bundle: hook calls now use .hookwise/cache/${built.manifest.bundle}`);
+      else warn(`rebuilding the run bundle failed, hook calls keep the unbundled path: ${built.reason}`);
     }
-    if (reason) warn(`hook calls use the unbundled path (about 4× slower to start): ${reason}`);
-    else ok('hook calls use the cached run bundle (.hookwise/cache)');
   }
 
   stdout(problems === 0 ? 'No problems found.\n' : `${problems} problem${problems === 1 ? '' : 's'} found.\n`);

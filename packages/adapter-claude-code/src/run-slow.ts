@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildRunBundle, isManifestFresh, markFailed, readManifest, type BundleManifest } from './bundle.js';
-import { findProjectConfig, resolveProjectDir, runHookProcess, type RunRequest } from './run.js';
+import { lstatSync, readlinkSync } from 'node:fs';
+import { buildRunBundle, bundlePathOf, isManifestFresh, markFailed, readManifest, recentWriteFailure, type BundleManifest } from './bundle.js';
+import { escapeControl, findProjectConfig, resolveProjectDir, runHookProcess, type RunRequest } from './run.js';
 
 /** The run-time file the per-project bundle includes: `dist/runtime.js` beside this module. */
 export function runtimeFile(): string {
@@ -18,17 +19,28 @@ export async function runSlow(request: RunRequest, options: { bundleFailed?: boo
   const projectDir = resolveProjectDir(request.env, peekCwd(request.stdin, request.env), request.cwd);
   const configFile = findProjectConfig(projectDir);
   const runtime = runtimeFile();
+  if (configFile) {
+    const linked = linkedHookwiseDir(projectDir);
+    if (linked) {
+      // Nothing may be read, written or loaded through it: state, log and the run bundle (code
+      // hookwise would run) would all live wherever it points.
+      process.stderr.write(`${escapeControl(`hookwise run ${request.event ?? ''}: refused ${linked}; hookwise never follows links inside its folder — remove it; nothing done`)}\n`);
+      return (((globalThis as Record<symbol, unknown>)[Symbol.for('hookwise.exit')] as ((code: number) => never) | undefined) ?? process.exit)(0);
+    }
+  }
   if (configFile && request.env.HOOKWISE_NO_BUNDLE !== '1') {
     const manifest = readManifest(projectDir);
     const fresh = manifest && isManifestFresh(manifest, { configFile, runtime });
     // A fresh bundle the bin could not load is rebuilt once; a failed build is not retried
-    // until a watched file changes (the manifest records the failure).
-    if (!fresh || (manifest?.bundle && options.bundleFailed)) {
+    // until a watched file changes (the manifest records the failure), nor for a minute after
+    // a build that could not be written (full disk).
+    if ((!fresh || (manifest?.bundle && options.bundleFailed)) && !recentWriteFailure(projectDir)) {
       const built = await buildRunBundle({ projectDir, configFile, runtime });
       const bundle = built.ok ? loadBundle(projectDir, built.manifest, built.bundlePath) : undefined;
       if (bundle) return bundle.run(request);
-    } else if (manifest?.bundle) {
-      const bundle = loadBundle(projectDir, manifest, path.join(projectDir, '.hookwise', 'cache', manifest.bundle));
+    } else if (fresh && manifest?.bundle) {
+      const file = bundlePathOf(projectDir, manifest);
+      const bundle = file ? loadBundle(projectDir, manifest, file) : undefined;
       if (bundle) return bundle.run(request);
     }
   }
@@ -51,6 +63,23 @@ export async function runUnbundled(request: RunRequest): Promise<never> {
     if (!loaded.file) return undefined;
     return createEngine({ config: loaded.config, projectDir, host: 'claude-code' });
   });
+}
+
+/** `.hookwise is a symbolic link (to "…")` when it is one; undefined otherwise. */
+function linkedHookwiseDir(projectDir: string): string | undefined {
+  const directory = path.join(projectDir, '.hookwise');
+  try {
+    if (!lstatSync(directory).isSymbolicLink()) return undefined;
+  } catch {
+    return undefined;
+  }
+  let target = '?';
+  try {
+    target = readlinkSync(directory);
+  } catch {
+    // keep "?"
+  }
+  return `${directory}: it is a symbolic link (to ${JSON.stringify(target)})`;
 }
 
 /** The payload's cwd, needed only when `$CLAUDE_PROJECT_DIR` is unset. */

@@ -1,4 +1,4 @@
-import { existsSync, writeSync } from 'node:fs';
+import { existsSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { createEventLog, findConfigFile, isSafeName, parseWith, type Engine, type EventLog } from '@hookwise/core';
 import { dispatchEvent } from './binding.js';
@@ -16,6 +16,22 @@ export interface RunRequest {
   env: Record<string, string | undefined>;
   /** The process's working directory. */
   cwd: string;
+  /**
+   * Where the one result goes. `bin/hookwise.cjs` moves the real stdout to another descriptor
+   * and points fd 1 at stderr before any plugin code loads (see there); default 1.
+   */
+  stdoutFd?: number;
+}
+
+/** What a call has done so far: lets the deadline and signal handlers print what finished. */
+export interface RunProgress {
+  stage: 'reading input' | 'loading the config and plugins' | 'running the hooks' | 'saving state' | 'done';
+  event?: string;
+  sessionId?: string;
+  projectDir?: string;
+  engine?: Engine;
+  /** Set as soon as the plugins' output is rendered, before state writes are awaited. */
+  result?: RunResult;
 }
 
 export interface RunResult {
@@ -43,14 +59,36 @@ export const findProjectConfig: (projectDir: string) => string | undefined = fin
 /** A refusal that ends the call as a no-op with one line on stderr. */
 class Refusal extends Error {}
 
-const printable = (value: string, max = 80) => JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value);
+const printable = (value: string, max = 80) => escapeControl(JSON.stringify(value.length > max ? `${value.slice(0, max)}…` : value));
+
+// C0/C1 controls, DEL, and the invisible formatting characters that can reorder or hide text in
+// a terminal (bidi overrides and isolates, zero-width characters, line/paragraph separators).
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+
+/** `text` with every control or invisible formatting character written as `\u{XXXX}`, so a line on stderr shows what it says. */
+export function escapeControl(text: string): string {
+  return text.replace(UNPRINTABLE, (character) => `\\u{${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}}`);
+}
+
+/**
+ * The whole call's deadline: below Claude Code's default 60 s per command hook, above the
+ * per-hook deadline (5 s), so a slow hook is cut by its own deadline first and named. Set
+ * `HOOKWISE_CALL_TIMEOUT_MS` lower when the settings give the hook a shorter `timeout`.
+ */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+export function callTimeoutOf(env: Record<string, string | undefined>): number {
+  const raw = env.HOOKWISE_CALL_TIMEOUT_MS;
+  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 2_147_483_647) : DEFAULT_CALL_TIMEOUT_MS;
+}
 
 /**
  * One hook call: validates the input, runs the plugins and renders their result. Never throws
  * and never blocks because of an error: every problem ends as a no-op with one line on stderr,
  * written to the event log as `cli:error` when the project uses hookwise.
  */
-export async function runHook(request: RunRequest, loadEngine: EngineLoader): Promise<RunResult> {
+export async function runHook(request: RunRequest, loadEngine: EngineLoader, progress: RunProgress = { stage: 'reading input' }): Promise<RunResult> {
   const stderr: string[] = [];
   let projectDir = request.cwd;
   let engine: Engine | undefined;
@@ -88,20 +126,57 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader): Pr
     const input = parsed.data as AnyHookInput;
     if (!isSafeName(input.session_id)) throw new Refusal(`hookwise run ${event}: refused session id ${printable(input.session_id)} (not a safe file name); nothing done`);
     sessionId = input.session_id;
+    progress.event = event;
+    progress.sessionId = sessionId;
+    progress.projectDir = projectDir;
+    checkTranscript(event, (raw as { transcript_path?: unknown }).transcript_path);
 
+    progress.stage = 'loading the config and plugins';
     engine = await loadEngine(projectDir);
     if (!engine) return { stdout: '', stderr, exitCode: 0 };
+    progress.engine = engine;
+    progress.stage = 'running the hooks';
     const result = await dispatchEvent(engine, event, input);
     for (const failure of result.errors.filter((entry) => entry.pluginName === 'hookwise')) stderr.push(`hookwise: ${failure.message}`);
-    return { stdout: serializeOutput(result.rendered), stderr, exitCode: 0 };
+    const rendered: RunResult = { stdout: serializeOutput(result.rendered), stderr, exitCode: 0 };
+    progress.result = rendered;
+    // A hook that ran past its own deadline may still have a state update waiting for the lock
+    // or writing: it is not lost, the call waits for it (bounded by the call's deadline).
+    progress.stage = 'saving state';
+    await flushState(engine);
+    return rendered;
   } catch (error) {
-    const message = error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: internal error, nothing done: ${describe(error)}`;
+    const message = escapeControl(error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: internal error, nothing done: ${describe(error)}`);
     stderr.push(message.length > 2_000 ? `${message.slice(0, 2_000)}…` : message);
     await logCliError(engine?.services.eventLog, projectDir, { event: event ?? null, ...(sessionId ? { sessionId } : {}), message: message.slice(0, 4_000), ...(error instanceof Refusal ? {} : { stack: (error as Error)?.stack?.slice(0, 4_000) }) });
     return { stdout: '', stderr, exitCode: 0 };
   } finally {
     await engine?.dispose().catch(() => undefined);
+    progress.stage = 'done';
   }
+}
+
+async function flushState(engine: Engine): Promise<void> {
+  const store = engine.services.stateStore as { flush?: () => Promise<void> };
+  if (typeof store.flush === 'function') await store.flush();
+}
+
+/**
+ * Refuses a `transcript_path` that is not a regular file before any plugin opens it: opening a
+ * FIFO blocks a libuv thread until a writer appears, and a blocked thread keeps the process
+ * from exiting at all (it even outlived SIGTERM). `stat` does not open, so it cannot block.
+ */
+function checkTranscript(event: string, transcriptPath: unknown): void {
+  if (typeof transcriptPath !== 'string' || transcriptPath === '') return;
+  let stats;
+  try {
+    stats = statSync(transcriptPath);
+  } catch {
+    return; // missing: the reader reports it (an empty transcript is normal for a new session)
+  }
+  if (stats.isFile()) return;
+  const kind = stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a directory' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : stats.isSocket() ? 'a socket' : 'not a regular file';
+  throw new Refusal(`hookwise run ${event}: transcript_path ${printable(transcriptPath, 200)} is ${kind}, not a transcript file; nothing done`);
 }
 
 function describe(error: unknown): string {
@@ -114,37 +189,102 @@ function describe(error: unknown): string {
  * when the engine was built; otherwise the default path, and only in a project that uses
  * hookwise (has a config or a `.hookwise/` folder), so a stray call leaves no files behind.
  */
-async function logCliError(eventLog: EventLog | undefined, projectDir: string, details: Record<string, unknown>): Promise<void> {
+async function logCliError(eventLog: EventLog | undefined, projectDir: string, details: Record<string, unknown>, type = 'cli:error'): Promise<void> {
   try {
     let log = eventLog;
     if (!log) {
       if (!findProjectConfig(projectDir) && !existsSync(path.join(projectDir, '.hookwise'))) return;
       log = createEventLog({ path: path.join(projectDir, '.hookwise', 'logs', 'events.jsonl') });
     }
-    await log.append({ type: 'cli:error', ...details });
+    await log.append({ ...details, type });
   } catch {
     // The log is best effort: a hook call never fails because its log could not be written.
   }
 }
 
 /**
- * Runs a hook call as the whole process: keeps stdout for the one result (anything plugins
- * print goes to stderr), writes the result, and exits 0 even if handles stay open.
+ * Runs a hook call as the whole process and always ends it with exit code 0, within the call's
+ * deadline ({@link callTimeoutOf}):
+ *
+ * - stdout carries only the one result; anything plugins print goes to stderr
+ *   (`process.stdout` is pointed at stderr here; fd 1 itself is moved by the bin);
+ * - on the deadline, SIGTERM or SIGINT, the output of the plugins that finished is printed
+ *   (when rendering was reached), one line on stderr says what did not finish, a `cli:timeout`
+ *   or `cli:signal` record goes to the event log, and the process exits 0 at once;
+ * - an error thrown or a promise rejected outside any hook (a plugin's stray timer) is
+ *   reported in one line and does not end the call.
  */
 export async function runHookProcess(request: RunRequest, loadEngine: EngineLoader): Promise<never> {
-  // Anything a plugin prints must not reach stdout, which Claude Code parses: `process.stdout`
-  // is pointed at stderr. Lazily, through a getter, so that a call that prints nothing never
-  // builds the stdio streams (on pipes that loads net and the stream modules, ~2 ms a call).
+  // Lazily, through a getter, so that a call that prints nothing never builds the stdio
+  // streams (on pipes that loads net and the stream modules, ~2 ms a call).
   Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => process.stderr });
+  const stdoutFd = request.stdoutFd ?? 1;
+  const progress: RunProgress = { stage: 'reading input', event: request.event ?? '' };
+  const timeoutMs = callTimeoutOf(request.env);
+  let ending = false;
+
+  const finish = (result: RunResult | undefined, extraLine?: string): never => {
+    ending = true;
+    const lines = [...(result?.stderr ?? []), ...(extraLine ? [extraLine] : [])];
+    if (lines.length > 0) writeAllSync(2, lines.map((line) => `${escapeControl(line)}\n`).join(''));
+    if (result && result.stdout !== '') writeAllSync(stdoutFd, result.stdout);
+    return realExit(0);
+  };
+
+  /** Deadline or signal: print what finished, record what did not, exit 0 now. */
+  const interrupt = (type: 'cli:timeout' | 'cli:signal', why: string): void => {
+    if (ending) return;
+    ending = true;
+    const result = progress.result;
+    const pending = pendingUpdates(progress.engine);
+    const what = progress.stage === 'saving state' ? `saving state (${pending} update${pending === 1 ? '' : 's'} not written)` : progress.stage;
+    const line = `hookwise run ${progress.event ?? ''}: ${why} while ${what}; ${result ? 'printed what the plugins produced' : 'no plugin output to print'}, exit 0`;
+    const record = { type, event: progress.event ?? null, ...(progress.sessionId ? { sessionId: progress.sessionId } : {}), stage: progress.stage, pendingUpdates: pending, message: line };
+    // The log append is one synchronous write once its folder is checked; give it a moment, no more.
+    const logged = progress.engine ? progress.engine.services.eventLog.append(record) : progress.projectDir ? logCliError(undefined, progress.projectDir, record, record.type) : Promise.resolve();
+    const timer = setTimeout(() => finish(result, line), 100);
+    void Promise.resolve(logged)
+      .catch(() => undefined)
+      .then(() => {
+        clearTimeout(timer);
+        ending = false; // finish() sets it again
+        finish(result, line);
+      });
+  };
+
+  const deadline = setTimeout(() => interrupt('cli:timeout', `the call passed its ${timeoutMs} ms deadline (HOOKWISE_CALL_TIMEOUT_MS)`), timeoutMs);
+  const onSignal = (signal: NodeJS.Signals) => interrupt('cli:signal', `stopped by ${signal}`);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  const stray = (error: unknown) => {
+    if (ending) return;
+    writeAllSync(2, `${escapeControl(`hookwise run ${progress.event ?? ''}: plugin code failed outside a hook (ignored): ${describe(error).slice(0, 500)}`)}\n`);
+  };
+  process.removeAllListeners('uncaughtException');
+  process.removeAllListeners('unhandledRejection');
+  process.on('uncaughtException', stray);
+  process.on('unhandledRejection', stray);
+
   let result: RunResult;
   try {
-    result = await runHook(request, loadEngine);
+    result = await runHook(request, loadEngine, progress);
   } catch (error) {
     result = { stdout: '', stderr: [`hookwise: internal error, nothing done: ${describe(error)}`], exitCode: 0 };
   }
-  if (result.stderr.length > 0) writeAllSync(2, result.stderr.map((line) => `${line}\n`).join(''));
-  if (result.stdout !== '') writeAllSync(1, result.stdout);
-  return process.exit(result.exitCode);
+  clearTimeout(deadline);
+  if (ending) return new Promise<never>(() => {}); // an interrupt is already printing and exiting
+  return finish(result);
+}
+
+function pendingUpdates(engine: Engine | undefined): number {
+  const store = engine?.services.stateStore as { pending?: () => number } | undefined;
+  return typeof store?.pending === 'function' ? store.pending() : 0;
+}
+
+/** The real `process.exit`: the bin replaces the public one with a guard before plugin code loads. */
+function realExit(code: number): never {
+  const saved = (globalThis as Record<symbol, unknown>)[Symbol.for('hookwise.exit')];
+  return (typeof saved === 'function' ? saved : process.exit.bind(process))(code) as never;
 }
 
 /**

@@ -24,7 +24,8 @@ export { defineConfig, loadConfig, findConfigFile, configFromJson, configFromMod
 export type { HookwiseConfig, LoadedConfig, JsonConfigModules } from './config.js';
 export type { JsonValue, StateStore, SessionState, EventLog, EventRecord } from './state/types.js';
 export { createFileStateStore, createMemoryStateStore, createSessionState } from './state/file-state-store.js';
-export type { FileStateStoreOptions, LockRetryOptions } from './state/file-state-store.js';
+export type { FileStateStoreOptions, FlushableStateStore, LockRetryOptions } from './state/file-state-store.js';
+export { checkDirectoryChain, readFileInside, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './state/safe-fs.js';
 export { createEventLog, createMemoryEventLog, formatEventLine, DEFAULT_EVENT_LOG_MAX_BYTES, DEFAULT_EVENT_LOG_MAX_FILES, MAX_EVENT_LINE_BYTES } from './state/event-log.js';
 export type { EventLogOptions } from './state/event-log.js';
 export { assertSafeName, isSafeName, resolveInside, DEFAULT_MAX_NAME_LENGTH } from './state/safe-name.js';

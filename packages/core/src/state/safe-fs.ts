@@ -152,7 +152,7 @@ export function tempNameFor(file: string, tag = 'tmp'): string {
  * directory entry and never writes through a link. The temp file is removed when any step
  * fails (a full disk leaves nothing behind).
  */
-export function writeFileAtomicInside(root: string, file: string, text: string, options: { fsync?: boolean; beforeRename?: () => void } = {}): void {
+export function writeFileAtomicInside(root: string, file: string, text: string | Uint8Array, options: { fsync?: boolean; beforeRename?: () => void } = {}): void {
   checkDirectoryChain(root, path.dirname(file), true);
   try {
     const stats = lstatSync(file);
@@ -165,7 +165,7 @@ export function writeFileAtomicInside(root: string, file: string, text: string, 
   let fd: number | undefined;
   try {
     fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o666);
-    const bytes = Buffer.from(text, 'utf8');
+    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
     if (options.fsync) fsyncSync(fd);
