@@ -172,6 +172,8 @@ function guardStdout() {
 }
 
 function redirectFd1InJavaScript() {
+  // hookwise's own result still goes to fd 1, through the original (see writeAllSync in run.ts).
+  globalThis[Symbol.for('hookwise.writeSync')] = fs.writeSync;
   const toStderr = (fd) => (fd === 1 ? 2 : fd);
   for (const name of ['writeSync', 'write', 'writev', 'writevSync', 'fsyncSync']) {
     const original = fs[name];

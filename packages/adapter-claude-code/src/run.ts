@@ -293,11 +293,13 @@ function realExit(code: number): never {
  */
 function writeAllSync(fd: number, text: string): void {
   const buffer = Buffer.from(text, 'utf8');
+  // The bin may have redirected fs.writeSync(1) to stderr for plugin code; it keeps the original for us.
+  const write = ((globalThis as Record<symbol, unknown>)[Symbol.for('hookwise.writeSync')] as typeof writeSync | undefined) ?? writeSync;
   let offset = 0;
   let attempts = 0;
   while (offset < buffer.length) {
     try {
-      offset += writeSync(fd, buffer, offset, buffer.length - offset);
+      offset += write(fd, buffer, offset, buffer.length - offset);
       attempts = 0;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++attempts > 1_000) return;

@@ -1,0 +1,435 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBuilt, cleanEnv, createScratchProject, LINKED_PACKAGES, packagesDir } from './harness.js';
+
+/**
+ * Issue 15's reproductions, run against what a user gets: every package packed, installed with
+ * npm into a fresh project outside the workspace, `npx hookwise init`, then `hookwise run` as
+ * Claude Code starts it (a new process per call, the JSON on stdin). Each test failed on the
+ * code before the fix (noted per test). No test asserts a wall-clock time: a hang shows as the
+ * process still running when the harness kills it.
+ */
+let root: string;
+let project: string;
+let bin: string;
+let mountedHere: string[] = [];
+
+const SESSION = 'attack-session';
+const suggestState = () => path.join(project, '.hookwise', 'state', SESSION, '@hookwise+hook-suggest.json');
+const toolCalls = (): number | undefined => (existsSync(suggestState()) ? (JSON.parse(readFileSync(suggestState(), 'utf8')) as { policy: { toolCalls: number } }).policy.toolCalls : undefined);
+const events = (): Array<Record<string, unknown>> => {
+  const file = path.join(project, '.hookwise', 'logs', 'events.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+};
+
+const postToolUse = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: SESSION, transcript_path: path.join(project, 'no-transcript.jsonl'), cwd: project, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'a\n' }, tool_use_id: 'toolu_1', ...extra });
+
+interface Call {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** One hook call as Claude Code makes it; killed after `killAfterMs` (a hang shows as signal SIGKILL). */
+function call(event: string, input: string, options: { env?: Record<string, string>; killAfterMs?: number; onSpawn?: (pid: number) => void } = {}): Promise<Call> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'run', event], { cwd: project, env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), ...options.env } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(input);
+    options.onSpawn?.(child.pid!);
+  });
+}
+
+const stderrLines = (result: Call) => result.stderr.split('\n').filter((line) => line.trim() !== '');
+
+function writeConfig(extra: Record<string, unknown> = {}): void {
+  writeFileSync(
+    path.join(project, 'hookwise.config.json'),
+    JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 100000 } }, hooks: ['./attack-hooks.mjs'], hookTimeoutMs: 2000, ...extra }, null, 2),
+  );
+}
+
+function sh(command: string, args: string[]): { status: number | null; stderr: string } {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  return { status: result.status, stderr: `${result.stderr ?? ''}${result.error ? String(result.error) : ''}` };
+}
+
+/** Mounts a tmpfs (root only); undefined when this machine refuses, with the reason in `refused`. */
+let mountRefused: string | undefined;
+function mountTmpfs(target: string, options: string): boolean {
+  const result = sh('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', target]);
+  if (result.status !== 0) {
+    mountRefused = `mount -t tmpfs -o ${options} refused: ${result.stderr.trim() || `exit ${result.status}`}`;
+    return false;
+  }
+  mountedHere.push(target);
+  return true;
+}
+function unmount(target: string): void {
+  sh('umount', [target]);
+  mountedHere = mountedHere.filter((entry) => entry !== target);
+}
+
+beforeAll(() => {
+  assertBuilt();
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-attack-')));
+  const tarballs = path.join(root, 'tarballs');
+  project = path.join(root, 'project');
+  mkdirSync(tarballs);
+  mkdirSync(project);
+  mkdirSync(path.join(root, 'home'));
+  for (const folder of LINKED_PACKAGES) {
+    execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], { cwd: path.join(packagesDir, folder), stdio: 'pipe' });
+  }
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'attacked', version: '1.0.0', private: true }, null, 2));
+  const files = readdirSync(tarballs).map((name) => path.join(tarballs, name));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], { cwd: project, stdio: 'pipe', timeout: 600_000 });
+  const init = spawnSync('npx', ['--no-install', 'hookwise', 'init', '--plugins', 'prune,precompact,suggest'], { cwd: project, encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') } as NodeJS.ProcessEnv });
+  if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
+  bin = path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
+  // One hooks file whose behaviour the test picks per call ($HW_ATTACK), so the bundle is built once.
+  writeFileSync(
+    path.join(project, 'attack-hooks.mjs'),
+    `import { writeFileSync, writeSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { defineHook } from '@hookwise/core';
+const mode = () => process.env.HW_ATTACK ?? '';
+export default [
+  defineHook({ name: 'witness', on: { 'tool:after': () => ({ context: 'witness-ran' }) } }),
+  defineHook({
+    name: 'attack',
+    on: {
+      'tool:after': async () => {
+        const m = mode();
+        if (process.env.HW_STARTED) writeFileSync(process.env.HW_STARTED, 'started');
+        if (m === 'exit2') process.exit(2);
+        if (m === 'exit2-later') { setTimeout(() => process.exit(2), 1); await new Promise((r) => setTimeout(r, 50)); }
+        if (m === 'exitcode') process.exitCode = 2;
+        if (m === 'fd1') {
+          writeSync(1, 'JUNK-FD1\\n');
+          spawnSync('echo', ['JUNK-CHILD-SYNC'], { stdio: 'inherit' });
+          await new Promise((r) => spawn('echo', ['JUNK-CHILD'], { stdio: 'inherit' }).on('exit', r));
+          await new Promise((r) => spawn('echo', ['JUNK-CHILD-ARRAY'], { stdio: ['ignore', 1, 2] }).on('exit', r));
+        }
+        if (m === 'throw') throw new Error('attack hook failed on purpose');
+        if (m === 'never') await new Promise(() => {});
+        if (m === 'slow') await new Promise((r) => setTimeout(r, 120000));
+        return undefined;
+      },
+    },
+  }),
+];
+`,
+  );
+  writeConfig();
+  // First call builds the bundle for this config.
+  const first = spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, input: postToolUse(), encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') } as NodeJS.ProcessEnv });
+  if (first.status !== 0) throw new Error(`first call failed: ${first.stderr}`);
+}, 900_000);
+
+afterAll(() => {
+  for (const target of [...mountedHere]) unmount(target);
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  // Each test starts from a project whose state and log are its own.
+  rmSync(path.join(project, '.hookwise', 'state'), { recursive: true, force: true });
+  rmSync(path.join(project, '.hookwise', 'logs'), { recursive: true, force: true });
+});
+
+describe('links inside .hookwise (issue 15 §1; before: targets overwritten or appended to)', () => {
+  it('a state file linked to an outside file: the target is left alone, one line names the link', async () => {
+    const outside = path.join(root, 'outside-state.json');
+    writeFileSync(outside, '{"keep":true}');
+    mkdirSync(path.dirname(suggestState()), { recursive: true });
+    symlinkSync(outside, suggestState());
+    const result = await call('PostToolUse', postToolUse());
+    expect(result.code).toBe(0);
+    expect(readFileSync(outside, 'utf8')).toBe('{"keep":true}');
+    expect(result.stderr).toMatch(/refused .*@hookwise\+hook-suggest\.json: it is a symbolic link \(to ".*outside-state\.json"\)/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+  });
+
+  it('a linked session folder and a linked events.jsonl get nothing written', async () => {
+    const outsideDir = path.join(root, 'outside-session');
+    const outsideLog = path.join(root, 'outside-log.txt');
+    rmSync(outsideDir, { recursive: true, force: true });
+    mkdirSync(outsideDir);
+    writeFileSync(outsideLog, 'keep\n');
+    mkdirSync(path.join(project, '.hookwise', 'state'), { recursive: true });
+    mkdirSync(path.join(project, '.hookwise', 'logs'), { recursive: true });
+    symlinkSync(outsideDir, path.join(project, '.hookwise', 'state', SESSION));
+    symlinkSync(outsideLog, path.join(project, '.hookwise', 'logs', 'events.jsonl'));
+    const result = await call('PostToolUse', postToolUse({ tool_name: 'Read' }));
+    expect(result.code).toBe(0);
+    expect(readdirSync(outsideDir)).toEqual([]);
+    expect(readFileSync(outsideLog, 'utf8')).toBe('keep\n');
+    expect(result.stderr).toMatch(/symbolic link/);
+  });
+
+  it('.hookwise itself linked elsewhere: no state there, and a bundle planted there is never loaded', async () => {
+    const elsewhere = path.join(root, 'elsewhere');
+    rmSync(elsewhere, { recursive: true, force: true });
+    mkdirSync(path.join(elsewhere, 'cache'), { recursive: true });
+    const real = path.join(root, 'real-hookwise');
+    rmSync(real, { recursive: true, force: true });
+    execFileSync('mv', [path.join(project, '.hookwise'), real]);
+    // A manifest that would pass every freshness check, naming a bundle that leaves a mark if it ever runs.
+    const manifest = JSON.parse(readFileSync(path.join(real, 'cache', 'run-bundle.json'), 'utf8')) as { bundle: string };
+    writeFileSync(path.join(elsewhere, 'cache', 'run-bundle.json'), JSON.stringify(manifest));
+    const mark = path.join(root, 'planted-bundle-ran');
+    writeFileSync(path.join(elsewhere, 'cache', manifest.bundle), `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'ran'); exports.run = () => process.exit(0);`);
+    symlinkSync(elsewhere, path.join(project, '.hookwise'));
+    try {
+      const result = await call('PostToolUse', postToolUse());
+      expect(result.code).toBe(0);
+      expect(existsSync(mark)).toBe(false);
+      expect(existsSync(path.join(elsewhere, 'state'))).toBe(false);
+      expect(stderrLines(result)).toEqual([expect.stringMatching(/refused .*\.hookwise: it is a symbolic link .*remove it; nothing done/)]);
+    } finally {
+      rmSync(path.join(project, '.hookwise'));
+      execFileSync('mv', [real, path.join(project, '.hookwise')]);
+    }
+  });
+});
+
+describe('no lost update (§2; before: a mkdir-ed lock cost 5 s and lost the update; 300 concurrent calls lost 178)', () => {
+  it('a lock left by a killed process (mkdir of the lock) does not lose the next update; dead writers\' temp files are removed', async () => {
+    expect((await call('PostToolUse', postToolUse())).code).toBe(0);
+    expect(toolCalls()).toBe(1);
+    mkdirSync(`${suggestState()}.lock`);
+    const orphan = `${suggestState()}.999999999.abc123.tmp`;
+    writeFileSync(orphan, '{"half');
+    const result = await call('PostToolUse', postToolUse());
+    expect(result.code).toBe(0);
+    expect(toolCalls()).toBe(2);
+    expect(existsSync(`${suggestState()}.lock`)).toBe(false);
+    expect(existsSync(orphan)).toBe(false);
+  });
+
+  it('300 concurrent calls on one session count 300', async () => {
+    // Claude Code allows 60 s per call; on a shared 2-core machine 300 node starts take a while.
+    const results = await Promise.all(Array.from({ length: 300 }, () => call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '55000' }, killAfterMs: 120_000 })));
+    expect(results.filter((result) => result.code !== 0).map((result) => `${result.code}/${result.signal}: ${result.stderr}`)).toEqual([]);
+    expect(toolCalls()).toBe(300);
+  }, 240_000);
+});
+
+describe('never hangs (§3, §6, §7; before: a FIFO hung until killed, a never-settling hook exited silently)', () => {
+  it.each(['PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'SubagentStop'])('a FIFO as transcript_path of %s is refused, not opened', async (event) => {
+    const fifo = path.join(root, `fifo-${event}`);
+    if (!existsSync(fifo)) expect(sh('mkfifo', [fifo]).status).toBe(0);
+    const payloads: Record<string, Record<string, unknown>> = {
+      PostToolUse: { tool_name: 'Bash', tool_input: {}, tool_response: {} },
+      PostToolUseFailure: { tool_name: 'Bash', tool_input: {}, error: 'boom' },
+      UserPromptSubmit: { prompt: 'hello' },
+      Stop: { stop_hook_active: false },
+      PreCompact: { trigger: 'auto', custom_instructions: null },
+      PostCompact: { trigger: 'auto', compact_summary: 'summary' },
+      SubagentStop: { stop_hook_active: false },
+    };
+    const result = await call(event, JSON.stringify({ session_id: SESSION, transcript_path: fifo, cwd: project, hook_event_name: event, ...payloads[event] }), { killAfterMs: 20_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/is a FIFO, not a transcript file/);
+  });
+
+  it('a hook that never settles is named on stderr and in the event log; the other hooks\' output is printed', async () => {
+    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'never' } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+    expect(result.stderr).toMatch(/config › attack .*did not settle within 2000 ms/);
+    expect(events()).toContainEqual(expect.objectContaining({ type: 'hook:error', hookName: 'attack', kind: 'timeout' }));
+  });
+
+  it('the whole call ends at its deadline with exit 0 and a cli:timeout record', async () => {
+    // A per-hook deadline longer than the call's: the call's deadline must end it.
+    writeConfig({ hookTimeoutMs: 600_000 });
+    try {
+      const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'slow', HOOKWISE_CALL_TIMEOUT_MS: '3000' }, killAfterMs: 60_000 });
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(0);
+      expect(stderrLines(result)).toEqual([expect.stringMatching(/passed its 3000 ms deadline .* while running the hooks/)]);
+      expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:timeout', stage: 'running the hooks' }));
+    } finally {
+      writeConfig();
+    }
+  });
+
+  it('SIGTERM ends a call promptly with exit 0 and a cli:signal record', async () => {
+    const started = path.join(root, 'sigterm-started');
+    rmSync(started, { force: true });
+    let pid = 0;
+    const running = call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'slow', HW_STARTED: started }, killAfterMs: 60_000, onSpawn: (value) => (pid = value) });
+    while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 20));
+    process.kill(pid, 'SIGTERM');
+    const result = await running;
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/stopped by SIGTERM while running the hooks/);
+    expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:signal' }));
+  });
+});
+
+describe('plugin code cannot break the contract (§5; before: exit 2, junk before the JSON)', () => {
+  it('process.exit(2) in a hook: exit 0, the hook is named, the others\' output printed', async () => {
+    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'exit2' } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+    expect(result.stderr).toMatch(/config › attack .*process\.exit\(2\) was called by plugin code/);
+  });
+
+  it('process.exit(2) from a timer and process.exitCode = 2 do not change the exit code', async () => {
+    for (const mode of ['exit2-later', 'exitcode']) {
+      const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: mode } });
+      expect(result.code, mode).toBe(0);
+      expect(JSON.parse(result.stdout), mode).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+    }
+  });
+
+  it.each([
+    ['a socket (Node parent)', null],
+    ['a pipe', '| cat'],
+    ['a file', '> "$OUT" && cat "$OUT"'],
+  ])('writes to fd 1 and children with inherited stdout never reach stdout when it is %s', async (_kind, redirect) => {
+    const input = path.join(root, 'fd1-input.json');
+    writeFileSync(input, postToolUse());
+    let result: Call;
+    if (redirect === null) result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'fd1' } });
+    else {
+      const out = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" run PostToolUse < "${input}" ${redirect}`], { cwd: project, encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), HW_ATTACK: 'fd1', OUT: path.join(root, 'fd1-out.txt') } as NodeJS.ProcessEnv });
+      result = { code: out.status, signal: out.signal, stdout: out.stdout, stderr: out.stderr };
+    }
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+    expect(result.stderr).toContain('JUNK-FD1');
+    expect(result.stderr).toContain('JUNK-CHILD');
+  });
+});
+
+describe('files left behind and the event log (§4, §8, §9)', () => {
+  it('a torn last line in the event log does not swallow the next record', async () => {
+    mkdirSync(path.join(project, '.hookwise', 'logs'), { recursive: true });
+    writeFileSync(path.join(project, '.hookwise', 'logs', 'events.jsonl'), '{"time":"2026-01-01T00:00:00.000Z","type":"whole"}\n{"time":"2026-01-01T00:00:00.000Z","ty');
+    expect((await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'throw' } })).code).toBe(0);
+    const lines = readFileSync(path.join(project, '.hookwise', 'logs', 'events.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[2]!)).toMatchObject({ type: 'hook:error', hookName: 'attack' });
+  });
+
+  it('a session id with control characters is refused with them escaped', async () => {
+    const result = await call('PostToolUse', postToolUse({ session_id: 'evil\u202Eid\u0007' }));
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toMatch(/[\u202E\u0007]/);
+    expect(result.stderr).toContain('\\u{202E}');
+    expect(stderrLines(result)).toHaveLength(1);
+  });
+
+  it('ENOSPC: a failed bundle write leaves no temp file, is not retried on every call, and recovers once space is freed; state errors name the cause', async () => {
+    const hookwiseDir = path.join(project, '.hookwise');
+    const saved = path.join(root, 'saved-hookwise');
+    rmSync(saved, { recursive: true, force: true });
+    execFileSync('mv', [hookwiseDir, saved]);
+    mkdirSync(hookwiseDir);
+    if (!mountTmpfs(hookwiseDir, 'size=256k')) {
+      rmSync(hookwiseDir, { recursive: true, force: true });
+      execFileSync('mv', [saved, hookwiseDir]);
+      console.warn(`ENOSPC reproduction not run: ${mountRefused}`);
+      expect(mountRefused, 'this machine refuses to mount a tmpfs; the ENOSPC reproduction needs root').toBeUndefined();
+      return;
+    }
+    try {
+      // Fill the disk, leaving too little for the ~0.5 MB bundle.
+      spawnSync('sh', ['-c', `dd if=/dev/zero of="${hookwiseDir}/filler" bs=4k 2>/dev/null; true`]);
+      const first = await call('PostToolUse', postToolUse());
+      expect(first.code).toBe(0);
+      expect(first.stderr).not.toMatch(/ENOENT|mkdir/);
+      const leftovers = () => readdirSync(path.join(hookwiseDir, 'cache')).filter((name) => name.endsWith('.tmp'));
+      expect(leftovers()).toEqual([]);
+      const marker = path.join(hookwiseDir, 'cache', 'write-failed');
+      expect(existsSync(marker)).toBe(true);
+      const markedAt = statSync(marker).mtimeMs;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect((await call('PostToolUse', postToolUse())).code).toBe(0);
+      expect(statSync(marker).mtimeMs, 'the second call tried to build again').toBe(markedAt);
+      // Free the space; once the retry pause is over the next call builds and saves the bundle.
+      rmSync(path.join(hookwiseDir, 'filler'));
+      const past = new Date(Date.now() - 120_000);
+      utimesSync(marker, past, past);
+      expect((await call('PostToolUse', postToolUse())).code).toBe(0);
+      expect(readdirSync(path.join(hookwiseDir, 'cache')).filter((name) => name.endsWith('.cjs'))).toHaveLength(1);
+      expect(leftovers()).toEqual([]);
+    } finally {
+      unmount(hookwiseDir);
+      rmSync(hookwiseDir, { recursive: true, force: true });
+      execFileSync('mv', [saved, hookwiseDir]);
+    }
+  });
+
+  it('a read-only .hookwise: one line per problem naming the real cause, never "ENOENT … mkdir"', async () => {
+    const hookwiseDir = path.join(project, '.hookwise');
+    const saved = path.join(root, 'saved-hookwise-ro');
+    rmSync(saved, { recursive: true, force: true });
+    execFileSync('mv', [hookwiseDir, saved]);
+    mkdirSync(hookwiseDir);
+    if (!mountTmpfs(hookwiseDir, 'ro,size=64k')) {
+      rmSync(hookwiseDir, { recursive: true, force: true });
+      execFileSync('mv', [saved, hookwiseDir]);
+      console.warn(`read-only reproduction not run: ${mountRefused}`);
+      expect(mountRefused, 'this machine refuses to mount a tmpfs; the read-only reproduction needs root').toBeUndefined();
+      return;
+    }
+    try {
+      const result = await call('PostToolUse', postToolUse());
+      expect(result.code).toBe(0);
+      expect(result.stderr).not.toMatch(/ENOENT|mkdir/);
+      for (const line of stderrLines(result)) expect(line).toMatch(/read-only file system \(EROFS\)/);
+    } finally {
+      unmount(hookwiseDir);
+      rmSync(hookwiseDir, { recursive: true, force: true });
+      execFileSync('mv', [saved, hookwiseDir]);
+    }
+  });
+});
+
+describe('linked packages (§11; before: "@esbuild/linux-x64 could not be found", every call unbundled)', () => {
+  it('a project with the packages linked in (workspace links) builds its run bundle, and doctor reports the manifest', () => {
+    const scratch = createScratchProject('hookwise-attack-linked-');
+    try {
+      const env = { ...cleanEnv(), CLAUDE_PROJECT_DIR: scratch.dir, HOME: scratch.home } as NodeJS.ProcessEnv;
+      const linkedBin = path.join(scratch.dir, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
+      writeFileSync(path.join(scratch.dir, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } }));
+      const run = spawnSync(process.execPath, [linkedBin, 'run', 'PostToolUse'], { cwd: scratch.dir, env, encoding: 'utf8', input: JSON.stringify({ session_id: 's1', cwd: scratch.dir, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: {} }) });
+      expect(run.status, run.stderr).toBe(0);
+      const manifest = JSON.parse(readFileSync(path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as { bundle?: string; failed?: string };
+      expect(manifest.failed).toBeUndefined();
+      expect(manifest.bundle).toMatch(/^run-[0-9a-f]{16}\.cjs$/);
+      expect(lstatSync(path.join(scratch.dir, '.hookwise', 'cache', manifest.bundle!)).isFile()).toBe(true);
+      // doctor says what the manifest says: break the manifest and it must not claim the bundle is used.
+      writeFileSync(path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'), JSON.stringify({ ...manifest, bundle: undefined, failed: 'bundling failed: planted' }));
+      const doctor = spawnSync(process.execPath, [linkedBin, 'doctor'], { cwd: scratch.dir, env, encoding: 'utf8' });
+      expect(doctor.stdout).toContain('! hook calls use the unbundled path (about 4× slower to start): the last build failed: bundling failed: planted');
+    } finally {
+      scratch.remove();
+    }
+  });
+});
