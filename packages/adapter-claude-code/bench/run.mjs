@@ -1,26 +1,38 @@
 // Cold start of `hookwise run PostToolUse` with the three plugins (JSON config), as Claude Code
-// runs it: a new process per call. Paired with `node -e 0`, alternating in the same loop, with
-// NODE_EXTRA_CA_CERTS unset (on Node 20 it alone makes every start about 3× slower). Prints
-// figures; asserts nothing. Usage: node bench/run.mjs [rounds=25]
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+// runs it: a new process per call, in a project that installed the packed packages with npm
+// (as users do). Paired with `node -e 0`, alternating in the same loop (the machine's cores are
+// shared, so only paired ratios are comparable), with NODE_EXTRA_CA_CERTS unset (on Node 20 it
+// alone makes every start about 3× slower). Prints figures; asserts nothing.
+// Usage: node bench/run.mjs [rounds=25] [--linked]   (--linked: workspace symlinks, no install)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const packagesDir = path.resolve(packageRoot, '..');
-const bin = path.join(packageRoot, 'bin', 'hookwise.cjs');
-const rounds = Math.max(20, Number(process.argv[2] ?? 25));
-for (const folder of ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-claude-code']) {
+const linked = process.argv.includes('--linked');
+const rounds = Math.max(20, Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 25));
+const PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-claude-code'];
+for (const folder of PACKAGES) {
   if (!existsSync(path.join(packagesDir, folder, 'dist', 'index.js'))) throw new Error(`build first: packages/${folder} has no dist`);
 }
 
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-bench-')));
 const project = path.join(root, 'project');
-mkdirSync(path.join(project, 'node_modules', '@hookwise'), { recursive: true });
-for (const folder of ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-claude-code']) symlinkSync(path.join(packagesDir, folder), path.join(project, 'node_modules', '@hookwise', folder), 'dir');
-writeFileSync(path.join(project, 'package.json'), '{"name":"bench","private":true}');
+mkdirSync(project);
+writeFileSync(path.join(project, 'package.json'), '{"name":"bench","version":"1.0.0","private":true}');
+if (linked) {
+  mkdirSync(path.join(project, 'node_modules', '@hookwise'), { recursive: true });
+  for (const folder of PACKAGES) symlinkSync(path.join(packagesDir, folder), path.join(project, 'node_modules', '@hookwise', folder), 'dir');
+} else {
+  const tarballs = path.join(root, 'tarballs');
+  mkdirSync(tarballs);
+  for (const folder of PACKAGES) execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], { cwd: path.join(packagesDir, folder), stdio: 'pipe' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...readdirSync(tarballs).map((name) => path.join(tarballs, name))], { cwd: project, stdio: 'pipe' });
+}
+const bin = path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
 
 const { NODE_EXTRA_CA_CERTS: _certs, NODE_OPTIONS: _options, ...baseEnv } = process.env;
 const env = { ...baseEnv, CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') };
@@ -66,7 +78,7 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 const baseline = samples['node -e 0'];
-console.log(`hookwise run PostToolUse, 3 plugins, JSON config — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`);
+console.log(`hookwise run PostToolUse, 3 plugins, JSON config, ${linked ? 'workspace links' : 'installed from the packed tarballs with npm'} — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`);
 console.log('case                          median ms   min ms   vs node -e 0 (median of paired ratios)');
 for (const [name, values] of Object.entries(samples)) {
   const pairRatio = median(values.map((value, index) => value / baseline[index]));

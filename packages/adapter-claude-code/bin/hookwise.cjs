@@ -162,7 +162,10 @@ function guardStdout() {
     try {
       replacement = fs.openSync('/dev/fd/2', flags);
     } catch {
+      // stderr cannot be reopened (a socket): fd 1 goes nowhere, and JavaScript writes to it
+      // are still sent to stderr.
       replacement = fs.openSync('/dev/null', flags);
+      redirectFd1InJavaScript();
     }
     if (replacement !== 1) fs.closeSync(replacement); // fd 1 was taken meanwhile: leave it
     return saved;

@@ -25,13 +25,15 @@ export interface RunRequest {
 
 /** What a call has done so far: lets the deadline and signal handlers print what finished. */
 export interface RunProgress {
-  stage: 'reading input' | 'loading the config and plugins' | 'running the hooks' | 'saving state' | 'done';
+  stage: 'reading input' | 'loading the config and plugins' | 'running the hooks' | 'saving state' | 'waiting for hooks that ran past their deadline' | 'done';
   event?: string;
   sessionId?: string;
   projectDir?: string;
   engine?: Engine;
   /** Set as soon as the plugins' output is rendered, before state writes are awaited. */
   result?: RunResult;
+  /** A hook ran past its deadline: the engine went on without it, but its work (a state update) may still be running. */
+  hookTimedOut?: boolean;
 }
 
 export interface RunResult {
@@ -140,6 +142,7 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     for (const failure of result.errors.filter((entry) => entry.pluginName === 'hookwise')) stderr.push(`hookwise: ${failure.message}`);
     const rendered: RunResult = { stdout: serializeOutput(result.rendered), stderr, exitCode: 0 };
     progress.result = rendered;
+    progress.hookTimedOut = result.errors.some((failure) => failure.kind === 'timeout');
     // A hook that ran past its own deadline may still have a state update waiting for the lock
     // or writing: it is not lost, the call waits for it (bounded by the call's deadline).
     progress.stage = 'saving state';
@@ -237,7 +240,7 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
     ending = true;
     const result = progress.result;
     const pending = pendingUpdates(progress.engine);
-    const what = progress.stage === 'saving state' ? `saving state (${pending} update${pending === 1 ? '' : 's'} not written)` : progress.stage;
+    const what = progress.stage === 'saving state' || progress.stage === 'waiting for hooks that ran past their deadline' ? `${progress.stage} (${pending} state update${pending === 1 ? '' : 's'} not written)` : progress.stage;
     const line = `hookwise run ${progress.event ?? ''}: ${why} while ${what}; ${result ? 'printed what the plugins produced' : 'no plugin output to print'}, exit 0`;
     const record = { type, event: progress.event ?? null, ...(progress.sessionId ? { sessionId: progress.sessionId } : {}), stage: progress.stage, pendingUpdates: pending, message: line };
     // The log append is one synchronous write once its folder is checked; give it a moment, no more.
@@ -268,6 +271,19 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
   let result: RunResult;
   try {
     result = await runHook(request, loadEngine, progress);
+    if (progress.hookTimedOut && progress.engine) {
+      // A hook past its own deadline was skipped, but it is still running: under heavy load
+      // (hundreds of concurrent calls on two cores) that is often a hook that was only slow to
+      // get CPU, and its state update would be lost if the process exited now. Let it finish:
+      // wait until the event loop has nothing left to do ('beforeExit'; a hook that never
+      // settles holds nothing, so this is immediate) or the call's deadline, then save state.
+      progress.stage = 'waiting for hooks that ran past their deadline';
+      deadline.unref();
+      await new Promise<void>((resolve) => process.once('beforeExit', () => resolve()));
+      deadline.ref();
+      progress.stage = 'saving state';
+      await flushState(progress.engine);
+    }
   } catch (error) {
     result = { stdout: '', stderr: [`hookwise: internal error, nothing done: ${describe(error)}`], exitCode: 0 };
   }

@@ -308,21 +308,24 @@ describe('plugin code cannot break the contract (§5; before: exit 2, junk befor
 
   it.each([
     ['a socket (Node parent)', null],
-    ['a pipe', '| cat'],
-    ['a file', '> "$OUT" && cat "$OUT"'],
+    ['a pipe (stderr a pipe too)', '2> "$ERR" | cat; cat "$ERR" >&2'],
+    ['a file', '> "$OUT" 2> "$ERR"; cat "$OUT"; cat "$ERR" >&2'],
+    ['a pipe (stderr a socket)', '| cat'],
   ])('writes to fd 1 and children with inherited stdout never reach stdout when it is %s', async (_kind, redirect) => {
     const input = path.join(root, 'fd1-input.json');
     writeFileSync(input, postToolUse());
     let result: Call;
     if (redirect === null) result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'fd1' } });
     else {
-      const out = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" run PostToolUse < "${input}" ${redirect}`], { cwd: project, encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), HW_ATTACK: 'fd1', OUT: path.join(root, 'fd1-out.txt') } as NodeJS.ProcessEnv });
+      const out = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" run PostToolUse < "${input}" ${redirect}`], { cwd: project, encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), HW_ATTACK: 'fd1', OUT: path.join(root, 'fd1-out.txt'), ERR: path.join(root, 'fd1-err.txt') } as NodeJS.ProcessEnv });
       result = { code: out.status, signal: out.signal, stdout: out.stdout, stderr: out.stderr };
     }
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+    // JavaScript writes always reach stderr; a child's inherited stdout does too, except when
+    // stderr is a socket and cannot be reopened (then it goes to /dev/null, never to stdout).
     expect(result.stderr).toContain('JUNK-FD1');
-    expect(result.stderr).toContain('JUNK-CHILD');
+    if (_kind !== 'a pipe (stderr a socket)') expect(result.stderr).toContain('JUNK-CHILD');
   });
 });
 
@@ -350,7 +353,7 @@ describe('files left behind and the event log (§4, §8, §9)', () => {
     rmSync(saved, { recursive: true, force: true });
     execFileSync('mv', [hookwiseDir, saved]);
     mkdirSync(hookwiseDir);
-    if (!mountTmpfs(hookwiseDir, 'size=256k')) {
+    if (!mountTmpfs(hookwiseDir, 'size=2m')) {
       rmSync(hookwiseDir, { recursive: true, force: true });
       execFileSync('mv', [saved, hookwiseDir]);
       console.warn(`ENOSPC reproduction not run: ${mountRefused}`);
