@@ -227,11 +227,16 @@ describe('no lost update (§2; before: a mkdir-ed lock cost 5 s and lost the upd
   });
 
   it('300 concurrent calls on one session count 300', async () => {
-    // Claude Code allows 60 s per call; on a shared 2-core machine 300 node starts take a while.
-    const results = await Promise.all(Array.from({ length: 300 }, () => call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '55000' }, killAfterMs: 120_000 })));
+    // What is tested is that contention loses nothing: no update is dropped because its hook
+    // timed out (most of them do here: 2 s per hook) or a lock went stale. The call deadline is
+    // raised because 300 node starts on a shared 2-core machine can take longer than Claude
+    // Code's 60 s (measured: ~100 s at a load average of 80); a call that reaches its deadline
+    // exits without its update, which would be the machine's speed, not contention.
+    const results = await Promise.all(Array.from({ length: 300 }, () => call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '400000' }, killAfterMs: 420_000 })));
     expect(results.filter((result) => result.code !== 0).map((result) => `${result.code}/${result.signal}: ${result.stderr}`)).toEqual([]);
+    expect(results.filter((result) => /deadline/.test(result.stderr))).toEqual([]);
     expect(toolCalls()).toBe(300);
-  }, 240_000);
+  }, 480_000);
 });
 
 describe('never hangs (§3, §6, §7; before: a FIFO hung until killed, a never-settling hook exited silently)', () => {
