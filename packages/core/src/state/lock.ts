@@ -1,4 +1,4 @@
-import { closeSync, constants, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { HookwiseError } from '../errors.js';
 import { ioError, isProcessAlive, processStartTime, tempNameFor } from './safe-fs.js';
@@ -159,8 +159,15 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
     if (fd !== undefined) closeSync(fd);
   }
   const deadline = Date.now() + options.maxWaitMs;
+  // The lock's age (its mtime) is the temp file's: keep it fresh while waiting, or a lock taken
+  // after a long wait would look old to others at once.
+  let touchedAt = Date.now();
   try {
     for (let attempt = 0; ; attempt++) {
+      if (Date.now() - touchedAt > 500) {
+        touchedAt = Date.now();
+        utimesSync(temporary, touchedAt / 1000, touchedAt / 1000);
+      }
       try {
         linkSync(temporary, lockPath);
         break;

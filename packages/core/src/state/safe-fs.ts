@@ -186,7 +186,8 @@ export function writeFileAtomicInside(root: string, file: string, text: string |
     } catch {
       // never created, or already renamed
     }
-    throw HookwiseError.isInstance(error) ? error : ioError('write', file, error);
+    // Only file-system errors are reworded; anything else (a lost lock from beforeRename) passes through.
+    throw HookwiseError.isInstance(error) || typeof (error as NodeJS.ErrnoException)?.code !== 'string' ? error : ioError('write', file, error);
   }
 }
 

@@ -1,0 +1,142 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEventLog } from './event-log.js';
+import { createFileStateStore } from './file-state-store.js';
+
+// Reproductions of issue 15 at the level of the store and the log: each failed on the
+// previous implementation (write-file-atomic wrote through links, readFile/append followed
+// them, a `mkdir`ed lock cost up to 10 s, a torn line swallowed the next record).
+let root: string;
+let hookwiseDir: string;
+let outside: string;
+const quiet = { debug() {}, info() {}, warn() {}, error() {}, child() { return quiet; } } as never;
+
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-hardening-')));
+  hookwiseDir = path.join(root, 'project', '.hookwise');
+  outside = path.join(root, 'outside');
+  mkdirSync(hookwiseDir, { recursive: true });
+  mkdirSync(outside);
+});
+afterEach(() => {
+  try {
+    chmodSync(hookwiseDir, 0o755);
+  } catch {
+    // removed by the test
+  }
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('links inside .hookwise are refused, never followed', () => {
+  it('a state file linked to an outside file is neither read nor overwritten', async () => {
+    const target = path.join(outside, 'target.json');
+    writeFileSync(target, '{"secret":1}');
+    mkdirSync(path.join(hookwiseDir, 'state', 's1'), { recursive: true });
+    symlinkSync(target, path.join(hookwiseDir, 'state', 's1', 'ns.json'));
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await expect(store.read('s1', 'ns')).rejects.toThrow(/symbolic link.*target\.json/);
+    await expect(store.update('s1', 'ns', () => ({ overwritten: true }))).rejects.toMatchObject({ code: 'HW_UNSAFE_PATH' });
+    expect(readFileSync(target, 'utf8')).toBe('{"secret":1}');
+  });
+
+  it('a linked session folder puts nothing outside', async () => {
+    mkdirSync(path.join(hookwiseDir, 'state'));
+    symlinkSync(outside, path.join(hookwiseDir, 'state', 's1'));
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await expect(store.update('s1', 'ns', () => 1)).rejects.toThrow(/refused .*s1: it is a symbolic link/);
+    await expect(store.clear('s1')).rejects.toMatchObject({ code: 'HW_UNSAFE_PATH' });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('.hookwise itself linked elsewhere puts no state there', async () => {
+    const linked = path.join(root, 'project2', '.hookwise');
+    mkdirSync(path.dirname(linked));
+    symlinkSync(outside, linked);
+    const store = createFileStateStore({ directory: linked, logger: quiet });
+    await expect(store.update('s1', 'ns', () => 1)).rejects.toMatchObject({ code: 'HW_UNSAFE_PATH' });
+    const log = createEventLog({ path: path.join(linked, 'logs', 'events.jsonl'), logger: quiet });
+    await expect(log.append({ type: 'x' })).rejects.toMatchObject({ code: 'HW_UNSAFE_PATH' });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+
+  it('events.jsonl linked (symbolic or hard) to an outside file gets no line', async () => {
+    const target = path.join(outside, 'log.txt');
+    writeFileSync(target, 'keep\n');
+    mkdirSync(path.join(hookwiseDir, 'logs'));
+    symlinkSync(target, path.join(hookwiseDir, 'logs', 'events.jsonl'));
+    await expect(createEventLog({ path: path.join(hookwiseDir, 'logs', 'events.jsonl'), logger: quiet }).append({ type: 'x' })).rejects.toMatchObject({ code: 'HW_UNSAFE_PATH' });
+    linkSync(target, path.join(hookwiseDir, 'logs', 'hard.jsonl'));
+    await expect(createEventLog({ path: path.join(hookwiseDir, 'logs', 'hard.jsonl'), logger: quiet }).append({ type: 'x' })).rejects.toThrow(/2 hard links/);
+    expect(readFileSync(target, 'utf8')).toBe('keep\n');
+  });
+
+  it('a FIFO in place of a state file is refused without blocking', async () => {
+    mkdirSync(path.join(hookwiseDir, 'state', 's1'), { recursive: true });
+    expect(spawnSync('mkfifo', [path.join(hookwiseDir, 'state', 's1', 'ns.json')]).status).toBe(0);
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await expect(store.read('s1', 'ns')).rejects.toThrow(/is a FIFO|it is a FIFO/);
+  });
+});
+
+describe('locks left behind', () => {
+  it('a lock made by `mkdir <file>.lock` is taken over at once', async () => {
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await store.update('s1', 'ns', () => 1);
+    mkdirSync(path.join(hookwiseDir, 'state', 's1', 'ns.json.lock'));
+    const started = Date.now();
+    expect(await store.update<number>('s1', 'ns', (value) => (value ?? 0) + 1)).toBe(2);
+    // Not a timing assertion on the machine's speed: the old lock waited for 10 s of staleness.
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a lock of a killed process (pid gone) is taken over at once, and its temp files are swept', async () => {
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await store.update('s1', 'ns', () => 1);
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const deadPid = Number(dead.stdout);
+    const sessionDir = path.join(hookwiseDir, 'state', 's1');
+    writeFileSync(path.join(sessionDir, 'ns.json.lock'), `token\n${deadPid}\n1\n${os.hostname()}\n`);
+    writeFileSync(path.join(sessionDir, `ns.json.${deadPid}.abc123.tmp`), '{"half');
+    expect(await store.update<number>('s1', 'ns', (value) => (value ?? 0) + 1)).toBe(2);
+    expect(readdirSync(sessionDir).sort()).toEqual(['ns.json']);
+  });
+
+  it('flush() waits for updates still running', async () => {
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    void store.update('s1', 'ns', async () => {
+      await gate;
+      return 'late';
+    });
+    expect(store.pending()).toBe(1);
+    setTimeout(release, 20);
+    await store.flush();
+    expect(await store.read('s1', 'ns')).toBe('late');
+  });
+});
+
+describe('event log', () => {
+  it('a torn last line does not swallow the next record', async () => {
+    const file = path.join(hookwiseDir, 'logs', 'events.jsonl');
+    mkdirSync(path.dirname(file));
+    writeFileSync(file, '{"time":"2026-01-01T00:00:00.000Z","type":"whole"}\n{"time":"2026-01-01T00:00:00.000Z","type":"to');
+    const log = createEventLog({ path: file, logger: quiet });
+    await log.append({ type: 'after' });
+    expect((await log.readAll()).map((record) => record.type)).toEqual(['whole', 'after']);
+  });
+});
+
+describe('messages', () => {
+  it('a file where a folder should be names the real cause', async () => {
+    writeFileSync(path.join(hookwiseDir, 'state'), '');
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    const error = await store.update('s1', 'ns', () => 1).catch((caught: Error) => caught);
+    expect(String((error as Error).message)).toMatch(/state: it is not a regular file, expected a folder|expected a folder/);
+    expect(String((error as Error).message)).not.toMatch(/ENOENT|mkdir/);
+    expect(existsSync(path.join(hookwiseDir, 'state'))).toBe(true);
+  });
+});
