@@ -235,7 +235,8 @@ describe('no lost update (§2; before: a mkdir-ed lock cost 5 s and lost the upd
     const results = await Promise.all(Array.from({ length: 300 }, () => call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '400000' }, killAfterMs: 420_000 })));
     expect(results.filter((result) => result.code !== 0).map((result) => `${result.code}/${result.signal}: ${result.stderr}`)).toEqual([]);
     expect(results.filter((result) => /deadline/.test(result.stderr))).toEqual([]);
-    expect(toolCalls()).toBe(300);
+    const otherLines = [...new Set(results.flatMap((result) => stderrLines(result)).filter((line) => !/did not settle within/.test(line)))];
+    expect(toolCalls(), otherLines.join('\n')).toBe(300);
   }, 480_000);
 });
 

@@ -30,9 +30,9 @@ import type { SessionState, StateStore } from './types.js';
  * pid and start time, so a killed process costs the next call nothing noticeable), reads,
  * applies the function, writes a temp file that is renamed over the target, and releases.
  * Before the rename it checks the lock is still its own; if not, the update is retried from
- * the read, so it is never lost to contention. Waiting is bounded by `retries.maxWaitMs`
- * (default 60 s, longer than any hook process lives: the process's own deadline is the real
- * bound; hosts that stop earlier should await {@link FlushableStateStore.flush}).
+ * the read, so it is never lost to contention. Waiting has no limit by default
+ * (`retries.maxWaitMs`): the host's deadline is the bound, and a host should await
+ * {@link FlushableStateStore.flush} before it exits.
  * The temp file is fsynced only with `durable: true`: a killed process cannot tear a renamed
  * file either way, and an fsync costs milliseconds on every hook call. `read` needs no lock.
  * Temp files of writers that died are removed under the lock (pid no longer running).
@@ -57,7 +57,11 @@ export interface FileStateStoreOptions {
 }
 
 export interface LockRetryOptions {
-  /** Give up (HookwiseError `HW_STATE_LOCK`) after waiting this long for a live holder. Default 60 000. */
+  /**
+   * Give up (HookwiseError `HW_STATE_LOCK`) after waiting this long. Default: no limit — a wait
+   * only goes on while live holders come and go (a dead one is taken over at once, a live one
+   * after `lockStaleMs`), and the host bounds the whole call (`hookwise run` has its deadline).
+   */
   maxWaitMs?: number;
   /** Smallest pause between attempts. Default 2. */
   minDelayMs?: number;
@@ -74,7 +78,7 @@ export interface FlushableStateStore extends StateStore {
 }
 
 const DEFAULT_LOCK_STALE_MS = 60_000;
-const DEFAULT_MAX_WAIT_MS = 60_000;
+const DEFAULT_MAX_WAIT_MS = Number.POSITIVE_INFINITY;
 
 export function createFileStateStore(options: FileStateStoreOptions): FlushableStateStore {
   const root = path.resolve(options.directory);
