@@ -1,6 +1,5 @@
-import type { HookwiseConfig, PluginMeta } from '@hookwise/core';
+import { resolveContextWindow, type HookwiseConfig, type MergedNotice, type PluginMeta } from '@hookwise/core';
 import { createReplayEngine } from './replay-engine.js';
-import { resolveContextWindow } from './pending-core.js';
 import { replayTranscript, type ReplayNotice, type ReplayResult } from './replay.js';
 
 /**
@@ -45,13 +44,13 @@ export interface Report {
    * that produced it and what hook-prune would have reclaimed from that request.
    */
   timeline: TimelineEntry[];
-  /** Every compaction suggestion hook-suggest would have made. */
+  /** Every compaction suggestion a plugin would have made: a notice offering to compact now. */
   suggestions: SuggestionEntry[];
   /** Every compaction (`system`/`compact_boundary` line). */
   compactions: CompactionEntry[];
   /** hook-prune over the whole session. */
   prune: PruneSummary;
-  /** Notices of other plugins (e.g. hook-suggest's note after a compaction). */
+  /** Every other notice (e.g. a note after a compaction). */
   notices: Array<{ line: number; point: string; text: string }>;
   /** Hooks that threw, timed out or returned something unusable (the replay went on). */
   hookErrors: Array<{ line: number; point: string; pluginName: string; hookName: string; kind: string; message: string }>;
@@ -73,7 +72,11 @@ export interface TimelineEntry {
   contextWithPruneTokens: number | null;
 }
 
-export type SuggestionKind = 'capacity' | 'tool-calls' | 'capacity+tool-calls' | 'other';
+/**
+ * What a suggestion is about, as its plugin's notice says it (`Notice.kind`); `other` when the
+ * notice has no kind. hook-suggest's are `capacity`, `tool-calls` and `capacity+tool-calls`.
+ */
+export type SuggestionKind = string;
 
 export interface SuggestionEntry {
   /**
@@ -86,7 +89,7 @@ export interface SuggestionEntry {
   eventLine: number;
   point: string;
   kind: SuggestionKind;
-  /** The suggestion as hook-suggest words it, figures included. */
+  /** The suggestion's text as its plugin words it, figures included. */
   reason: string;
   contextTokens: number | null;
   /** Main-chain tool calls so far. */
@@ -151,27 +154,22 @@ export interface PruneSummary {
   compactionsNeeded: { without: number; withPrune: number } | null;
 }
 
-const SUGGESTION_CAPACITY = /\bContext at \d+(?:\.\d+)?%/;
-const SUGGESTION_TOOL_CALLS = /\b\d+ tool calls since\b/;
-
-function kindOf(text: string, notice: ReplayNotice): SuggestionKind | undefined {
-  // hook-suggest's own record, when it left one, says what fired; its wording is the fallback.
-  const record = notice.records.find((entry) => /^suggest(ion)?[:.]/.test(entry.type) && entry.type !== 'suggest:dismissed');
-  const capacity = record ? record['capacity'] !== undefined && record['capacity'] !== null : SUGGESTION_CAPACITY.test(text);
-  const toolCalls = record ? record['toolCalls'] !== undefined && record['toolCalls'] !== null && typeof record['toolCalls'] === 'object' : SUGGESTION_TOOL_CALLS.test(text);
-  if (capacity && toolCalls) return 'capacity+tool-calls';
-  if (capacity) return 'capacity';
-  if (toolCalls) return 'tool-calls';
-  return record ? 'other' : undefined;
+/** A compaction suggestion is a notice that offers the host's compact action (structure, not wording). */
+function isSuggestion(notice: MergedNotice): boolean {
+  return notice.actions.some((action) => 'hostAction' in action && action.hostAction === 'compact');
 }
 
-function suggestionLine(kind: SuggestionKind, notice: ReplayNotice): number {
-  const usageLine = notice.usageLine ?? notice.eventLine;
-  const toolLine = notice.toolUseLine ?? notice.eventLine;
-  if (kind === 'capacity') return usageLine;
-  if (kind === 'tool-calls') return toolLine;
-  if (kind === 'capacity+tool-calls') return Math.max(usageLine, toolLine);
-  return notice.eventLine;
+/**
+ * Where a suggestion's condition became true. A kind naming `capacity` is about the context
+ * size: the response that measured it; one naming `tool-calls` is about the count of tool
+ * calls: the `tool_use` that reached it; both: the later of the two. Any other kind: the event.
+ */
+function suggestionLine(kind: string, notice: ReplayNotice): number {
+  const about = new Set(kind.split('+'));
+  const lines: number[] = [];
+  if (about.has('capacity')) lines.push(notice.usageLine ?? notice.eventLine);
+  if (about.has('tool-calls')) lines.push(notice.toolUseLine ?? notice.eventLine);
+  return lines.length > 0 ? Math.max(...lines) : notice.eventLine;
 }
 
 // Claude Code 2.1.x: auto-compaction at the effective window (window − min(max output, 20,000))
@@ -238,19 +236,19 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
   const notices: Report['notices'] = [];
   for (const notice of replay.notices) {
     const other: string[] = [];
-    for (const text of notice.text.split('\n')) {
-      if (text.trim() === '') continue;
-      const kind = kindOf(text, notice);
-      if (kind === undefined) {
-        other.push(text);
+    for (const item of notice.notices) {
+      if (item.text.trim() === '') continue;
+      if (!isSuggestion(item)) {
+        other.push(item.text);
         continue;
       }
+      const kind = item.kind ?? 'other';
       suggestions.push({
         line: suggestionLine(kind, notice),
         eventLine: notice.eventLine,
         point: notice.point,
         kind,
-        reason: text,
+        reason: item.text,
         contextTokens: notice.contextTokens ?? null,
         toolCalls: notice.toolCalls,
       });

@@ -1,12 +1,11 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   createEngine,
   createMemoryEventLog,
   createLogger,
   createMemoryStateStore,
-  isPluginInstance,
+  HookwiseError,
+  loadPlugin,
   loadConfig,
   type Clock,
   type Engine,
@@ -57,42 +56,22 @@ export function createReplayClock(): ReplayClock {
 }
 
 /**
- * Resolves a package from the project first, then from where this adapter is installed (the
- * demo and global installs bring the plugins along). Undefined when neither has it.
+ * The config a project without one would get from `hookwise init`: its default plugins with
+ * their defaults, loaded the way a JSON config names them (core's `loadPlugin`: by package,
+ * default export), from the project first, then from where this adapter is installed (the demo
+ * and global installs bring the plugins along). The report never imports a plugin itself.
  */
-function resolvePackage(name: string, projectDir: string): string | undefined {
-  const bases = [path.join(path.resolve(projectDir), 'package.json'), import.meta.url];
-  for (const base of bases) {
-    try {
-      return createRequire(base).resolve(name);
-    } catch {
-      // try the next place
-    }
-  }
-  return undefined;
-}
-
-/**
- * The config a project without one would get from `hookwise init`: the three plugins with their
- * defaults, loaded the way a JSON config names them (by package, default export), so the report
- * never imports a plugin itself.
- */
-async function defaultConfig(projectDir: string): Promise<{ config: HookwiseConfig; missing: string[] }> {
+async function defaultConfig(projectDir: string, log: (line: string) => void): Promise<{ config: HookwiseConfig; missing: string[] }> {
   const plugins: Array<PluginInstance<any>> = [];
   const missing: string[] = [];
   for (const name of DEFAULT_REPORT_PLUGINS) {
-    const resolved = resolvePackage(name, projectDir);
-    if (resolved === undefined) {
+    try {
+      plugins.push(await loadPlugin(name, { from: [path.resolve(projectDir), import.meta.url] }));
+    } catch (error) {
       missing.push(name);
-      continue;
+      // Not installed is expected (the report says so); a package that makes no plugin is worth a line.
+      if (!(HookwiseError.isInstance(error) && error.code === 'HW_PLUGIN_NOT_FOUND')) log(`hookwise report: ${name} not loaded: ${(error as Error).message}`);
     }
-    const module = (await import(pathToFileURL(resolved).href)) as { default?: unknown };
-    const instance = typeof module.default === 'function' ? (module.default as () => unknown)() : undefined;
-    if (!isPluginInstance(instance)) {
-      missing.push(name);
-      continue;
-    }
-    plugins.push(instance);
   }
   return { config: { plugins }, missing };
 }
@@ -105,6 +84,7 @@ export async function createReplayEngine(options: { projectDir: string; configFi
   let config: HookwiseConfig;
   let configSource: string;
   let missingPlugins: string[] = [];
+  const logLines: string[] = [];
   if (options.config) {
     config = options.config;
     configSource = 'given';
@@ -114,13 +94,12 @@ export async function createReplayEngine(options: { projectDir: string; configFi
       config = loaded.config;
       configSource = loaded.file;
     } else {
-      const fallback = await defaultConfig(options.projectDir);
+      const fallback = await defaultConfig(options.projectDir, (line) => logLines.push(line));
       config = fallback.config;
       missingPlugins = fallback.missing;
       configSource = 'default';
     }
   }
-  const logLines: string[] = [];
   // Warnings and up only: debug lines on every request would cost more than the replay.
   const logger = createLogger({ level: 'warn', write: (line) => logLines.push(line) });
   const clock = createReplayClock();
@@ -128,7 +107,7 @@ export async function createReplayEngine(options: { projectDir: string; configFi
     config: { ...config, logLevel: 'warn' },
     projectDir: options.projectDir,
     host: 'replay',
-    // A replay leaves no files behind: plugins see `context.ephemeral`.
+    // Plugins keep everything in the engine's state and event log: a replay leaves no files.
     ephemeral: true,
     stateStore: createMemoryStateStore(),
     eventLog: createMemoryEventLog(),

@@ -37,8 +37,8 @@ export class ReplayHost {
     this.engine = engine;
     // The engine as the binding sees it: every emit gets the transcript's facts under its payload
     // and its outcome is kept. Everything else is the engine itself (through the prototype).
-    const emit = async <P extends PointName>(point: P, payload: PointInput<P>): Promise<MergedOutcome<P>> => {
-      const outcome = await engine.emit(point, { ...this.facts(point), ...payload } as PointInput<P>);
+    const emit: Engine['emit'] = async (point, payload, options) => {
+      const outcome = await engine.emit(point, { ...this.facts(point), ...payload }, options);
       this.emissions.push({ point, outcome });
       return outcome;
     };

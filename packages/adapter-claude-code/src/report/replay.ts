@@ -1,8 +1,21 @@
 import path from 'node:path';
-import { iterateTranscript, type Engine, type EventRecord, type HookFailure, type Message, type PointName } from '@hookwise/core';
+import {
+  isUserPrompt,
+  iterateTranscript,
+  parseSlashCommand,
+  transcriptEntriesOf,
+  type Engine,
+  type HookFailure,
+  type MergedNotice,
+  type Message,
+  type PointName,
+  type TranscriptCompactBoundary,
+  type TranscriptEntry,
+  type TranscriptMessageEntry,
+  type TranscriptUsage,
+} from '@hookwise/core';
 import type { HookInputOf, MappedEvent } from '../events.js';
 import { LiveHistory, measureTransform, messageTokens } from './measure.js';
-import { isUserPrompt, parseSlashCommand, transcriptEntriesOf, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from './pending-core.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
 
 /**
@@ -56,8 +69,8 @@ export interface ReplayNotice {
   toolUseLine?: number;
   /** Main-chain tool calls so far (the current one included). */
   toolCalls: number;
-  /** Event-log records the plugins appended while the event ran. */
-  records: EventRecord[];
+  /** The notices one by one, as the engine merged them: kind, actions, the hook each came from. */
+  notices: MergedNotice[];
 }
 
 export interface ReplayCompaction {
@@ -143,7 +156,6 @@ class Replayer {
   readonly result: ReplayResult;
   private readonly engine: Engine;
   private readonly host: ReplayHost;
-  private readonly eventLines: string[] | undefined;
   private readonly hasRequestHooks: boolean;
   private readonly clock: { setTimestamp(text: string): void } | undefined;
   private readonly pruneSampling: 'turn' | 'every-request';
@@ -168,8 +180,6 @@ class Replayer {
 
   constructor(transcript: string, options: ReplayOptions) {
     this.engine = options.engine;
-    const log = this.engine.services.eventLog as { lines?: unknown };
-    this.eventLines = Array.isArray(log.lines) ? (log.lines as string[]) : undefined;
     this.hasRequestHooks = this.engine.has('llm:before');
     this.clock = options.clock;
     this.pruneSampling = options.pruneSampling ?? 'every-request';
@@ -267,18 +277,16 @@ class Replayer {
 
   /** Sends a hook event through the binding and records what its points said. */
   private async send<E extends MappedEvent>(line: number, event: E, input: Omit<HookInputOf<E>, 'session_id'>, cause: { toolUseLine?: number } = {}): Promise<Emission[]> {
-    const recordsBefore = this.eventLines?.length ?? 0;
     const emissions = await this.host.send(event, input);
-    this.record(line, emissions, recordsBefore, cause);
+    this.record(line, emissions, cause);
     return emissions;
   }
 
-  private record(line: number, emissions: Emission[], recordsBefore: number, cause: { toolUseLine?: number }): void {
+  private record(line: number, emissions: Emission[], cause: { toolUseLine?: number }): void {
     for (const { point, outcome } of emissions) {
       for (const failure of outcome.errors) this.result.hookErrors.push({ line, point, ...failure });
       if (outcome.notice === undefined || outcome.notice.trim() === '') continue;
-      const records = this.eventLines ? parseRecords(this.eventLines.slice(recordsBefore)) : [];
-      const notice: ReplayNotice = { eventLine: line, point, text: outcome.notice, toolCalls: this.result.toolCalls.length, records };
+      const notice: ReplayNotice = { eventLine: line, point, text: outcome.notice, toolCalls: this.result.toolCalls.length, notices: outcome.notices };
       const { tokens, usageLine } = this.context();
       if (tokens !== undefined) notice.contextTokens = tokens;
       if (usageLine !== undefined) notice.usageLine = usageLine;
@@ -292,10 +300,9 @@ class Replayer {
     if (!this.hasRequestHooks || this.history.length === 0) return undefined;
     if (options.carry && this.pruneSampling === 'turn' && this.turnPrune !== undefined) return { ...this.turnPrune, messages: this.history.length };
     const original = this.history.messages();
-    const recordsBefore = this.eventLines?.length ?? 0;
     const emission = await this.host.emit('llm:before', { systemPrompt: '', messages: original });
     this.result.pruneRuns++;
-    if (emission) this.record(line, [emission], recordsBefore, {});
+    if (emission) this.record(line, [emission], {});
     const value = emission?.outcome.value as Message[] | undefined;
     const diff = value === undefined ? { tokens: 0, parts: 0 } : measureTransform(original, value, this.engine.services.tokenCounter);
     const figure: PruneFigure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
@@ -440,8 +447,6 @@ class Replayer {
   }
 }
 
-type TranscriptCompactBoundary = Extract<TranscriptEntry, { type: 'compact-boundary' }>;
-
 /** The text of a failed tool's result: what PostToolUseFailure carries as `error`. */
 function errorText(output: unknown): string {
   if (typeof output === 'string') return output;
@@ -450,19 +455,6 @@ function errorText(output: unknown): string {
     if (texts.length > 0) return texts.join('\n');
   }
   return output === undefined || output === null ? 'tool failed' : JSON.stringify(output);
-}
-
-function parseRecords(lines: string[]): EventRecord[] {
-  const records: EventRecord[] = [];
-  for (const line of lines) {
-    try {
-      const record = JSON.parse(line) as unknown;
-      if (typeof record === 'object' && record !== null && !Array.isArray(record) && typeof (record as { type?: unknown }).type === 'string') records.push(record as EventRecord);
-    } catch {
-      // a truncated record tells nothing reliable; leave it out
-    }
-  }
-  return records;
 }
 
 /**

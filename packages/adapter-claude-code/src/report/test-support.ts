@@ -80,6 +80,8 @@ export function independentFigures(file: string): IndependentFigures {
       figures.malformed++;
       return;
     }
+    // Content blocks that are not objects are left out of the message and the line is counted (core's rule).
+    if (Array.isArray(message.content) && message.content.some((block: unknown) => typeof block !== 'object' || block === null || Array.isArray(block))) figures.malformed++;
     if (value.isSidechain === true || value.type !== 'assistant') return;
     for (const block of Array.isArray(message.content) ? message.content : []) {
       if (block?.type === 'tool_use') {
@@ -88,7 +90,8 @@ export function independentFigures(file: string): IndependentFigures {
       }
     }
     const usage = message.usage;
-    if (!usage) return;
+    // Synthetic responses and API errors measured nothing (core's rule).
+    if (!usage || message.model === '<synthetic>' || value.isApiErrorMessage === true) return;
     const contextTokens = (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
     if (contextTokens === 0) return;
     const known = byId.get(message.id);
