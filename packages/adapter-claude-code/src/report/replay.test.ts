@@ -178,6 +178,66 @@ describe('hook-prune through the engine', () => {
   });
 });
 
+describe('rules the report used to have its own version of', () => {
+  it('measures context like core: synthetic and API-error responses measure nothing', async () => {
+    const file = await writeTranscript('usage-rule.jsonl', [
+      user('go'),
+      assistant('m1', 30_000, [toolUse('u1')]),
+      toolResult('u1', 'ok'),
+      // Non-zero usage, but not a request the model answered: core's rule skips both.
+      { type: 'assistant', isApiErrorMessage: true, message: { id: 'e1', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'API Error' }], usage: usage(90_000) } },
+      { type: 'assistant', message: { id: 'e2', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'No response requested.' }], usage: usage(80_000) } },
+      user('next'),
+    ]);
+    const { config, events } = spyConfig();
+    const report = await buildReport(file, { projectDir: workDir, config });
+    expect(report.timeline.map((entry) => [entry.line, entry.contextTokens])).toEqual([[2, 30_000]]);
+    expect(report.peakContextTokens).toBe(30_000);
+    expect(report.model).toBe('claude-opus-4-6');
+    expect(events.find((event) => event.point === 'prompt:submit' && event.payload['prompt'] === 'next')!.payload['contextTokens']).toBe(30_000);
+  });
+
+  it('takes the window from core: 1M when a request measured more than 200k', async () => {
+    const file = await writeTranscript('window.jsonl', [user('go'), assistant('m1', 250_000, [{ type: 'text', text: 'big' }])]);
+    const { config, events } = spyConfig();
+    const report = await buildReport(file, { projectDir: workDir, config });
+    expect(report.contextWindow).toBe(1_000_000);
+    // Claude Code sends no window; plugins take it from the model, as live.
+    expect(events.every((event) => event.payload['contextWindow'] === undefined)).toBe(true);
+  });
+
+  it('sends failed tools as PostToolUseFailure: ok false, the error text as error and output', async () => {
+    const file = await writeTranscript('failure.jsonl', [user('go'), assistant('m1', 1_000, [toolUse('f1', 'Bash')]), user([{ type: 'tool_result', tool_use_id: 'f1', content: [{ type: 'text', text: 'exit 1' }], is_error: true }])]);
+    const { config, events } = spyConfig();
+    await buildReport(file, { projectDir: workDir, config });
+    expect(events.find((event) => event.point === 'tool:after')!.payload).toMatchObject({ toolName: 'Bash', ok: false, error: 'exit 1', output: 'exit 1', toolUseId: 'f1', input: { file_path: '/src/f1.ts' } });
+  });
+
+  it('counts a line with content blocks that are not objects as malformed, like core, and keeps the rest', async () => {
+    const file = await writeTranscript('blocks.jsonl', [user(['not a block', { type: 'text', text: 'still a prompt' }])]);
+    const { config, events } = spyConfig();
+    const report = await buildReport(file, { projectDir: workDir, config });
+    expect(report.malformed).toEqual([{ line: 1, reason: 'user line: 1 content block(s) are not objects' }]);
+    expect(events.filter((event) => event.point === 'prompt:submit').map((event) => event.payload['prompt'])).toEqual(['still a prompt']);
+  });
+
+  it('classifies suggestions by the notice structure (the compact action and its kind), never by wording', async () => {
+    const speaker = defineHook({
+      name: 'speaker',
+      on: {
+        'tool:after': () => ({ notice: { text: 'Wording no rule knows.', kind: 'capacity', actions: [{ label: 'Compact now', hostAction: 'compact' as const }] } }),
+        'prompt:submit': () => ({ notice: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }),
+      },
+    });
+    const file = await writeTranscript('notices.jsonl', [user('go'), assistant('m1', 5_000, [toolUse('n1')]), toolResult('n1', 'ok')]);
+    const report = await buildReport(file, { projectDir: workDir, config: { hooks: [speaker] } });
+    // A capacity suggestion points at the response that measured the size (line 2).
+    expect(report.suggestions).toEqual([{ line: 2, eventLine: 3, point: 'tool:after', kind: 'capacity', reason: 'Wording no rule knows.', contextTokens: 5_000, toolCalls: 1 }]);
+    // A plain notice stays a notice, whatever it says.
+    expect(report.notices).toEqual([{ line: 1, point: 'prompt:submit', text: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }]);
+  });
+});
+
 describe('prompts', () => {
   it('sends what the user typed; a recorded slash command as `/name args` with its expansion; a plain `/x` Claude Code did not run carries no command', async () => {
     const file = await writeTranscript('prompts.jsonl', [
