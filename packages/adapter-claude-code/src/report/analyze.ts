@@ -7,7 +7,7 @@ import { replayTranscript, type ReplayNotice, type ReplayResult } from './replay
  * `schemaVersion` changes if one ever has to change meaning. Every `line` is the 1-based line
  * number in the transcript file. Token figures are Claude Code's own (assistant `usage`:
  * input + cache read + cache creation) except prune figures, which are estimated with the
- * engine's token counter (characters / 4 by default) the way hook-prune counts them.
+ * engine's token counter (the one plugins count with) and core's estimate per part.
  */
 export interface Report {
   schemaVersion: 1;
@@ -119,12 +119,14 @@ export interface CompactionEntry {
 
 export interface PruneSummary {
   /**
-   * How hook-prune was run, always through the engine (`llm:before`, the plugins' own code) on
-   * the history each request carried, plus once on the history each compaction summarised:
-   * - `turn`: before the first request after each user message; the other requests of that turn
-   *   get the same figure. Exact for hook-prune, which only prunes output at least two prompts
-   *   old, so its choice cannot change inside a turn (unless its `supersede` option is on).
-   * - `every-request`: before every request (`buildReport(…, { pruneSampling: 'every-request' })`).
+   * How the `llm:before` transformers (hook-prune) were run, always through the engine (the
+   * plugins' own code) on the history each request carried, plus once on the history each
+   * compaction summarised:
+   * - `every-request` (default): before every request.
+   * - `turn` (`buildReport(…, { pruneSampling: 'turn' })`): before the first request after each
+   *   user message; the other requests of that turn get the same figure. Exact for a transformer
+   *   whose choice changes only when a prompt arrives (hook-prune's OpenCode rule); a lower bound
+   *   for one that also reacts to the turn's own tool results (hook-prune's agentic default).
    * - `not-run`: no plugin listens on `llm:before`.
    */
   method: 'turn' | 'every-request' | 'not-run';

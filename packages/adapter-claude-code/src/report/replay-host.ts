@@ -31,14 +31,15 @@ export class ReplayHost {
   constructor(
     engine: Engine,
     private readonly sessionId: string,
-    /** The facts for an event on `point`, asked for every point that runs. */
+    /** The facts for an event on `point`, asked for every point that runs; a new object each time. */
     private readonly facts: (point: PointName) => TranscriptFacts,
   ) {
     this.engine = engine;
     // The engine as the binding sees it: every emit gets the transcript's facts under its payload
     // and its outcome is kept. Everything else is the engine itself (through the prototype).
     const emit: Engine['emit'] = async (point, payload, options) => {
-      const outcome = await engine.emit(point, { ...this.facts(point), ...payload }, options);
+      // `facts` returns a fresh object: the payload goes on top of it, one copy per event.
+      const outcome = await engine.emit(point, Object.assign(this.facts(point), payload), options);
       this.emissions.push({ point, outcome });
       return outcome;
     };
@@ -58,7 +59,7 @@ export class ReplayHost {
    */
   async emit<P extends PointName>(point: P, payload: Omit<PointInput<P>, 'sessionId'>): Promise<Emission | undefined> {
     if (!this.engine.has(point)) return undefined;
-    const outcome = await this.engine.emit(point, { ...this.facts(point), sessionId: this.sessionId, ...payload } as unknown as PointInput<P>);
+    const outcome = await this.engine.emit(point, Object.assign(this.facts(point), { sessionId: this.sessionId }, payload) as unknown as PointInput<P>);
     return { point, outcome };
   }
 }
