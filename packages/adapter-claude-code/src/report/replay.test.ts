@@ -214,11 +214,17 @@ describe('rules the report used to have its own version of', () => {
   });
 
   it('counts a line with content blocks that are not objects as malformed, like core, and keeps the rest', async () => {
-    const file = await writeTranscript('blocks.jsonl', [user(['not a block', { type: 'text', text: 'still a prompt' }])]);
+    const file = await writeTranscript('blocks.jsonl', [user(['not a block', { type: 'text', text: 'still a prompt' }]), assistant('m1', 7_000, [42, toolUse('b1')])]);
     const { config, events } = spyConfig();
     const report = await buildReport(file, { projectDir: workDir, config });
-    expect(report.malformed).toEqual([{ line: 1, reason: 'user line: 1 content block(s) are not objects' }]);
+    expect(report.malformed).toEqual([
+      { line: 1, reason: 'user line: 1 content block(s) are not objects' },
+      { line: 2, reason: 'assistant line: 1 content block(s) are not objects' },
+    ]);
     expect(events.filter((event) => event.point === 'prompt:submit').map((event) => event.payload['prompt'])).toEqual(['still a prompt']);
+    // The response still counts: its usage and its tool call.
+    expect(report.timeline.map((entry) => [entry.line, entry.contextTokens])).toEqual([[2, 7_000]]);
+    expect(report.toolCalls).toBe(1);
   });
 
   it('classifies suggestions by the notice structure (the compact action and its kind), never by wording', async () => {

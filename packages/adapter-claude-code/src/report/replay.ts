@@ -234,7 +234,8 @@ class Replayer {
     if (entry.line > this.result.lines) this.result.lines = entry.line;
     if (!this.started) return this.start(entry);
     if (this.pending) return this.buffer(entry);
-    if (this.lineUsage !== undefined && (entry.type !== 'message' || entry.line !== this.lineUsage.line)) this.lineUsage = undefined;
+    // A line's usage belongs to that line's message only (a malformed entry may come between them).
+    if (this.lineUsage !== undefined && entry.line !== this.lineUsage.line) this.lineUsage = undefined;
     switch (entry.type) {
       case 'malformed':
         this.result.malformed.push({ line: entry.line, reason: entry.reason });
