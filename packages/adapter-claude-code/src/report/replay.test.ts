@@ -79,6 +79,7 @@ function spyConfig(plugins: HookwiseConfig['plugins'] = []): { config: HookwiseC
       'tool:after': record('tool:after'),
       'compact:before': record('compact:before'),
       'compact:after': record('compact:after'),
+      'agent:stop': record('agent:stop'),
     },
   });
   return { config: { plugins: plugins ?? [], hooks: [spy] }, events };
@@ -97,12 +98,16 @@ describe('the events a transcript implies', () => {
       'tool:after',
       'tool:before',
       'tool:after',
+      // The turn ended with a response that called no tool (line 8): Stop, before the next prompt.
+      'agent:stop',
       'prompt:submit',
       'tool:before',
       'tool:after',
+      'agent:stop',
       'prompt:submit',
       'tool:before',
       'tool:after',
+      'agent:stop',
       'compact:before',
       // As the live binding runs SessionStart(compact): session:start, then compact:after.
       'session:start',
@@ -110,17 +115,20 @@ describe('the events a transcript implies', () => {
       'prompt:submit',
       'tool:before',
       'tool:after',
+      // The file ends after a tool result: the turn did not end, no Stop.
     ]);
     expect(events[0]!.payload).toMatchObject({ source: 'startup', host: 'replay', sessionId: 'script' });
-    expect(events[6]!.payload).toMatchObject({ prompt: '/review-plan docs/plan.md', command: { name: 'review-plan', args: 'docs/plan.md' } });
-    expect(events[8]!.payload).toMatchObject({ toolName: 'Bash', ok: false, toolUseId: 't3' });
+    expect(events[6]!.payload).toMatchObject({ lastMessage: 'done', stopHookActive: false, contextTokens: 100_000 });
+    expect(events[7]!.payload).toMatchObject({ prompt: '/review-plan docs/plan.md', command: { name: 'review-plan', args: 'docs/plan.md' } });
+    expect(events[9]!.payload).toMatchObject({ toolName: 'Bash', ok: false, toolUseId: 't3' });
     expect(events[3]!.payload).toMatchObject({ toolName: 'Read', ok: true, contextTokens: 20_000, input: { file_path: '/src/t1.ts' } });
-    expect(events[12]!.payload).toMatchObject({ trigger: 'auto', contextTokens: 102_500 });
-    expect(events[13]!.payload).toMatchObject({ source: 'compact' });
-    expect(events[14]!.payload).toMatchObject({ trigger: 'auto', tokensBefore: 102_500, tokensAfter: 9_000 });
+    expect(events[14]!.payload).toMatchObject({ lastMessage: 'fine' });
+    expect(events[15]!.payload).toMatchObject({ trigger: 'auto', contextTokens: 102_500 });
+    expect(events[16]!.payload).toMatchObject({ source: 'compact' });
+    expect(events[17]!.payload).toMatchObject({ trigger: 'auto', tokensBefore: 102_500, tokensAfter: 9_000 });
     // After the compaction and before the next response, the size is the boundary's postTokens
     // (core's rule for the current size), never the old one.
-    expect(events[15]!.payload['contextTokens']).toBe(9_000);
+    expect(events[18]!.payload['contextTokens']).toBe(9_000);
     expect(events.every((event) => event.payload['transcriptPath'] === undefined)).toBe(true);
 
     expect(report.malformedLines).toBe(3);
@@ -225,6 +233,21 @@ describe('rules the report used to have its own version of', () => {
     // The response still counts: its usage and its tool call.
     expect(report.timeline.map((entry) => [entry.line, entry.contextTokens])).toEqual([[2, 7_000]]);
     expect(report.toolCalls).toBe(1);
+  });
+
+  it('sends Stop where a turn ended, as live: not for a turn the user interrupted, and at the end of the file', async () => {
+    const file = await writeTranscript('stop.jsonl', [
+      user('one'),
+      assistant('a1', 1_000, [{ type: 'text', text: 'partial' }]),
+      user('[Request interrupted by user]'),
+      user('two'),
+      assistant('a2', 2_000, [{ type: 'text', text: 'the' }]),
+      assistant('a2', 2_000, [{ type: 'text', text: 'answer' }]),
+    ]);
+    const { config, events } = spyConfig();
+    await buildReport(file, { projectDir: workDir, config });
+    expect(events.map((event) => event.point)).toEqual(['session:start', 'prompt:submit', 'prompt:submit', 'agent:stop']);
+    expect(events[3]!.payload).toMatchObject({ lastMessage: 'the\nanswer', stopHookActive: false, contextTokens: 2_000 });
   });
 
   it('classifies suggestions by the notice structure (the compact action and its kind), never by wording', async () => {

@@ -32,6 +32,8 @@ import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.j
  *   and then as UserPromptExpansion, as Claude Code fires it for a command it ran;
  * - each assistant `tool_use` block: PreToolUse;
  * - each user `tool_result` block: PostToolUse, or PostToolUseFailure when `is_error`;
+ * - the end of a turn (a response without tool calls, followed by a user line, a compaction or
+ *   the end of the file): Stop, with the response's text, before whatever follows;
  * - a compact boundary: PreCompact, then SessionStart (compact) — which runs `session:start`
  *   and then `compact:after`, as live — once the size after it is known
  *   (`postTokens`, else the next measured request, looked for up to 500 lines ahead).
@@ -174,6 +176,8 @@ class Replayer {
   private lastUsage: UsagePoint | undefined;
   /** `postTokens` of the latest compaction, until a request is measured after it. */
   private sizeAfterCompaction: number | undefined;
+  /** The latest response when it called no tool: if the turn ends here, Claude Code fires Stop. */
+  private turnEnd: { line: number; text: string } | undefined;
   /** Facts of the compaction being replayed, for its own events. */
   private compactionFacts: TranscriptFacts | undefined;
   private pending: PendingCompaction | undefined;
@@ -273,7 +277,16 @@ class Replayer {
 
   async finish(): Promise<ReplayResult> {
     if (this.pending) await this.finishCompaction(undefined);
+    await this.stop();
     return this.result;
+  }
+
+  /** Stop for the turn that ended with the latest response, once something shows it ended. */
+  private async stop(): Promise<void> {
+    const end = this.turnEnd;
+    if (!end) return;
+    this.turnEnd = undefined;
+    await this.send(end.line, 'Stop', { stop_hook_active: false, ...(end.text !== '' ? { last_assistant_message: end.text } : {}) });
   }
 
   /** Sends a hook event through the binding and records what its points said. */
@@ -323,6 +336,7 @@ class Replayer {
     this.history.addAssistant(entry.content, messageId);
     this.openResponse = messageId;
     if (usage) this.recordUsage(usage, prune);
+    this.noteTurnEnd(entry, continues);
     if (!Array.isArray(entry.content)) return;
     for (const block of entry.content) {
       const { type, id, name, input } = block as { type?: unknown; id?: unknown; name?: unknown; input?: unknown };
@@ -334,6 +348,18 @@ class Replayer {
       this.result.toolCalls.push({ line, toolName, ...(toolUseId !== undefined ? { toolUseId } : {}) });
       await this.send(line, 'PreToolUse', { tool_name: toolName, tool_input: toolInput, ...(toolUseId !== undefined ? { tool_use_id: toolUseId } : {}) }, { toolUseLine: line });
     }
+  }
+
+  /** A response that calls no tool may end the turn; one that calls a tool continues it. */
+  private noteTurnEnd(entry: TranscriptMessageEntry, continues: boolean): void {
+    const blocks = typeof entry.content === 'string' ? [{ type: 'text', text: entry.content }] : entry.content;
+    if (blocks.some((block) => (block as { type?: unknown }).type === 'tool_use')) {
+      this.turnEnd = undefined;
+      return;
+    }
+    const text = blocks.map((block) => ((block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text ?? '') : '')).filter((part) => part !== '').join('\n');
+    // Lines of one response join; a response after a tool call starts the candidate anew.
+    this.turnEnd = continues && this.turnEnd ? { line: this.turnEnd.line, text: [this.turnEnd.text, text].filter((part) => part !== '').join('\n') } : { line: entry.line, text };
   }
 
   private recordUsage(usage: TranscriptUsage, prune: PruneFigure | undefined): void {
@@ -376,18 +402,26 @@ class Replayer {
     // Any user message may be a prompt to a request transformer: its choice may change from here.
     this.turnPrune = undefined;
     const message = this.history.addUser(content, { isMeta: entry.isMeta === true, compactSummary: entry.isCompactSummary === true });
-    if (!isUserPrompt(message)) return;
-    const prompt = typedPrompt(message);
+    const prompt = isUserPrompt(message);
+    // A prompt, or Claude Code's meta line before a local command: the user is back, the turn
+    // ended with the latest response. Other text it writes there ("[Request interrupted by
+    // user]") means the turn was cut: Claude Code fires no Stop then.
+    if (prompt || entry.isMeta === true) await this.stop();
+    else this.turnEnd = undefined;
+    if (!prompt) return;
+    const typed = typedPrompt(message);
     // `<command-name>` tags: Claude Code ran the command, so it also fired UserPromptExpansion
     // (the binding gives `prompt:submit` its command only then). A plain `/x` it did not run.
-    const command = message.parts.some((part) => part.type === 'text' && part.text.includes('<command-name>')) ? parseSlashCommand(prompt) : undefined;
+    const command = message.parts.some((part) => part.type === 'text' && part.text.includes('<command-name>')) ? parseSlashCommand(typed) : undefined;
     this.result.prompts.push({ line, ...(command ? { command: command.name } : {}) });
-    await this.send(line, 'UserPromptSubmit', { prompt });
-    if (command) await this.send(line, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: command.name, command_args: command.args, prompt });
+    await this.send(line, 'UserPromptSubmit', { prompt: typed });
+    if (command) await this.send(line, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: command.name, command_args: command.args, prompt: typed });
   }
 
   private async compactBoundary(boundary: TranscriptCompactBoundary): Promise<void> {
     const { line } = boundary;
+    // A manual compaction comes after the turn ended; an automatic one inside a turn has no Stop to send.
+    await this.stop();
     const compaction: ReplayCompaction = { line, trigger: boundary.trigger === 'auto' ? 'auto' : 'manual', preserved: [] };
     const preTokens = boundary.preTokens ?? this.lastUsage?.contextTokens;
     if (preTokens !== undefined) compaction.preTokens = preTokens;
