@@ -3,8 +3,11 @@ import { estimateMessageTokens, fromAnthropicMessages, type Message, type Messag
 /**
  * Measuring: the live history a request would carry, and what a transformed history gave up,
  * counted with a token counter the caller passes (the engine's, the one plugins count with).
- * This is where figures derived from the history belong (what a request transformer took out
- * of each request or of the history a compaction summarised).
+ * Figures derived from the history belong here — today what the `llm:before` transformers take
+ * out of each request and of the history a compaction summarised (`measureTransform`); figures
+ * such as the history's own size at a compaction or the context a request would have had after
+ * pruning are functions of the same two inputs (messages, counter). The replay (`replay.ts`)
+ * decides when to measure and stores the figures on its usage points and compactions.
  */
 
 /** A message still being read, in Anthropic form; core's converter makes it a Message when asked. */
