@@ -1,6 +1,8 @@
 import type { Engine, MergedOutcome, PointInput, PointName } from '@hookwise/core';
 import { dispatchEvent } from '../binding.js';
 import type { HookInputOf, MappedEvent } from '../events.js';
+import { pointsInUse } from '../project.js';
+import { eventsForPoints } from '../settings.js';
 
 /**
  * The replay's stand-in for Claude Code: it sends the hook events Claude Code would have sent
@@ -8,7 +10,8 @@ import type { HookInputOf, MappedEvent } from '../events.js';
  * `dispatchEvent`, so the points, their order and their payloads are the ones a live session
  * gets — e.g. after a compaction SessionStart(compact) runs `session:start`, then `compact:after`.
  *
- * One difference is unavoidable: live plugins read the context size from the transcript
+ * Only the events `hookwise init` would register for the config are sent, as Claude Code runs
+ * hookwise for no other. One difference is unavoidable: live plugins read the context size from the transcript
  * (`transcriptPath`), which here is already at its end. So the replay passes no
  * `transcriptPath` and adds, as payload fields, what the transcript said at the point the replay
  * has reached (`contextTokens`, `model`, a compaction's sizes). Fields the binding sets win.
@@ -27,6 +30,8 @@ export class ReplayHost {
   private readonly engine: Engine;
   private readonly view: Engine;
   private emissions: Emission[] = [];
+  /** The events `hookwise init` registers for this config: the only ones Claude Code sends hookwise. */
+  private readonly registered: ReadonlySet<MappedEvent>;
 
   constructor(
     engine: Engine,
@@ -44,11 +49,15 @@ export class ReplayHost {
       return outcome;
     };
     this.view = Object.create(engine, { emit: { value: emit } }) as Engine;
+    this.registered = new Set(eventsForPoints(pointsInUse(engine).keys()));
   }
 
   /** Sends one Claude Code hook event; returns the points it ran, in order, with their outcomes. */
   async send<E extends MappedEvent>(event: E, input: Omit<HookInputOf<E>, 'session_id'>): Promise<Emission[]> {
     this.emissions = [];
+    // Claude Code runs `hookwise run <Event>` only for the events in the settings `hookwise init`
+    // wrote (e.g. no PreToolUse when no hook listens on tool:before).
+    if (!this.registered.has(event)) return this.emissions;
     await dispatchEvent(this.view, event, { ...input, session_id: this.sessionId, hook_event_name: event } as HookInputOf<E>);
     return this.emissions;
   }
