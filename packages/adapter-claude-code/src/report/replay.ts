@@ -9,6 +9,7 @@ import {
   type MergedNotice,
   type Message,
   type PointName,
+  type SlashCommand,
   type TranscriptCompactBoundary,
   type TranscriptEntry,
   type TranscriptMessageEntry,
@@ -139,14 +140,14 @@ export function sessionIdFor(transcriptPath: string): string {
 }
 
 /**
- * The prompt Claude Code sends on UserPromptSubmit for a user message: its text as typed. A
- * slash command is recorded in the transcript as `<command-name>` tags; it was typed `/name args`.
+ * What Claude Code sends for a user prompt: the text as typed, and the slash command when it ran
+ * one. A command it ran is recorded in the transcript as `<command-name>` tags (typed `/name
+ * args`); a plain `/x` in the text is a prompt it did not run as a command.
  */
-export function typedPrompt(message: Message): string {
+export function typedPrompt(message: Message): { prompt: string; ran?: SlashCommand } {
   const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-  if (!text.includes('<command-name>')) return text;
-  const command = parseSlashCommand(text);
-  return command ? `/${command.name}${command.args === '' ? '' : ` ${command.args}`}` : text;
+  const command = text.includes('<command-name>') ? parseSlashCommand(text) : undefined;
+  return command ? { prompt: `/${command.name}${command.args === '' ? '' : ` ${command.args}`}`, ran: command } : { prompt: text };
 }
 
 interface PendingCompaction {
@@ -409,13 +410,11 @@ class Replayer {
     if (prompt || entry.isMeta === true) await this.stop();
     else this.turnEnd = undefined;
     if (!prompt) return;
-    const typed = typedPrompt(message);
-    // `<command-name>` tags: Claude Code ran the command, so it also fired UserPromptExpansion
-    // (the binding gives `prompt:submit` its command only then). A plain `/x` it did not run.
-    const command = message.parts.some((part) => part.type === 'text' && part.text.includes('<command-name>')) ? parseSlashCommand(typed) : undefined;
-    this.result.prompts.push({ line, ...(command ? { command: command.name } : {}) });
+    const { prompt: typed, ran } = typedPrompt(message);
+    this.result.prompts.push({ line, ...(ran ? { command: ran.name } : {}) });
     await this.send(line, 'UserPromptSubmit', { prompt: typed });
-    if (command) await this.send(line, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: command.name, command_args: command.args, prompt: typed });
+    // A command Claude Code ran also fires UserPromptExpansion (the binding gives `prompt:submit` its command only then).
+    if (ran) await this.send(line, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: ran.name, command_args: ran.args, prompt: typed });
   }
 
   private async compactBoundary(boundary: TranscriptCompactBoundary): Promise<void> {
