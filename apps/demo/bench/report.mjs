@@ -52,45 +52,56 @@ const runReport = async () => {
   if (code !== 0) throw new Error(`report exited ${code}`);
 };
 
-// CPU time of each measured iteration (user + system, µs), beside tinybench's wall time.
-const cpu = new Map();
-const cpuHooks = (name) => {
+// Side by side: several short rounds, each timing both tasks one after the other, so both see
+// the same machine (on a shared one, load moves in minutes, and a long run of one task then the
+// other compares two different machines). Per task and round: tinybench's median wall time and
+// the median of this process's CPU time (user + system) per iteration.
+const PARSE = 'bare streaming parse';
+const REPORT = 'hookwise report --json (3 plugins)';
+const ROUNDS = 8;
+const cpuHooks = (samples) => {
   let start;
-  cpu.set(name, []);
   return {
     beforeEach() {
       start = process.cpuUsage();
     },
     afterEach(mode) {
       const used = process.cpuUsage(start);
-      if (mode === 'run') cpu.get(name).push((used.user + used.system) / 1000);
+      if (mode === 'run') samples.push((used.user + used.system) / 1000);
     },
   };
 };
-const PARSE = 'bare streaming parse';
-const REPORT = 'hookwise report --json (3 plugins)';
-const bench = new Bench({ iterations: 20, time: 0, warmupIterations: 3 });
-bench.add(PARSE, bareParse.bind(undefined, SESSION), cpuHooks(PARSE));
-bench.add(REPORT, runReport, cpuHooks(REPORT));
-await bench.run();
-
-for (const task of bench.tasks) {
-  if (task.result.state !== 'completed') {
-    console.error(`${task.name}: ${task.result.state}${task.result.error ? `: ${task.result.error.stack ?? task.result.error}` : ''}`);
-    process.exit(1);
-  }
-}
-const median = (task) => task.result.latency.p50;
 const medianOf = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const [parseTask, reportTask] = bench.tasks;
-console.log(`transcript: ${path.basename(SESSION)} (2.7 MB, 2,385 lines); Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
-for (const task of bench.tasks) {
-  console.log(`${task.name.padEnd(38)} wall median ${median(task).toFixed(1)} ms, CPU median ${medianOf(cpu.get(task.name)).toFixed(1)} ms, over ${cpu.get(task.name).length} runs`);
+const rounds = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const cpu = { [PARSE]: [], [REPORT]: [] };
+  const bench = new Bench({ iterations: 5, time: 0, warmupIterations: round === 0 ? 3 : 1 });
+  bench.add(PARSE, bareParse.bind(undefined, SESSION), cpuHooks(cpu[PARSE]));
+  bench.add(REPORT, runReport, cpuHooks(cpu[REPORT]));
+  await bench.run();
+  for (const task of bench.tasks) {
+    if (task.result.state !== 'completed') {
+      console.error(`${task.name}: ${task.result.state}${task.result.error ? `: ${task.result.error.stack ?? task.result.error}` : ''}`);
+      process.exit(1);
+    }
+  }
+  const [parseTask, reportTask] = bench.tasks;
+  rounds.push({
+    parseWall: parseTask.result.latency.p50,
+    reportWall: reportTask.result.latency.p50,
+    parseCpu: medianOf(cpu[PARSE]),
+    reportCpu: medianOf(cpu[REPORT]),
+  });
 }
-const wallRatio = median(reportTask) / median(parseTask);
-const cpuRatio = medianOf(cpu.get(REPORT)) / medianOf(cpu.get(PARSE));
-console.log(`report / bare parse: ${wallRatio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU (target ≤ 2×); JSON report ${Math.round(reportBytes / 1024)} KB`);
+
+const of = (key) => medianOf(rounds.map((round) => round[key]));
+console.log(`transcript: ${path.basename(SESSION)} (2.7 MB, 2,385 lines); Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+console.log(`${PARSE.padEnd(38)} wall median ${of('parseWall').toFixed(1)} ms, CPU median ${of('parseCpu').toFixed(1)} ms`);
+console.log(`${REPORT.padEnd(38)} wall median ${of('reportWall').toFixed(1)} ms, CPU median ${of('reportCpu').toFixed(1)} ms`);
+const wallRatio = medianOf(rounds.map((round) => round.reportWall / round.parseWall));
+const cpuRatio = medianOf(rounds.map((round) => round.reportCpu / round.parseCpu));
+console.log(`report / bare parse (median over ${ROUNDS} rounds of 5 runs each): ${wallRatio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU (target ≤ 2×); JSON report ${Math.round(reportBytes / 1024)} KB`);
