@@ -344,7 +344,7 @@ export interface BuildReportOptions {
   /** A config to use instead of loading one (tests, in-process callers). */
   config?: HookwiseConfig;
   onLine?: (line: number) => void;
-  /** See `PruneSummary.method`; default `turn`. */
+  /** See `PruneSummary.method`; default `every-request`. */
   pruneSampling?: 'turn' | 'every-request';
 }
 

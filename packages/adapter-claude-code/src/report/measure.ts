@@ -111,13 +111,35 @@ function append(draft: Draft, blocks: unknown[]): void {
   delete draft.message;
 }
 
-/** Tokens of one part, by core's estimate (the one plugins use). */
-export function partTokens(part: MessagePart, counter: TokenCounter): number {
-  return estimateMessageTokens({ role: 'user', parts: [part] }, (text) => counter.count(text));
+// Parts and messages are never changed in place (transformers copy on write, the live history
+// converts a grown message anew), so their token figures are kept per object and per counter:
+// measuring before every request meets the same objects again and again.
+const memos = new WeakMap<TokenCounter, WeakMap<object, number>>();
+
+function memoFor(counter: TokenCounter): WeakMap<object, number> {
+  let memo = memos.get(counter);
+  if (!memo) memos.set(counter, (memo = new WeakMap()));
+  return memo;
 }
 
+/** Tokens of one part, by core's estimate (the one plugins use). */
+export function partTokens(part: MessagePart, counter: TokenCounter): number {
+  const memo = memoFor(counter);
+  let tokens = memo.get(part);
+  if (tokens === undefined) memo.set(part, (tokens = estimateMessageTokens({ role: 'user', parts: [part] }, (text) => counter.count(text))));
+  return tokens;
+}
+
+/** Tokens of one message: the sum of its parts. */
 export function messageTokens(message: Message, counter: TokenCounter): number {
-  return estimateMessageTokens(message, (text) => counter.count(text));
+  const memo = memoFor(counter);
+  let tokens = memo.get(message);
+  if (tokens === undefined) {
+    tokens = 0;
+    for (const part of message.parts) tokens += partTokens(part, counter);
+    memo.set(message, tokens);
+  }
+  return tokens;
 }
 
 /**
