@@ -1,8 +1,9 @@
 // Benchmark of pruneToolOutputs against a floor measured in the same run (a bare loop summing
 // the length of every tool output), on synthetic histories of 1k, 10k and 100k messages.
 // Imports the built package: run `npx tsup` in packages/core and here first.
-//   node bench/run.mjs            all sizes
+//   node bench/run.mjs            all sizes, default options (the agentic policy)
 //   node bench/run.mjs 1000 10000 chosen sizes
+//   PRUNE_OPTIONS='{"protectTurns":2,"keepRecent":0,"supersede":false}' node bench/run.mjs   other options (JSON)
 import { createCharsTokenCounter } from '@hookwise/core';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
@@ -142,5 +143,5 @@ for (const count of messageCounts) {
   if (sink < 0) console.log(sink);
 }
 
-console.log(`pruneToolOutputs, Node ${process.version}, medians of 11 passes (5 at 100k); chars/4 counter; a prompt every ${PROMPT_EVERY} messages`);
+console.log(`pruneToolOutputs, Node ${process.version}, medians of 11 passes (5 at 100k); chars/4 counter; a prompt every ${PROMPT_EVERY} messages; options ${JSON.stringify(OPTIONS)}`);
 console.table(rows);

@@ -107,6 +107,22 @@ describe('the agentic default policy', () => {
     expect(outputSizes(again.messages)).toEqual([P, P, 30_000, 1, 1, 1]);
   });
 
+  it('once a batch is certain, the older results are scanned while they are replaced: counts and re-applied ids stay right', () => {
+    const messages = agentLoop(5_000, 5_000, 5_000, 5_000, 5_000, 30_000, 30_000, 1, 1, 1);
+    const ids = toolResults(messages).map((part) => part.toolCallId);
+    const result = defaults(messages, { previouslyPruned: [ids[0]!] });
+    expect(result.scannedCount).toBe(10);
+    expect(outputSizes(result.messages)).toEqual([P, P, P, P, P, P, 30_000, 1, 1, 1]);
+    expect(new Set(result.prunedIds)).toEqual(new Set(ids.slice(0, 6)));
+    expect(result.decision).toBe('pruned');
+    expect(result.reason).toMatch(/^pruned 5 tool result\(s\): .*; re-applied 1 earlier prune\(s\); /);
+    // A compaction summary in the middle stops the scan there, in both passes.
+    const summarized = [...messages.slice(0, 5), { role: 'user' as const, parts: [{ type: 'text' as const, text: 'summary' }], compactSummary: true }, ...messages.slice(5)];
+    const after = defaults(summarized);
+    expect(outputSizes(after.messages)).toEqual([5_000, 5_000, P, P, P, P, 30_000, 1, 1, 1]);
+    expect(after.scannedCount).toBe(8);
+  });
+
   it('refuses negative keepRecent and protectTurns', () => {
     expect(() => pruneToolOutputs([], { keepRecent: -1 })).toThrow(/keepRecent must be/);
     expect(() => pruneToolOutputs([], { protectTurns: Number.NaN })).toThrow(/protectTurns must be/);

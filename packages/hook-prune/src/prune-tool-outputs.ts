@@ -147,6 +147,9 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
 /** Memoised tokens of a call's input as a request carries it (JSON), per counter, per part object. */
 const inputMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
 
+/** The pruned copy of each one-part message, reused while its one part is the same. */
+const singlePartCopies = new WeakMap<Message, Message>();
+
 /** The pruned copy of each original result part, reused while its replacement text is the same. */
 const replacementMemo = new WeakMap<ToolResultPart, ToolResultPart>();
 
@@ -183,9 +186,10 @@ function inputTokens(part: ToolCallPart, counter: TokenCounter): number {
  * The results of the latest assistant step — the tool calls of the newest assistant message
  * that has any — while no real user prompt stands after it: the model is about to read them.
  */
-function latestStepIds(messages: Message[], start: number): Set<string> | undefined {
-  for (let messageIndex = messages.length - 1; messageIndex >= start; messageIndex--) {
+function latestStepIds(messages: Message[]): Set<string> | undefined {
+  for (let messageIndex = messages.length - 1; messageIndex >= 0; messageIndex--) {
     const message = messages[messageIndex]!;
+    if (message.compactSummary === true) return undefined;
     if (message.role === 'user') {
       if (isUserPrompt(message)) return undefined;
       continue;
@@ -286,22 +290,23 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     }
     return gain;
   };
+  let counts = tokenMemo.get(counter);
+  if (counts === undefined) tokenMemo.set(counter, (counts = new WeakMap()));
+  const memoCounts = counts;
+  /** Tokens of a result's output, memoised (the map fetched once per run). */
+  const outputTokens = (part: ToolResultPart): number => {
+    let tokens = memoCounts.get(part);
+    if (tokens === undefined) memoCounts.set(part, (tokens = countOutput(part.output, counter)));
+    return tokens;
+  };
   /** Tokens replacing the output would free. */
   const outputGain = (part: ToolResultPart): number => {
     if (part.output === placeholder || isPrunedOutput(part.output, placeholder)) return 0;
-    const tokens = toolResultTokens(part, counter);
+    const tokens = outputTokens(part);
     return tokens > placeholderTokens ? tokens : 0;
   };
 
-  // The latest compaction summary: nothing before it is counted or touched.
-  let start = 0;
-  for (let messageIndex = messages.length - 1; messageIndex >= 0; messageIndex--) {
-    if (messages[messageIndex]!.compactSummary === true) {
-      start = messageIndex + 1;
-      break;
-    }
-  }
-  const latestStep = latestStepIds(messages, start);
+  const latestStep = latestStepIds(messages);
 
   // Pass 1, newest to oldest: count prompts, fill the window, find the crossing result.
   let prompts = 0;
@@ -309,12 +314,16 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   let windowTokens = 0;
   let candidateTokens = 0;
   let crossing: PartLocation | undefined;
+  /** Where pass 1 stopped once the batch was certain to be committed; pass 2 scans what is older. */
+  let stoppedAt: PartLocation | undefined;
   let stale: PartLocation[] | undefined;
   let reapply: PartLocation[] | undefined;
   const supersedingKeys = supersede ? new Set<string>() : undefined;
 
-  for (let messageIndex = messages.length - 1; messageIndex >= start; messageIndex--) {
+  scan: for (let messageIndex = messages.length - 1; messageIndex >= 0; messageIndex--) {
     const message = messages[messageIndex]!;
+    // The latest compaction summary: nothing before it is counted or touched.
+    if (message.compactSummary === true) break;
     if (message.role === 'user' && isUserPrompt(message)) {
       prompts++;
       continue;
@@ -324,17 +333,21 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       const part = parts[partIndex]!;
       if (part.type !== 'tool-result') continue;
       scannedCount++;
-      // By recency: the newest results, the step the model is about to read.
-      const recent = scannedCount <= keepRecent || (latestStep !== undefined && latestStep.has(part.toolCallId));
+      if (part.isError === true) continue;
       // Identity first: a placeholder this run or an earlier one wrote is the very same string.
       const outputPruned = part.output === placeholder || isPrunedOutput(part.output, placeholder);
-      if (part.isError === true || (outputPruned && inputGain(part) === 0) || isProtected(part)) continue;
+      // Already pruned, input too (or no input to digest): nothing left to count or take.
+      if (outputPruned && (digestSet === undefined || inputGain(part) === 0)) continue;
+      if (isProtected(part)) continue;
+      // By recency: the newest results, the step the model is about to read.
+      const recent = scannedCount <= keepRecent || (latestStep !== undefined && latestStep.has(part.toolCallId));
 
       if (previouslyPruned !== undefined && !recent && prompts >= staleTurns && previouslyPruned.has(part.toolCallId)) {
         (reapply ??= []).push({ messageIndex, partIndex });
         continue;
       }
-      if (supersedingKeys !== undefined && !outputPruned) {
+      // Past the crossing every result is a candidate anyway: no more keys to keep.
+      if (supersedingKeys !== undefined && !outputPruned && crossing === undefined) {
         const call = callNear(messageIndex, part.toolCallId);
         const key = call === undefined ? '' : supersedeKey(call);
         if (call !== undefined && supersedingKeys.has(key)) {
@@ -354,7 +367,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       if (recent || prompts < protectTurns) continue;
 
       if (crossing === undefined) {
-        const tokens = (outputPruned ? 0 : toolResultTokens(part, counter)) + inputGain(part);
+        const tokens = (outputPruned ? 0 : outputTokens(part)) + inputGain(part);
         windowTokens += tokens;
         if (windowTokens > protectTokens) {
           crossing = { messageIndex, partIndex };
@@ -362,6 +375,11 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
         }
       } else {
         candidateTokens += outputGain(part) + inputGain(part);
+      }
+      if (crossing !== undefined && candidateTokens > minimumTokens) {
+        // Committed whatever is older: pass 2 replaces it while it scans it, in one walk.
+        stoppedAt = { messageIndex, partIndex };
+        break scan;
       }
     }
   }
@@ -389,20 +407,35 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   }
 
   // Pass 2: replace. Copy-on-write: the array once, each changed message and part once.
-  const output = options.inPlace === true ? messages : messages.slice();
-  const copiedMessages = options.inPlace === true ? undefined : new Set<number>();
+  const inPlace = options.inPlace === true;
+  const output = inPlace ? messages : messages.slice();
   const prunedIds: string[] = [];
   let tokensReclaimed = 0;
   let newlyPruned = 0;
 
-  const writablePart = (messageIndex: number, partIndex: number): MessagePart[] => {
-    let message = output[messageIndex]!;
-    if (copiedMessages !== undefined && !copiedMessages.has(messageIndex)) {
-      message = { ...message, parts: message.parts.slice() };
-      output[messageIndex] = message;
-      copiedMessages.add(messageIndex);
+  /** Puts `part` at `partIndex` of message `messageIndex` in the output, copying the message once. */
+  const setPart = (messageIndex: number, partIndex: number, part: MessagePart): void => {
+    const original = messages[messageIndex]!;
+    if (inPlace) {
+      (original.parts as MessagePart[])[partIndex] = part;
+      return;
     }
-    return message.parts as MessagePart[];
+    let current = output[messageIndex]!;
+    if (current === original && original.parts.length === 1) {
+      // A result carrier of one part: the same copy on every run, while its part is the same.
+      const cached = singlePartCopies.get(original);
+      if (cached !== undefined && cached.parts[0] === part) {
+        output[messageIndex] = cached;
+      } else {
+        const copy: Message = { ...original, parts: [part] };
+        singlePartCopies.set(original, copy);
+        output[messageIndex] = copy;
+      }
+      return;
+    }
+    // A shared single-part copy is never written into: copy it again.
+    if (current === original || original.parts.length === 1) output[messageIndex] = current = { ...current, parts: current.parts.slice() };
+    (current.parts as MessagePart[])[partIndex] = part;
   };
 
   /** Replaces the output (and the write-like input) of one exchange; false when nothing would shrink. */
@@ -414,7 +447,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       const replacementTokens = useDigest ? countOutput(replacement, counter) : placeholderTokens;
       if (replacementTokens < gain) {
         let pruned: ToolResultPart;
-        if (copiedMessages === undefined) {
+        if (inPlace) {
           pruned = part;
           pruned.output = replacement;
         } else {
@@ -427,10 +460,8 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
             replacementMemo.set(part, pruned);
           }
         }
-        writablePart(messageIndex, partIndex)[partIndex] = pruned;
-        let memo = tokenMemo.get(counter);
-        if (memo === undefined) tokenMemo.set(counter, (memo = new WeakMap()));
-        if (memo.get(pruned) !== replacementTokens) memo.set(pruned, replacementTokens);
+        setPart(messageIndex, partIndex, pruned);
+        if (memoCounts.get(pruned) !== replacementTokens) memoCounts.set(pruned, replacementTokens);
         tokensReclaimed += gain - replacementTokens;
         changed = true;
       }
@@ -444,10 +475,10 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
         const after = counter.count(JSON.stringify(digested));
         if (after < before) {
           const { messageIndex: callMessage, partIndex: callPart } = entry.location;
-          const current = (output[callMessage]!.parts[callPart] as ToolCallPart);
-          const call: ToolCallPart = copiedMessages === undefined ? current : { ...current };
+          const current = output[callMessage]!.parts[callPart] as ToolCallPart;
+          const call: ToolCallPart = inPlace ? current : { ...current };
           call.input = digested;
-          writablePart(callMessage, callPart)[callPart] = call;
+          setPart(callMessage, callPart, call);
           inputMemo.get(counter)?.set(call, after);
           inputGainMemo.get(counter)?.set(call, 0);
           tokensReclaimed += before - after;
@@ -461,15 +492,26 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
 
   if (commit) {
     if (crossing !== undefined) {
-      // Every eligible result from the crossing one back to the compaction boundary. Results
-      // protected by recency or turns are all newer than the crossing one.
-      for (let messageIndex = crossing.messageIndex; messageIndex >= start; messageIndex--) {
-        const parts = messages[messageIndex]!.parts;
+      // Every eligible result from the crossing one back to the compaction summary. Results
+      // protected by recency or turns are all newer than the crossing one. What pass 1 did not
+      // reach (older than where it stopped) is scanned here.
+      for (let messageIndex = crossing.messageIndex; messageIndex >= 0; messageIndex--) {
+        const message = messages[messageIndex]!;
+        if (message.compactSummary === true) break;
+        const parts = message.parts;
         const last = messageIndex === crossing.messageIndex ? crossing.partIndex : parts.length - 1;
+        const unscannedFrom = stoppedAt === undefined ? -1 : messageIndex < stoppedAt.messageIndex ? parts.length : messageIndex === stoppedAt.messageIndex ? stoppedAt.partIndex : -1;
         for (let partIndex = last; partIndex >= 0; partIndex--) {
           const part = parts[partIndex]!;
-          if (part.type !== 'tool-result' || part.isError === true || isProtected(part)) continue;
-          if (previouslyPruned?.has(part.toolCallId)) continue; // re-applied below
+          if (part.type !== 'tool-result') continue;
+          const unscanned = partIndex < unscannedFrom;
+          if (unscanned) scannedCount++;
+          if (part.isError === true || isProtected(part)) continue;
+          if (previouslyPruned?.has(part.toolCallId)) {
+            // Pass 1 listed the ones it reached; the older ones are re-applied here.
+            if (unscanned) replace(messageIndex, partIndex, part);
+            continue;
+          }
           if (replace(messageIndex, partIndex, part)) newlyPruned++;
         }
       }
@@ -489,7 +531,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   const decision: PruneDecision = newlyPruned > 0 ? 'pruned' : 'reapplied';
   const reason =
     newlyPruned > 0
-      ? `pruned ${newlyPruned} tool result(s): ${formatNumber(candidateTokens)} candidate tokens > minimum ${formatNumber(minimumTokens)}` +
+      ? `pruned ${newlyPruned} tool result(s): more than the minimum ${formatNumber(minimumTokens)} candidate tokens` +
         `${reapplied > 0 ? `; re-applied ${reapplied} earlier prune(s)` : ''}; ${formatNumber(tokensReclaimed)} tokens reclaimed`
       : `re-applied ${reapplied} earlier prune(s) (${formatNumber(tokensReclaimed)} tokens); ${formatNumber(candidateTokens)} new candidate tokens are not more than the minimum ${formatNumber(minimumTokens)}`;
   return { messages: output, tokensReclaimed, prunedCount, scannedCount, prunedIds, decision, reason };
