@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, claudeVersion, createScratchProject, hookwise, readJsonl, runClaude, writeJson, type ScratchProject } from '../harness.js';
@@ -8,9 +8,10 @@ import { isToolResultTurn, startStandInApi, type MessagesRequest, type Responder
  * hook-prune trimming an oversized tool output as it arrives, end to end with the real Claude
  * Code 2.1.330 (PostToolUse `updatedToolOutput`), offline against the stand-in Messages API.
  * Claude Code checks a replacement against the tool's output schema and keeps the original when
- * it does not match. Bash is the tool to run here: this build offers the model Agent, Bash, Edit,
- * ListAgents, Read, ReportFindings, ScheduleWakeup, Skill, ToolSearch, Workflow and Write (Grep,
- * Glob and WebFetch are not among them); the other shapes are unit-tested in hook-prune.
+ * it does not match. Bash, Agent (a sub-agent's report) and an MCP tool run here. This build
+ * offers the model Agent, Bash, Edit, ListAgents, Read, ReportFindings, ScheduleWakeup, Skill,
+ * ToolSearch, Workflow and Write up front (Grep, Glob and WebFetch are not among them); their
+ * shapes are unit-tested in hook-prune against the types Claude Code ships (sdk-tools.d.ts).
  */
 const PINNED_CLAUDE_CODE = '2.1.330';
 const COUNT = 5_000;
@@ -104,5 +105,79 @@ describe('hook-prune trims an oversized output with the real Claude Code', { tim
 
     const trimmed = readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter((record) => record.type === 'prune:trimmed');
     expect(trimmed).toMatchObject([{ toolName: 'Bash', toolUseId: 'toolu_trim_1', path: `.hookwise/outputs/${sessionId}/toolu_trim_1.txt` }]);
+  });
+
+  it('a sub-agent\'s report (the Agent tool\'s output): Claude Code accepts the trimmed output in its shape', async () => {
+    const project = initProject({});
+    // 400 lines of 100 characters: about 40,000 characters of report.
+    const report = Array.from({ length: 400 }, (_, index) => `finding ${String(index + 1).padStart(4, '0')} ${'y'.repeat(87)}`).join('\n');
+    const id = 'toolu_trim_agent';
+    api.setResponder((body, { kind }) => {
+      const text = JSON.stringify(body.messages);
+      // The sub-agent's own requests carry the prompt the Agent call gave it.
+      if (kind === 'main' && text.includes('SUBAGENT-TASK') && !text.includes(id)) return { content: [{ type: 'text', text: report }], inputTokens: 20_000 };
+      if (kind === 'main' && !isToolResultTurn(body)) return { content: [{ type: 'tool_use', id, name: 'Agent', input: { description: 'survey', prompt: 'SUBAGENT-TASK: list the findings', subagent_type: 'general-purpose', run_in_background: false } }], inputTokens: 30_000 };
+      return { content: [{ type: 'text', text: 'Done.' }], inputTokens: 31_000 };
+    });
+    const start = api.requests.length;
+    const run = await runClaude(project, api.url, ['-p', 'Survey the code', '--output-format', 'json']);
+    expect(run.code, `claude failed: ${run.stderr}\n${run.stdout}`).toBe(0);
+    const sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
+    const request = api.requests.slice(start).find((recorded) => recorded.kind === 'main' && JSON.stringify(recorded.body.messages).includes(`"tool_use_id":"${id}"`));
+    expect(request, 'no request carried the Agent result').toBeDefined();
+    const text = resultText(request!.body, id);
+    const file = path.join(project.dir, '.hookwise', 'outputs', sessionId, `${id}.txt`);
+    expect(text).toContain(`characters cut by hookwise; the full output is in ${file}`);
+    expect(text).toContain('finding 0001');
+    expect(text).toContain('finding 0400');
+    expect(text).not.toContain('finding 0200');
+    expect(readFileSync(file, 'utf8')).toContain('finding 0200');
+    expect(JSON.stringify(request!.body.messages)).not.toContain('output shape');
+  });
+
+  it('an MCP tool\'s output: Claude Code accepts the trimmed output in its shape', async () => {
+    const project = initProject({});
+    // A stdio MCP server with one tool that returns about 40,000 characters of text.
+    const server = path.join(project.dir, 'big-mcp.cjs');
+    writeFileSync(
+      server,
+      [
+        "const rows = Array.from({ length: 400 }, (_, index) => `row ${String(index + 1).padStart(4, '0')} ${'z'.repeat(91)}`).join('\\n');",
+        "const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');",
+        "require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {",
+        '  const message = JSON.parse(line);',
+        '  if (message.id === undefined) return;',
+        "  if (message.method === 'initialize') send({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'big', version: '1.0.0' } } });",
+        "  else if (message.method === 'tools/list') send({ jsonrpc: '2.0', id: message.id, result: { tools: [{ name: 'dump', description: 'Dumps the rows', inputSchema: { type: 'object', properties: {} } }] } });",
+        "  else if (message.method === 'tools/call') send({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: rows }] } });",
+        "  else send({ jsonrpc: '2.0', id: message.id, result: {} });",
+        '});',
+      ].join('\n'),
+    );
+    const mcpConfig = path.join(project.dir, 'mcp.json');
+    writeJson(mcpConfig, { mcpServers: { big: { type: 'stdio', command: process.execPath, args: [server] } } });
+    // MCP tools offered up front rather than behind tool search, so the scripted model can call one.
+    const settingsFile = path.join(project.dir, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+    writeJson(settingsFile, { ...settings, env: { ENABLE_TOOL_SEARCH: 'false' } });
+    const id = 'toolu_trim_mcp';
+    api.setResponder((body, { kind }) => {
+      if (kind === 'main' && !isToolResultTurn(body)) return { content: [{ type: 'tool_use', id, name: 'mcp__big__dump', input: {} }], inputTokens: 30_000 };
+      return { content: [{ type: 'text', text: 'Done.' }], inputTokens: 31_000 };
+    });
+    const start = api.requests.length;
+    const run = await runClaude(project, api.url, ['-p', 'Dump the rows', '--output-format', 'json', '--mcp-config', mcpConfig, '--strict-mcp-config']);
+    expect(run.code, `claude failed: ${run.stderr}\n${run.stdout}`).toBe(0);
+    const sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
+    const request = api.requests.slice(start).find((recorded) => recorded.kind === 'main' && isToolResultTurn(recorded.body));
+    expect(request, 'no request carried the MCP result').toBeDefined();
+    const text = resultText(request!.body, id);
+    const file = path.join(project.dir, '.hookwise', 'outputs', sessionId, `${id}.txt`);
+    expect(text).toContain(`characters cut by hookwise; the full output is in ${file}`);
+    expect(text).toContain('row 0001');
+    expect(text).toContain('row 0400');
+    expect(text).not.toContain('row 0200');
+    expect(readFileSync(file, 'utf8')).toContain('row 0200');
+    expect(JSON.stringify(request!.body.messages)).not.toContain('output shape');
   });
 });
