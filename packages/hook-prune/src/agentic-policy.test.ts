@@ -1,4 +1,4 @@
-import { createCharsTokenCounter, validateToolPairing, type Message, type ToolCallPart } from '@hookwise/core';
+import { createCharsTokenCounter, validateToolPairing, type Message, type MessagePart, type ToolCallPart, type ToolResultPart } from '@hookwise/core';
 import { describe, expect, it } from 'vitest';
 import { outputSizes, prompt, tokens, toolResults, toolTurn } from './__fixtures__/history.js';
 import { anthropicProblems, openAIProblems } from './__fixtures__/payload-checks.js';
@@ -6,8 +6,9 @@ import { DEFAULT_PLACEHOLDER, INPUT_DIGEST_PREFIX, digestInput } from './digest.
 import { pruneToolOutputs, type PruneOptions } from './prune-tool-outputs.js';
 
 const P = DEFAULT_PLACEHOLDER;
-// chars/4 so that tokens(n) is n tokens; every other option is the default.
-const defaults = (messages: Message[], options: PruneOptions = {}) => pruneToolOutputs(messages, { tokenCounter: createCharsTokenCounter(4), ...options });
+// chars/4 so that tokens(n) is n tokens (one counter, as a host has one); every other option is the default.
+const chars4 = createCharsTokenCounter(4);
+const defaults = (messages: Message[], options: PruneOptions = {}) => pruneToolOutputs(messages, { tokenCounter: chars4, ...options });
 /** One prompt, then tool steps oldest first (sizes given oldest first). */
 const agentLoop = (...sizes: number[]) => [prompt('do the task'), ...sizes.flatMap((size) => toolTurn(tokens(size)))];
 
@@ -121,6 +122,23 @@ describe('the agentic default policy', () => {
     const after = defaults(summarized);
     expect(outputSizes(after.messages)).toEqual([5_000, 5_000, P, P, P, P, 30_000, 1, 1, 1]);
     expect(after.scannedCount).toBe(8);
+  });
+
+  it('a rerun on the array it returned stops where that batch began (messages are immutable: it does not look again)', () => {
+    const first = defaults(agentLoop(25_000, 25_000, 35_000, 1, 1, 1));
+    expect(outputSizes(first.messages)).toEqual([P, P, 35_000, 1, 1, 1]);
+    const rerun = defaults(first.messages);
+    expect(rerun.messages).toBe(first.messages);
+    expect(rerun).toEqual({ ...defaults(first.messages.slice()), messages: first.messages });
+    // Break the contract on purpose (an older result written back in place): the rerun does not
+    // see it, a copy of the array (a full scan) does. That is the skipped walk.
+    const parts = first.messages[2]!.parts as MessagePart[];
+    parts[0] = { ...(parts[0] as ToolResultPart), output: tokens(30_000) };
+    expect(defaults(first.messages).prunedCount).toBe(0);
+    expect(defaults(first.messages.slice()).prunedCount).toBe(1);
+    // Another counter or placeholder means other facts: a full scan.
+    expect(defaults(first.messages, { placeholder: '[gone]' }).prunedCount).toBeGreaterThan(0);
+    expect(defaults(first.messages, { tokenCounter: createCharsTokenCounter(4) }).prunedCount).toBe(1);
   });
 
   it('refuses negative keepRecent and protectTurns', () => {

@@ -147,6 +147,32 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
 /** Memoised tokens of a call's input as a request carries it (JSON), per counter, per part object. */
 const inputMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
 
+/**
+ * For an array this function returned: where its batch began, and what lies older than that
+ * (every eligible result there is pruned). A rerun on that very array (same length) stops its
+ * scan there instead of walking results that can change nothing. Messages are treated as
+ * immutable throughout (copy-on-write); a rerun on a copy of the array scans everything.
+ */
+interface OlderThanBatch {
+  length: number;
+  key: string;
+  boundary: PartLocation;
+  prompts: number;
+  scanned: number;
+}
+const batchBoundaries = new WeakMap<Message[], OlderThanBatch>();
+/** What the older-than-batch facts depend on: what counts as pruned, protected or digestible. */
+const countersById = new WeakMap<TokenCounter, number>();
+let nextCounterId = 0;
+function boundaryKey(counter: TokenCounter, placeholder: string, protectedTools: readonly string[], digestTools: readonly string[] | undefined): string {
+  let id = countersById.get(counter);
+  if (id === undefined) countersById.set(counter, (id = ++nextCounterId));
+  return `${id}\u0000${placeholder}\u0000${protectedTools.join('\u0001')}\u0000${digestTools?.join('\u0001') ?? ''}`;
+}
+
+/** A one-part result carrier as this function pruned it: reused when the same part is pruned again the same way. */
+const carrierCopies = new WeakMap<Message, { source: ToolResultPart; placeholder: string; counter: TokenCounter; copy: Message; reclaimed: number }>();
+
 /** The pruned copy of each one-part message, reused while its one part is the same. */
 const singlePartCopies = new WeakMap<Message, Message>();
 
@@ -320,8 +346,18 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   let reapply: PartLocation[] | undefined;
   const supersedingKeys = supersede ? new Set<string>() : undefined;
 
+  const key = boundaryKey(counter, placeholderOption, protectedTools, digestTools);
+  const known = options.inPlace === true ? undefined : batchBoundaries.get(messages);
+  const older = known !== undefined && known.length === messages.length && known.key === key ? known : undefined;
+
   scan: for (let messageIndex = messages.length - 1; messageIndex >= 0; messageIndex--) {
     const message = messages[messageIndex]!;
+    if (older !== undefined && messageIndex <= older.boundary.messageIndex && (messageIndex < older.boundary.messageIndex || older.boundary.partIndex >= message.parts.length - 1)) {
+      // Everything from here back was pruned by the run that returned this array: nothing to count but prompts and results.
+      prompts += older.prompts;
+      scannedCount += older.scanned;
+      break;
+    }
     // The latest compaction summary: nothing before it is counted or touched.
     if (message.compactSummary === true) break;
     if (message.role === 'user' && isUserPrompt(message)) {
@@ -330,6 +366,11 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     }
     const parts = message.parts;
     for (let partIndex = parts.length - 1; partIndex >= 0; partIndex--) {
+      if (older !== undefined && messageIndex === older.boundary.messageIndex && partIndex <= older.boundary.partIndex) {
+        prompts += older.prompts;
+        scannedCount += older.scanned;
+        break scan;
+      }
       const part = parts[partIndex]!;
       if (part.type !== 'tool-result') continue;
       scannedCount++;
@@ -440,6 +481,21 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
 
   /** Replaces the output (and the write-like input) of one exchange; false when nothing would shrink. */
   const replace = (messageIndex: number, partIndex: number, part: ToolResultPart): boolean => {
+    // Fast path for a host that prunes the same history again (warm): a one-part carrier whose
+    // result this function already replaced, with the same placeholder and counter, gets the
+    // very same copy back, with one lookup. Write/edit-like results take the full path (inputs).
+    if (!inPlace && !useDigest) {
+      const original = messages[messageIndex]!;
+      if (original.parts.length === 1 && output[messageIndex] === original) {
+        const cached = carrierCopies.get(original);
+        if (cached !== undefined && cached.source === part && cached.placeholder === placeholder && cached.counter === counter && (digestSet === undefined || !digestSet.has(toolNameOf(part) ?? ''))) {
+          output[messageIndex] = cached.copy;
+          tokensReclaimed += cached.reclaimed;
+          prunedIds.push(part.toolCallId);
+          return true;
+        }
+      }
+    }
     let changed = false;
     const gain = outputGain(part);
     if (gain > 0) {
@@ -464,6 +520,10 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
         if (memoCounts.get(pruned) !== replacementTokens) memoCounts.set(pruned, replacementTokens);
         tokensReclaimed += gain - replacementTokens;
         changed = true;
+        const original = messages[messageIndex]!;
+        if (!inPlace && !useDigest && original.parts.length === 1) {
+          carrierCopies.set(original, { source: part, placeholder, counter, copy: output[messageIndex]!, reclaimed: gain - replacementTokens });
+        }
       }
     }
     if (digestSet !== undefined) {
@@ -495,26 +555,38 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       // Every eligible result from the crossing one back to the compaction summary. Results
       // protected by recency or turns are all newer than the crossing one. What pass 1 did not
       // reach (older than where it stopped) is scanned here.
+      // What a rerun on the output may skip: facts about everything from the crossing back,
+      // valid only if every eligible result there ends up fully pruned.
+      let olderPrompts = 0;
+      let olderScanned = 0;
+      // (Not with earlier prunes to re-apply: those are replaced after this walk.)
+      let olderClean = !inPlace && previouslyPruned === undefined;
       for (let messageIndex = crossing.messageIndex; messageIndex >= 0; messageIndex--) {
         const message = messages[messageIndex]!;
         if (message.compactSummary === true) break;
+        if (messageIndex < crossing.messageIndex && message.role === 'user' && isUserPrompt(message)) olderPrompts++;
         const parts = message.parts;
         const last = messageIndex === crossing.messageIndex ? crossing.partIndex : parts.length - 1;
         const unscannedFrom = stoppedAt === undefined ? -1 : messageIndex < stoppedAt.messageIndex ? parts.length : messageIndex === stoppedAt.messageIndex ? stoppedAt.partIndex : -1;
         for (let partIndex = last; partIndex >= 0; partIndex--) {
           const part = parts[partIndex]!;
           if (part.type !== 'tool-result') continue;
+          olderScanned++;
           const unscanned = partIndex < unscannedFrom;
           if (unscanned) scannedCount++;
           if (part.isError === true || isProtected(part)) continue;
+          // Write/edit-like exchanges may keep an input a rerun would still count: no shortcut then.
+          if (olderClean && digestSet !== undefined && digestSet.has(toolNameOf(part) ?? '')) olderClean = false;
           if (previouslyPruned?.has(part.toolCallId)) {
             // Pass 1 listed the ones it reached; the older ones are re-applied here.
             if (unscanned) replace(messageIndex, partIndex, part);
             continue;
           }
           if (replace(messageIndex, partIndex, part)) newlyPruned++;
+          else if (!isPrunedOutput(part.output, placeholder)) olderClean = false;
         }
       }
+      if (olderClean) batchBoundaries.set(output, { length: output.length, key, boundary: crossing, prompts: olderPrompts, scanned: olderScanned });
     }
     for (const location of stale ?? []) {
       if (replace(location.messageIndex, location.partIndex, messages[location.messageIndex]!.parts[location.partIndex] as ToolResultPart)) newlyPruned++;
