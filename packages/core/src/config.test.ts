@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configFromJson, configFromModule, defaultExport, defineConfig, loadConfig, loadPlugin, pluginFromModule } from './config.js';
 import { ConfigError } from './errors.js';
 
@@ -153,5 +153,25 @@ describe('plugin loading by package name (the one place adapters call)', () => {
     expect(defaultExport(factory)).toBe(factory);
     expect(defaultExport({ named: factory })).toBeUndefined();
     expect(() => pluginFromModule({ default: factory }, 'x')).toThrow(/plugin "x": its default export did not return a hookwise plugin/);
+  });
+});
+
+describe('esbuild is an optional peer', () => {
+  it('names the package to install when a TypeScript config meets no esbuild', async () => {
+    vi.resetModules();
+    vi.doMock('esbuild', () => {
+      throw new Error("Cannot find package 'esbuild'");
+    });
+    try {
+      const { loadConfig: load } = await import('./config.js');
+      const directory = project({ 'hookwise.config.ts': 'export default { hookTimeoutMs: 5 };\n' });
+      await expect(load(directory)).rejects.toThrow(/hookwise\.config\.ts: a TypeScript config needs esbuild, an optional peer dependency of @hookwise\/core: install it in the project \(npm install --save-dev esbuild\)/);
+      // JavaScript and JSON configs never need it.
+      const plain = project({ 'hookwise.config.mjs': 'export default { hookTimeoutMs: 5 };\n' });
+      expect((await load(plain)).config.hookTimeoutMs).toBe(5);
+    } finally {
+      vi.doUnmock('esbuild');
+      vi.resetModules();
+    }
   });
 });

@@ -279,7 +279,7 @@ async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<
   try {
     esbuild = await import('esbuild');
   } catch (error) {
-    throw new ConfigError('a TypeScript config needs esbuild; install it or use hookwise.config.mjs / .json', { file, cause: error });
+    throw new ConfigError('a TypeScript config needs esbuild, an optional peer dependency of @hookwise/core: install it in the project (npm install --save-dev esbuild) or write hookwise.config.mjs / .json instead', { file, cause: error });
   }
   const result = await esbuild.build({
     entryPoints: [file],
