@@ -6,5 +6,8 @@ import { fileURLToPath } from 'node:url';
  * smoke test, the CLI end-to-end and consumer tests) import the built `dist` explicitly.
  */
 export const coreSourceAlias = {
+  // Subpaths first: an alias also matches `find/…`, so `@hookwise/core` would swallow them.
+  '@hookwise/core/fs': fileURLToPath(new URL('./packages/core/src/fs.ts', import.meta.url)),
+  '@hookwise/core/wire': fileURLToPath(new URL('./packages/core/src/wire.ts', import.meta.url)),
   '@hookwise/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
 };

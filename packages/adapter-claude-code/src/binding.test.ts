@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, pointNames, silentLogger, type Engine, type HookMap, type PointName, type StateStore } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, points, silentLogger, type Engine, type HookMap, type PointName, type StateStore } from '@hookwise/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADAPTER_NAMESPACE, dispatchEvent, lastAssistantText, replaceAgentOutput } from './binding.js';
 import { inputSchemas, type AnyHookInput, type MappedEvent } from './events.js';
@@ -17,7 +17,7 @@ interface Recorded {
 function recordingEngine(outcomes: Partial<Record<PointName, unknown>> = {}, stateStore: StateStore = createMemoryStateStore()): { engine: Engine; calls: Recorded[] } {
   const calls: Recorded[] = [];
   const on = Object.fromEntries(
-    pointNames.map((point) => [
+    (Object.keys(points) as PointName[]).map((point) => [
       point,
       (payload: Record<string, unknown>) => {
         calls.push({ point, payload });

@@ -3,7 +3,7 @@ import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, r
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkDirectoryChain, readFileInside, sweepTempFiles, writeFileAtomicInside } from '@hookwise/core';
+import { checkDirectoryChain, readFileInside, sweepTempFiles, writeFileAtomicInside } from '@hookwise/core/fs';
 
 /**
  * The per-project run bundle: one CommonJS file under `.hookwise/cache/` holding this adapter's

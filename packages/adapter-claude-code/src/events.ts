@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { pointNames, type PointName } from '@hookwise/core';
+import { points, type PointName } from '@hookwise/core';
 
 /**
  * Every hook event Claude Code 2.1.330 knows (`HOOK_EVENTS` of the Agent SDK 0.3.330). An event
@@ -81,7 +81,7 @@ export function isMappedEvent(value: unknown): value is MappedEvent {
 
 /** The events `hookwise init` registers for plugins listening on a point: derived from EVENT_POINTS. */
 export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = Object.fromEntries(
-  pointNames.map((point) => [point, (Object.keys(EVENT_POINTS) as MappedEvent[]).filter((event) => (EVENT_POINTS[event] as readonly PointName[]).includes(point))]),
+  (Object.keys(points) as PointName[]).map((point) => [point, (Object.keys(EVENT_POINTS) as MappedEvent[]).filter((event) => (EVENT_POINTS[event] as readonly PointName[]).includes(point))]),
 ) as unknown as Record<PointName, readonly MappedEvent[]>;
 
 // Optional strings Claude Code sometimes sends as null (custom_instructions on a bare /compact).

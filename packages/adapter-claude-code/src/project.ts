@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, loadPlugin, pointNames, silentLogger, type Engine, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, loadPlugin, points, silentLogger, type Engine, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
 import type { Settings } from './settings.js';
 
 /** The plugins `hookwise init` offers, by short name. */
@@ -41,7 +41,7 @@ export async function engineForPlugins(projectDir: string, packages: readonly st
 /** The lifecycle points some configured hook listens on, with the plugins on each. */
 export function pointsInUse(engine: Engine): Map<PointName, string[]> {
   const used = new Map<PointName, string[]>();
-  for (const point of pointNames) {
+  for (const point of Object.keys(points) as PointName[]) {
     const hooks = engine.hooksFor(point);
     if (hooks.length > 0) used.set(point, [...new Set(hooks.map((hook) => hook.pluginName))]);
   }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { configFromJson, configFromModule, ConfigError, createEngine, defaultExport, type Engine, type HookwiseConfig } from '@hookwise/core';
+import { configFromBundle, createEngine, type BundledConfig, type Engine } from '@hookwise/core';
 import { runHookProcess, type RunRequest } from './run.js';
 
 /**
@@ -7,33 +6,13 @@ import { runHookProcess, type RunRequest } from './run.js';
  * module, @hookwise/core and the plugin packages statically, so one CommonJS file holds
  * everything a hook call needs and nothing loads through `import()` at run time.
  */
-export type BundledConfig =
-  | {
-      kind: 'json';
-      file: string;
-      /** Plugin factories by package name, as the JSON config lists them. */
-      plugins: Record<string, unknown>;
-      /** Hook modules by the specifier the JSON config lists. */
-      hookModules: Record<string, unknown>;
-    }
-  | { kind: 'module'; file: string; module: unknown };
+// Builds the config with the checks `loadConfig` makes (core's `configFromBundle`).
+export type { BundledConfig };
 
 const HOST = 'claude-code';
 
 export function runBundled(request: RunRequest, bundled: BundledConfig): Promise<never> {
-  return runHookProcess(request, async (projectDir) => createEngine({ config: await configOf(bundled), projectDir, host: HOST }));
-}
-
-/** Builds the config from the bundled modules, with the checks `loadConfig` does (core's own code). */
-export async function configOf(bundled: BundledConfig): Promise<HookwiseConfig> {
-  if (bundled.kind === 'module') return configFromModule(defaultExport(bundled.module), bundled.file);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(bundled.file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file: bundled.file });
-  }
-  return configFromJson(raw, bundled.file, { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] });
+  return runHookProcess(request, async (projectDir) => createEngine({ config: await configFromBundle(bundled), projectDir, host: HOST }));
 }
 
 export type { Engine };

@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { configFromJson, configFromModule, defaultExport, defineConfig, loadConfig, loadPlugin, pluginFromModule } from './config.js';
+import { configFromBundle, configFromJson, configFromModule, defaultExport, defineConfig, loadConfig, loadPlugin, pluginFromModule } from './config.js';
 import { ConfigError } from './errors.js';
 
 function project(files: Record<string, string>): string {
@@ -173,5 +174,16 @@ describe('esbuild is an optional peer', () => {
       vi.doUnmock('esbuild');
       vi.resetModules();
     }
+  });
+});
+
+describe('configFromBundle (modules a host imported itself)', () => {
+  it('validates a bundled config module and a bundled JSON config like loadConfig', async () => {
+    expect(await configFromBundle({ kind: 'module', file: '/p/hookwise.config.mjs', module: { default: { hookTimeoutMs: 9 } } })).toEqual({ hookTimeoutMs: 9 });
+    await expect(configFromBundle({ kind: 'module', file: '/p/hookwise.config.mjs', module: {} })).rejects.toThrow(/has no default export/);
+    const directory = project({ 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 4 } } }) });
+    const module = await import(pathToFileURL(path.join(project(fakePackage), 'node_modules/hookwise-plugin-fake/index.js')).href);
+    const config = await configFromBundle({ kind: 'json', file: path.join(directory, 'hookwise.config.json'), plugins: { 'hookwise-plugin-fake': module }, hookModules: {} });
+    expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 4 }]);
   });
 });

@@ -102,10 +102,7 @@ export async function loadConfig(projectDir: string, options: { file?: string; c
   }
 }
 
-/**
- * Validates what a JS/TS config module exports by default (a config, or a function returning
- * one). Exported for hosts that import the config module themselves (the CLI's bundle).
- */
+/** Validates what a JS/TS config module exports by default (a config, or a function returning one). */
 export async function configFromModule(exported: unknown, file: string): Promise<HookwiseConfig> {
   let value = exported;
   if (typeof value === 'function') value = await (value as () => unknown)();
@@ -113,6 +110,33 @@ export async function configFromModule(exported: unknown, file: string): Promise
   const parsed = parseWith(moduleConfigSchema, value);
   if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
   return parsed.data;
+}
+
+/**
+ * A config whose modules a host imported itself (the CLI's run bundle imports them statically):
+ * a JS/TS config module, or a JSON config file with the plugin packages and hook modules it names.
+ */
+export type BundledConfig =
+  | { kind: 'module'; file: string; /** The config module's namespace. */ module: unknown }
+  | {
+      kind: 'json';
+      file: string;
+      /** Plugin modules by the package name the JSON config lists. */
+      plugins: Record<string, unknown>;
+      /** Hook modules by the specifier the JSON config lists. */
+      hookModules: Record<string, unknown>;
+    };
+
+/** Builds and validates a config from modules a host supplies, with the checks `loadConfig` makes. */
+export async function configFromBundle(bundled: BundledConfig): Promise<HookwiseConfig> {
+  if (bundled.kind === 'module') return configFromModule(defaultExport(bundled.module), bundled.file);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(bundled.file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file: bundled.file, cause: error });
+  }
+  return configFromJson(raw, bundled.file, { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] });
 }
 
 /** Where the modules a JSON config names come from. */
@@ -140,8 +164,7 @@ async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
 
 /**
  * Turns a parsed JSON config into a config: validates it, calls each named plugin's default
- * export with its options and validates them, and collects the hook modules. Exported for hosts
- * that supply the modules themselves (the CLI's bundle imports them statically).
+ * export with its options and validates them, and collects the hook modules.
  */
 export async function configFromJson(raw: unknown, file: string, modules: JsonConfigModules): Promise<HookwiseConfig> {
   const parsed = parseWith(jsonConfigSchema, raw);

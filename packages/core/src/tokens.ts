@@ -21,3 +21,21 @@ export const HOST: InjectionToken<string> = Symbol.for('hookwise.Host');
 /** The validated options of the plugin whose container resolves it. */
 export const PLUGIN_OPTIONS: InjectionToken<unknown> = Symbol.for('hookwise.PluginOptions');
 export const PLUGIN_META: InjectionToken<{ name: string; version: string }> = Symbol.for('hookwise.PluginMeta');
+
+/**
+ * Every injection token, for `@inject(TOKENS.SESSION_STATE)` in a plugin's constructors. One
+ * object rather than eleven exports: the public API stays small and the names stay the same.
+ */
+export const TOKENS = {
+  LOGGER,
+  STATE_STORE,
+  SESSION_STATE,
+  TOKEN_COUNTER,
+  CLOCK,
+  EVENT_LOG,
+  PROJECT_DIR,
+  SESSION_ID,
+  HOST,
+  PLUGIN_OPTIONS,
+  PLUGIN_META,
+} as const;

@@ -18,7 +18,7 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
     const core = await import(pathToFileURL(distEntry).href);
     const engine = core.createEngine({ config: {}, projectDir: mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-')), host: 'test', stateStore: core.createMemoryStateStore(), eventLog: core.createMemoryEventLog() });
     const container = engine.sessionContainer('smoke');
-    for (const token of [core.LOGGER, core.STATE_STORE, core.TOKEN_COUNTER, core.CLOCK, core.EVENT_LOG, core.PROJECT_DIR, core.HOST, core.SESSION_ID]) {
+    for (const token of [core.TOKENS.LOGGER, core.TOKENS.STATE_STORE, core.TOKENS.TOKEN_COUNTER, core.TOKENS.CLOCK, core.TOKENS.EVENT_LOG, core.TOKENS.PROJECT_DIR, core.TOKENS.HOST, core.TOKENS.SESSION_ID]) {
       expect(container.resolve(token), String(token)).toBeDefined();
     }
   });

@@ -1,4 +1,7 @@
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '@hookwise/core';
+import { contextWindowFor } from '@hookwise/core';
+
+/** The window the defaults were made for: core's default window (200k). */
+const DEFAULT_CONTEXT_WINDOW = contextWindowFor();
 
 /** The two numbers that decide what gets pruned. */
 export interface PruneThresholds {

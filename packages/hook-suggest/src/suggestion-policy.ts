@@ -1,4 +1,4 @@
-import { DEFAULT_CONTEXT_WINDOW } from '@hookwise/core';
+import { contextWindowFor } from '@hookwise/core';
 import { capacityBands, defaultSuggestOptions, type SuggestOptions } from './options.js';
 
 /**
@@ -62,7 +62,7 @@ export function countToolCall(state: SuggestionState): SuggestionState {
 }
 
 /** Builds a measurement; the window defaults to 200k so a caller without one still gets a figure. */
-export function measurement(contextTokens: number, contextWindow: number = DEFAULT_CONTEXT_WINDOW): ContextMeasurement {
+export function measurement(contextTokens: number, contextWindow: number = contextWindowFor()): ContextMeasurement {
   return { contextTokens, contextWindow, percent: (contextTokens / contextWindow) * 100 };
 }
 
