@@ -209,6 +209,14 @@ export function extensionHostLogs(folders: RunFolders): string {
   return readLogs(folders, (file) => /^(remote)?exthost\.log$/.test(path.basename(file)));
 }
 
+/** Error lines of every log of this run (server, extension host, window): what to read when a check times out. */
+export function hostErrors(folders: RunFolders): string {
+  return readLogs(folders, (file) => file.endsWith('.log'))
+    .split('\n')
+    .filter((line) => line.includes('[error]'))
+    .join('\n');
+}
+
 /** What the extension wrote to its `hookwise` log output channel: VS Code keeps it in this file. */
 export function outputChannelLog(folders: RunFolders): string {
   return readLogs(folders, (file) => path.basename(file) === 'hookwise.log');

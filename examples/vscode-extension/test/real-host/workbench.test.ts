@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extensionHostLogs, launchBrowser, outputChannelLog, prepareRun, runCommandFromPalette, startCodeServer, type RunFolders, type RunningServer } from './harness.js';
+import { extensionHostLogs, hostErrors, launchBrowser, outputChannelLog, prepareRun, runCommandFromPalette, startCodeServer, type RunFolders, type RunningServer } from './harness.js';
 
 /*
  * The example extension installed in a real VS Code 1.100.3 (code-server 4.100.3), driven through
@@ -57,7 +57,12 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
   let taskId: string | undefined;
 
   it('activates because the workspace has a hookwise config, before any command is run', async () => {
-    await statusItem().waitFor({ state: 'visible' });
+    await statusItem()
+      .waitFor({ state: 'visible' })
+      .catch((error: Error) => {
+        // e.g. "Extension is not compatible with Code 1.100.3. Extension requires: ^1.140.0."
+        throw new Error(`${error.message}\nerrors logged by VS Code:\n${hostErrors(folders) || '(none)'}`);
+      });
     await expect.poll(() => extensionHostLogs(folders), { timeout: UI_TIMEOUT }).toMatch(new RegExp(`_doActivateExtension ${escape(EXTENSION_ID)}, startup: true, activationEvent: 'workspaceContains:hookwise\\.config\\.json'`));
     expect(extensionHostLogs(folders)).not.toMatch(new RegExp(`_doActivateExtension ${escape(EXTENSION_ID)}.*onCommand`));
     expect(await statusText()).toBe('hookwise');
@@ -75,7 +80,7 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
     // hook-suggest's notice after the 3rd tool call, shown by the adapter with the plugin's actions.
     const suggestion = toast(/3 tool calls since the last compaction/);
     await count(suggestion, 1);
-    expect(await buttonsOf(suggestion)).toEqual(expect.arrayContaining(['Dismiss']));
+    expect(await buttonsOf(suggestion)).toEqual(['Compact now', 'Dismiss']);
     await expect.poll(statusText, { timeout: UI_TIMEOUT }).toMatch(/^\d+% · 3 tools$/);
 
     // The Output view shows the hookwise channel with what the task logged.
@@ -116,6 +121,25 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
     expect(await statusText()).toMatch(/^\d+% · 9 tools$/);
     await count(toast(/9 tool calls since the last compaction/), 0);
     expect(outputChannelLog(folders)).not.toMatch(/9 tool calls since the last compaction/);
+  });
+
+  it("Compact now, the suggestion's other action, condenses the task through the extension", async () => {
+    // Identical notifications are merged by VS Code: start from an empty notification area.
+    await runCommandFromPalette(page, 'Notifications: Clear All Notifications');
+    await count(toasts(), 0);
+    await runCommandFromPalette(page, 'hookwise example: Run example task');
+    const answer = toast(/Example task .* \(prompt 1\): Listed the workspace 3 times\./);
+    await answer.waitFor({ state: 'visible' });
+    const compactedTask = await taskIdOf(answer);
+    expect(compactedTask).toBeDefined();
+    expect(compactedTask).not.toBe(taskId);
+    const suggestion = toast(/3 tool calls since the last compaction/);
+    await count(suggestion, 1);
+
+    await suggestion.locator('.monaco-button', { hasText: /^Compact now$/ }).click();
+    await count(suggestion, 0);
+    // The example's condense ran between compact:before and compact:after; hook-suggest reports the sizes.
+    await waitForLog(new RegExp(`Task#${compactedTask}\\] compact:after: .*Context compacted \\(manual\\)`));
   });
 });
 
