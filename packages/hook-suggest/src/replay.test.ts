@@ -63,26 +63,13 @@ describe('replaying the recorded session (marot/spotter ae4a77f8, 2,385 lines, 2
     expect(messageId(1465)).toBe(messageId(1464));
 
     const log = await compactionLog('.claude/logs/hookwise-compaction.jsonl');
-    expect(log).toEqual([
+    // The record's whole shape is pinned in plugin.test.ts; here, what the recorded session gives it.
+    expect(log).toMatchObject([
       {
-        time: '2026-02-12T14:48:36.922Z',
-        type: 'compaction',
-        sessionId: 's1',
-        host: 'claude-code',
-        compaction: 1,
-        trigger: 'manual',
-        startedAt: '2026-02-12T14:48:36.922Z',
-        completedAt: '2026-02-12T14:48:36.922Z',
-        tokensBefore: 142_431,
-        tokensBeforeSource: 'compact-boundary',
-        tokensAfter: null,
-        tokensAfterSource: null,
-        reductionPercent: null,
-        contextWindow: 200_000,
-        toolCallsSinceLastCompaction: 148,
-        toolCallsTotal: 148,
-        preserved: [],
-        boundaryUuid: '434dc859-6299-4713-8613-d28662692f06',
+        type: 'compaction', host: 'claude-code', trigger: 'manual', completedAt: '2026-02-12T14:48:36.922Z', contextWindow: 200_000, preserved: [],
+        // Before from the boundary's preTokens; after not known at compact:after (this version writes no postTokens).
+        tokensBefore: 142_431, tokensBeforeSource: 'compact-boundary', tokensAfter: null, tokensAfterSource: null, reductionPercent: null,
+        toolCallsSinceLastCompaction: 148, toolCallsTotal: 148, boundaryUuid: '434dc859-6299-4713-8613-d28662692f06',
       },
       // Measured at the first tool call after the compaction (line 1495, turn of line 1492).
       { time: expect.any(String), type: 'compaction:size-after', sessionId: 's1', compaction: 1, tokensBefore: 142_431, tokensAfter: 45_263, tokensAfterSource: 'next-measurement', reductionPercent: 68.2 },
