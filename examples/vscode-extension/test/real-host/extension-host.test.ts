@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, prepareRun, startCodeServer, type RunFolders, type RunningServer } from './harness.js';
 
 /*
@@ -33,7 +32,7 @@ afterAll(async () => {
 describe('the extension-side suite inside a real VS Code 1.100.3 extension host', () => {
   it('the next model request carries the intent summary, and the pruned messages keep every tool call paired', async () => {
     const page = await browser.newPage();
-    let resolveExit: (code: number) => void;
+    let resolveExit: (code: number) => void = () => undefined;
     const exited = new Promise<number>((resolve) => (resolveExit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: number) => resolveExit(code));
 
@@ -44,10 +43,13 @@ describe('the extension-side suite inside a real VS Code 1.100.3 extension host'
     ]);
     await page.goto(`${server.url}/?folder=${encodeURIComponent(folders.workspace)}&payload=${encodeURIComponent(payload)}`);
 
+    let timer: NodeJS.Timeout | undefined;
     const code = await Promise.race([
       exited,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the in-host suite did not report within 90 s; server log: ${server.logFile}`)), 90_000)),
-    ]);
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the in-host suite did not report within 90 s; server log: ${server.logFile}`)), 90_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     const report = existsSync(reportFile()) ? (JSON.parse(readFileSync(reportFile(), 'utf8')) as Record<string, unknown>) : undefined;
     expect(report, 'the suite wrote its report').toBeDefined();
     expect(report!.error, 'the in-host suite failed').toBeUndefined();

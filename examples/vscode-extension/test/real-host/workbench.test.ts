@@ -22,7 +22,7 @@ const toast = (text: string | RegExp) => toasts().filter({ hasText: text });
 const statusItem = () => page.locator(`.statusbar-item[id="${EXTENSION_ID}.hookwise.status"]`);
 /** Buttons of a notification, as labelled on screen. */
 const buttonsOf = async (notification: Locator) => (await notification.locator('.monaco-button').allTextContents()).map((label) => label.trim()).filter(Boolean);
-/** The task id the example shows when its task answers ("Example task <id>: …"). */
+/** The task id the example shows when its task answers ("Example task <id> (prompt N): …"). */
 const taskIdOf = async (notification: Locator) => /Example task ([0-9a-f-]{36}) \(prompt/.exec((await notification.textContent()) ?? '')?.[1];
 
 async function waitForLog(pattern: RegExp): Promise<string> {
@@ -92,7 +92,9 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
   });
 
   it('a hook that throws is logged with the task id and intent id, and the task goes on', async () => {
-    // The flaky hook threw on the task's first model request; the task still answered (above).
+    // The flaky hook threw on the task's first model request; the task still answered: the id
+    // comes from its answer, "Listed the workspace 3 times." (above).
+    expect(taskId).toBeDefined();
     const failure = (text: string) =>
       text.split('\n').find((line) => line.includes(`Task#${taskId}`) && line.includes('EXAMPLE-INTENT-1') && line.includes('flaky hook failed on purpose'));
     await expect.poll(() => failure(outputChannelLog(folders)), { timeout: UI_TIMEOUT }).toBeDefined();
