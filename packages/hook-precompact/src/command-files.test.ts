@@ -53,6 +53,17 @@ describe('assertCommandName', () => {
 });
 
 describe('findCommandFile', () => {
+  it("finds OpenCode's commands in the project and in the user's config folder", async () => {
+    mkdirSync(path.join(project, '.opencode/command'), { recursive: true });
+    mkdirSync(path.join(home, '.config/opencode/command'), { recursive: true });
+    writeFileSync(path.join(project, '.opencode/command/deploy.md'), 'opencode deploy');
+    writeFileSync(path.join(home, '.config/opencode/command/standup.md'), 'opencode standup');
+    const deploy = await find('deploy');
+    expect(deploy.found && deploy.file).toBe(path.join(project, '.opencode/command/deploy.md'));
+    const standup = await find('standup');
+    expect(standup.found && standup.markdown).toBe('opencode standup');
+  });
+
   it('prefers the project over the user folder, and finds user-only commands under the fake home', async () => {
     const project_ = await find('review');
     expect(project_.found && project_.markdown).toBe('project review');

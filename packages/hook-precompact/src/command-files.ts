@@ -23,10 +23,18 @@ export interface CommandFolder {
   namespace?: string;
 }
 
-/** The project's and the user's Claude Code commands, then AgileFlow's three folders in AgileFlow's order. */
+/**
+ * The project's and the user's Claude Code commands, OpenCode's (`.opencode/command/<name>.md`
+ * in the project and in its user config folder, `~/.config/opencode`), then AgileFlow's three
+ * folders in AgileFlow's order.
+ */
 export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
   { path: '.claude/commands' },
   { path: '~/.claude/commands' },
+  { path: '.opencode/command' },
+  { path: '.opencode/commands' },
+  { path: '~/.config/opencode/command' },
+  { path: '~/.config/opencode/commands' },
   { path: 'packages/cli/src/core/commands', namespace: 'agileflow' },
   { path: '.agileflow/commands', namespace: 'agileflow' },
   { path: '.claude/commands/agileflow', namespace: 'agileflow' },

@@ -1,0 +1,440 @@
+import { createEngine, createLogger, loadConfig, type Engine, type HookwiseConfig, type Logger, type LogLevel, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
+import type { Hooks, PluginInput } from '@opencode-ai/plugin';
+import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
+import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';
+
+/** The host name hookwise payloads and logs carry. */
+export const HOST = 'opencode';
+const SERVICE = 'hookwise';
+/** Where the binding keeps what must outlive the process (the block handed back after a compaction). */
+const STATE_NAMESPACE = 'hookwise-opencode';
+/** Extra time on top of the engine's per-hook deadline before a whole call is abandoned. */
+const DEADLINE_MARGIN_MS = 1_000;
+const TOAST_TIMEOUT_MS = 3_000;
+
+/** Options given in `opencode.json`: `"plugin": [["<spec>", { "configFile": "hookwise.config.json" }]]`. */
+export interface HookwiseOpenCodeOptions {
+  /** The hookwise config, relative to the project; default: core's lookup of `hookwise.config.*`. */
+  configFile?: string;
+  /** Show notices as TUI toasts (default true); they always go to OpenCode's log. */
+  toasts?: boolean;
+}
+
+/** What the binding needs from the outside; tests pass fakes, OpenCode passes the real thing. */
+export interface BindingDependencies {
+  /** Loads the config of a project; default core's `loadConfig`. Undefined `file` means "not configured". */
+  loadConfig?: (directory: string, file?: string) => Promise<{ config: HookwiseConfig; file: string | undefined }>;
+  /** Builds the engine; default core's `createEngine`. */
+  createEngine?: typeof createEngine;
+}
+
+interface SessionTracker {
+  /** Context size OpenCode measured on the last finished assistant message. */
+  contextTokens?: number;
+  /** `providerID/modelID` of the session's model. */
+  modelKey?: string;
+  modelID?: string;
+  /** Set by `command.execute.before`, consumed by the `chat.message` of the same prompt. */
+  pendingCommand?: { name: string; args: string };
+  /** `llm:before` context of the request being built (messages.transform → system.transform). */
+  requestContext?: string;
+  /** True between messages.transform and the system.transform of the same request (title requests have none). */
+  awaitingSystem: boolean;
+  /** Contexts from other points (prompt, tools), for the next model request only. */
+  nextRequest: string[];
+  /** What hooks handed back after the last compaction: in every request until the next one. */
+  afterCompaction?: string;
+  afterCompactionLoaded: boolean;
+  compacting: boolean;
+  compactTrigger?: 'manual' | 'auto';
+  /** compact:after in flight: the next request waits for its context. */
+  compactAfter?: Promise<void>;
+  /** Calls already reported to tool:after (errors come from part events). */
+  reportedCalls: Set<string>;
+  started: boolean;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function defined<T extends Record<string, unknown>>(fields: T): T {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) result[key] = value;
+  return result as T;
+}
+
+/** Resolves with the value, or with undefined once `ms` have passed (the work goes on unobserved). */
+function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => void): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onTimeout();
+      resolve(undefined);
+    }, ms);
+    timer.unref?.();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Builds the OpenCode hooks for one project. Nothing is loaded here — OpenCode also loads plugins
+ * for commands such as `opencode export`, so setup stays free of work and side effects; the
+ * project's hookwise config and the engine are loaded on the first hook call that needs them.
+ * Every hook fails open: when hookwise is not configured, its config is broken, or a hook throws
+ * or runs late, OpenCode gets back what it passed in and the failure is logged.
+ */
+export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, options: HookwiseOpenCodeOptions = {}, dependencies: BindingDependencies = {}): Hooks {
+  const directory = input.directory;
+  const client = input.client;
+  const showToasts = options.toasts !== false;
+  let level: LogLevel = 'warn';
+
+  /** OpenCode's own log (service `hookwise`); never stdout, which `opencode run` prints. */
+  const logger: Logger = createLogger({
+    level: 'debug',
+    write: (line) => {
+      const match = /^hookwise (error|warn|info|debug): /.exec(line);
+      const lineLevel = (match?.[1] ?? 'info') as 'error' | 'warn' | 'info' | 'debug';
+      const rank = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 } as const;
+      if (rank[lineLevel] > rank[level]) return;
+      try {
+        void Promise.resolve(client.app.log({ body: { service: SERVICE, level: lineLevel, message: match ? line.slice(match[0].length) : line } })).catch(() => undefined);
+      } catch {
+        // The log is best effort: a closed client must not turn logging into a failure.
+      }
+    },
+  });
+
+  function toast(message: string, variant: 'info' | 'warning' | 'error' = 'info'): void {
+    logger.info(`notice: ${message}`);
+    if (!showToasts) return;
+    try {
+      void Promise.resolve(client.tui.showToast({ body: { title: 'hookwise', message, variant, duration: 8_000 }, signal: AbortSignal.timeout(TOAST_TIMEOUT_MS) })).catch(() => undefined);
+    } catch {
+      // No TUI (opencode run, a server without one): the log line above is what remains.
+    }
+  }
+
+  // --- the engine, loaded once on first use ----------------------------------------------------
+
+  let enginePromise: Promise<Engine | undefined> | undefined;
+  let hookTimeoutMs = 5_000;
+  const load = dependencies.loadConfig ?? ((dir: string, file?: string) => loadConfig(dir, file ? { file } : {}));
+  const build = dependencies.createEngine ?? createEngine;
+
+  function engine(): Promise<Engine | undefined> {
+    enginePromise ??= (async () => {
+      try {
+        const loaded = await load(directory, options.configFile);
+        if (loaded.file === undefined) {
+          logger.info(`no hookwise.config.* in ${directory}: hookwise is off for this project`);
+          return undefined;
+        }
+        level = loaded.config.logLevel ?? 'warn';
+        hookTimeoutMs = loaded.config.hookTimeoutMs ?? hookTimeoutMs;
+        const created = build({ config: loaded.config, projectDir: directory, host: HOST, logger });
+        logger.info(`loaded ${loaded.file} (${created.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
+        return created;
+      } catch (error) {
+        level = 'warn';
+        logger.error(`the hookwise config of ${directory} could not be loaded; hookwise is off for this session: ${describe(error)}`);
+        toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${describe(error)}`, 'warning');
+        return undefined;
+      }
+    })();
+    return enginePromise;
+  }
+
+  // --- per-session knowledge ---------------------------------------------------------------------
+
+  const sessions = new Map<string, SessionTracker>();
+  /** Context windows by `providerID/modelID`, from the model OpenCode hands to system.transform. */
+  const windows = new Map<string, number>();
+
+  const tracker = (sessionId: string): SessionTracker => {
+    let existing = sessions.get(sessionId);
+    if (!existing) {
+      existing = { awaitingSystem: false, nextRequest: [], afterCompactionLoaded: false, compacting: false, reportedCalls: new Set(), started: false };
+      sessions.set(sessionId, existing);
+    }
+    return existing;
+  };
+
+  const common = (sessionId: string) => {
+    const session = tracker(sessionId);
+    return defined({
+      sessionId,
+      cwd: directory,
+      model: session.modelID,
+      contextTokens: session.contextTokens,
+      contextWindow: session.modelKey ? windows.get(session.modelKey) : undefined,
+    });
+  };
+
+  /**
+   * Emits a point when the engine listens on it. Never throws: an engine failure is logged and
+   * gives undefined, and the whole call is bounded (the engine bounds each hook; this bounds the
+   * rest), so a hookwise problem can delay OpenCode by at most one deadline.
+   */
+  async function emit<P extends PointName>(point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
+    const current = await engine();
+    if (!current || (!current.has(point) && point !== 'session:start')) return undefined;
+    try {
+      const outcome = await withDeadline(current.emit(point, payload()), hookTimeoutMs + DEADLINE_MARGIN_MS, () => logger.warn(`${point} did not finish within ${hookTimeoutMs + DEADLINE_MARGIN_MS} ms; OpenCode goes on without it`));
+      if (outcome?.notice) toast(outcome.notice);
+      return outcome;
+    } catch (error) {
+      logger.error(`${point} failed; OpenCode goes on unchanged: ${describe(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Runs a hook body; whatever it throws is logged, never passed to OpenCode. */
+  async function guarded(what: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (error) {
+      logger.error(`${what} failed; OpenCode goes on unchanged: ${describe(error)}`);
+    }
+  }
+
+  async function ensureStarted(sessionId: string, source: 'startup' | 'resume'): Promise<void> {
+    const session = tracker(sessionId);
+    if (session.started) return;
+    session.started = true;
+    const outcome = await emit('session:start', () => ({ ...common(sessionId), source }));
+    if (outcome?.context) session.nextRequest.push(outcome.context);
+  }
+
+  /** The block handed back after the last compaction, from memory or from the state store (a new process). */
+  async function afterCompactionOf(sessionId: string): Promise<string | undefined> {
+    const session = tracker(sessionId);
+    if (!session.afterCompactionLoaded) {
+      session.afterCompactionLoaded = true;
+      const current = await engine();
+      if (current && session.afterCompaction === undefined) {
+        const stored = await current.services.stateStore.read<{ afterCompaction?: unknown }>(sessionId, STATE_NAMESPACE).catch(() => undefined);
+        if (typeof stored?.afterCompaction === 'string') session.afterCompaction = stored.afterCompaction;
+      }
+    }
+    return session.afterCompaction;
+  }
+
+  async function reportToolCall(sessionId: string, call: { tool: string; callID: string; input: unknown; output: string; ok: boolean; error?: string }) {
+    const session = tracker(sessionId);
+    session.reportedCalls.add(call.callID);
+    return emit('tool:after', () =>
+      defined({ ...common(sessionId), toolName: call.tool, input: call.input, output: call.output, ok: call.ok, error: call.error, toolUseId: call.callID }),
+    );
+  }
+
+  /**
+   * compact:after, once per compaction: from `experimental.compaction.autocontinue` (awaited by
+   * OpenCode before the next request, automatic compactions only) or the `session.compacted`
+   * event (manual ones), whichever comes first.
+   */
+  function compactionDone(sessionId: string): Promise<void> {
+    const session = tracker(sessionId);
+    if (!session.compacting) return session.compactAfter ?? Promise.resolve();
+    session.compacting = false;
+    const trigger = session.compactTrigger;
+    session.compactTrigger = undefined;
+    session.compactAfter = (async () => {
+      const outcome = await emit('compact:after', () => defined({ ...common(sessionId), trigger }));
+      // The context measured before the compaction no longer describes the session.
+      session.contextTokens = undefined;
+      if (!outcome?.context) return;
+      session.afterCompaction = outcome.context;
+      session.afterCompactionLoaded = true;
+      const current = await engine();
+      await current?.services.stateStore
+        .update(sessionId, STATE_NAMESPACE, (stored: Record<string, unknown> | undefined) => ({ ...(stored ?? {}), afterCompaction: outcome.context! }))
+        .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${describe(error)}`));
+    })().catch((error: unknown) => logger.error(`compact:after failed: ${describe(error)}`));
+    return session.compactAfter;
+  }
+
+  async function onEvent(event: Event): Promise<void> {
+    switch (event.type) {
+      case 'session.created':
+        await ensureStarted(event.properties.info.id, 'startup');
+        return;
+      case 'message.updated': {
+        const info: OpenCodeInfo = event.properties.info;
+        const session = tracker(info.sessionID);
+        if (info.role === 'user') {
+          session.modelKey = `${info.model.providerID}/${info.model.modelID}`;
+          session.modelID = info.model.modelID;
+          return;
+        }
+        if (info.time.completed === undefined) return;
+        const tokens = contextTokensOf(info);
+        if (tokens !== undefined) session.contextTokens = tokens;
+        return;
+      }
+      case 'message.part.updated': {
+        const part: OpenCodePart = event.properties.part;
+        if (part.type === 'compaction') tracker(part.sessionID).compactTrigger = part.auto ? 'auto' : 'manual';
+        // tool.execute.after only runs for tools that succeeded; a failed call is counted from its part.
+        else if (part.type === 'tool' && part.state.status === 'error' && !tracker(part.sessionID).reportedCalls.has(part.callID)) {
+          await reportToolCall(part.sessionID, { tool: part.tool, callID: part.callID, input: part.state.input, output: part.state.error, ok: false, error: part.state.error });
+        }
+        return;
+      }
+      case 'session.compacted':
+        await compactionDone(event.properties.sessionID);
+        return;
+      case 'session.idle': {
+        const sessionId = event.properties.sessionID;
+        // A compaction that failed never reports back; the next request must not wait for it.
+        tracker(sessionId).compacting = false;
+        await emit('agent:stop', () => common(sessionId));
+        return;
+      }
+      case 'session.deleted': {
+        const sessionId = event.properties.info.id;
+        await emit('session:end', () => ({ ...common(sessionId), reason: 'deleted' }));
+        sessions.delete(sessionId);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  return {
+    event: ({ event }) => guarded(`event ${event.type}`, () => onEvent(event)),
+
+    'command.execute.before': (commandInput) =>
+      guarded('command.execute.before', async () => {
+        // chat.message only sees the expanded template; remember which command it came from.
+        tracker(commandInput.sessionID).pendingCommand = { name: commandInput.command, args: commandInput.arguments ?? '' };
+      }),
+
+    'chat.message': (messageInput, output) =>
+      guarded('chat.message', async () => {
+        const sessionId = messageInput.sessionID;
+        const session = tracker(sessionId);
+        if (messageInput.model) {
+          session.modelKey = `${messageInput.model.providerID}/${messageInput.model.modelID}`;
+          session.modelID = messageInput.model.modelID;
+        }
+        await ensureStarted(sessionId, 'resume');
+        const command = session.pendingCommand;
+        session.pendingCommand = undefined;
+        const prompt = output.parts
+          .filter((part): part is Extract<OpenCodePart, { type: 'text' }> => part.type === 'text' && !part.synthetic && !part.ignored)
+          .map((part) => part.text)
+          .join('\n');
+        const outcome = await emit('prompt:submit', () => defined({ ...common(sessionId), prompt, command }));
+        if (outcome?.block) toast(`a hook asked to stop this prompt, which OpenCode does not allow here: ${outcome.block.reason}`, 'warning');
+        if (outcome?.context) session.nextRequest.push(outcome.context);
+      }),
+
+    'tool.execute.before': async (toolInput, output) => {
+      let reason: string | undefined;
+      await guarded('tool.execute.before', async () => {
+        const outcome = await emit('tool:before', () => defined({ ...common(toolInput.sessionID), toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }));
+        reason = outcome?.block?.reason;
+      });
+      // A deliberate block by a hook (not a failure): OpenCode reports a thrown error as the tool's result.
+      if (reason !== undefined) throw new Error(`hookwise: ${reason}`);
+    },
+
+    'tool.execute.after': (toolInput, output) =>
+      guarded('tool.execute.after', async () => {
+        const sessionId = toolInput.sessionID;
+        const session = tracker(sessionId);
+        const outcome = await reportToolCall(sessionId, { tool: toolInput.tool, callID: toolInput.callID, input: toolInput.args, output: output.output, ok: true });
+        // tool:after transforms the output (hosts that can apply it do): OpenCode keeps what we write here.
+        const value = (outcome as { value?: unknown } | undefined)?.value;
+        if (typeof value === 'string') output.output = value;
+        if (outcome?.context) session.nextRequest.push(outcome.context);
+        if (toolInput.tool === 'task') {
+          // The task tool returns a sub-agent's result to its orchestrator: a phase ends.
+          const args = (toolInput.args ?? {}) as { description?: unknown; prompt?: unknown; subagent_type?: unknown };
+          const metadata = (output.metadata ?? {}) as { sessionId?: unknown };
+          const handoff = await emit('phase:end', () =>
+            defined({
+              ...common(sessionId),
+              output: output.output,
+              taskId: typeof metadata.sessionId === 'string' ? metadata.sessionId : undefined,
+              phase: typeof args.description === 'string' ? args.description : undefined,
+              agentType: typeof args.subagent_type === 'string' ? args.subagent_type : undefined,
+              request: typeof args.prompt === 'string' ? args.prompt : undefined,
+            }),
+          );
+          if (typeof handoff?.value === 'string') output.output = handoff.value;
+          if (handoff?.context) session.nextRequest.push(handoff.context);
+        }
+      }),
+
+    'experimental.chat.messages.transform': (_transformInput, output) =>
+      guarded('experimental.chat.messages.transform', async () => {
+        const messages = output.messages as OpenCodeMessage[];
+        const sessionId = messages[messages.length - 1]?.info.sessionID;
+        if (sessionId === undefined) return;
+        const session = tracker(sessionId);
+        session.awaitingSystem = true;
+        session.requestContext = undefined;
+        const current = await engine();
+        if (!current?.has('llm:before')) return;
+        const before = fromOpenCodeMessages(messages);
+        const outcome = await emit('llm:before', () => ({ ...common(sessionId), systemPrompt: '', messages: before }));
+        if (!outcome) return;
+        if (outcome.context) session.requestContext = outcome.context;
+        if (outcome.value === undefined) return;
+        const applied = applyToOpenCodeMessages(messages, outcome.value, before);
+        if (applied.partsIgnored > 0) logger.warn(`llm:before added ${applied.partsIgnored} part(s) OpenCode has no place for; they were left out`);
+        // In place: OpenCode reads the same array back. The parts are copies, so its stored session keeps the originals.
+        messages.splice(0, messages.length, ...applied.messages);
+        logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`);
+      }),
+
+    'experimental.chat.system.transform': (systemInput, output) =>
+      guarded('experimental.chat.system.transform', async () => {
+        const model = systemInput.model as { id?: string; providerID?: string; limit?: { context?: number } } | undefined;
+        if (model?.providerID && model.id && typeof model.limit?.context === 'number' && model.limit.context > 0) windows.set(`${model.providerID}/${model.id}`, model.limit.context);
+        const sessionId = systemInput.sessionID;
+        if (sessionId === undefined) return;
+        const session = tracker(sessionId);
+        // Only requests that went through messages.transform are the conversation (a title request is not).
+        if (!session.awaitingSystem) return;
+        session.awaitingSystem = false;
+        const requestContext = session.requestContext;
+        session.requestContext = undefined;
+        if (session.compactAfter) await withDeadline(session.compactAfter, hookTimeoutMs + DEADLINE_MARGIN_MS, () => undefined);
+        // The compaction request carries hookwise's block in its prompt (session.compacting), not here.
+        if (session.compacting) return;
+        const texts = [await afterCompactionOf(sessionId), ...session.nextRequest.splice(0), requestContext].filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+        if (texts.length > 0) output.system.push(texts.join('\n\n'));
+      }),
+
+    'experimental.session.compacting': (compactInput, output) =>
+      guarded('experimental.session.compacting', async () => {
+        const sessionId = compactInput.sessionID;
+        const session = tracker(sessionId);
+        session.compacting = true;
+        const outcome = await emit('compact:before', () => defined({ ...common(sessionId), trigger: session.compactTrigger ?? 'auto' }));
+        if (outcome?.block) logger.warn(`a hook asked to stop this compaction, which OpenCode does not allow: ${outcome.block.reason}`);
+        // Appended to the compaction prompt: the summarizer reads it last.
+        if (outcome?.context) output.context.push(outcome.context);
+      }),
+
+    'experimental.compaction.autocontinue': (continueInput) => guarded('experimental.compaction.autocontinue', () => compactionDone(continueInput.sessionID)),
+
+    dispose: async () => {
+      const current = await enginePromise?.catch(() => undefined);
+      await current?.dispose().catch(() => undefined);
+    },
+  };
+}
