@@ -115,4 +115,142 @@ describe('hookwise in the real OpenCode', () => {
     const outputs = stored.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool').map((part) => String(part.state.output));
     for (const tag of ['alpha', 'bravo', 'charlie']) expect(outputs.some((output) => output.includes(`${tag}-line-200`)), tag).toBe(true);
   });
+
+  it("an active command's Compact Summary is in the compaction request and in the first request after it", async () => {
+    const project = createProject(install, 'precompact', {
+      baseURL: model.baseURL,
+      hookwiseConfig: { plugins: { '@hookwise/hook-precompact': {} } },
+      files: {
+        '.opencode/command/review.md': [
+          '---',
+          'description: Review a file',
+          '---',
+          'Review $ARGUMENTS carefully.',
+          '',
+          '<!-- COMPACT_SUMMARY_START -->',
+          'REVIEW-RULE-7: never approve a change without a test; cite line numbers.',
+          '<!-- COMPACT_SUMMARY_END -->',
+          '',
+        ].join('\n'),
+        'src/app.ts': 'export const answer = 42;\n',
+      },
+    });
+    model.setResponder((body, kind) => {
+      if (kind === 'compaction') return { text: 'Summary: a review of src/app.ts is under way.' };
+      if (kind !== 'turn') return undefined;
+      if (lastUserText(body).includes('Continue if you have next steps')) return { text: 'Review finished.' };
+      const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
+      // The second answer reports a context near the window: OpenCode compacts automatically.
+      return step === 0 ? { toolCalls: [{ name: 'bash', arguments: { command: 'cat src/app.ts', description: 'show the file' } }] } : { text: 'Looked at it.', promptTokens: 195_000 };
+    });
+    const start = model.requests.length;
+    const run = await project.run(['--command', 'review', 'src/app.ts']);
+    expectCompleted(run);
+    const requests = model.requests.slice(start);
+    const compaction = requests.find((request) => request.kind === 'compaction');
+    expect(compaction, requests.map((request) => request.kind).join(',')).toBeDefined();
+    const compactionPrompt = compaction!.body.messages.map(contentText).join('\n');
+    expect(compactionPrompt).toContain('ACTIVE COMMAND: /review');
+    expect(compactionPrompt).toContain('REVIEW-RULE-7');
+
+    const after = requests.find((request) => request.index > compaction!.index && request.kind === 'turn');
+    expect(after).toBeDefined();
+    // The command's own text is gone from the conversation after the compaction; hookwise gave the rule back.
+    expect(after!.body.messages.filter((message) => message.role !== 'system').map(contentText).join('\n')).not.toContain('REVIEW-RULE-7');
+    expect(systemText(after!.body)).toContain('ACTIVE COMMAND: /review');
+    expect(systemText(after!.body)).toContain('REVIEW-RULE-7');
+
+    expect(project.recorded().some((event) => event.type === 'session.compacted')).toBe(true);
+    const preserved = project.events().find((event) => event.type === 'precompact:preserved');
+    expect(preserved?.labels).toContain('/review');
+  });
+
+  it('hook-suggest counts tool calls and suggests at a low threshold as a toast, and the session goes on', async () => {
+    const project = createProject(install, 'suggest', {
+      baseURL: model.baseURL,
+      hookwiseConfig: { plugins: { '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 2 } } },
+    });
+    const bash = (step: number) => [{ name: 'bash', arguments: { command: `echo step-${step}`, description: `step ${step}` } }];
+    model.setResponder(scripted({ count: [bash(1), bash(2), bash(3), bash(4)] }));
+    const run = await project.run(['count', 'to', 'four']);
+    expectCompleted(run);
+    const tools = run.events.filter((event) => event.type === 'tool_use');
+    expect(tools.map((event) => event.part?.state?.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    // The last answer came after the suggestion: the session went on.
+    expect(run.events.filter((event) => event.type === 'text').at(-1)?.part?.text).toBe('Finished step 4.');
+
+    const suggestions = project.events().filter((event) => event.type === 'suggest:compact');
+    expect(suggestions.length).toBeGreaterThan(0);
+    expect(suggestions[0]!.toolCalls.count).toBe(3);
+    const toasts = project.recorded().filter((event) => event.type === 'tui.toast.show');
+    expect(toasts.map((event) => event.properties.message).join('\n')).toMatch(/3 tool calls since the last compaction/);
+    const state = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'state', run.sessionId!, '@hookwise+hook-suggest.json'), 'utf8')) as { policy: { toolCalls: number } };
+    expect(state.policy.toolCalls).toBe(4);
+  });
+
+  it('a hookwise plugin that throws (and one that never answers) does not stop the session', async () => {
+    const project = createProject(install, 'broken', {
+      baseURL: model.baseURL,
+      configName: 'hookwise.config.mjs',
+      hookwiseConfig: [
+        "import { defineConfig } from '@hookwise/core';",
+        "import prune from '@hookwise/hook-prune';",
+        "import broken from './broken-plugin.mjs';",
+        'export default defineConfig({ hookTimeoutMs: 1_000, plugins: [prune(), broken()] });',
+        '',
+      ].join('\n'),
+      files: {
+        'broken-plugin.mjs': [
+          "import { defineHook, definePlugin } from '@hookwise/core';",
+          "const fail = (point) => () => { throw new Error(`broken on purpose at ${point}`); };",
+          'export default definePlugin({',
+          "  meta: { name: 'broken', version: '1.0.0' },",
+          '  hooks: [defineHook({',
+          "    name: 'broken',",
+          '    on: {',
+          "      'session:start': fail('session:start'),",
+          "      'prompt:submit': fail('prompt:submit'),",
+          "      'llm:before': fail('llm:before'),",
+          "      'tool:before': fail('tool:before'),",
+          '      // Never settles: the engine gives up at the deadline.',
+          "      'tool:after': () => new Promise(() => {}),",
+          "      'agent:stop': fail('agent:stop'),",
+          '    },',
+          '  })],',
+          '});',
+          '',
+        ].join('\n'),
+      },
+    });
+    model.setResponder(scripted({ please: [[{ name: 'bash', arguments: { command: 'echo still-working', description: 'probe' } }]] }));
+    const run = await project.run(['please', 'run', 'something']);
+    expectCompleted(run);
+    const tool = run.events.find((event) => event.type === 'tool_use');
+    expect(tool?.part?.state?.status).toBe('completed');
+    expect(String(tool?.part?.state?.output)).toContain('still-working');
+    const failures = project.events().filter((event) => event.type === 'hook:error');
+    expect(failures.map((event) => `${event.point}:${event.kind}`)).toEqual(expect.arrayContaining(['llm:before:error', 'tool:before:error', 'tool:after:timeout', 'prompt:submit:error']));
+    expect(failures.every((event) => event.pluginName === 'broken')).toBe(true);
+  });
+
+  it('with an intent selected that has 20+ trace entries, the intent summary is in the system prompt of the next request', async () => {
+    const project = createProject(install, 'intent', {
+      baseURL: model.baseURL,
+      hookwiseConfig: { plugins: { '@hookwise/hook-precompact': {} } },
+      files: { '.orchestration/agent_trace.jsonl': readFileSync(path.join(repoRoot, 'fixtures', 'roo-intent-trace', 'tedoaba-roo-code', 'agent_trace.jsonl'), 'utf8') },
+    });
+    model.setResponder(scripted({}));
+    const first = await project.run(['hello']);
+    expectCompleted(first);
+    const before = turnsAfter(model.requests, 'hello').at(-1)!;
+    expect(systemText(before.body)).not.toContain('ACTIVE INTENT');
+
+    expect(project.hookwise(['intent', 'select', 'REQ-WEATHER-API-002', '--session', first.sessionId!])).toContain('REQ-WEATHER-API-002');
+    const start = model.requests.length;
+    expectCompleted(await project.run(['--session', first.sessionId!, 'what', 'next']));
+    const [next] = turnsAfter(model.requests.slice(start), 'what next');
+    const system = systemText(next!.body);
+    expect(system).toContain('## ACTIVE INTENT: REQ-WEATHER-API-002 — last 20 of 35 actions');
+    expect(system).toContain('Files changed: main.py');
+  });
 });
