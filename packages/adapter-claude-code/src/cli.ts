@@ -74,7 +74,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .option('--dry-run', 'print the changes as a diff and write nothing', false)
     .option('--command <prefix>', 'command prefix the settings call, e.g. "npx hookwise" (default: node and the path of this bin)')
     .option('-C, --project <dir>', 'the project folder (default: $CLAUDE_PROJECT_DIR or the current folder)')
-    .action(async (options: { plugins?: string; scope: SettingsScope; dryRun: boolean; command?: string; project?: string }) => {
+    .addOption(new Option('--host <host>', 'the agent: claude-code (hooks in .claude/settings.json) or opencode (the plugin in opencode.json)').choices(['claude-code', 'opencode']).default('claude-code'))
+    .action(async (options: { plugins?: string; scope: SettingsScope; dryRun: boolean; command?: string; project?: string; host: 'claude-code' | 'opencode' }) => {
       const readline = io.interactive && !options.plugins ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
       try {
         exitCode = await init({
@@ -82,6 +83,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
           plugins: options.plugins ? [options.plugins] : undefined,
           scope: options.scope,
           dryRun: options.dryRun,
+          host: options.host,
           command: options.command,
           binPath: path.join(packageRoot, 'bin', 'hookwise.cjs'),
           runtime: runtimeFile(),
@@ -99,8 +101,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .command('doctor')
     .description('Check the setup: Node version, config, plugins, the settings entries the plugins need, writable state and logs, the run bundle. Exits 1 when something is wrong.')
     .option('-C, --project <dir>', 'the project folder (default: $CLAUDE_PROJECT_DIR or the current folder)')
-    .action(async (options: { project?: string }) => {
-      exitCode = await doctor({ projectDir: projectDirOf(io, options.project), home: io.env.HOME, runtime: runtimeFile(), stdout: io.stdout });
+    .addOption(new Option('--host <host>', 'the agent whose setup to check: claude-code or opencode').choices(['claude-code', 'opencode']).default('claude-code'))
+    .action(async (options: { project?: string; host: 'claude-code' | 'opencode' }) => {
+      exitCode = await doctor({ projectDir: projectDirOf(io, options.project), home: io.env.HOME, runtime: runtimeFile(), host: options.host, stdout: io.stdout });
     });
 
   program

@@ -4,6 +4,7 @@ import { loadConfig } from '@hookwise/core';
 import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest } from './bundle.js';
 import { POINT_EVENTS } from './events.js';
 import { loadProjectEngine, pointsInUse, readSettings } from './project.js';
+import { checkOpenCodePlugin } from './opencode-setup.js';
 import { findProjectConfig } from './run.js';
 import { hookwiseEventsIn, settingsFileOf, type Settings } from './settings.js';
 
@@ -11,6 +12,8 @@ export interface DoctorOptions {
   projectDir: string;
   home?: string | undefined;
   runtime: string;
+  /** Which agent's setup to check: Claude Code's settings hooks (default) or OpenCode's opencode.json. */
+  host?: 'claude-code' | 'opencode' | undefined;
   stdout: (text: string) => void;
 }
 
@@ -60,25 +63,31 @@ export async function doctor(options: DoctorOptions): Promise<number> {
     }
   }
 
-  // Settings: every settings file Claude Code merges.
-  const settingsList: Settings[] = [];
-  for (const scope of ['project', 'local', 'user'] as const) {
-    const file = settingsFileOf(scope, projectDir, options.home);
-    const read = readSettings(file);
-    if (!read.ok) problem(read.message);
-    else settingsList.push(read.value);
-  }
-  const registered = hookwiseEventsIn(...settingsList);
-  for (const [event, plugins] of needed) {
-    const commands = registered.get(event);
-    if (!commands) problem(`the settings do not call \`hookwise run ${event}\`, which ${plugins.join(', ')} need; run \`hookwise init\``);
-    else if (commands.length > 1) problem(`\`hookwise run ${event}\` is registered ${commands.length} times across the settings files; each call would run the plugins again — keep one`);
-    else {
-      const missing = missingBin(commands[0]!, projectDir);
-      if (missing) problem(`the ${event} hook runs ${missing}, which does not exist; run \`hookwise init\` again`);
+  if (options.host === 'opencode') {
+    const plugin = checkOpenCodePlugin(projectDir);
+    for (const line of plugin.ok) ok(line);
+    for (const line of plugin.problems) problem(line);
+  } else {
+    // Settings: every settings file Claude Code merges.
+    const settingsList: Settings[] = [];
+    for (const scope of ['project', 'local', 'user'] as const) {
+      const file = settingsFileOf(scope, projectDir, options.home);
+      const read = readSettings(file);
+      if (!read.ok) problem(read.message);
+      else settingsList.push(read.value);
     }
+    const registered = hookwiseEventsIn(...settingsList);
+    for (const [event, plugins] of needed) {
+      const commands = registered.get(event);
+      if (!commands) problem(`the settings do not call \`hookwise run ${event}\`, which ${plugins.join(', ')} need; run \`hookwise init\``);
+      else if (commands.length > 1) problem(`\`hookwise run ${event}\` is registered ${commands.length} times across the settings files; each call would run the plugins again — keep one`);
+      else {
+        const missing = missingBin(commands[0]!, projectDir);
+        if (missing) problem(`the ${event} hook runs ${missing}, which does not exist; run \`hookwise init\` again`);
+      }
+    }
+    if (needed.size > 0 && [...needed.keys()].every((event) => registered.get(event)?.length === 1)) ok(`settings call hookwise for ${[...needed.keys()].join(', ')}`);
   }
-  if (needed.size > 0 && [...needed.keys()].every((event) => registered.get(event)?.length === 1)) ok(`settings call hookwise for ${[...needed.keys()].join(', ')}`);
 
   for (const [what, directory] of [
     ['state', path.join(stateDir, 'state')],
@@ -89,7 +98,8 @@ export async function doctor(options: DoctorOptions): Promise<number> {
     else ok(`${what} folder ${path.relative(projectDir, directory) || directory} is writable`);
   }
 
-  if (configFile) {
+  // The run bundle only serves Claude Code's hook processes; OpenCode loads hookwise in-process.
+  if (configFile && options.host !== 'opencode') {
     // Report what hook calls actually do, which the manifest records (hook calls read it
     // too): a failed build there means every call takes the unbundled path, whatever a
     // rebuild in this process would do. Then try a rebuild, so doctor also fixes it.

@@ -4,6 +4,7 @@ import { createTwoFilesPatch } from 'diff';
 import { buildRunBundle, isManifestFresh, readManifest } from './bundle.js';
 import { EVENT_POINTS, type MappedEvent } from './events.js';
 import { engineForPlugins, KNOWN_PLUGINS, loadProjectEngine, pluginPackageName, pointsInUse, readSettings } from './project.js';
+import { installedOpenCodePlugin, mergeOpenCodePlugin, OPENCODE_PACKAGE, pluginSpec, readOpenCodeConfig } from './opencode-setup.js';
 import { findProjectConfig } from './run.js';
 import { eventsForPoints, mergeHookwiseHooks, settingsFileOf, type SettingsScope } from './settings.js';
 
@@ -13,6 +14,8 @@ export interface InitOptions {
   plugins?: string[] | undefined;
   scope: SettingsScope;
   dryRun: boolean;
+  /** Which agent loads hookwise: Claude Code (settings hooks, default) or OpenCode (a plugin in opencode.json). */
+  host?: 'claude-code' | 'opencode' | undefined;
   /** The command prefix settings call, e.g. `npx hookwise`; default: `node <path of this bin>`. */
   command?: string | undefined;
   /** Absolute path of `bin/hookwise.cjs`. */
@@ -57,29 +60,49 @@ export async function init(options: InitOptions): Promise<number> {
     planned.push({ file, before: undefined, after: `${JSON.stringify(config, null, 2)}\n`, summary: `write ${relative(file)} (plugins: ${packages.join(', ') || 'none'})` });
   }
 
-  // 2. The events the plugins need.
-  let events: MappedEvent[];
-  try {
-    const engine = packages ? await engineForPlugins(projectDir, packages) : (await loadProjectEngine(projectDir, { inMemory: true })).engine;
-    events = eventsForPoints(pointsInUse(engine).keys());
-    await engine.dispose();
-  } catch (error) {
-    events = Object.keys(EVENT_POINTS) as MappedEvent[];
-    stderr(`hookwise init: could not load the plugins (${firstLine(error)}); registering every event hookwise handles. Install the plugins, then run \`hookwise init\` again or \`hookwise doctor\`.`);
-  }
+  if (options.host === 'opencode') {
+    // 2–3. OpenCode: one plugin entry in opencode.json, the installed package by its path.
+    const folder = installedOpenCodePlugin(projectDir);
+    if (!folder) {
+      stderr(`hookwise init: ${OPENCODE_PACKAGE} is not installed in ${projectDir}; run \`npm install -D ${OPENCODE_PACKAGE}\` first (nothing was changed)`);
+      return 1;
+    }
+    const read = readOpenCodeConfig(projectDir);
+    if (!read.ok) {
+      stderr(`hookwise init: ${read.message} (nothing was changed)`);
+      return 1;
+    }
+    const spec = pluginSpec(read.file, folder);
+    const base = read.text === undefined ? { $schema: 'https://opencode.ai/config.json' } : read.value;
+    const merged = mergeOpenCodePlugin(base, spec);
+    if (merged.changed) {
+      planned.push({ file: read.file, before: read.text, after: `${JSON.stringify(merged.config, null, 2)}\n`, summary: `${read.text === undefined ? 'write' : 'update'} ${relative(read.file)}: OpenCode loads hookwise from ${spec}`, backup: read.text !== undefined });
+    }
+  } else {
+    // 2. The events the plugins need.
+    let events: MappedEvent[];
+    try {
+      const engine = packages ? await engineForPlugins(projectDir, packages) : (await loadProjectEngine(projectDir, { inMemory: true })).engine;
+      events = eventsForPoints(pointsInUse(engine).keys());
+      await engine.dispose();
+    } catch (error) {
+      events = Object.keys(EVENT_POINTS) as MappedEvent[];
+      stderr(`hookwise init: could not load the plugins (${firstLine(error)}); registering every event hookwise handles. Install the plugins, then run \`hookwise init\` again or \`hookwise doctor\`.`);
+    }
 
-  // 3. The settings.
-  const settingsFile = settingsFileOf(options.scope, projectDir, options.home);
-  const settings = readSettings(settingsFile);
-  if (!settings.ok) {
-    stderr(`hookwise init: ${settings.message}; fix or remove it, then run init again (nothing was changed)`);
-    return 1;
-  }
-  const prefix = options.command ?? defaultCommandPrefix(projectDir, options.binPath, options.scope);
-  const merged = mergeHookwiseHooks(settings.value, events, (event) => `${prefix} run ${event}`);
-  if (merged.changed) {
-    const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
-    planned.push({ file: settingsFile, before, after: `${JSON.stringify(merged.settings, null, 2)}\n`, summary: `${before === undefined ? 'write' : 'update'} ${relative(settingsFile)}: hookwise runs on ${events.join(', ')}`, backup: before !== undefined });
+    // 3. The settings.
+    const settingsFile = settingsFileOf(options.scope, projectDir, options.home);
+    const settings = readSettings(settingsFile);
+    if (!settings.ok) {
+      stderr(`hookwise init: ${settings.message}; fix or remove it, then run init again (nothing was changed)`);
+      return 1;
+    }
+    const prefix = options.command ?? defaultCommandPrefix(projectDir, options.binPath, options.scope);
+    const merged = mergeHookwiseHooks(settings.value, events, (event) => `${prefix} run ${event}`);
+    if (merged.changed) {
+      const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
+      planned.push({ file: settingsFile, before, after: `${JSON.stringify(merged.settings, null, 2)}\n`, summary: `${before === undefined ? 'write' : 'update'} ${relative(settingsFile)}: hookwise runs on ${events.join(', ')}`, backup: before !== undefined });
+    }
   }
 
   // 4. .gitignore.
@@ -106,6 +129,11 @@ export async function init(options: InitOptions): Promise<number> {
     stdout(`✓ ${item.summary}${item.backup ? ` (backup: ${relative(item.file)}.hookwise.bak)` : ''}\n`);
   }
   if (planned.length === 0) stdout('✓ already set up: nothing changed\n');
+
+  if (options.host === 'opencode') {
+    stdout('Run `hookwise doctor --host opencode` to check the setup.\n');
+    return 0;
+  }
 
   // 5. Build the run bundle now, so the first hook call does not pay for it.
   const configFile = findProjectConfig(projectDir);

@@ -1,4 +1,4 @@
-import { createEngine, createLogger, loadConfig, type Engine, type HookwiseConfig, type Logger, type LogLevel, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
+import { createEngine, createLogger, loadConfig, type Engine, type HookwiseConfig, type Logger, type LogLevel, type MergedNotice, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
 import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';
@@ -52,6 +52,16 @@ interface SessionTracker {
   /** Calls already reported to tool:after (errors come from part events). */
   reportedCalls: Set<string>;
   started: boolean;
+}
+
+/**
+ * A notice as one toast: its text, then what it offers. A toast has no buttons, so each action
+ * is shown as what to run: a plugin command through the CLI, a compaction through OpenCode's
+ * own `/compact`.
+ */
+function noticeText(notice: MergedNotice): string {
+  const offers = notice.actions.map((action) => ('command' in action ? `${action.label}: hookwise ${[action.command, ...(action.args ?? [])].join(' ')}` : `${action.label}: /compact`));
+  return offers.length > 0 ? `${notice.text}\n${offers.join(' · ')}` : notice.text;
 }
 
 function describe(error: unknown): string {
@@ -189,8 +199,9 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
     const current = await engine();
     if (!current || (!current.has(point) && point !== 'session:start')) return undefined;
     try {
-      const outcome = await withDeadline(current.emit(point, payload()), hookTimeoutMs + DEADLINE_MARGIN_MS, () => logger.warn(`${point} did not finish within ${hookTimeoutMs + DEADLINE_MARGIN_MS} ms; OpenCode goes on without it`));
-      if (outcome?.notice) toast(outcome.notice);
+      // The engine bounds each hook; this bounds the whole point (several slow hooks add up).
+      const outcome = await current.emit(point, payload(), { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` });
+      for (const notice of outcome.notices ?? []) toast(noticeText(notice));
       return outcome;
     } catch (error) {
       logger.error(`${point} failed; OpenCode goes on unchanged: ${describe(error)}`);

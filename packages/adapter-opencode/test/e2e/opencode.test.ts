@@ -75,45 +75,40 @@ function toolResult(body: ChatRequestBody, marker: string): string | undefined {
 
 describe('hookwise in the real OpenCode', () => {
   it('hook-prune replaces old outputs in the request body; every call keeps its result; the stored session keeps the originals', async () => {
+    const tags = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
     const project = createProject(install, 'prune', {
       baseURL: model.baseURL,
+      // Its default policy, with thresholds low enough for five 16 kB files.
       hookwiseConfig: { plugins: { '@hookwise/hook-prune': { protectTokens: 3_000, minimumTokens: 1_000 } } },
-      files: { 'src/a.txt': bigFile('alpha'), 'src/b.txt': bigFile('bravo'), 'src/c.txt': bigFile('charlie') },
+      files: Object.fromEntries(tags.map((tag) => [`src/${tag}.txt`, bigFile(tag)])),
     });
-    const read = (file: string) => [{ name: 'read', arguments: { filePath: path.join(project.dir, file) } }];
-    model.setResponder(scripted({ explore: [read('src/a.txt'), read('src/b.txt')], more: [read('src/c.txt')] }));
-    const first = await project.run(['explore', 'the', 'files']);
-    expectCompleted(first);
-    const sessionId = first.sessionId!;
-    expectCompleted(await project.run(['--session', sessionId, 'read', 'one', 'more']));
+    const read = (tag: string) => [{ name: 'read', arguments: { filePath: path.join(project.dir, 'src', `${tag}.txt`) } }];
+    model.setResponder(scripted({ explore: tags.map(read) }));
     const start = model.requests.length;
-    expectCompleted(await project.run(['--session', sessionId, 'now', 'finish']));
+    const run = await project.run(['explore', 'the', 'files']);
+    expectCompleted(run);
 
-    const [request] = turnsAfter(model.requests.slice(start), 'finish');
-    expect(request).toBeDefined();
-    const body = request!.body;
-    expectPairing(body);
-    // The two outputs of the first prompt are old (two prompts came after them): replaced.
-    for (const [file, tag] of [
-      ['src/a.txt', 'alpha'],
-      ['src/b.txt', 'bravo'],
-    ] as const) {
-      const output = toolResult(body, file);
-      expect(output, file).toBeDefined();
+    // The request after the fifth read: the two oldest outputs are replaced, the newest three
+    // (hook-prune's keepRecent) are intact, and every call still has its result.
+    const last = turnsAfter(model.requests.slice(start), 'explore').at(-1)!;
+    expectPairing(last.body);
+    expect(last.body.messages.filter((message) => message.role === 'tool')).toHaveLength(5);
+    for (const tag of ['alpha', 'bravo']) {
+      const output = toolResult(last.body, `${tag}.txt`);
+      expect(output, tag).toBeDefined();
       expect(output).not.toContain(`${tag}-line-001`);
       expect(output).toMatch(/cleared/i);
     }
-    // The newest output is intact.
-    expect(toolResult(body, 'src/c.txt')).toContain('charlie-line-200');
+    for (const tag of ['charlie', 'delta', 'echo']) expect(toolResult(last.body, `${tag}.txt`), tag).toContain(`${tag}-line-200`);
 
     const applied = project.events().filter((event) => event.type === 'prune:applied');
     expect(applied.length).toBeGreaterThan(0);
     expect(applied[0]!.tokensReclaimed).toBeGreaterThan(1_000);
 
     // The stored session still has every original output.
-    const stored = await project.exportSession(sessionId);
+    const stored = await project.exportSession(run.sessionId!);
     const outputs = stored.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool').map((part) => String(part.state.output));
-    for (const tag of ['alpha', 'bravo', 'charlie']) expect(outputs.some((output) => output.includes(`${tag}-line-200`)), tag).toBe(true);
+    for (const tag of tags) expect(outputs.some((output) => output.includes(`${tag}-line-200`)), tag).toBe(true);
   });
 
   it("an active command's Compact Summary is in the compaction request and in the first request after it", async () => {

@@ -1,0 +1,7 @@
+import { expect, it } from 'vitest';
+
+it('exports only plugin functions (OpenCode refuses a module with any other export)', async () => {
+  const module = (await import('./index.js')) as Record<string, unknown>;
+  expect(Object.keys(module).sort()).toMatchSnapshot();
+  for (const value of Object.values(module)) expect(typeof value).toBe('function');
+});
