@@ -131,7 +131,7 @@ export interface OpenCodeRun {
  * A project below the install: `opencode.json` with the stand-in model, the three stub files,
  * the recorder, then `hookwise init --host opencode` to add the plugin as a user would.
  */
-export function createProject(install: ScratchInstall, name: string, options: { baseURL: string; hookwiseConfig: string | object; configName?: string; files?: Record<string, string> }): Project {
+export function createProject(install: ScratchInstall, name: string, options: { baseURL: string; hookwiseConfig: string | object; configName?: string; files?: Record<string, string>; init?: boolean }): Project {
   const dir = path.join(install.installDir, name);
   mkdirSync(path.join(dir, '.opencode', 'plugins'), { recursive: true });
   stubConfigFolder(path.join(dir, '.opencode'));
@@ -154,7 +154,6 @@ export function createProject(install: ScratchInstall, name: string, options: { 
         model: 'standin/m',
         small_model: 'standin/m',
         permission: { bash: 'allow', read: 'allow', edit: 'allow', external_directory: 'allow' },
-        plugin: [`./${path.relative(dir, path.join(install.installDir, 'node_modules', '@hookwise', 'adapter-opencode'))}`],
       },
       null,
       2,
@@ -180,6 +179,8 @@ export function createProject(install: ScratchInstall, name: string, options: { 
     recorded: () => readJsonLines(path.join(dir, 'recorded.jsonl')) as Array<{ type: string; properties: Record<string, any> }>,
     events: () => readJsonLines(path.join(dir, '.hookwise', 'logs', 'events.jsonl')),
   };
+  // As a user sets it up: the plugin entry comes from `hookwise init --host opencode`.
+  if (options.init !== false) project.hookwise(['init', '--host', 'opencode']);
   return project;
 }
 

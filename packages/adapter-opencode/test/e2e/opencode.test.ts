@@ -74,6 +74,31 @@ function toolResult(body: ChatRequestBody, marker: string): string | undefined {
 }
 
 describe('hookwise in the real OpenCode', () => {
+  it('hookwise init --host opencode adds the installed plugin to opencode.json (dry run, idempotent) and doctor checks it', () => {
+    const project = createProject(install, 'setup', { baseURL: model.baseURL, hookwiseConfig: { plugins: { '@hookwise/hook-suggest': {} } }, init: false });
+    const opencodeJson = () => JSON.parse(readFileSync(path.join(project.dir, 'opencode.json'), 'utf8')) as { plugin?: unknown[]; provider?: unknown };
+    const dryRun = project.hookwise(['init', '--host', 'opencode', '--dry-run']);
+    expect(dryRun).toContain('+    "../node_modules/@hookwise/adapter-opencode"');
+    expect(opencodeJson().plugin).toBeUndefined();
+    let failed: { status?: number; stdout?: string } = {};
+    try {
+      project.hookwise(['doctor', '--host', 'opencode']);
+    } catch (error) {
+      failed = error as typeof failed;
+    }
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toContain('opencode.json does not load @hookwise/adapter-opencode; run `hookwise init --host opencode`');
+
+    expect(project.hookwise(['init', '--host', 'opencode'])).toContain('OpenCode loads hookwise from ../node_modules/@hookwise/adapter-opencode');
+    expect(opencodeJson().plugin).toEqual(['../node_modules/@hookwise/adapter-opencode']);
+    expect(opencodeJson().provider).toBeDefined();
+    expect(project.hookwise(['init', '--host', 'opencode'])).toContain('nothing changed');
+    expect(opencodeJson().plugin).toHaveLength(1);
+    const doctor = project.hookwise(['doctor', '--host', 'opencode']);
+    expect(doctor).toContain('opencode.json loads @hookwise/adapter-opencode from ../node_modules/@hookwise/adapter-opencode');
+    expect(doctor).toContain('No problems found.');
+  });
+
   it('hook-prune replaces old outputs in the request body; every call keeps its result; the stored session keeps the originals', async () => {
     const tags = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
     const project = createProject(install, 'prune', {
