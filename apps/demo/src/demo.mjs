@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `pnpm demo`: hookwise on a real recorded Claude Code session, then on a scripted VS Code task.
+// `pnpm demo`: hookwise on a real recorded Claude Code session, on a scripted VS Code task, then in a real OpenCode session.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runOpenCodeSession } from './opencode-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
@@ -50,6 +51,10 @@ async function main() {
     `\n${facts.requests.length} model requests, ${pruned.length} pruned (up to ~${Math.max(0, ...pruned.map((request) => request.saved)).toLocaleString('en-US')} tokens not sent), ` +
       `${facts.suggestions.length} compaction suggestion(s), preserved at condense: ${facts.preserved.join(', ') || 'nothing'}\n`,
   );
+
+  heading('3. OpenCode: a real OpenCode session through @hookwise/adapter-opencode, request by request');
+  await runOpenCodeSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
   process.stdout.write(`\nHTML report: ${HTML}\n`);
   return 0;
 }

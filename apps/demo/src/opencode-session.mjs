@@ -1,0 +1,154 @@
+// Part 3 of `npm run demo`: a real OpenCode session (the pinned opencode-ai from the workspace
+// install) runs through hookwise's OpenCode plugin against a loopback stand-in model, and every
+// request OpenCode sent is shown with what hook-prune took out of it.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultTokenCounter } from '@hookwise/core';
+// The stand-in model of the adapter's end-to-end suite: one copy for the tests and the demo.
+import { contentText, sinceLastUser, startStandInModel } from '../../../packages/adapter-opencode/test/e2e/stand-in-model.mjs';
+
+const require = createRequire(import.meta.url);
+const demoDir = fileURLToPath(new URL('..', import.meta.url));
+const OPENCODE_VERSION = '1.18.33';
+const FILES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
+
+/** OpenCode's binary from the workspace install (its postinstall only links it into bin/). */
+function opencodeBinary() {
+  const folder = path.dirname(require.resolve('opencode-ai/package.json'));
+  const binary = path.join(folder, 'bin', 'opencode.exe');
+  if (!existsSync(binary)) spawnSync(process.execPath, ['postinstall.mjs'], { cwd: folder, stdio: 'ignore' });
+  return binary;
+}
+
+function stub(folder) {
+  mkdirSync(path.join(folder, 'node_modules'), { recursive: true });
+  writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } }));
+  writeFileSync(path.join(folder, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } } } }));
+}
+
+function run(binary, args, cwd, env) {
+  return new Promise((resolve) => {
+    const child = spawn(binary, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr, sessionId: /"sessionID":"([^"]+)"/.exec(stdout)?.[1] }));
+  });
+}
+
+const format = (value) => Math.round(value).toLocaleString('en-US');
+
+/**
+ * Runs two prompts of one OpenCode session. The project lives in `out/opencode-project` so its
+ * hookwise.config.json resolves the plugins installed for the demo. Returns the figures.
+ */
+export async function runOpenCodeSession({ print }) {
+  const root = path.join(demoDir, 'out', 'opencode-demo');
+  rmSync(root, { recursive: true, force: true });
+  const project = path.join(root, 'project');
+  const home = path.join(root, 'home');
+  mkdirSync(path.join(project, 'src'), { recursive: true });
+  mkdirSync(path.join(root, 'tmp'), { recursive: true });
+  stub(path.join(project, '.opencode'));
+  stub(path.join(home, '.config', 'opencode'));
+  for (const name of FILES) writeFileSync(path.join(project, 'src', `${name}.txt`), Array.from({ length: 200 }, (_, line) => `${name} line ${line + 1}: ${'lorem ipsum '.repeat(6)}`).join('\n'));
+
+  const model = await startStandInModel((body, kind) => {
+    if (kind !== 'turn') return undefined;
+    const users = body.messages.filter((message) => message.role === 'user');
+    const prompt = contentText(users.at(-1));
+    const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
+    const reads = prompt.includes('explore') ? FILES.slice(0, 5) : prompt.includes('last') ? FILES.slice(5) : [];
+    const file = reads[step];
+    return file ? { toolCalls: [{ name: 'read', arguments: { filePath: path.join(project, 'src', `${file}.txt`) } }] } : { text: `Read ${reads.length} file(s).` };
+  });
+  try {
+    writeFileSync(
+      path.join(project, 'opencode.json'),
+      `${JSON.stringify(
+        {
+          $schema: 'https://opencode.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          provider: { standin: { npm: '@ai-sdk/openai-compatible', name: 'Loopback stand-in', options: { baseURL: model.baseURL, apiKey: 'x' }, models: { m: { name: 'Stand-in', tool_call: true, limit: { context: 200_000, output: 8_192 } } } } },
+          model: 'standin/m',
+          small_model: 'standin/m',
+          permission: { read: 'allow', external_directory: 'allow' },
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    // hook-prune's default policy, with thresholds small enough for a short demo.
+    writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': { protectTokens: 4_000, minimumTokens: 2_000 }, '@hookwise/hook-suggest': {} } }, null, 2)}\n`);
+    const hookwise = path.join(path.dirname(require.resolve('@hookwise/adapter-claude-code/package.json')), 'bin', 'hookwise.cjs');
+    const init = spawnSync(process.execPath, [hookwise, 'init', '--host', 'opencode'], { cwd: project, encoding: 'utf8' });
+    print(`$ hookwise init --host opencode\n${init.stdout.trim()}`);
+    if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
+
+    const env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_STATE_HOME: path.join(home, '.local', 'state'),
+      TMPDIR: path.join(root, 'tmp'),
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_SHARE: '1',
+      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+      OPENCODE_DISABLE_CLAUDE_CODE: '1',
+      OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
+    };
+    const binary = opencodeBinary();
+    const started = Date.now();
+    print(`\n$ opencode run "explore the five files"   (OpenCode ${OPENCODE_VERSION}, model: the loopback stand-in)`);
+    const first = await run(binary, ['run', '--format', 'json', 'explore', 'the', 'five', 'files'], project, env);
+    if (first.code !== 0 || !first.sessionId) throw new Error(`opencode run failed (exit ${first.code}): ${first.stderr.slice(-500)}`);
+    print(`$ opencode run --session ${first.sessionId} "read the last one"`);
+    const second = await run(binary, ['run', '--format', 'json', '--session', first.sessionId, 'read', 'the', 'last', 'one'], project, env);
+    if (second.code !== 0) throw new Error(`opencode run --session failed (exit ${second.code}): ${second.stderr.slice(-500)}`);
+    const seconds = (Date.now() - started) / 1000;
+
+    // Request by request: each tool result as sent; a result first seen whole and later sent
+    // shorter is what hook-prune took out of that request.
+    print('\nrequest  tool results sent (chars)                                      pruned from this request');
+    const original = new Map();
+    const figures = [];
+    for (const request of model.requests.filter((entry) => entry.kind === 'turn')) {
+      const cells = [];
+      let prunedTokens = 0;
+      let prunedCount = 0;
+      for (const message of request.body.messages) {
+        if (message.role !== 'tool') continue;
+        const text = contentText(message);
+        const before = original.get(message.tool_call_id);
+        if (before === undefined) original.set(message.tool_call_id, text);
+        if (before !== undefined && text.length < before.length) {
+          prunedCount++;
+          prunedTokens += defaultTokenCounter.count(before) - defaultTokenCounter.count(text);
+          cells.push(`✂${format(text.length)}`);
+        } else cells.push(format(text.length));
+      }
+      figures.push({ request: request.index, prunedCount, prunedTokens });
+      const label = `#${String(request.index + 1).padEnd(3)}`;
+      print(`${label}     ${(cells.join(' ') || '(none)').padEnd(62)} ${prunedCount > 0 ? `${prunedCount} output(s), ~${format(prunedTokens)} tokens` : '—'}`);
+    }
+    const events = readFileSync(path.join(project, '.hookwise', 'logs', 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const applied = events.filter((event) => event.type === 'prune:applied');
+    print(`\n✂ = replaced by hook-prune's placeholder in the request; OpenCode's stored session keeps every output (opencode export).`);
+    print(`hook-prune's event log: ${applied.map((event) => `prune:applied ${event.prunedCount} output(s), ${format(event.tokensReclaimed)} tokens reclaimed`).join('; ') || 'nothing applied'}`);
+    print(`${model.requests.length} requests to the stand-in (${model.requests.filter((entry) => entry.kind === 'title').length} title), two OpenCode runs in ${seconds.toFixed(1)} s.`);
+    return { requests: figures, applied, seconds };
+  } finally {
+    await model.close();
+  }
+}
