@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync, unlinkSync, utimesSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, realpathSync, unlinkSync, utimesSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkDirectoryChain, readFileInside, sweepTempFiles, writeFileAtomicInside } from '@hookwise/core/fs';
+import { checkDirectoryChain, fileStamps, readFileInside, stampsFresh, sweepTempFiles, writeFileAtomicInside, type FileStamp } from '@hookwise/core/fs';
 
 /**
  * The per-project run bundle: one CommonJS file under `.hookwise/cache/` holding this adapter's
@@ -34,8 +34,8 @@ export interface BundleManifest {
   bundle?: string;
   /** Why the last build failed: calls use the unbundled path until a watched file changes. */
   failed?: string;
-  /** `[path, mtimeMs, size]` of every file whose change makes the bundle stale. */
-  watched: Array<[string, number, number]>;
+  /** `[path, mtimeMs, size]` of every file whose change makes the bundle stale (core's `fileStamps`). */
+  watched: FileStamp[];
   builtAt: string;
   buildMs: number;
 }
@@ -112,15 +112,7 @@ function clearWriteFailure(projectDir: string): void {
 /** The same test as `bin/hookwise.cjs`: same Node, run-time and config, and no watched file changed. */
 export function isManifestFresh(manifest: BundleManifest, expected: { configFile: string; runtime: string }): boolean {
   if (manifest.node !== process.version || manifest.configFile !== expected.configFile || manifest.runtime !== expected.runtime) return false;
-  for (const [file, mtimeMs, size] of manifest.watched) {
-    try {
-      const stats = statSync(file);
-      if (stats.mtimeMs !== mtimeMs || stats.size !== size) return false;
-    } catch {
-      return false;
-    }
-  }
-  return true;
+  return stampsFresh(manifest.watched);
 }
 
 const LAZY_CRYPTO = 'lazy-crypto';
@@ -150,14 +142,7 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
     runtime,
     configFile,
     ...manifest,
-    watched: [...watchedFiles].flatMap((file) => {
-      try {
-        const stats = statSync(file);
-        return [[file, stats.mtimeMs, stats.size] as [string, number, number]];
-      } catch {
-        return [];
-      }
-    }),
+    watched: fileStamps(watchedFiles),
     builtAt: new Date().toISOString(),
     buildMs: Math.round(performance.now() - started),
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -185,5 +185,20 @@ describe('configFromBundle (modules a host imported itself)', () => {
     const module = await import(pathToFileURL(path.join(project(fakePackage), 'node_modules/hookwise-plugin-fake/index.js')).href);
     const config = await configFromBundle({ kind: 'json', file: path.join(directory, 'hookwise.config.json'), plugins: { 'hookwise-plugin-fake': module }, hookModules: {} });
     expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 4 }]);
+  });
+});
+
+describe('cache freshness (one rule for every hookwise cache)', () => {
+  it('a cache is fresh while every stamped file keeps its mtime and size', async () => {
+    const { fileStamps, stampsFresh } = await import('./state/file-stamps.js');
+    const directory = project({ 'a.txt': 'one', 'b.txt': 'two' });
+    const files = [path.join(directory, 'a.txt'), path.join(directory, 'b.txt'), path.join(directory, 'missing.txt')];
+    const stamps = fileStamps(files);
+    expect(stamps.map(([file]) => path.basename(file))).toEqual(['a.txt', 'b.txt']);
+    expect(stampsFresh(stamps)).toBe(true);
+    writeFileSync(files[1]!, 'two, longer');
+    expect(stampsFresh(stamps)).toBe(false);
+    rmSync(files[0]!);
+    expect(stampsFresh(fileStamps(files.slice(0, 1)).concat(stamps.slice(0, 1)))).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import { ConfigError, HookwiseError, PluginError } from './errors.js';
 import { isHookSet, type HookSet } from './hooks.js';
 import type { LogLevel } from './logger.js';
 import { isPluginInstance, type PluginInstance } from './plugin.js';
+import { fileStamps, stampsFresh, type FileStamp } from './state/file-stamps.js';
 import { parseWith } from './schema.js';
 
 export interface HookwiseConfig {
@@ -266,7 +267,8 @@ export async function loadPlugin(name: string, options: { from: string | readonl
 interface CompileManifest {
   entry: string;
   output: string;
-  inputs: Record<string, string>;
+  /** The config and the local files it imports, stamped (core's one freshness rule, `stampsFresh`). */
+  inputs: FileStamp[];
 }
 
 // node:crypto is loaded only when a TypeScript config is compiled: every hook process imports
@@ -276,25 +278,16 @@ const sha1 = (text: string | Buffer) => createHash!('sha1').update(text).digest(
 
 /**
  * Compiles a TypeScript config once and reuses the output while the config and the local
- * files it imports are unchanged (checked by content hash): a hook process must not pay for
- * a compiler on every call. Packages stay external and resolve from the project as usual.
+ * files it imports are unchanged (same mtime and size, the rule every hookwise cache uses): a
+ * hook process must not pay for a compiler on every call. Packages stay external and resolve
+ * from the project as usual.
  */
 async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<string> {
   createHash ??= (await import('node:crypto')).createHash;
   const manifestPath = path.join(cacheDir, `config-${sha1(file).slice(0, 12)}.json`);
   try {
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as CompileManifest;
-    if (manifest.entry === file && existsSync(manifest.output)) {
-      let fresh = true;
-      for (const [input, hash] of Object.entries(manifest.inputs)) {
-        const content = await readFile(input).catch(() => undefined);
-        if (content === undefined || sha1(content) !== hash) {
-          fresh = false;
-          break;
-        }
-      }
-      if (fresh) return manifest.output;
-    }
+    if (manifest.entry === file && Array.isArray(manifest.inputs) && existsSync(manifest.output) && stampsFresh(manifest.inputs)) return manifest.output;
   } catch {
     // no manifest or an unreadable one: compile again
   }
@@ -317,11 +310,7 @@ async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<
     absWorkingDir: path.dirname(file),
   });
   const code = result.outputFiles[0]?.text ?? '';
-  const inputs: Record<string, string> = {};
-  for (const input of Object.keys(result.metafile.inputs)) {
-    const absolute = path.resolve(path.dirname(file), input);
-    inputs[absolute] = sha1(await readFile(absolute));
-  }
+  const inputs = fileStamps(Object.keys(result.metafile.inputs).map((input) => path.resolve(path.dirname(file), input)));
   await mkdir(cacheDir, { recursive: true });
   // The output lives in the project so that its bare imports resolve from the project's node_modules.
   const output = path.join(cacheDir, `config-${sha1(code).slice(0, 16)}.mjs`);

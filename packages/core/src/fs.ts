@@ -4,3 +4,5 @@
  * bundle). Plugins keep their data in session state and the event log instead.
  */
 export { checkDirectoryChain, readFileInside, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './state/safe-fs.js';
+export { fileStamps, stampsFresh } from './state/file-stamps.js';
+export type { FileStamp } from './state/file-stamps.js';
