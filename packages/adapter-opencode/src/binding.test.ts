@@ -156,4 +156,38 @@ describe('createHooks', () => {
     await hooks['chat.message']!({ sessionID: 'ses_1', model: { providerID: 'p', modelID: 'm' } }, { message: info('user', 'u9') as never, parts: [{ id: 'p', sessionID: 'ses_1', messageID: 'u9', type: 'text', text: 'Review src/app.ts carefully.' }] });
     expect(seen).toEqual([expect.objectContaining({ sessionId: 'ses_1', prompt: 'Review src/app.ts carefully.', command: { name: 'review', args: 'src/app.ts' }, contextTokens: 1_230, model: 'm', host: 'opencode' })]);
   });
+
+  it("the task tool's result is a phase ending: phase:end may replace it with a hand-off", async () => {
+    const seen: unknown[] = [];
+    const handoff = definePlugin({
+      meta: { name: 'handoff', version: '1.0.0' },
+      hooks: [defineHook({ name: 'handoff', on: { 'phase:end': (payload) => (seen.push(payload), { value: '- decision: PROCEED' }) } })],
+    })();
+    const { hooks } = hooksFor({ plugins: [handoff] });
+    const output = { title: 'explore', output: 'Let me look… a long sub-agent report', metadata: { sessionId: 'ses_child' } };
+    await hooks['tool.execute.after']!({ tool: 'task', sessionID: 'ses_1', callID: 'c7', args: { description: 'explore auth', prompt: 'Find the auth bug', subagent_type: 'general' } }, output);
+    expect(output.output).toBe('- decision: PROCEED');
+    expect(seen).toEqual([expect.objectContaining({ output: 'Let me look… a long sub-agent report', taskId: 'ses_child', phase: 'explore auth', agentType: 'general', request: 'Find the auth bug' })]);
+    // Other tools are no phase.
+    const bash = { title: 'b', output: 'plain', metadata: {} };
+    await hooks['tool.execute.after']!({ tool: 'bash', sessionID: 'ses_1', callID: 'c8', args: {} }, bash);
+    expect(bash.output).toBe('plain');
+  });
+
+  it('session events: created → session:start, idle → agent:stop, deleted → session:end; a failed tool part counts as tool:after', async () => {
+    const seen: string[] = [];
+    const record = (point: string) => (payload: { sessionId: string; ok?: boolean }) => void seen.push(`${point}:${payload.sessionId}${payload.ok === false ? ':failed' : ''}`);
+    const recorder = definePlugin({
+      meta: { name: 'recorder', version: '1.0.0' },
+      hooks: [defineHook({ name: 'recorder', on: { 'session:start': record('session:start'), 'agent:stop': record('agent:stop'), 'session:end': record('session:end'), 'tool:after': record('tool:after') } })],
+    })();
+    const { hooks } = hooksFor({ plugins: [recorder] });
+    await hooks.event!({ event: { type: 'session.created', properties: { info: { id: 'ses_2' } } } as never });
+    const failed = { id: 'p1', sessionID: 'ses_2', messageID: 'm1', type: 'tool', callID: 'c1', tool: 'read', state: { status: 'error', input: {}, error: 'File not found', time: { start: 1, end: 2 } } };
+    await hooks.event!({ event: { type: 'message.part.updated', properties: { part: failed } } as never });
+    await hooks.event!({ event: { type: 'message.part.updated', properties: { part: failed } } as never });
+    await hooks.event!({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });
+    await hooks.event!({ event: { type: 'session.deleted', properties: { info: { id: 'ses_2' } } } as never });
+    expect(seen).toEqual(['session:start:ses_2', 'tool:after:ses_2:failed', 'agent:stop:ses_2', 'session:end:ses_2']);
+  });
 });
