@@ -108,24 +108,28 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   const showToasts = options.toasts !== false;
   let level: LogLevel = 'warn';
 
-  /** OpenCode's own log (service `hookwise`); never stdout, which `opencode run` prints. */
+  /** One line in OpenCode's own log (service `hookwise`); never stdout, which `opencode run` prints. */
+  const writeLog = (lineLevel: 'error' | 'warn' | 'info' | 'debug', message: string) => {
+    try {
+      void Promise.resolve(client.app.log({ body: { service: SERVICE, level: lineLevel, message } })).catch(() => undefined);
+    } catch {
+      // The log is best effort: a closed client must not turn logging into a failure.
+    }
+  };
+  const rank = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 } as const;
+  /** The engine's logger, at the config's `logLevel` (default warn). */
   const logger: Logger = createLogger({
     level: 'debug',
     write: (line) => {
       const match = /^hookwise (error|warn|info|debug): /.exec(line);
       const lineLevel = (match?.[1] ?? 'info') as 'error' | 'warn' | 'info' | 'debug';
-      const rank = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 } as const;
-      if (rank[lineLevel] > rank[level]) return;
-      try {
-        void Promise.resolve(client.app.log({ body: { service: SERVICE, level: lineLevel, message: match ? line.slice(match[0].length) : line } })).catch(() => undefined);
-      } catch {
-        // The log is best effort: a closed client must not turn logging into a failure.
-      }
+      if (rank[lineLevel] <= rank[level]) writeLog(lineLevel, match ? line.slice(match[0].length) : line);
     },
   });
 
+  /** A notice: always in the log, and as a TUI toast unless turned off. */
   function toast(message: string, variant: 'info' | 'warning' | 'error' = 'info'): void {
-    logger.info(`notice: ${message}`);
+    writeLog(variant === 'info' ? 'info' : 'warn', `notice: ${message}`);
     if (!showToasts) return;
     try {
       void Promise.resolve(client.tui.showToast({ body: { title: 'hookwise', message, variant, duration: 8_000 }, signal: AbortSignal.timeout(TOAST_TIMEOUT_MS) })).catch(() => undefined);
@@ -137,6 +141,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   // --- the engine, loaded once on first use ----------------------------------------------------
 
   let enginePromise: Promise<Engine | undefined> | undefined;
+  // Core's default per-hook deadline (core's index does not export the constant); the config's `hookTimeoutMs` replaces it.
   let hookTimeoutMs = 5_000;
   const load = dependencies.loadConfig ?? ((dir: string, file?: string) => loadConfig(dir, file ? { file } : {}));
   const build = dependencies.createEngine ?? createEngine;
