@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openRegularFile } from '../state/safe-fs.js';
 import { isRecord } from './provider-metadata.js';
 import { compactBoundaryOf, contextUsageOf, type TranscriptCompactBoundary, type TranscriptUsage } from './transcript.js';
 
@@ -98,7 +98,7 @@ async function* linesFromEnd(path: string, options: TailReadOptions): AsyncGener
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
   let handle;
   try {
-    handle = await open(path, 'r');
+    handle = await openRegularFile(path);
   } catch (error) {
     throw new Error(`Cannot open transcript ${path}: ${(error as Error).message}`, { cause: error });
   }

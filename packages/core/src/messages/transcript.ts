@@ -1,4 +1,5 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegularFile } from '../state/safe-fs.js';
 import { fromAnthropicMessages, type AnthropicMessageParam } from './anthropic.js';
 import type { Message } from './message-model.js';
 import { isRecord } from './provider-metadata.js';
@@ -95,7 +96,7 @@ function cleanLine(text: string, line: number): string {
 async function* fileLines(path: string): AsyncGenerator<{ line: number; text: string }> {
   let handle: FileHandle;
   try {
-    handle = await open(path, 'r');
+    handle = await openRegularFile(path);
   } catch (error) {
     throw new Error(`Cannot open transcript ${path}: ${(error as Error).message}`, { cause: error });
   }

@@ -140,3 +140,14 @@ describe('messages', () => {
     expect(existsSync(path.join(hookwiseDir, 'state'))).toBe(true);
   });
 });
+
+describe('transcripts', () => {
+  it('the transcript readers refuse a FIFO without blocking', async () => {
+    const { readTranscript } = await import('../messages/transcript.js');
+    const { readTranscriptTail } = await import('../messages/transcript-tail.js');
+    const fifo = path.join(root, 'transcript.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    await expect(readTranscript(fifo)).rejects.toThrow(/is a FIFO, not a regular file/);
+    await expect(readTranscriptTail(fifo)).rejects.toThrow(/is a FIFO, not a regular file/);
+  });
+});

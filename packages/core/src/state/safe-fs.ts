@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { open as openAsync, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { HookwiseError } from '../errors.js';
 
@@ -259,4 +260,26 @@ export function processStartTime(pid: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Opens a file for reading only if it is a regular file (links are followed: transcripts live
+ * outside `.hookwise`). `O_NONBLOCK` makes the open of a FIFO return at once instead of blocking
+ * a libuv thread until a writer appears — a blocked thread keeps the process from exiting at all;
+ * the `fstat` then refuses FIFOs, devices and folders. Reads of a regular file are unaffected.
+ */
+export async function openRegularFile(file: string): Promise<FileHandle> {
+  const handle = await openAsync(file, constants.O_RDONLY | O_NONBLOCK);
+  let stats: Stats;
+  try {
+    stats = await handle.stat();
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  if (!stats.isFile()) {
+    await handle.close();
+    throw new Error(`${file} is ${kindOf(stats)}, not a regular file`);
+  }
+  return handle;
 }
