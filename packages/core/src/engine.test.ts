@@ -369,3 +369,12 @@ describe('issue 11: engine bugs and the structured notice', () => {
     expect(seen).toEqual([false, true]);
   });
 });
+
+describe('failure lines stay one line for plain calls', () => {
+  it('adds kind and stack only when the host names the call', async () => {
+    const plugin = definePlugin({ meta: { name: 'broken', version: '1.0.0' }, hooks: [defineHook({ name: 'b', on: { 'tool:after': () => { throw new Error('boom'); } } })] })();
+    const { engine, logger } = engineWith({ plugins: [plugin] });
+    await engine.emit('tool:after', toolAfter, { signal: new AbortController().signal });
+    expect(logger.lines.filter((line) => line.includes('boom'))).toEqual(['hookwise warn: broken › b on tool:after failed: boom (skipped)']);
+  });
+});

@@ -305,7 +305,9 @@ export function createEngine(options: EngineOptions): Engine {
     const label = emitOptions?.label ? `${emitOptions.label} ` : '';
     logger.warn(`${label}${failure.pluginName} › ${failure.hookName} on ${point} failed: ${failure.message} (skipped)`, {
       ...emitOptions?.details,
-      ...(emitOptions ? { kind: failure.kind, ...(failure.stack ? { stack: failure.stack } : {}) } : {}),
+      // A host that names its calls (an editor's output channel) gets the kind and the stack too;
+      // a plain call (a hook process's stderr) keeps to one line.
+      ...(emitOptions?.label !== undefined || emitOptions?.details !== undefined ? { kind: failure.kind, ...(failure.stack ? { stack: failure.stack } : {}) } : {}),
     });
     try {
       await eventLog.append({ type: 'hook:error', sessionId, point, ...failure });
