@@ -1,10 +1,12 @@
+// The plugin, the pure pruning and trimming functions a host or a test may call, and the
+// defaults they document; digest and path helpers stay internal (a plugin offers 10–20 names).
 export { pruneToolOutputs, toolResultTokens, isPrunedOutput, DEFAULT_PROTECTED_TOOLS, DEFAULT_KEEP_RECENT, DEFAULT_PROTECT_TURNS, DEFAULT_SUPERSEDE } from './prune-tool-outputs.js';
 export type { PruneOptions, PruneResult, PruneDecision } from './prune-tool-outputs.js';
 export { thresholdsFor, DEFAULT_PROTECT_TOKENS, DEFAULT_MINIMUM_TOKENS } from './thresholds.js';
 export type { PruneThresholds } from './thresholds.js';
-export { DEFAULT_PLACEHOLDER, DIGEST_PREFIX, INPUT_DIGEST_PREFIX, DEFAULT_DIGEST_INPUT_TOOLS, digestOf, digestInput, keyInputOf } from './digest.js';
-export { prune, prunePluginOptionsSchema, trimmedOutputPath } from './plugin.js';
-export { trimToolOutput, trimNote, textLength, DEFAULT_UNTRIMMED_TOOLS, DEFAULT_TRIM_OVER_CHARS, DEFAULT_TRIM_HEAD_CHARS, DEFAULT_TRIM_TAIL_CHARS } from './trim-output.js';
+export { DEFAULT_PLACEHOLDER, DIGEST_PREFIX, DEFAULT_DIGEST_INPUT_TOOLS } from './digest.js';
+export { prune, prunePluginOptionsSchema } from './plugin.js';
+export { trimToolOutput, DEFAULT_UNTRIMMED_TOOLS, DEFAULT_TRIM_OVER_CHARS } from './trim-output.js';
 export type { TrimOptions, TrimmedOutput } from './trim-output.js';
 export type { PrunePluginOptions } from './plugin.js';
 export { prune as default } from './plugin.js';
