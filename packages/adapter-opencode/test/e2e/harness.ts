@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
  * Runs the real OpenCode (the pinned `opencode-ai` devDependency) offline against the loopback
  * stand-in model, with hookwise installed from packed tarballs into a scratch folder with plain
  * npm — what a user has. One install serves every project of a suite.
+ *
+ * When a scenario fails: `HOOKWISE_E2E_KEEP=1` keeps the scratch folder (and writes the child
+ * environment to `env.json` there), `HOOKWISE_E2E_LOGS=1` adds OpenCode's `--print-logs`.
  */
 export const OPENCODE_VERSION = '1.18.33';
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
