@@ -144,8 +144,79 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
   return value;
 }
 
+interface CallEntry {
+  part: ToolCallPart;
+  location: PartLocation;
+}
+
+/**
+ * The calls-by-id index of the latest history this function ran on, by its first message. A
+ * host that prunes a fresh copy of its history before every request sends the same message
+ * objects again with new ones after them: the index is extended over the new ones instead of
+ * rebuilt (a pointer comparison per message, no map entry). Any other history starts afresh.
+ */
+interface CallIndex {
+  messages: Message[];
+  calls: Map<string, CallEntry>;
+}
+const callIndexes = new WeakMap<Message, CallIndex>();
+
+function recordCallIndex(messages: Message[], calls: Map<string, CallEntry>): void {
+  if (messages.length > 0) callIndexes.set(messages[0]!, { messages: messages.slice(), calls });
+}
+
+/** The index to extend: its map, and how many of `messages` it covers already (record it with `recordCallIndex` once filled). */
+function callIndexFor(messages: Message[]): { calls: Map<string, CallEntry>; indexed: number } | undefined {
+  const first = messages[0];
+  if (first === undefined) return undefined;
+  const known = callIndexes.get(first);
+  let indexed = 0;
+  let calls: Map<string, CallEntry> | undefined;
+  if (known !== undefined && known.messages.length <= messages.length) {
+    const previous = known.messages;
+    let same = true;
+    for (let index = 0; index < previous.length; index++) {
+      if (previous[index] !== messages[index]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) {
+      calls = known.calls;
+      indexed = previous.length;
+    }
+  }
+  return { calls: calls ?? new Map(), indexed };
+}
+
 /** Memoised tokens of a call's input as a request carries it (JSON), per counter, per part object. */
 const inputMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
+
+/**
+ * `digestInput` is pure: its result per input object (null: nothing to digest), and that
+ * digest's tokens per counter. A host that prunes before every request meets the same write
+ * and edit inputs on every run; hashing their content once is enough.
+ */
+const digestMemo = new WeakMap<object, Record<string, unknown> | null>();
+const digestTokensMemo = new WeakMap<TokenCounter, WeakMap<object, number>>();
+
+function memoisedDigest(input: unknown): Record<string, unknown> | undefined {
+  if (typeof input !== 'object' || input === null) return digestInput(input);
+  let digested = digestMemo.get(input);
+  if (digested === undefined) digestMemo.set(input, (digested = digestInput(input) ?? null));
+  return digested ?? undefined;
+}
+
+function digestTokens(digested: Record<string, unknown>, counter: TokenCounter): number {
+  let memo = digestTokensMemo.get(counter);
+  if (memo === undefined) digestTokensMemo.set(counter, (memo = new WeakMap()));
+  let tokens = memo.get(digested);
+  if (tokens === undefined) memo.set(digested, (tokens = counter.count(JSON.stringify(digested))));
+  return tokens;
+}
+
+/** The digested copy of each call part, reused while its digest is the same object. */
+const digestedCalls = new WeakMap<ToolCallPart, ToolCallPart>();
 
 /**
  * For an array this function returned: where its batch began, and what lies older than that
@@ -267,17 +338,19 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   const supersede = options.supersede ?? DEFAULT_SUPERSEDE;
 
   // Calls by id, with where they are: only needed for names missing on results, digests, input digests and supersede keys.
-  let calls: Map<string, { part: ToolCallPart; location: PartLocation }> | undefined;
+  let calls: Map<string, CallEntry> | undefined;
   const callEntry = (toolCallId: string) => {
     if (calls === undefined) {
-      calls = new Map();
-      for (let messageIndex = 0; messageIndex < messages.length; messageIndex++) {
+      const index = options.inPlace === true ? undefined : callIndexFor(messages);
+      calls = index?.calls ?? new Map();
+      for (let messageIndex = index?.indexed ?? 0; messageIndex < messages.length; messageIndex++) {
         const parts = messages[messageIndex]!.parts;
         for (let partIndex = 0; partIndex < parts.length; partIndex++) {
           const part = parts[partIndex]!;
           if (part.type === 'tool-call') calls.set(part.toolCallId, { part, location: { messageIndex, partIndex } });
         }
       }
+      if (index !== undefined) recordCallIndex(messages, calls);
     }
     return calls.get(toolCallId);
   };
@@ -310,8 +383,8 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     }
     let gain = memo.get(call);
     if (gain === undefined) {
-      const digested = digestInput(call.input);
-      gain = digested === undefined ? 0 : Math.max(0, inputTokens(call, counter) - counter.count(JSON.stringify(digested)));
+      const digested = memoisedDigest(call.input);
+      gain = digested === undefined ? 0 : Math.max(0, inputTokens(call, counter) - digestTokens(digested, counter));
       memo.set(call, gain);
     }
     return gain;
@@ -529,15 +602,24 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     if (digestSet !== undefined) {
       const name = toolNameOf(part);
       const entry = name !== undefined && digestSet.has(name) ? callEntry(part.toolCallId) : undefined;
-      const digested = entry === undefined ? undefined : digestInput(entry.part.input);
+      const digested = entry === undefined ? undefined : memoisedDigest(entry.part.input);
       if (entry !== undefined && digested !== undefined) {
         const before = inputTokens(entry.part, counter);
-        const after = counter.count(JSON.stringify(digested));
+        const after = digestTokens(digested, counter);
         if (after < before) {
           const { messageIndex: callMessage, partIndex: callPart } = entry.location;
           const current = output[callMessage]!.parts[callPart] as ToolCallPart;
-          const call: ToolCallPart = inPlace ? current : { ...current };
-          call.input = digested;
+          let call: ToolCallPart;
+          if (inPlace) {
+            call = current;
+            // A shared digest must not be written into by whoever owns this part next.
+            call.input = { ...digested };
+          } else {
+            // The same digested copy on every run (as `replacementMemo` does for outputs).
+            const cached = digestedCalls.get(current);
+            if (cached !== undefined && cached.input === digested) call = cached;
+            else digestedCalls.set(current, (call = { ...current, input: digested }));
+          }
           setPart(callMessage, callPart, call);
           inputMemo.get(counter)?.set(call, after);
           inputGainMemo.get(counter)?.set(call, 0);
