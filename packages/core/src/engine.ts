@@ -8,7 +8,7 @@ import { getClassHooks, isHookSet, type HookClass, type HookContext, type HookFu
 import { createLogger, type Logger } from './logger.js';
 import { addPreserved, joinText, type HookFailure, type MergedNotice, type MergedOutcome, type NoticeAction } from './outcome.js';
 import type { PluginInstance, PluginMeta } from './plugin.js';
-import { points, type PointInput, type PointName, type PointPayload } from './points.js';
+import { isMessageLike, points, type PointInput, type PointName, type PointPayload } from './points.js';
 import { parseWith, type SchemaLike } from './schema.js';
 import { createEventLog } from './state/event-log.js';
 import { createFileStateStore, createSessionState } from './state/file-state-store.js';
@@ -392,6 +392,24 @@ export function createEngine(options: EngineOptions): Engine {
     });
   };
 
+  /**
+   * The schema's check, with a request's history checked in a plain loop first: through the
+   * schema each message is a schema run, and a host that transforms before every request pays
+   * it on every history (the report's replay: 218 histories of up to 280 messages on the demo
+   * session). When the loop finds all messages sound, the rest of the payload goes through the
+   * schema and gets a copy of the array, as the schema would give; anything else takes the
+   * schema's path, so errors read the same.
+   */
+  function parsePayload<T>(schema: SchemaLike<T>, value: Record<string, unknown>, hasHistory: boolean): ReturnType<typeof parseWith<T>> {
+    const messages = hasHistory ? value['messages'] : undefined;
+    if (!Array.isArray(messages) || messages.length === 0) return parseWith(schema, value);
+    // A loop, not `every`: holes must fail too.
+    for (let index = 0; index < messages.length; index++) if (!isMessageLike(messages[index])) return parseWith(schema, value);
+    const parsed = parseWith(schema, { ...value, messages: [] });
+    if (parsed.ok) (parsed.data as { messages: unknown[] }).messages = messages.slice();
+    return parsed;
+  }
+
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
     const merged: MergedOutcome<P> = { point, notices: [], preserved: [], errors: [], hooksRun: 0 };
     const list = byPoint.get(point);
@@ -403,7 +421,7 @@ export function createEngine(options: EngineOptions): Engine {
     };
 
     const spec = points[point];
-    const parsed = parseWith(spec.schema as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input });
+    const parsed = parsePayload(spec.schema as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input }, point === 'llm:before');
     if (!parsed.ok) {
       await fail({ pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown');
       return merged;

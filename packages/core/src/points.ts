@@ -27,10 +27,10 @@ const common = {
 
 // Messages are checked shallowly: a deep schema over a 10k-message history would cost more
 // than the hooks it guards.
-const messageLike = z.custom<Message>(
-  (value) => typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string' && Array.isArray((value as { parts?: unknown }).parts),
-  { message: 'expected a message { role, parts[] }' },
-);
+/** The shallow message check (internal: the engine runs it in a plain loop over long histories). */
+export const isMessageLike = (value: unknown): value is Message =>
+  typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string' && Array.isArray((value as { parts?: unknown }).parts);
+const messageLike = z.custom<Message>(isMessageLike, { message: 'expected a message { role, parts[] }' });
 
 const trigger = z.enum(['manual', 'auto']);
 const optionalCount = z.optional(z.number().check(z.nonnegative()));
