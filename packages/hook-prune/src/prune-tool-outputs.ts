@@ -144,6 +144,39 @@ function checkCount(value: number | undefined, fallback: number, name: string): 
   return value;
 }
 
+/** Tool-name lists (the defaults, a plugin's options) are the same arrays run after run: one set each, only read. Frozen lists only, as a list changed in place would need a new set. */
+const nameSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function nameSet(names: readonly string[]): ReadonlySet<string> {
+  if (!Object.isFrozen(names)) return new Set(names);
+  let set = nameSets.get(names);
+  if (set === undefined) nameSets.set(names, (set = new Set(names)));
+  return set;
+}
+
+/**
+ * The set of earlier prunes, reused when the list is the one the previous run was given (a host
+ * that reads the list from its state before every request hands over an equal copy): comparing
+ * the ids costs less than hashing them into a new set. The set is only read.
+ */
+let lastPruned: { ids: string[]; set: ReadonlySet<string> } | undefined;
+function prunedSet(ids: Iterable<string>): ReadonlySet<string> {
+  if (!Array.isArray(ids)) return new Set(ids);
+  const last = lastPruned;
+  if (last !== undefined && last.ids.length === ids.length) {
+    let same = true;
+    for (let index = 0; index < ids.length; index++) {
+      if (last.ids[index] !== ids[index]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last.set;
+  }
+  const set = new Set<string>(ids);
+  lastPruned = { ids: ids.slice(), set };
+  return set;
+}
+
 interface CallEntry {
   part: ToolCallPart;
   location: PartLocation;
@@ -331,10 +364,10 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   const placeholder = useDigest ? DEFAULT_PLACEHOLDER : placeholderOption;
   const placeholderTokens = useDigest ? 0 : countOutput(placeholder, counter);
   const protectedTools = options.protectedTools ?? DEFAULT_PROTECTED_TOOLS;
-  const protectedSet = protectedTools.length === 0 ? undefined : new Set(protectedTools);
+  const protectedSet = protectedTools.length === 0 ? undefined : nameSet(protectedTools);
   const digestTools = options.digestInputs === false ? undefined : (options.digestInputs ?? DEFAULT_DIGEST_INPUT_TOOLS);
-  const digestSet = digestTools === undefined || digestTools.length === 0 ? undefined : new Set(digestTools);
-  const previouslyPruned = options.previouslyPruned === undefined ? undefined : new Set(options.previouslyPruned);
+  const digestSet = digestTools === undefined || digestTools.length === 0 ? undefined : nameSet(digestTools);
+  const previouslyPruned = options.previouslyPruned === undefined ? undefined : prunedSet(options.previouslyPruned);
   const supersede = options.supersede ?? DEFAULT_SUPERSEDE;
 
   // Calls by id, with where they are: only needed for names missing on results, digests, input digests and supersede keys.
