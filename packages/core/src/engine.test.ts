@@ -180,6 +180,25 @@ describe('fail open', () => {
     expect(outcome.errors[0]?.message).toContain('toolName');
   });
 
+  it("checks llm:before's history: plugins get a copy of a sound one, a bad message is reported as the schema says", async () => {
+    let seen: unknown;
+    const { engine } = engineWith({ plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'llm:before': (payload) => void (seen = payload.messages) } })] })()] });
+    const history = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }, { role: 'assistant', parts: [] }];
+    const sound = await engine.emit('llm:before', { ...session, systemPrompt: '', messages: history } as never);
+    expect(sound.errors).toEqual([]);
+    expect(seen).toEqual(history);
+    expect(seen).not.toBe(history);
+    expect((seen as unknown[])[0]).toBe(history[0]);
+    for (const messages of [[history[0], { role: 'user' }], [history[0], , history[1]], 'not a list']) {
+      seen = undefined;
+      const outcome = await engine.emit('llm:before', { ...session, systemPrompt: '', messages } as never);
+      expect(outcome.hooksRun).toBe(0);
+      expect(seen).toBeUndefined();
+      expect(outcome.errors[0]?.kind).toBe('invalid-payload');
+      expect(outcome.errors[0]?.message).toContain('messages');
+    }
+  });
+
   it('reports a plugin whose register throws on each of its hooks, without stopping others', async () => {
     const failing = definePlugin({ meta: { name: 'failing', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'never' }) } })], register: () => { throw new Error('no service'); } });
     const fine = definePlugin({ meta: { name: 'fine', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'yes' }) } })] });
