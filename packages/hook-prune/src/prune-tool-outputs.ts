@@ -190,12 +190,14 @@ interface CallEntry {
  */
 interface CallIndex {
   messages: Message[];
+  /** Each message's part count when indexed: a message whose parts grew in place is indexed afresh. */
+  partCounts: number[];
   calls: Map<string, CallEntry>;
 }
 const callIndexes = new WeakMap<Message, CallIndex>();
 
 function recordCallIndex(messages: Message[], calls: Map<string, CallEntry>): void {
-  if (messages.length > 0) callIndexes.set(messages[0]!, { messages: messages.slice(), calls });
+  if (messages.length > 0) callIndexes.set(messages[0]!, { messages: messages.slice(), partCounts: messages.map((message) => message.parts.length), calls });
 }
 
 /** The index to extend: its map, and how many of `messages` it covers already (record it with `recordCallIndex` once filled). */
@@ -209,7 +211,7 @@ function callIndexFor(messages: Message[]): { calls: Map<string, CallEntry>; ind
     const previous = known.messages;
     let same = true;
     for (let index = 0; index < previous.length; index++) {
-      if (previous[index] !== messages[index]) {
+      if (previous[index] !== messages[index] || known.partCounts[index] !== messages[index]!.parts.length) {
         same = false;
         break;
       }

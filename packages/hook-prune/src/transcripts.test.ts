@@ -98,6 +98,24 @@ describe('real Claude Code transcripts (read through readTranscript)', () => {
     expect(points).toBeGreaterThan(0);
   });
 
+  it('pruned before every request as a host does (same message objects, growing, earlier prunes handed back), each run gives what a cold run on a fresh copy gives', async () => {
+    const { messages } = await readTranscript(`${transcripts}${bigSession}`);
+    for (const [, options] of [optionSets[0]!, optionSets[3]!]) {
+      let warmPruned: string[] | undefined;
+      let coldPruned: string[] | undefined;
+      // Every 7th length keeps the test quick; the caches see histories grow by several messages at a time.
+      for (let length = 1; length <= messages.length; length += 7) {
+        const history = messages.slice(0, length);
+        const warm = pruneToolOutputs(history, { ...options, ...(warmPruned ? { previouslyPruned: [...warmPruned] } : {}) });
+        // structuredClone: new objects, so none of the function's memos apply.
+        const cold = pruneToolOutputs(structuredClone(history), { ...options, ...(coldPruned ? { previouslyPruned: [...coldPruned] } : {}) });
+        expect({ ...warm, messages: structuredClone(warm.messages) }).toEqual(cold);
+        if (warm.decision === 'pruned') warmPruned = warm.prunedIds;
+        if (cold.decision === 'pruned') coldPruned = cold.prunedIds;
+      }
+    }
+  });
+
   it('the OpenCode rule on the big session: one prompt drove 277 messages, so nothing is ever old enough (the measured 0)', async () => {
     const { messages } = await readTranscript(`${transcripts}${bigSession}`);
     let reclaimed = 0;
