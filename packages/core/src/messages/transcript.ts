@@ -92,8 +92,11 @@ function cleanLine(text: string, line: number): string {
   return line === 1 && withoutCarriageReturn.startsWith('\uFEFF') ? withoutCarriageReturn.slice(1) : withoutCarriageReturn;
 }
 
-/** Every line of the file, blank ones included, read in chunks so memory stays flat for big files. */
-async function* fileLines(path: string): AsyncGenerator<{ line: number; text: string }> {
+/**
+ * Every line of the file, blank ones included, read in chunks so memory stays flat for big
+ * files; handed over a chunk's lines at a time (one await per chunk, not per line).
+ */
+async function* fileLines(path: string): AsyncGenerator<Array<{ line: number; text: string }>> {
   let handle: FileHandle;
   try {
     handle = await openRegularFile(path);
@@ -113,6 +116,7 @@ async function* fileLines(path: string): AsyncGenerator<{ line: number; text: st
         throw new Error(`Cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
       }
       if (bytesRead === 0) break;
+      const lines: Array<{ line: number; text: string }> = [];
       let start = 0;
       let newline: number;
       // Splitting bytes on '\n' is safe for UTF-8: that byte never occurs inside a multi-byte character.
@@ -123,14 +127,15 @@ async function* fileLines(path: string): AsyncGenerator<{ line: number; text: st
             ? buffer.toString('utf8', start, newline)
             : Buffer.concat([...pending, buffer.subarray(start, newline)]).toString('utf8');
         pending = [];
-        yield { line, text: cleanLine(text, line) };
+        lines.push({ line, text: cleanLine(text, line) });
         start = newline + 1;
       }
       if (start < bytesRead) pending.push(Buffer.from(buffer.subarray(start, bytesRead)));
+      if (lines.length > 0) yield lines;
     }
     if (pending.length > 0) {
       line += 1;
-      yield { line, text: cleanLine(Buffer.concat(pending).toString('utf8'), line) };
+      yield [{ line, text: cleanLine(Buffer.concat(pending).toString('utf8'), line) }];
     }
   } finally {
     await handle.close();
@@ -166,9 +171,11 @@ function parseLine(line: number, text: string): TranscriptLine | undefined {
 
 /** Streams the parsed lines of a transcript file. Blank lines are skipped but keep their number. */
 export async function* iterateTranscript(path: string): AsyncGenerator<TranscriptLine> {
-  for await (const { line, text } of fileLines(path)) {
-    const parsed = parseLine(line, text);
-    if (parsed) yield parsed;
+  for await (const lines of fileLines(path)) {
+    for (const { line, text } of lines) {
+      const parsed = parseLine(line, text);
+      if (parsed) yield parsed;
+    }
   }
 }
 
@@ -428,10 +435,12 @@ function joinContent(first: string | unknown[], second: string | unknown[]): unk
 export async function readTranscript(path: string): Promise<Transcript> {
   const builder = new TranscriptBuilder();
   let lineCount = 0;
-  for await (const { line, text } of fileLines(path)) {
-    lineCount = line;
-    const parsed = parseLine(line, text);
-    if (parsed) builder.add(parsed);
+  for await (const lines of fileLines(path)) {
+    for (const { line, text } of lines) {
+      lineCount = line;
+      const parsed = parseLine(line, text);
+      if (parsed) builder.add(parsed);
+    }
   }
   return builder.finish(lineCount);
 }
