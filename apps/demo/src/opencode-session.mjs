@@ -2,32 +2,18 @@
 // install) runs through hookwise's OpenCode plugin against a loopback stand-in model, and every
 // request OpenCode sent is shown with what hook-prune took out of it.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultTokenCounter } from '@hookwise/core';
 // The stand-in model of the adapter's end-to-end suite: one copy for the tests and the demo.
 import { contentText, sinceLastUser, startStandInModel } from '../../../packages/adapter-opencode/test/e2e/stand-in-model.mjs';
+import { OPENCODE_VERSION, offlineEnv, opencodeBinary, standInOpencodeConfig, stubConfigFolder } from '../../../packages/adapter-opencode/test/e2e/offline-opencode.mjs';
 
 const require = createRequire(import.meta.url);
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
-const OPENCODE_VERSION = '1.18.33';
 const FILES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'];
-
-/** OpenCode's binary from the workspace install (its postinstall only links it into bin/). */
-function opencodeBinary() {
-  const folder = path.dirname(require.resolve('opencode-ai/package.json'));
-  const binary = path.join(folder, 'bin', 'opencode.exe');
-  if (!existsSync(binary)) spawnSync(process.execPath, ['postinstall.mjs'], { cwd: folder, stdio: 'ignore' });
-  return binary;
-}
-
-function stub(folder) {
-  mkdirSync(path.join(folder, 'node_modules'), { recursive: true });
-  writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } }));
-  writeFileSync(path.join(folder, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } } } }));
-}
 
 function run(binary, args, cwd, env) {
   return new Promise((resolve) => {
@@ -53,8 +39,8 @@ export async function runOpenCodeSession({ print }) {
   const home = path.join(root, 'home');
   mkdirSync(path.join(project, 'src'), { recursive: true });
   mkdirSync(path.join(root, 'tmp'), { recursive: true });
-  stub(path.join(project, '.opencode'));
-  stub(path.join(home, '.config', 'opencode'));
+  stubConfigFolder(path.join(project, '.opencode'));
+  stubConfigFolder(path.join(home, '.config', 'opencode'));
   for (const name of FILES) writeFileSync(path.join(project, 'src', `${name}.txt`), Array.from({ length: 200 }, (_, line) => `${name} line ${line + 1}: ${'lorem ipsum '.repeat(6)}`).join('\n'));
 
   const model = await startStandInModel((body, kind) => {
@@ -69,19 +55,7 @@ export async function runOpenCodeSession({ print }) {
   try {
     writeFileSync(
       path.join(project, 'opencode.json'),
-      `${JSON.stringify(
-        {
-          $schema: 'https://opencode.ai/config.json',
-          autoupdate: false,
-          share: 'disabled',
-          provider: { standin: { npm: '@ai-sdk/openai-compatible', name: 'Loopback stand-in', options: { baseURL: model.baseURL, apiKey: 'x' }, models: { m: { name: 'Stand-in', tool_call: true, limit: { context: 200_000, output: 8_192 } } } } },
-          model: 'standin/m',
-          small_model: 'standin/m',
-          permission: { read: 'allow', external_directory: 'allow' },
-        },
-        null,
-        2,
-      )}\n`,
+      `${JSON.stringify(standInOpencodeConfig(model.baseURL, { read: 'allow', external_directory: 'allow' }), null, 2)}\n`,
     );
     // hook-prune's default policy, with thresholds small enough for a short demo.
     writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': { protectTokens: 4_000, minimumTokens: 2_000 }, '@hookwise/hook-suggest': {} } }, null, 2)}\n`);
@@ -90,22 +64,8 @@ export async function runOpenCodeSession({ print }) {
     print(`$ hookwise init --host opencode\n${init.stdout.trim()}`);
     if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
 
-    const env = {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, '.config'),
-      XDG_DATA_HOME: path.join(home, '.local', 'share'),
-      XDG_CACHE_HOME: path.join(home, '.cache'),
-      XDG_STATE_HOME: path.join(home, '.local', 'state'),
-      TMPDIR: path.join(root, 'tmp'),
-      OPENCODE_DISABLE_MODELS_FETCH: '1',
-      OPENCODE_DISABLE_AUTOUPDATE: '1',
-      OPENCODE_DISABLE_SHARE: '1',
-      OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-      OPENCODE_DISABLE_CLAUDE_CODE: '1',
-      OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
-    };
-    const binary = opencodeBinary();
+    const env = { PATH: process.env.PATH, ...offlineEnv({ home, tmp: path.join(root, 'tmp') }) };
+    const binary = opencodeBinary(demoDir);
     const started = Date.now();
     print(`\n$ opencode run "explore the five files"   (OpenCode ${OPENCODE_VERSION}, model: the loopback stand-in)`);
     const first = await run(binary, ['run', '--format', 'json', 'explore', 'the', 'five', 'files'], project, env);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { offlineEnv, opencodeBinary, standInOpencodeConfig, stubConfigFolder } from './offline-opencode.mjs';
 
 /**
  * Runs the real OpenCode (the pinned `opencode-ai` devDependency) offline against the loopback
@@ -12,23 +13,13 @@ import { fileURLToPath } from 'node:url';
  * When a scenario fails: `HOOKWISE_E2E_KEEP=1` keeps the scratch folder (and writes the child
  * environment to `env.json` there), `HOOKWISE_E2E_LOGS=1` adds OpenCode's `--print-logs`.
  */
-export const OPENCODE_VERSION = '1.18.33';
+export { OPENCODE_VERSION, stubConfigFolder } from './offline-opencode.mjs';
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const packagesDir = path.resolve(packageRoot, '..');
 const workspaceRoot = path.resolve(packagesDir, '..');
 
 /** The workspace packages a user installs for OpenCode (the CLI brings `hookwise init` / `intent select`). */
 export const PACKED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-opencode', 'adapter-claude-code'] as const;
-
-/** The OpenCode binary of the workspace install; runs its postinstall when an install skipped it. */
-export function opencodeBinary(): string {
-  const folder = path.join(packageRoot, 'node_modules', 'opencode-ai');
-  const binary = path.join(folder, 'bin', 'opencode.exe');
-  if (!existsSync(path.join(folder, 'package.json'))) throw new Error(`opencode-ai ${OPENCODE_VERSION} is not installed in ${packageRoot}; run npx -y pnpm@10.34.9 install`);
-  // The postinstall only links the platform package's binary into bin/ (nothing is downloaded).
-  if (!existsSync(binary)) execFileSync(process.execPath, ['postinstall.mjs'], { cwd: folder, stdio: 'pipe' });
-  return binary;
-}
 
 export function assertBuilt(): void {
   const missing = PACKED.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
@@ -75,30 +66,10 @@ export function createScratchInstall(prefix = 'hookwise-opencode-'): ScratchInst
   // OpenCode's user config folder, with the three files that stop it from installing
   // @opencode-ai/plugin there (offline that waits ~75 s, then goes on).
   stubConfigFolder(path.join(home, '.config', 'opencode'));
-  const env: Record<string, string | undefined> = {
-    ...cleanEnv(),
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    XDG_DATA_HOME: path.join(home, '.local', 'share'),
-    XDG_CACHE_HOME: path.join(home, '.cache'),
-    XDG_STATE_HOME: path.join(home, '.local', 'state'),
-    // Every OpenCode start leaves a ~5.5 MB shared object in TMPDIR.
-    TMPDIR: path.join(root, 'tmp'),
-    OPENCODE_DISABLE_MODELS_FETCH: '1',
-    OPENCODE_DISABLE_AUTOUPDATE: '1',
-    OPENCODE_DISABLE_SHARE: '1',
-    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-    OPENCODE_DISABLE_CLAUDE_CODE: '1',
-    OPENCODE_DISABLE_EXTERNAL_SKILLS: '1',
-  };
+  const env: Record<string, string | undefined> = { ...cleanEnv(), ...offlineEnv({ home, tmp: path.join(root, 'tmp') }) };
+
   if (process.env.HOOKWISE_E2E_KEEP) writeFileSync(path.join(root, 'env.json'), JSON.stringify(env, null, 2));
   return { root, installDir, home, env, remove: () => rmSync(root, { recursive: true, force: true }) };
-}
-
-export function stubConfigFolder(folder: string): void {
-  mkdirSync(path.join(folder, 'node_modules'), { recursive: true });
-  writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } }));
-  writeFileSync(path.join(folder, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } } } }));
 }
 
 /** A recorder plugin: writes the events a test looks for (toasts) to `<project>/recorded.jsonl`. */
@@ -141,26 +112,7 @@ export function createProject(install: ScratchInstall, name: string, options: { 
   writeFileSync(path.join(dir, '.opencode', 'plugins', 'recorder.js'), RECORDER);
   writeFileSync(
     path.join(dir, 'opencode.json'),
-    `${JSON.stringify(
-      {
-        $schema: 'https://opencode.ai/config.json',
-        autoupdate: false,
-        share: 'disabled',
-        provider: {
-          standin: {
-            npm: '@ai-sdk/openai-compatible',
-            name: 'Loopback stand-in',
-            options: { baseURL: options.baseURL, apiKey: 'x' },
-            models: { m: { name: 'Stand-in', tool_call: true, limit: { context: 200_000, output: 8_192 } } },
-          },
-        },
-        model: 'standin/m',
-        small_model: 'standin/m',
-        permission: { bash: 'allow', read: 'allow', edit: 'allow', external_directory: 'allow' },
-      },
-      null,
-      2,
-    )}\n`,
+    `${JSON.stringify(standInOpencodeConfig(options.baseURL, { bash: 'allow', read: 'allow', edit: 'allow', external_directory: 'allow' }), null, 2)}\n`,
   );
   const configName = options.configName ?? 'hookwise.config.json';
   writeFileSync(path.join(dir, configName), typeof options.hookwiseConfig === 'string' ? options.hookwiseConfig : `${JSON.stringify(options.hookwiseConfig, null, 2)}\n`);
@@ -169,7 +121,7 @@ export function createProject(install: ScratchInstall, name: string, options: { 
     writeFileSync(path.join(dir, file), content);
   }
   const cli = path.join(install.installDir, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
-  const binary = opencodeBinary();
+  const binary = opencodeBinary(packageRoot);
   const project: Project = {
     dir,
     hookwise: (args) => execFileSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', env: install.env as NodeJS.ProcessEnv, stdio: 'pipe' }),
