@@ -1,8 +1,11 @@
 /**
- * `@hookwise/core/fs`: file operations that stay inside a folder (no symbolic links, atomic
- * writes, stale temp files swept), for hosts that write caches of their own (the CLI's run
- * bundle). Plugins keep their data in session state and the event log instead.
+ * `@hookwise/core/fs`: what hosts need from the file system beyond the config. File operations
+ * that stay inside a folder (no symbolic links, atomic writes, stale temp files swept), for hosts
+ * that write caches of their own (the CLI's run bundle); and the installed hookwise plugins, found
+ * by their `package.json` marker (for `hookwise init` and the report). Plugins keep their data in
+ * session state and the event log instead.
  */
 export { checkDirectoryChain, readFileInside, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './state/safe-fs.js';
 export { fileStamps, stampsFresh } from './state/file-stamps.js';
 export type { FileStamp } from './state/file-stamps.js';
+export { findInstalledPlugins, PLUGIN_KEYWORD } from './plugin-discovery.js';
