@@ -54,7 +54,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(add --help for usage)')
-    .addHelpText('after', '\nPlugin commands (e.g. `hookwise suggest dismiss`) come from the configured plugins: `hookwise commands` lists them.');
+    .addHelpText('after', '\nPlugin commands (`hookwise <plugin> <command>`) come from the configured plugins: `hookwise commands` lists them.');
 
   program
     .command('run')
@@ -69,7 +69,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   program
     .command('init')
     .description('Set up hookwise in a project: write hookwise.config.json if there is none, register `hookwise run <Event>` in the Claude Code settings, ignore .hookwise/ in git. Running it again changes nothing.')
-    .option('-p, --plugins <list>', 'plugins to use, comma-separated: prune, precompact, suggest or package names (default: ask, or all three without a terminal)')
+    .option('-p, --plugins <list>', 'plugins to use, comma-separated: installed plugin packages (found by their `hookwise-plugin` keyword), by package name or short name (`x` for `x`, `hook-x`, `@scope/x` or `@scope/hook-x`) (default: ask about each installed plugin, or all of them without a terminal)')
     .addOption(new Option('-s, --scope <scope>', 'which settings file to write').choices(['project', 'local', 'user']).default('project'))
     .option('--dry-run', 'print the changes as a diff and write nothing', false)
     .option('--command <prefix>', 'command prefix the settings call, e.g. "npx hookwise" (default: node and the path of this bin)')

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { buildRunBundle, isManifestFresh, readManifest } from './bundle.js';
 import { EVENT_POINTS, type MappedEvent } from './events.js';
-import { engineForPlugins, KNOWN_PLUGINS, loadProjectEngine, pluginPackageName, pointsInUse, readSettings } from './project.js';
+import { engineForPlugins, installedPlugins, loadProjectEngine, pointsInUse, readSettings, resolvePluginNames, shortPluginName } from './project.js';
 import { installedOpenCodePlugin, mergeOpenCodePlugin, OPENCODE_PACKAGE, pluginSpec, readOpenCodeConfig } from './opencode-setup.js';
 import { findProjectConfig } from './run.js';
 import { eventsForPoints, mergeHookwiseHooks, settingsFileOf, type SettingsScope } from './settings.js';
 
 export interface InitOptions {
   projectDir: string;
-  /** Plugin packages or short names (`prune`, `precompact`, `suggest`); undefined: ask, or all known ones when nobody can answer. */
+  /** Installed plugin packages, by package name or short name (`x` for `x`, `hook-x`, `@scope/x`, `@scope/hook-x`); undefined: ask, or every installed plugin when nobody can answer. */
   plugins?: string[] | undefined;
   scope: SettingsScope;
   dryRun: boolean;
@@ -54,7 +54,12 @@ export async function init(options: InitOptions): Promise<number> {
   if (existingConfig) {
     if (options.plugins) stderr(`hookwise init: keeping ${relative(existingConfig)}; --plugins only applies to a new config`);
   } else {
-    packages = await choosePlugins(options);
+    const chosen = await choosePlugins(options);
+    if (!chosen.ok) {
+      stderr(`hookwise init: ${chosen.message} (nothing was changed)`);
+      return 1;
+    }
+    packages = chosen.packages;
     const file = path.join(projectDir, 'hookwise.config.json');
     const config = { plugins: Object.fromEntries(packages.map((name) => [name, {}])) };
     planned.push({ file, before: undefined, after: `${JSON.stringify(config, null, 2)}\n`, summary: `write ${relative(file)} (plugins: ${packages.join(', ') || 'none'})` });
@@ -146,19 +151,20 @@ export async function init(options: InitOptions): Promise<number> {
   return 0;
 }
 
-async function choosePlugins(options: InitOptions): Promise<string[]> {
-  if (options.plugins) return [...new Set(options.plugins.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean).map(pluginPackageName))];
-  const all = Object.values(KNOWN_PLUGINS) as string[];
+async function choosePlugins(options: InitOptions): Promise<{ ok: true; packages: string[] } | { ok: false; message: string }> {
+  // Offered and matched: the plugins installed in the project, found by their package.json marker.
+  const installed = installedPlugins(options.projectDir);
+  if (options.plugins) return resolvePluginNames(options.plugins.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean), installed);
   if (!options.ask) {
-    options.stderr(`hookwise init: no --plugins given and no terminal to ask; using ${all.join(', ')}\n`);
-    return all;
+    options.stderr(`hookwise init: no --plugins given and no terminal to ask; using every installed plugin: ${installed.join(', ') || 'none'}\n`);
+    return { ok: true, packages: installed };
   }
   const chosen: string[] = [];
-  for (const [short, name] of Object.entries(KNOWN_PLUGINS)) {
-    const answer = (await options.ask(`Use ${name} (${short})? [Y/n] `)).trim().toLowerCase();
+  for (const name of installed) {
+    const answer = (await options.ask(`Use ${name} (${shortPluginName(name)})? [Y/n] `)).trim().toLowerCase();
     if (answer === '' || answer === 'y' || answer === 'yes') chosen.push(name);
   }
-  return chosen;
+  return { ok: true, packages: chosen };
 }
 
 /**

@@ -1,21 +1,43 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, loadPlugin, points, silentLogger, type Engine, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
+import { findInstalledPlugins } from '@hookwise/core/fs';
 import type { Settings } from './settings.js';
 
-/** The plugins `hookwise init` offers, by short name. */
-export const KNOWN_PLUGINS = {
-  prune: '@hookwise/hook-prune',
-  precompact: '@hookwise/hook-precompact',
-  suggest: '@hookwise/hook-suggest',
-} as const;
+/**
+ * The hookwise plugins installed in the project (found by their `package.json` marker, core's
+ * `findInstalledPlugins`): what `hookwise init` offers, and what a config may name by short name.
+ */
+export function installedPlugins(projectDir: string): string[] {
+  return findInstalledPlugins(projectDir);
+}
 
-/** The plugins a project gets without naming any (`hookwise init`, `hookwise report` without a config). */
-export const DEFAULT_PLUGINS: readonly string[] = Object.values(KNOWN_PLUGINS);
+/** `@scope/hook-x` (or `hook-x`) → `x`: how `init` shows a plugin's short name. */
+export function shortPluginName(packageName: string): string {
+  const bare = packageName.startsWith('@') ? packageName.slice(packageName.indexOf('/') + 1) : packageName;
+  return bare.replace(/^hook-/, '');
+}
 
-/** `prune` → `@hookwise/hook-prune`; package names pass through. */
-export function pluginPackageName(name: string): string {
-  const trimmed = name.trim();
-  return (KNOWN_PLUGINS as Record<string, string>)[trimmed] ?? (KNOWN_PLUGINS as Record<string, string>)[trimmed.replace(/^hook-/, '')] ?? trimmed;
+/**
+ * The installed plugin packages a `--plugins` list names. A short name `x` matches an installed
+ * plugin package named `x`, `hook-x`, `@scope/x` or `@scope/hook-x` (so a full package name
+ * matches itself, and wins over other matches). No rule names a plugin: the names come from
+ * what is installed.
+ */
+export function resolvePluginNames(requested: readonly string[], installed: readonly string[]): { ok: true; packages: string[] } | { ok: false; message: string } {
+  const packages: string[] = [];
+  const listed = installed.length > 0 ? `installed: ${installed.map((name) => `${shortPluginName(name)} (${name})`).join(', ')}` : 'no hookwise plugin is installed here (npm install -D a package with the `hookwise-plugin` keyword)';
+  for (const entry of requested) {
+    const wanted = entry.trim();
+    const exact = installed.includes(wanted) ? [wanted] : undefined;
+    const matches = exact ?? installed.filter((name) => {
+      const bare = name.startsWith('@') ? name.slice(name.indexOf('/') + 1) : undefined;
+      return name === wanted || name === `hook-${wanted}` || bare === wanted || bare === `hook-${wanted}`;
+    });
+    if (matches.length === 0) return { ok: false, message: `no installed hookwise plugin matches "${wanted}"; ${listed}` };
+    if (matches.length > 1) return { ok: false, message: `"${wanted}" matches several installed plugins (${matches.join(', ')}): name the package` };
+    if (!packages.includes(matches[0]!)) packages.push(matches[0]!);
+  }
+  return { ok: true, packages };
 }
 
 /** An engine for inspection (init, doctor, plugin commands): real config, but state kept in memory unless asked otherwise. */

@@ -50,6 +50,33 @@ describe('hookwise init', () => {
     expect(read(project, '.gitignore')).toBe('node_modules\n# hookwise session state and logs\n.hookwise/\n');
   });
 
+  it('without --plugins and no terminal, registers every installed plugin (found by the hookwise-plugin keyword)', () => {
+    const project = scratch();
+    const result = run(project, ['init']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('using every installed plugin: @hookwise/hook-precompact, @hookwise/hook-prune, @hookwise/hook-suggest');
+    // Sorted by name: precompact and prune share no transformed value, so their order changes nothing they do.
+    expect(Object.keys((JSON.parse(read(project, 'hookwise.config.json')) as { plugins: object }).plugins)).toEqual(['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest']);
+  });
+
+  it('--plugins matches short names against the installed plugins, and says which are installed when nothing matches', () => {
+    const project = scratch();
+    // An unmarked package is not a plugin, whatever its name.
+    writeJson(path.join(project.dir, 'node_modules', 'hook-lookalike', 'package.json'), { name: 'hook-lookalike', keywords: ['hooks'] });
+    const before = snapshotTree(project.dir);
+    const unknown = run(project, ['init', '--plugins', 'prune,lookalike']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no installed hookwise plugin matches "lookalike"; installed: precompact (@hookwise/hook-precompact), prune (@hookwise/hook-prune), suggest (@hookwise/hook-suggest)');
+    expect(snapshotTree(project.dir)).toEqual(before);
+
+    // A second package that `prune` could mean: the short name is ambiguous, the package name is not.
+    writeJson(path.join(project.dir, 'node_modules', '@acme', 'hook-prune', 'package.json'), { name: '@acme/hook-prune', keywords: ['hookwise-plugin'] });
+    const ambiguous = run(project, ['init', '--plugins', 'prune']);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain('"prune" matches several installed plugins (@acme/hook-prune, @hookwise/hook-prune): name the package');
+    expect(run(project, ['init', '--plugins', 'hook-suggest, @hookwise/hook-prune,suggest', '--dry-run']).stdout).toMatch(/^\+ {4}"@hookwise\/hook-suggest": \{\},\n\+ {4}"@hookwise\/hook-prune": \{\}\n\+ {2}\}/m);
+  });
+
   it('--dry-run prints the diff and writes nothing', () => {
     const project = scratch();
     const before = snapshotTree(project.dir);

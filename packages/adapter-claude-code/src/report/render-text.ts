@@ -27,7 +27,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   out.push(`  ${formatNumber(report.lines)} lines, ${report.malformedLines === 0 ? 'no malformed lines' : `${formatNumber(report.malformedLines)} malformed line(s) skipped`}; model ${report.model ?? 'unknown'}`);
   const plugins = report.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none';
   out.push(`  plugins: ${plugins} (${report.config === 'default' ? 'default set; no hookwise config in the project' : `config ${report.config}`})`);
-  if (report.missingPlugins.length > 0) out.push(`  not installed, so not replayed: ${report.missingPlugins.join(', ')}`);
+  if (report.missingPlugins.length > 0) out.push(`  installed but not loadable, so not replayed: ${report.missingPlugins.join(', ')}`);
   out.push('');
 
   out.push('Context');

@@ -12,16 +12,13 @@ import {
   type HookwiseConfig,
   type PluginInstance,
 } from '@hookwise/core';
-import { KNOWN_PLUGINS } from '../project.js';
-
-/** The plugins a replay runs when the project has no hookwise config: what `hookwise init` installs by default. */
-const DEFAULT_REPORT_PLUGINS: readonly string[] = Object.values(KNOWN_PLUGINS);
+import { findInstalledPlugins } from '@hookwise/core/fs';
 
 export interface ReplayEngine {
   engine: Engine;
-  /** Where the plugins came from: the config file, or `default` (the three plugins, found where they are installed). */
+  /** Where the plugins came from: the config file, or `default` (every installed plugin, found by its package.json marker). */
   configSource: string;
-  /** Default plugins that could not be found; their figures are missing from the report. */
+  /** Installed plugins that could not be loaded; their figures are missing from the report. */
   missingPlugins: string[];
   /** What the engine and plugins logged (warnings and up). */
   logLines: string[];
@@ -56,20 +53,22 @@ export function createReplayClock(): ReplayClock {
 }
 
 /**
- * The config a project without one would get from `hookwise init`: its default plugins with
- * their defaults, loaded the way a JSON config names them (core's `loadPlugin`: by package,
- * default export), from the project first, then from where this adapter is installed (the demo
- * and global installs bring the plugins along). The report never imports a plugin itself.
+ * The config a project without one would get from `hookwise init`: every installed hookwise
+ * plugin (core's `findInstalledPlugins`, by the package.json marker) with its defaults, loaded
+ * the way a JSON config names them (core's `loadPlugin`: by package, default export). Plugins
+ * are looked for from the project first, then from where this adapter is installed (the demo
+ * and global installs bring the plugins along). The report never names a plugin itself.
  */
 async function defaultConfig(projectDir: string, log: (line: string) => void): Promise<{ config: HookwiseConfig; missing: string[] }> {
+  const from = [path.resolve(projectDir), import.meta.url];
   const plugins: Array<PluginInstance<any>> = [];
   const missing: string[] = [];
-  for (const name of DEFAULT_REPORT_PLUGINS) {
+  for (const name of findInstalledPlugins(from)) {
     try {
-      plugins.push(await loadPlugin(name, { from: [path.resolve(projectDir), import.meta.url] }));
+      plugins.push(await loadPlugin(name, { from }));
     } catch (error) {
       missing.push(name);
-      // Not installed is expected (the report says so); a package that makes no plugin is worth a line.
+      // Found but not loadable (no entry point, or a module that makes no plugin): worth a line.
       if (!(HookwiseError.isInstance(error) && error.code === 'HW_PLUGIN_NOT_FOUND')) log(`hookwise report: ${name} not loaded: ${(error as Error).message}`);
     }
   }

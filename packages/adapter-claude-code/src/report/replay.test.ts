@@ -299,11 +299,15 @@ describe('prompts', () => {
 });
 
 describe('plugins when the project has no config', () => {
-  it('loads the three plugins by package name, the project copy first, and names the missing ones', async () => {
+  it('loads every installed plugin (package.json marker), the project copy first, and names the ones that do not load', async () => {
     const project = path.join(workDir, 'project');
     const pluginDir = path.join(project, 'node_modules', '@hookwise', 'hook-suggest');
     await mkdir(pluginDir, { recursive: true });
-    await writeFile(path.join(pluginDir, 'package.json'), JSON.stringify({ name: '@hookwise/hook-suggest', version: '9.9.9', type: 'module', exports: './index.js' }));
+    await writeFile(path.join(pluginDir, 'package.json'), JSON.stringify({ name: '@hookwise/hook-suggest', version: '9.9.9', keywords: ['hookwise-plugin'], type: 'module', exports: './index.js' }));
+    // Marked as a plugin but with no module to load: named as not loaded, the rest still replays.
+    const broken = path.join(project, 'node_modules', 'hook-broken');
+    await mkdir(broken, { recursive: true });
+    await writeFile(path.join(broken, 'package.json'), JSON.stringify({ name: 'hook-broken', keywords: ['hookwise-plugin'], type: 'module', exports: './missing.js' }));
     // A stand-in plugin: the marker core recognises, one hook set, no import of core.
     await writeFile(
       path.join(pluginDir, 'index.js'),
@@ -316,8 +320,9 @@ describe('plugins when the project has no config', () => {
       expect(configSource).toBe('default');
       // The project's stand-in wins over any copy installed beside the adapter.
       expect(engine.plugins.find((plugin) => plugin.name === '@hookwise/hook-suggest')).toEqual({ name: '@hookwise/hook-suggest', version: '9.9.9' });
-      // The other two come from beside the adapter when it has them, else they are named as missing.
-      expect([...engine.plugins.map((plugin) => plugin.name), ...missingPlugins].sort()).toEqual(['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest']);
+      // The workspace's plugins come from beside the adapter; the broken one is named.
+      expect(engine.plugins.map((plugin) => plugin.name)).toEqual(['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest']);
+      expect(missingPlugins).toEqual(['hook-broken']);
     } finally {
       await engine.dispose();
     }
