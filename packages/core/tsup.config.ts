@@ -7,29 +7,19 @@ export default defineConfig({
   // `@hookwise/core/fs`: safe file operations for hosts' own caches.
   entry: ['src/index.ts', 'src/wire.ts', 'src/fs.ts'],
   // Core's run-time dependencies are bundled, tree-shaken, into its one file: every hook
-  // process imports core, and resolving and loading tsyringe, zod and the lock libraries from
-  // node_modules costs more than the hook itself. Bundling also makes core the only owner of
+  // process imports core, and resolving and loading tsyringe and zod from node_modules costs
+  // more than the hook itself. Bundling also makes core the only owner of
   // tsyringe at run time (one container). esbuild stays external: only TypeScript configs load it.
   // zod stays external too: the hook CLI bundles core with the plugins, which use zod/mini
   // themselves, and one shared copy tree-shaken once starts faster (measured 1.91x vs 2.00x of
   // `node -e 0` per hook call) than core's own copy beside theirs. The price is a slower plain
   // import of core (3.65x vs 1.75x), paid once by long-lived hosts.
-  noExternal: ['tsyringe', 'reflect-metadata', 'proper-lockfile', 'write-file-atomic', 'tslib', 'graceful-fs', 'retry', 'signal-exit', 'imurmurhash'],
+  noExternal: ['tsyringe', 'reflect-metadata', 'tslib'],
   external: ['esbuild'],
-  // Start-up cost of every hook process: proper-lockfile wants graceful-fs only to retry EMFILE
-  // (loading it patches fs and pulls in assert and stream); plain fs is enough for a handful of
-  // files. signal-exit needs assert for one argument check, write-file-atomic worker_threads for
-  // a thread id (see build-shims/).
-  esbuildOptions(options) {
-    options.alias = { ...options.alias, 'graceful-fs': 'node:fs', assert: './build-shims/assert.cjs', worker_threads: './build-shims/worker-threads.cjs' };
-  },
   // CommonJS dependencies bundled into ESM call `require` for Node built-ins. When an
   // extension bundles this file into CommonJS again, import.meta is empty there and
   // __filename exists, hence the fallback (evaluated only in that case).
   banner: { js: "import { createRequire as __hookwiseCreateRequire } from 'node:module';\nconst require = __hookwiseCreateRequire(import.meta.url ?? __filename);" },
-  // write-file-atomic seeds its temp-file names with CommonJS `__filename`, which does not
-  // exist in an ES module; any constant works (pid, thread and a counter make names unique).
-  define: { __filename: JSON.stringify('@hookwise/core') },
   treeshake: true,
   splitting: true,
 });
