@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
-import { defineHook, definePlugin, estimateMessageTokens, isSafeName, resolveContextWindow, resolveInside, type HookContext, type PointPayload } from '@hookwise/core';
+import { defineHook, definePlugin, estimateMessageTokens, isSafeName, resolveContextWindow, type HookContext, type PointPayload } from '@hookwise/core';
+// The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
+import { writeFileAtomicInside } from '@hookwise/core/fs';
 import * as z from 'zod/mini';
 import { version } from '../package.json';
 import { pruneToolOutputs } from './prune-tool-outputs.js';
@@ -133,9 +133,6 @@ export function trimmedOutputPath(sessionId: string, toolUseId: string): string 
   return `.hookwise/outputs/${sessionId}/${toolUseId}.txt`;
 }
 
-// O_NOFOLLOW where the platform has it: a link planted at the file's own name is refused, not followed.
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
-
 async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>) {
   const trim = context.options.trimOutputs;
   // A replay (ephemeral) writes no files, and an output is never cut without its full text saved.
@@ -146,23 +143,13 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
     return undefined;
   }
   const relative = trimmedOutputPath(payload.sessionId, payload.toolUseId);
-  let file: string;
-  try {
-    file = resolveInside(context.projectDir, relative);
-  } catch (error) {
-    context.logger.warn('hook-prune: not trimming: the output file would leave the project', { error: (error as Error).message });
-    return undefined;
-  }
+  const file = path.join(context.projectDir, relative);
   const trimmed = trimToolOutput(payload.output, (cutChars) => trimNote(cutChars, file), trim ?? {});
   if (trimmed === undefined) return undefined;
   try {
-    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const handle = await open(file, WRITE_FLAGS, 0o600);
-    try {
-      await handle.writeFile(trimmed.fullText, 'utf8');
-    } finally {
-      await handle.close();
-    }
+    // Every level from .hookwise down must be a real folder (a planted link is refused), and the
+    // file is written through a fresh temp file and a rename, never through an existing link.
+    writeFileAtomicInside(path.join(context.projectDir, '.hookwise'), file, trimmed.fullText);
   } catch (error) {
     context.logger.warn('hook-prune: could not save the full output; leaving it whole', { error: (error as Error).message });
     return undefined;

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore } from '@hookwise/core';
@@ -130,5 +130,18 @@ describe('the plugin on tool:after', () => {
     const outcome = await after('Bash', outputs['Bash']);
     expect(outcome.value).toBeUndefined();
     expect(existsSync(path.join(outside, 'toolu_1.txt'))).toBe(false);
+  });
+
+  it('refuses .hookwise itself or .hookwise/outputs as a link, even to a folder inside the project', async () => {
+    for (const linked of ['.hookwise', path.join('.hookwise', 'outputs')]) {
+      const { projectDir, after } = setup();
+      const target = path.join(projectDir, 'src');
+      mkdirSync(target, { recursive: true });
+      mkdirSync(path.dirname(path.join(projectDir, linked)), { recursive: true });
+      symlinkSync(target, path.join(projectDir, linked));
+      const outcome = await after('Bash', outputs['Bash']);
+      expect(outcome.value).toBeUndefined();
+      expect(readdirSync(target, { recursive: true })).toEqual([]);
+    }
   });
 });
