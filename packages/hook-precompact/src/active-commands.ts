@@ -1,6 +1,7 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HookwiseError, resolveInside } from '@hookwise/core';
+import { readRegularFile } from '@hookwise/core/fs';
 import { assertCommandName, commandKey } from './command-files.js';
 import { toSessionState, type StateTarget } from './state.js';
 
@@ -92,7 +93,7 @@ export interface AgileflowCommand {
 export async function readAgileflowCommands(projectDir: string, statePath: string): Promise<{ commands: AgileflowCommand[]; problem?: string }> {
   let text: string;
   try {
-    text = await readFile(resolveInside(projectDir, statePath), 'utf8');
+    text = await readRegularFile(resolveInside(projectDir, statePath));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { commands: [] };
@@ -126,7 +127,7 @@ export async function writeAgileflowPrecompactStamp(projectDir: string, statePat
   const file = resolveInside(projectDir, statePath);
   let document: Record<string, unknown>;
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const parsed = JSON.parse(await readRegularFile(file)) as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return;
     document = parsed as Record<string, unknown>;
   } catch (error) {

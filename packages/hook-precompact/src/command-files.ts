@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { assertSafeName, resolveInside, UnsafeNameError } from '@hookwise/core';
+import { readRegularFile } from '@hookwise/core/fs';
 
 /**
  * Turning a command name into a file on a search path, without ever leaving the search folders.
@@ -117,10 +117,15 @@ export async function findCommandFile(name: string, folders: readonly CommandFol
     }
     let markdown: string;
     try {
-      markdown = await readFile(file, 'utf8');
+      // Not readFile: a FIFO planted as a command file would block the hook process for good.
+      markdown = await readRegularFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') continue;
+      if (code === 'HW_NOT_REGULAR_FILE') {
+        refused ??= (error as Error).message;
+        continue;
+      }
       throw error;
     }
     return { found: true, file, folder: root, markdown };

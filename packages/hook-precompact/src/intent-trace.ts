@@ -1,6 +1,6 @@
-import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { assertSafeName, resolveInside, type SessionState, type StateStore } from '@hookwise/core';
+import { openRegularFile } from '@hookwise/core/fs';
 import { PLUGIN_NAME } from './meta.js';
 import { toProjectState } from './state.js';
 
@@ -166,7 +166,7 @@ export async function readLedger(projectDir: string, ledgerPath: string, intentI
   const file = resolveInside(projectDir, ledgerPath);
   let handle;
   try {
-    handle = await open(file, 'r');
+    handle = await openRegularFile(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { entries: [], malformed: 0, partial: false };

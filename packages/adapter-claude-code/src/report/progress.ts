@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { openRegularFile } from '@hookwise/core/fs';
 
 /** Transcripts smaller than this replay too fast for a bar to be worth drawing. */
 export const PROGRESS_MIN_BYTES = 1024 * 1024;
@@ -12,7 +12,8 @@ const silent: Progress = { update() {}, stop() {} };
 
 /** Lines in a file, counted on raw bytes (a few ms for 3 MB), so the bar knows its end. */
 export async function countLines(file: string): Promise<number> {
-  const handle = await open(file, 'r');
+  // A FIFO given as the transcript must not block the CLI for good.
+  const handle = await openRegularFile(file);
   try {
     const buffer = Buffer.allocUnsafe(1 << 20);
     let lines = 0;

@@ -279,7 +279,18 @@ export async function openRegularFile(file: string): Promise<FileHandle> {
   }
   if (!stats.isFile()) {
     await handle.close();
-    throw new Error(`${file} is ${kindOf(stats)}, not a regular file`);
+    // A folder keeps the errno callers already test for; anything else gets a code of its own.
+    throw new HookwiseError(`${file} is ${kindOf(stats)}, not a regular file`, { code: stats.isDirectory() ? 'EISDIR' : 'HW_NOT_REGULAR_FILE' });
   }
   return handle;
+}
+
+/** The text of a regular file (links followed), refusing FIFOs, devices and folders without blocking; see {@link openRegularFile}. */
+export async function readRegularFile(file: string): Promise<string> {
+  const handle = await openRegularFile(file);
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
