@@ -10,49 +10,17 @@
 // An experiment, not the shipped path: hookwise does not register snapshot commands (see the
 // README's "Cold start"). Prints figures; asserts nothing.
 // Usage: node bench/snapshot.mjs [rounds=30]
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { BENCH_CONFIG, createBenchProject, postToolUseEvent, roundsFromArgs, timePaired } from './project.mjs';
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const packagesDir = path.resolve(packageRoot, '..');
-const rounds = Math.max(20, Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 30));
-const PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-claude-code'];
-for (const folder of PACKAGES) {
-  if (!existsSync(path.join(packagesDir, folder, 'dist', 'index.js'))) throw new Error(`build first: packages/${folder} has no dist`);
-}
-
-const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-snapshot-bench-')));
-const project = path.join(root, 'project');
+const rounds = roundsFromArgs(30);
+const { root, project, bin, env } = createBenchProject({ prefix: 'hookwise-snapshot-bench-' });
 const scratch = path.join(root, 'scratch');
-mkdirSync(project);
-writeFileSync(path.join(project, 'package.json'), '{"name":"bench","version":"1.0.0","private":true}');
-const tarballs = path.join(root, 'tarballs');
-mkdirSync(tarballs);
-for (const folder of PACKAGES) execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], { cwd: path.join(packagesDir, folder), stdio: 'pipe' });
-execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...readdirSync(tarballs).map((name) => path.join(tarballs, name))], { cwd: project, stdio: 'pipe' });
-const bin = path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
+writeFileSync(path.join(project, 'hookwise.config.json'), BENCH_CONFIG);
 
-const { NODE_EXTRA_CA_CERTS: _certs, NODE_OPTIONS: _options, ...baseEnv } = process.env;
-const env = { ...baseEnv, CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') };
-const init = spawnSync(process.execPath, [bin, 'init', '--plugins', 'prune,precompact,suggest'], { cwd: project, env, encoding: 'utf8' });
-if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
-writeFileSync(path.join(project, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 100000 } } }));
-
-const eventFor = (dir) =>
-  JSON.stringify({
-    session_id: 'bench-session',
-    transcript_path: path.join(dir, 'missing-transcript.jsonl'),
-    cwd: dir,
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: 'ls -la', description: 'list files' },
-    tool_response: { stdout: 'total 0\n'.repeat(50), stderr: '', interrupted: false },
-    tool_use_id: 'toolu_bench',
-  });
-const event = eventFor(project);
+const event = postToolUseEvent(project);
 const first = spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env, input: event });
 if (first.status !== 0) throw new Error(`hookwise run failed: ${first.stderr}`);
 const manifest = JSON.parse(readFileSync(path.join(project, '.hookwise', 'cache', 'run-bundle.json'), 'utf8'));
@@ -68,7 +36,7 @@ function buildBlob(name, { call, warm }) {
   const blob = path.join(root, `${name}.blob`);
   const warmUp = `
 globalThis[Symbol.for('hookwise.exit')] = () => undefined;
-bundle.exports.run({ event: 'PostToolUse', stdin: Buffer.from(${JSON.stringify(eventFor(scratch))}), env: { ...process.env, CLAUDE_PROJECT_DIR: ${JSON.stringify(scratch)} }, cwd: ${JSON.stringify(scratch)}, stdoutFd: 2 }).then(() => {
+bundle.exports.run({ event: 'PostToolUse', stdin: Buffer.from(${JSON.stringify(postToolUseEvent(scratch))}), env: { ...process.env, CLAUDE_PROJECT_DIR: ${JSON.stringify(scratch)} }, cwd: ${JSON.stringify(scratch)}, stdoutFd: 2 }).then(() => {
   for (const name of ['SIGTERM', 'SIGINT', 'uncaughtException', 'unhandledRejection']) process.removeAllListeners(name);
   delete globalThis[Symbol.for('hookwise.exit')];
 });`;
@@ -98,28 +66,6 @@ const cases = {
   'snapshot, cold': () => spawnSync(process.execPath, ['--snapshot-blob', blobs.cold], { cwd: project, env, input: event }),
   'snapshot, warmed': () => spawnSync(process.execPath, ['--snapshot-blob', blobs.warm], { cwd: project, env, input: event }),
 };
-const time = (run) => {
-  const start = performance.now();
-  const result = run();
-  const elapsed = performance.now() - start;
-  if (result.status !== 0) throw new Error(`exit ${result.status}: ${result.stderr}`);
-  return elapsed;
-};
-for (const run of Object.values(cases)) time(run);
-const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-for (let round = 0; round < rounds; round++) for (const [name, run] of Object.entries(cases)) samples[name].push(time(run));
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const baseline = samples['node -e 0'];
-console.log(`V8 startup snapshot of the run bundle (${Math.round(readFileSync(bundleFile).length / 1024)} KB), hookwise run PostToolUse, 3 plugins — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`);
-console.log('case                          median ms   min ms   vs node -e 0 (median of paired ratios)');
-for (const [name, values] of Object.entries(samples)) {
-  const pairRatio = median(values.map((value, index) => value / baseline[index]));
-  console.log(`${name.padEnd(28)} ${median(values).toFixed(1).padStart(9)} ${Math.min(...values).toFixed(1).padStart(8)}   ${pairRatio.toFixed(2)}×`);
-}
+timePaired(cases, rounds, `V8 startup snapshot of the run bundle (${Math.round(readFileSync(bundleFile).length / 1024)} KB), hookwise run PostToolUse, 3 plugins — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`);
 for (const [name, blob] of Object.entries(blobs)) console.log(`blob ${name}: ${(readFileSync(blob).length / 1048576).toFixed(1)} MB`);
 rmSync(root, { recursive: true, force: true });
