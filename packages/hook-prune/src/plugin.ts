@@ -112,20 +112,25 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
         context.logger.warn('hook-prune: could not remember pruned results', { error: (error as Error).message });
       }
     }
-    try {
-      await context.eventLog.append({
-        type: 'prune:applied',
-        sessionId: payload.sessionId,
-        tokensReclaimed: result.tokensReclaimed,
-        prunedCount: result.prunedCount,
-        scannedCount: result.scannedCount,
-        reason: result.reason,
-      });
-    } catch (error) {
-      context.logger.warn('hook-prune: could not write the event log', { error: (error as Error).message });
-    }
+    await logEvent(context, {
+      type: 'prune:applied',
+      sessionId: payload.sessionId,
+      tokensReclaimed: result.tokensReclaimed,
+      prunedCount: result.prunedCount,
+      scannedCount: result.scannedCount,
+      reason: result.reason,
+    });
   }
   return { value: result.messages };
+}
+
+/** The event log is a record for the user, never a reason to fail the hook: a failed append is only logged. */
+async function logEvent(context: HookContext<PrunePluginOptions>, record: Parameters<HookContext['eventLog']['append']>[0]): Promise<void> {
+  try {
+    await context.eventLog.append(record);
+  } catch (error) {
+    context.logger.warn('hook-prune: could not write the event log', { error: (error as Error).message });
+  }
 }
 
 /** Where the full text of a trimmed output goes, relative to the project. */
@@ -154,19 +159,15 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
     context.logger.warn('hook-prune: could not save the full output; leaving it whole', { error: (error as Error).message });
     return undefined;
   }
-  try {
-    await context.eventLog.append({
-      type: 'prune:trimmed',
-      sessionId: payload.sessionId,
-      toolName: payload.toolName,
-      toolUseId: payload.toolUseId,
-      charsBefore: trimmed.charsBefore,
-      charsAfter: trimmed.charsAfter,
-      path: relative,
-    });
-  } catch (error) {
-    context.logger.warn('hook-prune: could not write the event log', { error: (error as Error).message });
-  }
+  await logEvent(context, {
+    type: 'prune:trimmed',
+    sessionId: payload.sessionId,
+    toolName: payload.toolName,
+    toolUseId: payload.toolUseId,
+    charsBefore: trimmed.charsBefore,
+    charsAfter: trimmed.charsAfter,
+    path: relative,
+  });
   return { value: trimmed.value };
 }
 
