@@ -69,6 +69,22 @@ const resultText = (request: MessagesRequest, id: string): string => {
 };
 
 /** The request's messages with the one tool result's text and the run-specific names (ids, folders) taken out. */
+/**
+ * The result of a 400-line output (lines `<label> 0001` … `<label> 0400`) reached the model
+ * trimmed: head and tail kept, the middle only in the saved file the note names, and Claude Code
+ * did not reject the replacement's shape.
+ */
+function expectTrimmedResult(request: MessagesRequest, id: string, project: ScratchProject, sessionId: string, label: string): void {
+  const text = resultText(request, id);
+  const file = path.join(project.dir, '.hookwise', 'outputs', sessionId, `${id}.txt`);
+  expect(text).toContain(`characters cut by hookwise; the full output is in ${file}`);
+  expect(text).toContain(`${label} 0001`);
+  expect(text).toContain(`${label} 0400`);
+  expect(text).not.toContain(`${label} 0200`);
+  expect(readFileSync(file, 'utf8')).toContain(`${label} 0200`);
+  expect(JSON.stringify(request.messages)).not.toContain('output shape');
+}
+
 function normalized(request: MessagesRequest, id: string, project: ScratchProject, sessionId: string): string {
   const messages = request.messages.map((message) => ({
     role: message.role,
@@ -125,14 +141,7 @@ describe('hook-prune trims an oversized output with the real Claude Code', { tim
     const sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
     const request = api.requests.slice(start).find((recorded) => recorded.kind === 'main' && JSON.stringify(recorded.body.messages).includes(`"tool_use_id":"${id}"`));
     expect(request, 'no request carried the Agent result').toBeDefined();
-    const text = resultText(request!.body, id);
-    const file = path.join(project.dir, '.hookwise', 'outputs', sessionId, `${id}.txt`);
-    expect(text).toContain(`characters cut by hookwise; the full output is in ${file}`);
-    expect(text).toContain('finding 0001');
-    expect(text).toContain('finding 0400');
-    expect(text).not.toContain('finding 0200');
-    expect(readFileSync(file, 'utf8')).toContain('finding 0200');
-    expect(JSON.stringify(request!.body.messages)).not.toContain('output shape');
+    expectTrimmedResult(request!.body, id, project, sessionId, 'finding');
   });
 
   it('an MCP tool\'s output: Claude Code accepts the trimmed output in its shape', async () => {
@@ -171,13 +180,6 @@ describe('hook-prune trims an oversized output with the real Claude Code', { tim
     const sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
     const request = api.requests.slice(start).find((recorded) => recorded.kind === 'main' && isToolResultTurn(recorded.body));
     expect(request, 'no request carried the MCP result').toBeDefined();
-    const text = resultText(request!.body, id);
-    const file = path.join(project.dir, '.hookwise', 'outputs', sessionId, `${id}.txt`);
-    expect(text).toContain(`characters cut by hookwise; the full output is in ${file}`);
-    expect(text).toContain('row 0001');
-    expect(text).toContain('row 0400');
-    expect(text).not.toContain('row 0200');
-    expect(readFileSync(file, 'utf8')).toContain('row 0200');
-    expect(JSON.stringify(request!.body.messages)).not.toContain('output shape');
+    expectTrimmedResult(request!.body, id, project, sessionId, 'row');
   });
 });
