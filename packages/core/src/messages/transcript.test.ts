@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { fromAnthropicMessages, toAnthropicMessages } from './anthropic.js';
 import { toOpenAIMessages } from './openai.js';
 import { openAIToolOrderProblems } from './test-support.js';
@@ -21,9 +21,10 @@ function jsonlFiles(directory: string): string[] {
   });
 }
 
+/** The streamed lines as plain objects: a line of a type no entry reads has its value parsed when asked (here). */
 async function collect(file: string): Promise<TranscriptLine[]> {
   const lines: TranscriptLine[] = [];
-  for await (const line of iterateTranscript(file)) lines.push(line);
+  for await (const line of iterateTranscript(file)) lines.push('error' in line ? line : { line: line.line, value: line.value });
   return lines;
 }
 
@@ -162,6 +163,69 @@ describe('readTranscript on edge cases', () => {
     expect(transcript.usage).toStrictEqual([
       { line: 7, messageId: 'm9', uuid: 'a3', inputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 1, isSidechain: true },
     ]);
+  });
+});
+
+describe('lines of a type no entry reads', () => {
+  const progress = (fields: string, data = '{"type":"hook_progress","hookEvent":"PostToolUse"}') => `{"parentUuid":null,"isSidechain":false,"cwd":"/p",${fields}"type":"progress","data":${data},"timestamp":"2026-01-01T00:00:00.000Z"}`;
+  const write = (name: string, lines: string[]) => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, lines.join('\n') + '\n');
+    return file;
+  };
+  const entriesOf = async (file: string) => {
+    const entries = [];
+    for await (const entry of readTranscriptEntries(file)) entries.push(entry);
+    return entries;
+  };
+
+  it('types progress, snapshot and queue lines as other, their value parsed when read', async () => {
+    const lines = [
+      progress('"version":"2.1.39","n":12.5,"ok":true,"none":null,'),
+      '{"type":"file-history-snapshot","messageId":"m1","snapshot":{"trackedFileBackups":{}}}',
+      '{"type":"queue-operation","operation":"enqueue","content":"x"}\r',
+      '{"type":"user","message":{"role":"user","content":"hi"}}',
+    ];
+    const entries = await entriesOf(write('unread.jsonl', lines));
+    expect(entries.map((entry) => entry.type)).toStrictEqual(['other', 'other', 'other', 'message']);
+    expect(entries.slice(0, 3).map((entry) => (entry.type === 'other' ? entry.value : undefined))).toStrictEqual(lines.slice(0, 3).map((line) => JSON.parse(line)));
+    expect((await readTranscript(path.join(scratch, 'unread.jsonl'))).skippedLines).toBe(3);
+  });
+
+  it('parses a line whose type it cannot be sure of without parsing, and reports a broken one', async () => {
+    const lines = [
+      // The word in a nested value, or in a string, is not the line's type.
+      '{"type":"user","message":{"role":"user","content":[{"type":"text","text":"{\\"type\\":\\"progress\\"}"}]}}',
+      '{"parentUuid":null,"data":{"type":"progress"},"type":"assistant","message":{"role":"assistant","content":"ok"}}',
+      // A nested value before the type: parsed, still a progress line.
+      '{"meta":{"a":1},"type":"progress","data":{}}',
+      // Cut short: no closing brace, so it is parsed and reported.
+      progress('').slice(0, 120),
+      // An escaped quote inside an earlier value does not end that value.
+      '{"cwd":"/a\\"b","type":"progress","data":{}}',
+    ];
+    const entries = await entriesOf(write('unsure.jsonl', lines));
+    expect(entries.map((entry) => entry.type)).toStrictEqual(['message', 'message', 'other', 'malformed', 'other']);
+    expect(entries[4]!.type === 'other' && entries[4]!.value).toStrictEqual({ cwd: '/a"b', type: 'progress', data: {} });
+  });
+
+  it('does not parse them on the recorded session: 1,723 of its 2,385 lines', async () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      let other = 0;
+      for await (const entry of readTranscriptEntries(bigSession)) if (entry.type === 'other') other++;
+      // 1,697 progress lines, 26 file-history snapshots, and 4 system lines (parsed: not of those types).
+      expect(other).toBe(1_697 + 26 + 4);
+      expect(parse).toHaveBeenCalledTimes(2_385 - 1_697 - 26);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('gives a line broken in the middle its type when its value is read', async () => {
+    const [entry] = await entriesOf(write('broken.jsonl', [progress('', '{"type":"hook_progress",,}')]));
+    expect(entry).toMatchObject({ type: 'other', line: 1 });
+    expect(entry!.type === 'other' && entry!.value).toStrictEqual({ type: 'progress' });
   });
 });
 
