@@ -1,9 +1,8 @@
 import path from 'node:path';
 import {
   isUserPrompt,
-  iterateTranscript,
   parseSlashCommand,
-  transcriptEntriesOf,
+  readTranscriptEntries,
   type Engine,
   type HookFailure,
   type MergedNotice,
@@ -497,10 +496,11 @@ function errorText(output: unknown): string {
  */
 export async function replayTranscript(transcript: string, options: ReplayOptions): Promise<ReplayResult> {
   const replayer = new Replayer(transcript, options);
-  // Lines are typed synchronously (core's rules); only entries that emit wait for the engine.
-  for await (const parsed of iterateTranscript(transcript)) {
-    options.onLine?.(parsed.line);
-    for (const entry of transcriptEntriesOf(parsed)) {
+  // Entries come a chunk at a time, typed by core's rules; only entries that emit wait for the engine.
+  let lastLine = 0;
+  for await (const entries of readTranscriptEntries(transcript)) {
+    for (const entry of entries) {
+      if (entry.line !== lastLine) options.onLine?.((lastLine = entry.line));
       const pending = replayer.process(entry);
       if (pending) await pending;
     }

@@ -175,7 +175,7 @@ describe('lines of a type no entry reads', () => {
   };
   const entriesOf = async (file: string) => {
     const entries = [];
-    for await (const entry of readTranscriptEntries(file)) entries.push(entry);
+    for await (const batch of readTranscriptEntries(file)) entries.push(...batch);
     return entries;
   };
 
@@ -213,7 +213,7 @@ describe('lines of a type no entry reads', () => {
     const parse = vi.spyOn(JSON, 'parse');
     try {
       let other = 0;
-      for await (const entry of readTranscriptEntries(bigSession)) if (entry.type === 'other') other++;
+      for await (const batch of readTranscriptEntries(bigSession)) for (const entry of batch) if (entry.type === 'other') other++;
       // 1,697 progress lines, 26 file-history snapshots, and 4 system lines (parsed: not of those types).
       expect(other).toBe(1_697 + 26 + 4);
       expect(parse).toHaveBeenCalledTimes(2_385 - 1_697 - 26);
@@ -226,6 +226,60 @@ describe('lines of a type no entry reads', () => {
     const [entry] = await entriesOf(write('broken.jsonl', [progress('', '{"type":"hook_progress",,}')]));
     expect(entry).toMatchObject({ type: 'other', line: 1 });
     expect(entry!.type === 'other' && entry!.value).toStrictEqual({ type: 'progress' });
+  });
+});
+
+describe("a tool result line's toolUseResult (Claude Code's UI copy of the output)", () => {
+  const result = (tail: string, toolUseResult = '{"stdout":"a } ] \\" b","file":{"content":"x"}}') =>
+    `{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"out"}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z","toolUseResult":${toolUseResult}${tail}}`;
+  const entriesOfLines = async (name: string, lines: string[]) => {
+    const file = path.join(scratch, name);
+    writeFileSync(file, lines.join('\n') + '\n');
+    const entries = [];
+    for await (const batch of readTranscriptEntries(file)) entries.push(...batch);
+    return entries;
+  };
+  const parsedEntries = (lines: string[]) => lines.flatMap((line, index) => transcriptEntriesOf({ line: index + 1, value: JSON.parse(line) }));
+
+  it('is left out unparsed: the entries are those of the whole line', async () => {
+    const lines = [
+      result(',"sourceToolAssistantUUID":"a1"'),
+      result(',"sourceToolAssistantUUID":"a\\"1\\\\","n":3,"ok":true,"none":null'),
+      // An error's toolUseResult is its text; as the last field there is no tail.
+      result('', '"Error: \\"quoted\\" ,\\"toolUseResult\\":1"'),
+      result(',"x":-1.5e3', '[1,{"toolUseResult":2}]'),
+      // A nested object with the same key: cutting there leaves braces that do not match, so the whole line is parsed.
+      result(',"id":"z"', '{"inner":{"a":1,"toolUseResult":{"b":2},"c":"d"}}'),
+    ];
+    const parse = vi.spyOn(JSON, 'parse');
+    let entries;
+    try {
+      entries = await entriesOfLines('tool-use-result.jsonl', lines);
+      // One parse per line, without the field, except the nested case: cut at the inner key (the
+      // outer one is still there, the braces do not match), then parsed whole.
+      expect(parse.mock.calls.map(([text]) => (text as string).includes('"toolUseResult":'))).toStrictEqual([false, false, false, false, true, true]);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(entries).toStrictEqual(parsedEntries(lines));
+  });
+
+  it('still reports a line broken outside it, with the whole line\'s error', async () => {
+    const broken = result(',"sourceToolAssistantUUID":"a1"').replace('"role":"user",', '"role":"user",,');
+    const [entry] = await entriesOfLines('tool-use-result-broken.jsonl', [broken]);
+    let expected = '';
+    try {
+      JSON.parse(broken);
+    } catch (error) {
+      expected = `invalid JSON: ${(error as Error).message}`;
+    }
+    expect(entry).toStrictEqual({ type: 'malformed', line: 1, reason: expected });
+  });
+
+  it('is kept by iterateTranscript, whose lines are whole values', async () => {
+    const line = result(',"sourceToolAssistantUUID":"a1"');
+    writeFileSync(path.join(scratch, 'kept.jsonl'), line + '\n');
+    expect(await collect(path.join(scratch, 'kept.jsonl'))).toStrictEqual([{ line: 1, value: JSON.parse(line) }]);
   });
 });
 
@@ -269,7 +323,7 @@ describe('typed entries and the one context-tokens rule', () => {
 
   it('types every line of a file, streaming', async () => {
     const counts: Record<string, number> = {};
-    for await (const entry of readTranscriptEntries(bigSession)) counts[entry.type] = (counts[entry.type] ?? 0) + 1;
+    for await (const batch of readTranscriptEntries(bigSession)) for (const entry of batch) counts[entry.type] = (counts[entry.type] ?? 0) + 1;
     expect(counts['compact-boundary']).toBe(1);
     expect(counts['malformed']).toBeUndefined();
     expect(counts['message']).toBeGreaterThan(600);

@@ -92,47 +92,108 @@ function cleanLine(text: string, line: number): string {
   return line === 1 && withoutCarriageReturn.startsWith('\uFEFF') ? withoutCarriageReturn.slice(1) : withoutCarriageReturn;
 }
 
-/** A line as read from the file: its text, or, for a line of a type no entry reads, its bytes unparsed. */
-type RawLine = { line: number; text: string } | UnparsedLine;
+/**
+ * A line as read from the file: its text, or, for a line of a type no entry reads, its bytes
+ * unparsed. `full` is set when `text` is the line without fields no entry reads: the whole line,
+ * to parse when `text` does not parse (so a broken line is reported as it is).
+ */
+type RawLine = { line: number; text: string; full?: Buffer } | UnparsedLine;
 
 /**
  * Line types whose content no transcript entry reads (hook progress, file-history snapshots,
- * queue operations): most of a long session's lines (1,697 of 2,385, 40 % of the bytes, in the
- * recorded session in fixtures/), so parsing them would cost more than everything else read.
+ * queue operations): most of a long session's lines (1,723 of 2,385, 41 % of the bytes, in the
+ * recorded session in fixtures/).
  */
 const UNREAD_TYPES: ReadonlySet<string> = new Set(['progress', 'file-history-snapshot', 'queue-operation']);
 
 const TYPE_KEY = Buffer.from('"type":"');
+/** A tool result line's copy of the tool's output for Claude Code's UI: as big as the result in `message`, and read by no entry. */
+const TOOL_USE_RESULT_KEY = Buffer.from(',"toolUseResult":');
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
 const CARRIAGE_RETURN = 0x0d;
 // Claude Code writes `type` after a handful of short scalar fields; a line whose `type` is not found by then is parsed.
 const TYPE_SCAN_LIMIT = 2_048;
+// The fields after `toolUseResult` are a few ids.
+const TAIL_SCAN_LIMIT = 512;
 
-/**
- * The top-level `type` of the line `bytes[start, end)` when it is one of {@link UNREAD_TYPES},
- * read without parsing it. Certain only in the shape Claude Code writes: one object (`{` … `}`),
- * compact, with no `{` or `[` before its first `"type":"` key (so that key is a top-level one: in
- * a JSON string a quote is escaped, so those bytes are never inside a string). Anything else is
- * undefined and the line is parsed. Native searches, no loop over bytes: this runs on every line.
- */
-function unreadType(bytes: Buffer, start: number, end: number): string | undefined {
+/** Index of the final `}` of the line `bytes[start, end)` when it is one object (`{` … `}`), else -1. */
+function objectEnd(bytes: Buffer, start: number, end: number): number {
   let last = end - 1;
   if (last > start && bytes[last] === CARRIAGE_RETURN) last--;
-  if (bytes[start] !== OPEN_BRACE || bytes[last] !== CLOSE_BRACE) return undefined;
+  return bytes[start] === OPEN_BRACE && bytes[last] === CLOSE_BRACE ? last : -1;
+}
+
+/**
+ * The top-level `type` of the line `bytes[start, last]`, read without parsing it. Certain only in
+ * the shape Claude Code writes: compact, with no `{` or `[` before its first `"type":"` key (so
+ * that key is a top-level one: in a JSON string a quote is escaped, so those bytes are never
+ * inside a string). Anything else is undefined and the line is parsed. Native searches, no loop
+ * over bytes: this runs on every line.
+ */
+function headType(bytes: Buffer, start: number, last: number): string | undefined {
   const head = bytes.subarray(start, Math.min(last, start + TYPE_SCAN_LIMIT));
   const key = head.indexOf(TYPE_KEY, 1);
   if (key === -1) return undefined;
   const valueStart = key + TYPE_KEY.length;
   const valueEnd = head.indexOf(QUOTE, valueStart);
   if (valueEnd === -1 || valueEnd - valueStart > 32) return undefined;
-  const type = head.toString('latin1', valueStart, valueEnd);
-  if (!UNREAD_TYPES.has(type)) return undefined;
   const brace = head.indexOf(OPEN_BRACE, 1);
   const bracket = head.indexOf(OPEN_BRACKET, 1);
-  return (brace === -1 || brace > key) && (bracket === -1 || bracket > key) ? type : undefined;
+  if ((brace !== -1 && brace < key) || (bracket !== -1 && bracket < key)) return undefined;
+  return head.toString('latin1', valueStart, valueEnd);
+}
+
+/** Index of the quote that opens the string whose closing quote is at `close` (an unescaped one: even backslashes before it), or -1. */
+function stringStart(bytes: Buffer, close: number, floor: number): number {
+  for (let index = close - 1; index >= floor; index--) {
+    if (bytes[index] !== QUOTE) continue;
+    let backslashes = 0;
+    while (index - backslashes - 1 >= floor && bytes[index - backslashes - 1] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return index;
+  }
+  return -1;
+}
+
+/**
+ * The line `bytes[start, last]` (a user line) without its top-level `toolUseResult` field, or
+ * undefined. The field is found as the last `,"toolUseResult":` and its value ends where the
+ * scalar fields after it begin (walked back from the line's end). Nothing here needs to be sure:
+ * the result is parsed, and cutting anything but one whole top-level field leaves braces that do
+ * not match, so it does not parse and the whole line is parsed instead.
+ */
+function withoutToolUseResult(bytes: Buffer, start: number, last: number): Buffer | undefined {
+  const line = bytes.subarray(start, last + 1);
+  const key = line.lastIndexOf(TOOL_USE_RESULT_KEY);
+  if (key === -1) return undefined;
+  const floor = Math.max(key + TOOL_USE_RESULT_KEY.length, line.length - TAIL_SCAN_LIMIT);
+  // Walk back over `,"name":scalar` fields from the closing brace until the value before is toolUseResult's.
+  let tail = line.length - 1;
+  for (;;) {
+    const before = line[tail - 1];
+    if (before === CLOSE_BRACE || before === CLOSE_BRACKET) break;
+    let valueStart: number;
+    if (before === QUOTE) {
+      valueStart = stringStart(line, tail - 1, floor);
+    } else {
+      valueStart = tail - 1;
+      while (valueStart > floor && line[valueStart - 1] !== COLON) valueStart--;
+    }
+    if (valueStart < floor || line[valueStart - 1] !== COLON || line[valueStart - 2] !== QUOTE) return undefined;
+    const keyStart = stringStart(line, valueStart - 2, floor - TOOL_USE_RESULT_KEY.length);
+    if (keyStart === -1 || line[keyStart - 1] !== COMMA) return undefined;
+    // toolUseResult's own value is a string or a scalar (an error's text): the tail starts after it.
+    if (keyStart - 1 === key) break;
+    if (keyStart - 1 < key) return undefined;
+    tail = keyStart - 1;
+  }
+  return Buffer.concat([line.subarray(0, key), line.subarray(tail)]);
 }
 
 /**
@@ -163,18 +224,27 @@ class UnparsedLine {
   }
 }
 
-/** The line `bytes[start, end)`: decoded, or kept unparsed (a view of the bytes). */
-function rawLine(line: number, bytes: Buffer, start = 0, end = bytes.length): RawLine {
-  const type = unreadType(bytes, start, end);
-  if (type === undefined) return { line, text: cleanLine(bytes.toString('utf8', start, end), line) };
-  return new UnparsedLine(line, type, bytes.subarray(start, end));
+/**
+ * The line `bytes[start, end)`: decoded, or kept unparsed (a view of the bytes). With `forEntries`
+ * (the line is only turned into entries, its value not handed out), a user line loses its
+ * `toolUseResult` before it is decoded and parsed.
+ */
+function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean): RawLine {
+  const last = objectEnd(bytes, start, end);
+  const type = last === -1 ? undefined : headType(bytes, start, last);
+  if (type !== undefined && UNREAD_TYPES.has(type)) return new UnparsedLine(line, type, bytes.subarray(start, end));
+  if (forEntries && type === 'user') {
+    const cut = withoutToolUseResult(bytes, start, last);
+    if (cut !== undefined) return { line, text: cut.toString('utf8'), full: bytes.subarray(start, end) };
+  }
+  return { line, text: cleanLine(bytes.toString('utf8', start, end), line) };
 }
 
 /**
  * Every line of the file, blank ones included, read in chunks so memory stays flat for big
  * files; handed over a chunk's lines at a time (one await per chunk, not per line).
  */
-async function* fileLines(path: string): AsyncGenerator<RawLine[]> {
+async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<RawLine[]> {
   let handle: FileHandle;
   try {
     handle = await openRegularFile(path);
@@ -202,7 +272,12 @@ async function* fileLines(path: string): AsyncGenerator<RawLine[]> {
       // Splitting bytes on '\n' is safe for UTF-8: that byte never occurs inside a multi-byte character.
       while ((newline = buffer.indexOf(NEWLINE, start)) !== -1 && newline < bytesRead) {
         line += 1;
-        lines.push(pending.length === 0 ? rawLine(line, buffer, start, newline) : rawLine(line, Buffer.concat([...pending, buffer.subarray(start, newline)])));
+        if (pending.length === 0) {
+          lines.push(rawLine(line, buffer, start, newline, forEntries));
+        } else {
+          const joined = Buffer.concat([...pending, buffer.subarray(start, newline)]);
+          lines.push(rawLine(line, joined, 0, joined.length, forEntries));
+        }
         pending = [];
         start = newline + 1;
       }
@@ -211,7 +286,8 @@ async function* fileLines(path: string): AsyncGenerator<RawLine[]> {
     }
     if (pending.length > 0) {
       line += 1;
-      yield [rawLine(line, Buffer.concat(pending))];
+      const joined = Buffer.concat(pending);
+      yield [rawLine(line, joined, 0, joined.length, forEntries)];
     }
   } finally {
     await handle.close();
@@ -232,7 +308,11 @@ function* textLines(text: string): Generator<{ line: number; text: string }> {
 
 /** A raw line as a TranscriptLine: parsed, or left unparsed (its value parses when read); undefined for a blank line. */
 function parseRawLine(raw: RawLine): TranscriptLine | undefined {
-  return raw instanceof UnparsedLine ? raw : parseLine(raw.line, raw.text);
+  if (raw instanceof UnparsedLine) return raw;
+  if (raw.full === undefined) return parseLine(raw.line, raw.text);
+  const parsed = parseLine(raw.line, raw.text);
+  // Without toolUseResult it did not parse: the whole line, so its error is the line's own.
+  return parsed !== undefined && !('error' in parsed) ? parsed : parseLine(raw.line, cleanLine(raw.full.toString('utf8'), raw.line));
 }
 
 /** Parses one line; undefined for a blank line. */
@@ -252,7 +332,7 @@ function parseLine(line: number, text: string): TranscriptLine | undefined {
 
 /** Streams the parsed lines of a transcript file. Blank lines are skipped but keep their number. */
 export async function* iterateTranscript(path: string): AsyncGenerator<TranscriptLine> {
-  for await (const lines of fileLines(path)) {
+  for await (const lines of fileLines(path, false)) {
     for (const raw of lines) {
       const parsed = parseRawLine(raw);
       if (parsed) yield parsed;
@@ -367,9 +447,21 @@ export function transcriptEntriesOf(parsed: TranscriptLine): TranscriptEntry[] {
   return [{ type: 'other', line, value }];
 }
 
-/** Streams the typed entries of a transcript file. Throws an Error naming the path when it cannot be read. */
-export async function* readTranscriptEntries(path: string): AsyncGenerator<TranscriptEntry> {
-  for await (const parsed of iterateTranscript(path)) yield* transcriptEntriesOf(parsed);
+/**
+ * Streams the typed entries of a transcript file, a chunk's worth at a time (one await per MiB
+ * read, not per entry: on a long session that await cost more than typing the lines). Entries
+ * never show a line's `toolUseResult` (Claude Code's UI copy of a tool's output, as big as the
+ * result): it is left out before parsing. Throws an Error naming the path when it cannot be read.
+ */
+export async function* readTranscriptEntries(path: string): AsyncGenerator<TranscriptEntry[]> {
+  for await (const lines of fileLines(path, true)) {
+    const entries: TranscriptEntry[] = [];
+    for (const raw of lines) {
+      const parsed = parseRawLine(raw);
+      if (parsed) for (const entry of transcriptEntriesOf(parsed)) entries.push(entry);
+    }
+    if (entries.length > 0) yield entries;
+  }
 }
 
 /** A message under construction; content stays in Anthropic form so the converter does the rest. */
@@ -517,7 +609,7 @@ function joinContent(first: string | unknown[], second: string | unknown[]): unk
 export async function readTranscript(path: string): Promise<Transcript> {
   const builder = new TranscriptBuilder();
   let lineCount = 0;
-  for await (const lines of fileLines(path)) {
+  for await (const lines of fileLines(path, true)) {
     for (const raw of lines) {
       lineCount = raw.line;
       const parsed = parseRawLine(raw);
