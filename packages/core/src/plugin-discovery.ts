@@ -72,7 +72,10 @@ function listDir(folder: string): string[] {
 
 function isPlugin(packageDir: string): boolean {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { keywords?: unknown };
+    const text = readFileSync(path.join(packageDir, 'package.json'), 'utf8');
+    // Most packages are not plugins: no need to parse a manifest that cannot name the marker.
+    if (!text.includes(PLUGIN_KEYWORD)) return false;
+    const manifest = JSON.parse(text) as { keywords?: unknown };
     return Array.isArray(manifest?.keywords) && manifest.keywords.includes(PLUGIN_KEYWORD);
   } catch {
     return false; // no package.json, unreadable, or not JSON: not a plugin we can load anyway
