@@ -85,6 +85,8 @@ export interface Transcript {
 
 // Big enough that a 50 MB transcript takes ~50 reads, small enough to stay out of the old generation.
 const CHUNK_SIZE = 1 << 20;
+// The first read: most of a short transcript; then 256 KiB, then 1 MiB.
+const FIRST_CHUNK_SIZE = 1 << 16;
 const NEWLINE = 0x0a;
 
 function cleanLine(text: string, line: number): string {
@@ -255,13 +257,17 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
     // Bytes of a line that started in an earlier chunk.
     let pending: Buffer[] = [];
     let line = 0;
+    let buffer: Buffer | undefined;
+    // Small first, so a short transcript does not cost a mebibyte (V8 counts it, and collects sooner).
+    let chunkSize = FIRST_CHUNK_SIZE;
     for (;;) {
-      // A new chunk each time, not one reused: unparsed lines keep a view of their bytes, no copy
-      // (copying 40 % of a session line by line cost more than it saved).
-      const buffer = Buffer.allocUnsafe(CHUNK_SIZE);
+      // Unparsed lines and a line's start keep a view of their chunk, not a copy (copying 40 % of
+      // a session line by line cost more than it saved): a chunk they kept is not reused.
+      if (buffer === undefined || buffer.length < chunkSize) buffer = Buffer.allocUnsafe(chunkSize);
+      const chunk = buffer;
       let bytesRead: number;
       try {
-        ({ bytesRead } = await handle.read(buffer, 0, CHUNK_SIZE, null));
+        ({ bytesRead } = await handle.read(chunk, 0, chunk.length, null));
       } catch (error) {
         throw new Error(`Cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
       }
@@ -270,18 +276,27 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
       let start = 0;
       let newline: number;
       // Splitting bytes on '\n' is safe for UTF-8: that byte never occurs inside a multi-byte character.
-      while ((newline = buffer.indexOf(NEWLINE, start)) !== -1 && newline < bytesRead) {
+      let kept = false;
+      while ((newline = chunk.indexOf(NEWLINE, start)) !== -1 && newline < bytesRead) {
         line += 1;
+        let raw: RawLine;
         if (pending.length === 0) {
-          lines.push(rawLine(line, buffer, start, newline, forEntries));
+          raw = rawLine(line, chunk, start, newline, forEntries);
+          if (raw instanceof UnparsedLine) kept = true;
         } else {
-          const joined = Buffer.concat([...pending, buffer.subarray(start, newline)]);
-          lines.push(rawLine(line, joined, 0, joined.length, forEntries));
+          const joined = Buffer.concat([...pending, chunk.subarray(start, newline)]);
+          raw = rawLine(line, joined, 0, joined.length, forEntries);
         }
+        lines.push(raw);
         pending = [];
         start = newline + 1;
       }
-      if (start < bytesRead) pending.push(buffer.subarray(start, bytesRead));
+      if (start < bytesRead) {
+        pending.push(chunk.subarray(start, bytesRead));
+        kept = true;
+      }
+      if (kept) buffer = undefined;
+      chunkSize = Math.min(CHUNK_SIZE, chunkSize * 4);
       if (lines.length > 0) yield lines;
     }
     if (pending.length > 0) {
