@@ -1,5 +1,6 @@
 import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, isUserPrompt, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf } from './digest.js';
+import { historyIndex, invalidateIndexes, PROMPT, RESULT, SUMMARY, type Entry, type HistoryIndex, type OptionFacts, type PartLocation, type Replacement } from './history-index.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
 
 // The agentic defaults, and what each buys. Figures: the recorded Claude Code session in
@@ -130,12 +131,6 @@ export function isPrunedOutput(output: ToolResultContent, placeholder: string = 
   return typeof output === 'string' && output.length < 1_024 && (output === placeholder || output === DEFAULT_PLACEHOLDER || output.startsWith(DIGEST_PREFIX));
 }
 
-/** Where a part is: message index and part index. */
-interface PartLocation {
-  messageIndex: number;
-  partIndex: number;
-}
-
 const formatNumber = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 function checkCount(value: number | undefined, fallback: number, name: string): number {
@@ -177,52 +172,6 @@ function prunedSet(ids: Iterable<string>): ReadonlySet<string> {
   return set;
 }
 
-interface CallEntry {
-  part: ToolCallPart;
-  location: PartLocation;
-}
-
-/**
- * The calls-by-id index of the latest history this function ran on, by its first message. A
- * host that prunes a fresh copy of its history before every request sends the same message
- * objects again with new ones after them: the index is extended over the new ones instead of
- * rebuilt (a pointer comparison per message, no map entry). Any other history starts afresh.
- */
-interface CallIndex {
-  messages: Message[];
-  /** Each message's part count when indexed: a message whose parts grew in place is indexed afresh. */
-  partCounts: number[];
-  calls: Map<string, CallEntry>;
-}
-const callIndexes = new WeakMap<Message, CallIndex>();
-
-function recordCallIndex(messages: Message[], calls: Map<string, CallEntry>): void {
-  if (messages.length > 0) callIndexes.set(messages[0]!, { messages: messages.slice(), partCounts: messages.map((message) => message.parts.length), calls });
-}
-
-/** The index to extend: its map, and how many of `messages` it covers already (record it with `recordCallIndex` once filled). */
-function callIndexFor(messages: Message[]): { calls: Map<string, CallEntry>; indexed: number } | undefined {
-  const first = messages[0];
-  if (first === undefined) return undefined;
-  const known = callIndexes.get(first);
-  let indexed = 0;
-  let calls: Map<string, CallEntry> | undefined;
-  if (known !== undefined && known.messages.length <= messages.length) {
-    const previous = known.messages;
-    let same = true;
-    for (let index = 0; index < previous.length; index++) {
-      if (previous[index] !== messages[index] || known.partCounts[index] !== messages[index]!.parts.length) {
-        same = false;
-        break;
-      }
-    }
-    if (same) {
-      calls = known.calls;
-      indexed = previous.length;
-    }
-  }
-  return { calls: calls ?? new Map(), indexed };
-}
 
 /** Memoised tokens of a call's input as a request carries it (JSON), per counter, per part object. */
 const inputMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
@@ -253,6 +202,33 @@ function digestTokens(digested: Record<string, unknown>, counter: TokenCounter):
 /** The digested copy of each call part, reused while its digest is the same object. */
 const digestedCalls = new WeakMap<ToolCallPart, ToolCallPart>();
 
+/** What an entry's option-dependent facts and a batch boundary depend on: what counts as pruned, protected or digestible, and how tokens are counted. */
+interface FactsKey {
+  counter: TokenCounter;
+  placeholder: string;
+  protectedTools: readonly string[];
+  digestTools: readonly string[] | undefined;
+}
+
+const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+};
+
+function sameKey(key: FactsKey | undefined, counter: TokenCounter, placeholder: string, protectedTools: readonly string[], digestTools: readonly string[] | undefined): boolean {
+  return key !== undefined && key.counter === counter && key.placeholder === placeholder && sameList(key.protectedTools, protectedTools) && sameList(key.digestTools, digestTools);
+}
+
+/** The index's facts are for these options: keep them, or forget them (the options changed, rare: a host passes the same ones every request). */
+function useFactsFor(index: HistoryIndex, counter: TokenCounter, placeholder: string, protectedTools: readonly string[], digestTools: readonly string[] | undefined): void {
+  if (sameKey(index.options as FactsKey | undefined, counter, placeholder, protectedTools, digestTools)) return;
+  for (const entry of index.entries) entry.facts = undefined;
+  const key: FactsKey = { counter, placeholder, protectedTools: protectedTools.slice(), digestTools: digestTools?.slice() };
+  index.options = key;
+}
+
 /**
  * For an array this function returned: where its batch began, and what lies older than that
  * (every eligible result there is pruned). A rerun on that very array (same length) stops its
@@ -261,23 +237,19 @@ const digestedCalls = new WeakMap<ToolCallPart, ToolCallPart>();
  */
 interface OlderThanBatch {
   length: number;
-  key: string;
+  key: FactsKey;
   boundary: PartLocation;
   prompts: number;
   scanned: number;
 }
 const batchBoundaries = new WeakMap<Message[], OlderThanBatch>();
-/** What the older-than-batch facts depend on: what counts as pruned, protected or digestible. */
-const countersById = new WeakMap<TokenCounter, number>();
-let nextCounterId = 0;
-function boundaryKey(counter: TokenCounter, placeholder: string, protectedTools: readonly string[], digestTools: readonly string[] | undefined): string {
-  let id = countersById.get(counter);
-  if (id === undefined) countersById.set(counter, (id = ++nextCounterId));
-  return `${id}\u0000${placeholder}\u0000${protectedTools.join('\u0001')}\u0000${digestTools?.join('\u0001') ?? ''}`;
-}
 
-/** A one-part result carrier as this function pruned it: reused when the same part is pruned again the same way. */
-const carrierCopies = new WeakMap<Message, { source: ToolResultPart; placeholder: string; counter: TokenCounter; copy: Message; reclaimed: number }>();
+/** Whether the newest-to-oldest walk, at this entry, has reached what an earlier run left pruned (its crossing result and everything older). */
+function withinBoundary(entry: Entry, boundary: PartLocation, messages: Message[]): boolean {
+  if (entry.messageIndex !== boundary.messageIndex) return entry.messageIndex < boundary.messageIndex;
+  // A result of the crossing's message: at or older than the crossing part. Anything else there: only when the crossing was the message's last part.
+  return entry.kind === RESULT ? entry.partIndex <= boundary.partIndex : boundary.partIndex >= messages[entry.messageIndex]!.parts.length - 1;
+}
 
 /** The pruned copy of each one-part message, reused while its one part is the same. */
 const singlePartCopies = new WeakMap<Message, Message>();
@@ -333,6 +305,206 @@ function latestStepIds(messages: Message[]): Set<string> | undefined {
   return undefined;
 }
 
+/** One run's settings and output, handed to the helpers below (plain functions: nothing is allocated per run but this). */
+interface Run {
+  readonly messages: Message[];
+  readonly counter: TokenCounter;
+  readonly placeholder: string;
+  readonly useDigest: boolean;
+  readonly placeholderTokens: number;
+  readonly protectedSet: ReadonlySet<string> | undefined;
+  readonly digestSet: ReadonlySet<string> | undefined;
+  readonly memoCounts: WeakMap<ToolResultPart, number>;
+  readonly inPlace: boolean;
+  output: Message[];
+  prunedIds: string[];
+  tokensReclaimed: number;
+}
+
+function factsOf(entry: Entry, run: Run): OptionFacts {
+  let facts = entry.facts;
+  if (facts === undefined) {
+    const output = entry.part!.output;
+    entry.facts = facts = {
+      // Identity first: a placeholder this run or an earlier one wrote is the very same string.
+      outputPruned: output === run.placeholder || isPrunedOutput(output, run.placeholder),
+      protected: run.protectedSet !== undefined && run.protectedSet.has(entry.toolName ?? ''),
+      outputTokens: -1,
+      inputGain: -1,
+      replacement: undefined,
+    };
+  }
+  return facts;
+}
+
+/** Tokens of a result's output, memoised per part and counter. */
+function outputTokensOf(entry: Entry, facts: OptionFacts, run: Run): number {
+  if (facts.outputTokens < 0) {
+    const part = entry.part!;
+    let tokens = run.memoCounts.get(part);
+    if (tokens === undefined) run.memoCounts.set(part, (tokens = countOutput(part.output, run.counter)));
+    facts.outputTokens = tokens;
+  }
+  return facts.outputTokens;
+}
+
+/** Tokens replacing the output would free. */
+function outputGainOf(entry: Entry, facts: OptionFacts, run: Run): number {
+  if (facts.outputPruned) return 0;
+  const tokens = outputTokensOf(entry, facts, run);
+  return tokens > run.placeholderTokens ? tokens : 0;
+}
+
+/** Tokens a digest of the call's input would free (0 when it is not a write/edit-like call or already digested). */
+function inputGainOf(entry: Entry, facts: OptionFacts, run: Run): number {
+  if (facts.inputGain >= 0) return facts.inputGain;
+  let gain = 0;
+  const name = entry.toolName;
+  const call = entry.call?.part;
+  if (run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) && call !== undefined) {
+    let memo = inputGainMemo.get(run.counter);
+    if (memo === undefined) inputGainMemo.set(run.counter, (memo = new WeakMap()));
+    let memoised = memo.get(call);
+    if (memoised === undefined) {
+      const digested = memoisedDigest(call.input);
+      memoised = digested === undefined ? 0 : Math.max(0, inputTokens(call, run.counter) - digestTokens(digested, run.counter));
+      memo.set(call, memoised);
+    }
+    gain = memoised;
+  }
+  return (facts.inputGain = gain);
+}
+
+function supersedeKeyOf(entry: Entry): string {
+  return (entry.key ??= supersedeKey(entry.nearCall!));
+}
+
+/** The copy of a one-part message carrying `part` instead (the same copy while the part is the same); undefined for other messages. */
+function carrierOf(original: Message, part: MessagePart): Message | undefined {
+  if (original.parts.length !== 1) return undefined;
+  const cached = singlePartCopies.get(original);
+  if (cached !== undefined && cached.parts[0] === part) return cached;
+  const copy: Message = { ...original, parts: [part] };
+  singlePartCopies.set(original, copy);
+  return copy;
+}
+
+/** What replacing a result writes (output, and the input of a write/edit-like call), or null when nothing would shrink. Pure per result and options, so computed once. */
+function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement | null {
+  const part = entry.part!;
+  const { counter } = run;
+  let output: Replacement['output'];
+  let input: Replacement['input'];
+  const gain = outputGainOf(entry, facts, run);
+  if (gain > 0) {
+    const replacement = run.useDigest ? digestOf(entry.toolName, entry.call?.part, part.output, gain) : run.placeholder;
+    const replacementTokens = run.useDigest ? countOutput(replacement, counter) : run.placeholderTokens;
+    if (replacementTokens < gain) {
+      // The same pruned copy on every run: a host that prunes before each request allocates it once.
+      const cached = replacementMemo.get(part);
+      let pruned: ToolResultPart;
+      if (cached !== undefined && cached.output === replacement) pruned = cached;
+      else replacementMemo.set(part, (pruned = { ...part, output: replacement }));
+      if (run.memoCounts.get(pruned) !== replacementTokens) run.memoCounts.set(pruned, replacementTokens);
+      output = { part: pruned, reclaimed: gain - replacementTokens, carrier: carrierOf(run.messages[entry.messageIndex]!, pruned) };
+    }
+  }
+  const name = entry.toolName;
+  const callEntry = run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) ? entry.call : undefined;
+  const digested = callEntry === undefined ? undefined : memoisedDigest(callEntry.part.input);
+  if (callEntry !== undefined && digested !== undefined) {
+    const before = inputTokens(callEntry.part, counter);
+    const after = digestTokens(digested, counter);
+    if (after < before) {
+      // The same digested copy on every run (as `replacementMemo` does for outputs).
+      const current = callEntry.part;
+      let call: ToolCallPart;
+      const cached = digestedCalls.get(current);
+      if (cached !== undefined && cached.input === digested) call = cached;
+      else digestedCalls.set(current, (call = { ...current, input: digested }));
+      inputMemo.get(counter)?.set(call, after);
+      inputGainMemo.get(counter)?.set(call, 0);
+      input = { location: callEntry.location, part: call, reclaimed: before - after, carrier: carrierOf(run.messages[callEntry.location.messageIndex]!, call) };
+    }
+  }
+  return output === undefined && input === undefined ? null : { output, input };
+}
+
+/** Puts `part` at `partIndex` of message `messageIndex` in the output (copy-on-write: each message copied once per run). */
+function setPart(run: Run, messageIndex: number, partIndex: number, part: MessagePart, carrier: Message | undefined): void {
+  const original = run.messages[messageIndex]!;
+  let current = run.output[messageIndex]!;
+  // A result carrier of one part: the same copy on every run, while its part is the same.
+  if (current === original && carrier !== undefined) {
+    run.output[messageIndex] = carrier;
+    return;
+  }
+  // A shared single-part copy is never written into: copy it again.
+  if (current === original || original.parts.length === 1) run.output[messageIndex] = current = { ...current, parts: current.parts.slice() };
+  (current.parts as MessagePart[])[partIndex] = part;
+}
+
+/** Replaces the output (and the write-like input) of one exchange; false when nothing would shrink. */
+function replace(entry: Entry, run: Run): boolean {
+  if (run.inPlace) return replaceInPlace(entry, run);
+  const facts = factsOf(entry, run);
+  let replacement = facts.replacement;
+  if (replacement === undefined) facts.replacement = replacement = replacementOf(entry, facts, run);
+  if (replacement === null) return false;
+  const { output, input } = replacement;
+  if (output !== undefined) {
+    setPart(run, entry.messageIndex, entry.partIndex, output.part, output.carrier);
+    run.tokensReclaimed += output.reclaimed;
+  }
+  if (input !== undefined) {
+    setPart(run, input.location.messageIndex, input.location.partIndex, input.part, input.carrier);
+    run.tokensReclaimed += input.reclaimed;
+  }
+  run.prunedIds.push(entry.part!.toolCallId);
+  return true;
+}
+
+/** `replace` writing into the given parts (`inPlace`). */
+function replaceInPlace(entry: Entry, run: Run): boolean {
+  const part = entry.part!;
+  const facts = factsOf(entry, run);
+  const { counter } = run;
+  let changed = false;
+  const gain = outputGainOf(entry, facts, run);
+  if (gain > 0) {
+    const replacement = run.useDigest ? digestOf(entry.toolName, entry.call?.part, part.output, gain) : run.placeholder;
+    const replacementTokens = run.useDigest ? countOutput(replacement, counter) : run.placeholderTokens;
+    if (replacementTokens < gain) {
+      part.output = replacement;
+      if (run.memoCounts.get(part) !== replacementTokens) run.memoCounts.set(part, replacementTokens);
+      run.tokensReclaimed += gain - replacementTokens;
+      changed = true;
+    }
+  }
+  const name = entry.toolName;
+  const callEntry = run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) ? entry.call : undefined;
+  const digested = callEntry === undefined ? undefined : memoisedDigest(callEntry.part.input);
+  if (callEntry !== undefined && digested !== undefined) {
+    const before = inputTokens(callEntry.part, counter);
+    const after = digestTokens(digested, counter);
+    if (after < before) {
+      const call = run.output[callEntry.location.messageIndex]!.parts[callEntry.location.partIndex] as ToolCallPart;
+      // A shared digest must not be written into by whoever owns this part next.
+      call.input = { ...digested };
+      inputMemo.get(counter)?.set(call, after);
+      inputGainMemo.get(counter)?.set(call, 0);
+      run.tokensReclaimed += before - after;
+      changed = true;
+    }
+  }
+  if (changed) {
+    // Parts were written into: every index's facts about them are suspect now.
+    invalidateIndexes();
+    run.prunedIds.push(part.toolCallId);
+  }
+  return changed;
+}
+
 /**
  * Clears old tool outputs, newest to oldest. The default policy is for agent loops (one or two
  * prompts, hundreds of tool calls), protection by recency as Anthropic's context editing does:
@@ -350,7 +522,9 @@ function latestStepIds(messages: Message[]): Set<string> | undefined {
  * default (add `digestInputs: false` for histories with write/edit calls).
  *
  * Pure (unless `inPlace`) and idempotent: running it on its own output changes nothing and
- * returns the very same array.
+ * returns the very same array. A host that runs it before every request on its growing history
+ * (the same message objects, new ones appended) pays for what is new: what it knows about each
+ * message is kept per message object (see `history-index.ts`).
  */
 export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}): PruneResult {
   if (!Array.isArray(messages)) throw new TypeError('pruneToolOutputs expects an array of messages');
@@ -371,74 +545,15 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   const digestSet = digestTools === undefined || digestTools.length === 0 ? undefined : nameSet(digestTools);
   const previouslyPruned = options.previouslyPruned === undefined ? undefined : prunedSet(options.previouslyPruned);
   const supersede = options.supersede ?? DEFAULT_SUPERSEDE;
+  const inPlace = options.inPlace === true;
 
-  // Calls by id, with where they are: only needed for names missing on results, digests, input digests and supersede keys.
-  let calls: Map<string, CallEntry> | undefined;
-  const callEntry = (toolCallId: string) => {
-    if (calls === undefined) {
-      const index = options.inPlace === true ? undefined : callIndexFor(messages);
-      calls = index?.calls ?? new Map();
-      for (let messageIndex = index?.indexed ?? 0; messageIndex < messages.length; messageIndex++) {
-        const parts = messages[messageIndex]!.parts;
-        for (let partIndex = 0; partIndex < parts.length; partIndex++) {
-          const part = parts[partIndex]!;
-          if (part.type === 'tool-call') calls.set(part.toolCallId, { part, location: { messageIndex, partIndex } });
-        }
-      }
-      if (index !== undefined) recordCallIndex(messages, calls);
-    }
-    return calls.get(toolCallId);
-  };
-  const callOf = (toolCallId: string): ToolCallPart | undefined => callEntry(toolCallId)?.part;
-  /** The call of a result: almost always in the message just before the result's message, so look there before building the map. */
-  const callNear = (messageIndex: number, toolCallId: string): ToolCallPart | undefined => {
-    const previous = messageIndex > 0 ? messages[messageIndex - 1]! : undefined;
-    if (previous !== undefined && previous.role === 'assistant') {
-      const parts = previous.parts;
-      for (let index = parts.length - 1; index >= 0; index--) {
-        const part = parts[index]!;
-        if (part.type === 'tool-call' && part.toolCallId === toolCallId) return part;
-      }
-    }
-    return callOf(toolCallId);
-  };
-  const toolNameOf = (part: ToolResultPart) => part.toolName ?? callOf(part.toolCallId)?.toolName;
-  const isProtected = (part: ToolResultPart) => protectedSet !== undefined && protectedSet.has(toolNameOf(part) ?? '');
-  /** Tokens a digest of the call's input would free (0 when it is not a write/edit-like call or already digested). */
-  const inputGain = (part: ToolResultPart): number => {
-    if (digestSet === undefined) return 0;
-    const name = toolNameOf(part);
-    if (name === undefined || !digestSet.has(name)) return 0;
-    const call = callOf(part.toolCallId);
-    if (call === undefined) return 0;
-    let memo = inputGainMemo.get(counter);
-    if (memo === undefined) {
-      memo = new WeakMap();
-      inputGainMemo.set(counter, memo);
-    }
-    let gain = memo.get(call);
-    if (gain === undefined) {
-      const digested = memoisedDigest(call.input);
-      gain = digested === undefined ? 0 : Math.max(0, inputTokens(call, counter) - digestTokens(digested, counter));
-      memo.set(call, gain);
-    }
-    return gain;
-  };
-  let counts = tokenMemo.get(counter);
-  if (counts === undefined) tokenMemo.set(counter, (counts = new WeakMap()));
-  const memoCounts = counts;
-  /** Tokens of a result's output, memoised (the map fetched once per run). */
-  const outputTokens = (part: ToolResultPart): number => {
-    let tokens = memoCounts.get(part);
-    if (tokens === undefined) memoCounts.set(part, (tokens = countOutput(part.output, counter)));
-    return tokens;
-  };
-  /** Tokens replacing the output would free. */
-  const outputGain = (part: ToolResultPart): number => {
-    if (part.output === placeholder || isPrunedOutput(part.output, placeholder)) return 0;
-    const tokens = outputTokens(part);
-    return tokens > placeholderTokens ? tokens : 0;
-  };
+  // In place, parts are written into: nothing learnt about them may outlive the run.
+  const index = historyIndex(messages, !inPlace);
+  useFactsFor(index, counter, placeholderOption, protectedTools, digestTools);
+  const entries = index.entries;
+  let memoCounts = tokenMemo.get(counter);
+  if (memoCounts === undefined) tokenMemo.set(counter, (memoCounts = new WeakMap()));
+  const run: Run = { messages, counter, placeholder, useDigest, placeholderTokens, protectedSet, digestSet, memoCounts, inPlace, output: messages, prunedIds: [], tokensReclaimed: 0 };
 
   const latestStep = latestStepIds(messages);
 
@@ -447,89 +562,79 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   let scannedCount = 0;
   let windowTokens = 0;
   let candidateTokens = 0;
-  let crossing: PartLocation | undefined;
-  /** Where pass 1 stopped once the batch was certain to be committed; pass 2 scans what is older. */
-  let stoppedAt: PartLocation | undefined;
-  let stale: PartLocation[] | undefined;
-  let reapply: PartLocation[] | undefined;
+  /** The entry of the crossing result. */
+  let crossing = -1;
+  /** The entry where pass 1 stopped once the batch was certain to be committed; pass 2 scans what is older. */
+  let stoppedAt = -1;
+  let stale: number[] | undefined;
+  let reapply: number[] | undefined;
   const supersedingKeys = supersede ? new Set<string>() : undefined;
 
-  const key = boundaryKey(counter, placeholderOption, protectedTools, digestTools);
-  const known = options.inPlace === true ? undefined : batchBoundaries.get(messages);
-  const older = known !== undefined && known.length === messages.length && known.key === key ? known : undefined;
+  const known = inPlace ? undefined : batchBoundaries.get(messages);
+  const older = known !== undefined && known.length === messages.length && sameKey(known.key, counter, placeholderOption, protectedTools, digestTools) ? known : undefined;
 
-  scan: for (let messageIndex = messages.length - 1; messageIndex >= 0; messageIndex--) {
-    const message = messages[messageIndex]!;
-    if (older !== undefined && messageIndex <= older.boundary.messageIndex && (messageIndex < older.boundary.messageIndex || older.boundary.partIndex >= message.parts.length - 1)) {
+  for (let at = entries.length - 1; at >= 0; at--) {
+    const entry = entries[at]!;
+    if (older !== undefined && withinBoundary(entry, older.boundary, messages)) {
       // Everything from here back was pruned by the run that returned this array: nothing to count but prompts and results.
       prompts += older.prompts;
       scannedCount += older.scanned;
       break;
     }
     // The latest compaction summary: nothing before it is counted or touched.
-    if (message.compactSummary === true) break;
-    if (message.role === 'user' && isUserPrompt(message)) {
+    if (entry.kind === SUMMARY) break;
+    if (entry.kind === PROMPT) {
       prompts++;
       continue;
     }
-    const parts = message.parts;
-    for (let partIndex = parts.length - 1; partIndex >= 0; partIndex--) {
-      if (older !== undefined && messageIndex === older.boundary.messageIndex && partIndex <= older.boundary.partIndex) {
-        prompts += older.prompts;
-        scannedCount += older.scanned;
-        break scan;
-      }
-      const part = parts[partIndex]!;
-      if (part.type !== 'tool-result') continue;
-      scannedCount++;
-      if (part.isError === true) continue;
-      // Identity first: a placeholder this run or an earlier one wrote is the very same string.
-      const outputPruned = part.output === placeholder || isPrunedOutput(part.output, placeholder);
-      // Already pruned, input too (or no input to digest): nothing left to count or take.
-      if (outputPruned && (digestSet === undefined || inputGain(part) === 0)) continue;
-      if (isProtected(part)) continue;
-      // By recency: the newest results, the step the model is about to read.
-      const recent = scannedCount <= keepRecent || (latestStep !== undefined && latestStep.has(part.toolCallId));
+    scannedCount++;
+    if (entry.part!.isError === true) continue;
+    const facts = factsOf(entry, run);
+    const outputPruned = facts.outputPruned;
+    // Already pruned, input too (or no input to digest): nothing left to count or take.
+    if (outputPruned && (digestSet === undefined || inputGainOf(entry, facts, run) === 0)) continue;
+    if (facts.protected) continue;
+    // By recency: the newest results, the step the model is about to read.
+    const recent = scannedCount <= keepRecent || (latestStep !== undefined && latestStep.has(entry.part!.toolCallId));
 
-      if (previouslyPruned !== undefined && !recent && prompts >= staleTurns && previouslyPruned.has(part.toolCallId)) {
-        (reapply ??= []).push({ messageIndex, partIndex });
-        continue;
-      }
-      // Past the crossing every result is a candidate anyway: no more keys to keep.
-      if (supersedingKeys !== undefined && !outputPruned && crossing === undefined) {
-        const call = callNear(messageIndex, part.toolCallId);
-        const key = call === undefined ? '' : supersedeKey(call);
-        if (call !== undefined && supersedingKeys.has(key)) {
-          // A newer identical call answered the same question: this one is stale.
-          if (!recent && prompts >= staleTurns && crossing === undefined) {
-            const tokens = outputGain(part) + inputGain(part);
-            if (tokens > 0) {
-              (stale ??= []).push({ messageIndex, partIndex });
-              candidateTokens += tokens;
-            }
-            continue;
+    if (previouslyPruned !== undefined && !recent && prompts >= staleTurns && previouslyPruned.has(entry.part!.toolCallId)) {
+      (reapply ??= []).push(at);
+      continue;
+    }
+    // Past the crossing every result is a candidate anyway: no more keys to keep.
+    if (supersedingKeys !== undefined && !outputPruned && crossing < 0) {
+      const call = entry.nearCall;
+      const key = call === undefined ? '' : supersedeKeyOf(entry);
+      if (call !== undefined && supersedingKeys.has(key)) {
+        // A newer identical call answered the same question: this one is stale.
+        if (!recent && prompts >= staleTurns) {
+          const tokens = outputGainOf(entry, facts, run) + inputGainOf(entry, facts, run);
+          if (tokens > 0) {
+            (stale ??= []).push(at);
+            candidateTokens += tokens;
           }
-        } else if (call !== undefined) {
-          supersedingKeys.add(key);
+          continue;
         }
+      } else if (call !== undefined) {
+        supersedingKeys.add(key);
       }
-      if (recent || prompts < protectTurns) continue;
+    }
+    if (recent || prompts < protectTurns) continue;
 
-      if (crossing === undefined) {
-        const tokens = (outputPruned ? 0 : outputTokens(part)) + inputGain(part);
-        windowTokens += tokens;
-        if (windowTokens > protectTokens) {
-          crossing = { messageIndex, partIndex };
-          candidateTokens += outputGain(part) + inputGain(part);
-        }
-      } else {
-        candidateTokens += outputGain(part) + inputGain(part);
+    if (crossing < 0) {
+      const tokens = (outputPruned ? 0 : outputTokensOf(entry, facts, run)) + inputGainOf(entry, facts, run);
+      windowTokens += tokens;
+      if (windowTokens > protectTokens) {
+        crossing = at;
+        candidateTokens += outputGainOf(entry, facts, run) + inputGainOf(entry, facts, run);
       }
-      if (crossing !== undefined && candidateTokens > minimumTokens) {
-        // Committed whatever is older: pass 2 replaces it while it scans it, in one walk.
-        stoppedAt = { messageIndex, partIndex };
-        break scan;
-      }
+    } else {
+      candidateTokens += outputGainOf(entry, facts, run) + inputGainOf(entry, facts, run);
+    }
+    if (crossing >= 0 && candidateTokens > minimumTokens) {
+      // Committed whatever is older: pass 2 replaces it while it scans it, in one walk.
+      stoppedAt = at;
+      break;
     }
   }
 
@@ -547,7 +652,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     if (prompts < protectTurns) {
       return unchanged('fewer-than-two-user-prompts', `only ${prompts} user prompt(s) since the latest compaction: the last ${protectTurns} turn(s) are never pruned`);
     }
-    if (crossing === undefined && stale === undefined) {
+    if (crossing < 0 && stale === undefined) {
       return windowTokens === 0
         ? unchanged('nothing-eligible', 'no prunable tool output outside the protected recent results')
         : unchanged('within-protected-window', `eligible tool output totals ${formatNumber(windowTokens)} tokens, not more than the protected ${formatNumber(protectTokens)}`);
@@ -556,161 +661,53 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   }
 
   // Pass 2: replace. Copy-on-write: the array once, each changed message and part once.
-  const inPlace = options.inPlace === true;
-  const output = inPlace ? messages : messages.slice();
-  const prunedIds: string[] = [];
-  let tokensReclaimed = 0;
+  run.output = inPlace ? messages : messages.slice();
   let newlyPruned = 0;
 
-  /** Puts `part` at `partIndex` of message `messageIndex` in the output, copying the message once. */
-  const setPart = (messageIndex: number, partIndex: number, part: MessagePart): void => {
-    const original = messages[messageIndex]!;
-    if (inPlace) {
-      (original.parts as MessagePart[])[partIndex] = part;
-      return;
-    }
-    let current = output[messageIndex]!;
-    if (current === original && original.parts.length === 1) {
-      // A result carrier of one part: the same copy on every run, while its part is the same.
-      const cached = singlePartCopies.get(original);
-      if (cached !== undefined && cached.parts[0] === part) {
-        output[messageIndex] = cached;
-      } else {
-        const copy: Message = { ...original, parts: [part] };
-        singlePartCopies.set(original, copy);
-        output[messageIndex] = copy;
-      }
-      return;
-    }
-    // A shared single-part copy is never written into: copy it again.
-    if (current === original || original.parts.length === 1) output[messageIndex] = current = { ...current, parts: current.parts.slice() };
-    (current.parts as MessagePart[])[partIndex] = part;
-  };
-
-  /** Replaces the output (and the write-like input) of one exchange; false when nothing would shrink. */
-  const replace = (messageIndex: number, partIndex: number, part: ToolResultPart): boolean => {
-    // Fast path for a host that prunes the same history again (warm): a one-part carrier whose
-    // result this function already replaced, with the same placeholder and counter, gets the
-    // very same copy back, with one lookup. Write/edit-like results take the full path (inputs).
-    if (!inPlace && !useDigest) {
-      const original = messages[messageIndex]!;
-      if (original.parts.length === 1 && output[messageIndex] === original) {
-        const cached = carrierCopies.get(original);
-        if (cached !== undefined && cached.source === part && cached.placeholder === placeholder && cached.counter === counter && (digestSet === undefined || !digestSet.has(toolNameOf(part) ?? ''))) {
-          output[messageIndex] = cached.copy;
-          tokensReclaimed += cached.reclaimed;
-          prunedIds.push(part.toolCallId);
-          return true;
-        }
-      }
-    }
-    let changed = false;
-    const gain = outputGain(part);
-    if (gain > 0) {
-      const replacement = useDigest ? digestOf(toolNameOf(part), callOf(part.toolCallId), part.output, gain) : placeholder;
-      const replacementTokens = useDigest ? countOutput(replacement, counter) : placeholderTokens;
-      if (replacementTokens < gain) {
-        let pruned: ToolResultPart;
-        if (inPlace) {
-          pruned = part;
-          pruned.output = replacement;
-        } else {
-          // The same pruned copy on every run: a host that prunes before each request allocates it once.
-          const cached = replacementMemo.get(part);
-          if (cached !== undefined && cached.output === replacement) {
-            pruned = cached;
-          } else {
-            pruned = { ...part, output: replacement };
-            replacementMemo.set(part, pruned);
-          }
-        }
-        setPart(messageIndex, partIndex, pruned);
-        if (memoCounts.get(pruned) !== replacementTokens) memoCounts.set(pruned, replacementTokens);
-        tokensReclaimed += gain - replacementTokens;
-        changed = true;
-        const original = messages[messageIndex]!;
-        if (!inPlace && !useDigest && original.parts.length === 1) {
-          carrierCopies.set(original, { source: part, placeholder, counter, copy: output[messageIndex]!, reclaimed: gain - replacementTokens });
-        }
-      }
-    }
-    if (digestSet !== undefined) {
-      const name = toolNameOf(part);
-      const entry = name !== undefined && digestSet.has(name) ? callEntry(part.toolCallId) : undefined;
-      const digested = entry === undefined ? undefined : memoisedDigest(entry.part.input);
-      if (entry !== undefined && digested !== undefined) {
-        const before = inputTokens(entry.part, counter);
-        const after = digestTokens(digested, counter);
-        if (after < before) {
-          const { messageIndex: callMessage, partIndex: callPart } = entry.location;
-          const current = output[callMessage]!.parts[callPart] as ToolCallPart;
-          let call: ToolCallPart;
-          if (inPlace) {
-            call = current;
-            // A shared digest must not be written into by whoever owns this part next.
-            call.input = { ...digested };
-          } else {
-            // The same digested copy on every run (as `replacementMemo` does for outputs).
-            const cached = digestedCalls.get(current);
-            if (cached !== undefined && cached.input === digested) call = cached;
-            else digestedCalls.set(current, (call = { ...current, input: digested }));
-          }
-          setPart(callMessage, callPart, call);
-          inputMemo.get(counter)?.set(call, after);
-          inputGainMemo.get(counter)?.set(call, 0);
-          tokensReclaimed += before - after;
-          changed = true;
-        }
-      }
-    }
-    if (changed) prunedIds.push(part.toolCallId);
-    return changed;
-  };
-
   if (commit) {
-    if (crossing !== undefined) {
+    if (crossing >= 0) {
       // Every eligible result from the crossing one back to the compaction summary. Results
       // protected by recency or turns are all newer than the crossing one. What pass 1 did not
       // reach (older than where it stopped) is scanned here.
       // What a rerun on the output may skip: facts about everything from the crossing back,
       // valid only if every eligible result there ends up fully pruned.
+      const crossingMessage = entries[crossing]!.messageIndex;
       let olderPrompts = 0;
       let olderScanned = 0;
       // (Not with earlier prunes to re-apply: those are replaced after this walk.)
       let olderClean = !inPlace && previouslyPruned === undefined;
-      for (let messageIndex = crossing.messageIndex; messageIndex >= 0; messageIndex--) {
-        const message = messages[messageIndex]!;
-        if (message.compactSummary === true) break;
-        if (messageIndex < crossing.messageIndex && message.role === 'user' && isUserPrompt(message)) olderPrompts++;
-        const parts = message.parts;
-        const last = messageIndex === crossing.messageIndex ? crossing.partIndex : parts.length - 1;
-        const unscannedFrom = stoppedAt === undefined ? -1 : messageIndex < stoppedAt.messageIndex ? parts.length : messageIndex === stoppedAt.messageIndex ? stoppedAt.partIndex : -1;
-        for (let partIndex = last; partIndex >= 0; partIndex--) {
-          const part = parts[partIndex]!;
-          if (part.type !== 'tool-result') continue;
-          olderScanned++;
-          const unscanned = partIndex < unscannedFrom;
-          if (unscanned) scannedCount++;
-          if (part.isError === true || isProtected(part)) continue;
-          // Write/edit-like exchanges may keep an input a rerun would still count: no shortcut then.
-          if (olderClean && digestSet !== undefined && digestSet.has(toolNameOf(part) ?? '')) olderClean = false;
-          if (previouslyPruned?.has(part.toolCallId)) {
-            // Pass 1 listed the ones it reached; the older ones are re-applied here.
-            if (unscanned) replace(messageIndex, partIndex, part);
-            continue;
-          }
-          if (replace(messageIndex, partIndex, part)) newlyPruned++;
-          else if (!isPrunedOutput(part.output, placeholder)) olderClean = false;
+      for (let at = crossing; at >= 0; at--) {
+        const entry = entries[at]!;
+        if (entry.kind === SUMMARY) break;
+        if (entry.kind === PROMPT) {
+          if (entry.messageIndex < crossingMessage) olderPrompts++;
+          continue;
         }
+        const part = entry.part!;
+        olderScanned++;
+        const unscanned = at < stoppedAt;
+        if (unscanned) scannedCount++;
+        if (part.isError === true) continue;
+        const facts = factsOf(entry, run);
+        if (facts.protected) continue;
+        // Write/edit-like exchanges may keep an input a rerun would still count: no shortcut then.
+        if (olderClean && digestSet !== undefined && digestSet.has(entry.toolName ?? '')) olderClean = false;
+        if (previouslyPruned?.has(part.toolCallId)) {
+          // Pass 1 listed the ones it reached; the older ones are re-applied here.
+          if (unscanned) replace(entry, run);
+          continue;
+        }
+        if (replace(entry, run)) newlyPruned++;
+        else if (!isPrunedOutput(part.output, placeholder)) olderClean = false;
       }
-      if (olderClean) batchBoundaries.set(output, { length: output.length, key, boundary: crossing, prompts: olderPrompts, scanned: olderScanned });
+      const boundary = entries[crossing]!;
+      if (olderClean) batchBoundaries.set(run.output, { length: run.output.length, key: index.options as FactsKey, boundary: { messageIndex: boundary.messageIndex, partIndex: boundary.partIndex }, prompts: olderPrompts, scanned: olderScanned });
     }
-    for (const location of stale ?? []) {
-      if (replace(location.messageIndex, location.partIndex, messages[location.messageIndex]!.parts[location.partIndex] as ToolResultPart)) newlyPruned++;
-    }
+    for (const at of stale ?? []) if (replace(entries[at]!, run)) newlyPruned++;
   }
-  for (const location of reapply ?? []) replace(location.messageIndex, location.partIndex, messages[location.messageIndex]!.parts[location.partIndex] as ToolResultPart);
+  for (const at of reapply ?? []) replace(entries[at]!, run);
 
+  const { output, prunedIds, tokensReclaimed } = run;
   const prunedCount = prunedIds.length;
   if (prunedCount === 0) {
     // Re-applied ids that turned out too small to replace: nothing changed after all.

@@ -1,0 +1,200 @@
+import { createCharsTokenCounter, type Message, type MessagePart, type ToolResultPart } from '@hookwise/core';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { sessionRequests } from '../bench/requests.mjs';
+import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
+import { historyIndex } from './history-index.js';
+import { pruneToolOutputs, type PruneOptions, type PruneResult } from './prune-tool-outputs.js';
+
+// A host prunes a fresh copy of its growing history before every request (the report does it
+// 218 times on the recorded session): the same message objects, new ones appended. What the
+// pruner learnt about the old ones is kept (history-index.ts). These tests hold that path to
+// the answer of a run that knows nothing: the same history deep-copied (new objects, so no
+// index, no memo applies), with the earlier prunes it computed itself.
+
+const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
+const files = readdirSync(transcripts, { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.jsonl'))
+  .sort();
+const bigSession = 'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
+
+/** The whole answer, as bytes: what a host sends and stores. */
+const bytes = (result: PruneResult, input: Message[]) => JSON.stringify({ ...result, unchanged: result.messages === input });
+
+/** The run from scratch, as bytes comparable with `bytes(result, history)` of the run on `history`. */
+function fromScratch(history: Message[], options: PruneOptions): { result: PruneResult; bytes: string } {
+  const copy = structuredClone(history);
+  const result = pruneToolOutputs(copy, options.previouslyPruned === undefined ? options : { ...options, previouslyPruned: [...options.previouslyPruned] });
+  return { result, bytes: bytes(result, copy) };
+}
+
+/**
+ * Replays `histories` as a sticky host does (the ids of each committed batch handed back), once
+ * through the kept index and once from scratch, and compares every run. Returns the decisions.
+ */
+function replay(histories: Iterable<Message[]>, options: (run: number) => PruneOptions): Record<string, number> {
+  const decisions: Record<string, number> = {};
+  let warmPruned: string[] | undefined;
+  let coldPruned: string[] | undefined;
+  let run = 0;
+  for (const history of histories) {
+    const base = options(run++);
+    const warm = pruneToolOutputs(history, warmPruned === undefined ? base : { ...base, previouslyPruned: [...warmPruned] });
+    const { result: cold, bytes: coldBytes } = fromScratch(history, coldPruned === undefined ? base : { ...base, previouslyPruned: coldPruned });
+    expect(bytes(warm, history), `run ${run}`).toBe(coldBytes);
+    decisions[warm.decision] = (decisions[warm.decision] ?? 0) + 1;
+    if (warm.decision === 'pruned') warmPruned = warm.prunedIds;
+    if (cold.decision === 'pruned') coldPruned = cold.prunedIds;
+  }
+  return decisions;
+}
+
+/** Every prefix of each history since a compaction (and the request points only, with `every` > 1). */
+async function* prefixes(file: string, every = 1): AsyncGenerator<Message[]> {
+  const { messages, requests } = await sessionRequests(`${transcripts}${file}`);
+  let start = 0;
+  for (let end = 1; end <= messages.length; end++) {
+    const request = requests.find((candidate) => candidate.end === end);
+    if (request !== undefined) start = request.start;
+    else if (messages[end - 1]!.compactSummary === true) start = end - 1;
+    if (end % every === 0 || end === messages.length) yield messages.slice(start, end);
+  }
+}
+
+async function collect(iterable: AsyncIterable<Message[]>): Promise<Message[][]> {
+  const items: Message[][] = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+}
+
+const chars = createCharsTokenCounter(4);
+/** Option sets, and whether they prune anything on the big session (one prompt drove it: turn rules protect everything). */
+const optionSets: Array<[string, (run: number) => PruneOptions, boolean]> = [
+  ['defaults', () => ({}), true],
+  ['defaults under pressure now and then (minimum 0 every 4th request)', (run) => (run % 4 === 0 ? { minimumTokens: 0 } : {}), true],
+  ['small window, keepRecent 1', () => ({ protectTokens: 5_000, minimumTokens: 2_000, keepRecent: 1 }), true],
+  ['one protected turn', () => ({ protectTokens: 5_000, minimumTokens: 2_000, protectTurns: 1 }), false],
+  ['OpenCode rule', () => ({ protectTurns: 2, keepRecent: 0, supersede: false }), false],
+  ['everything it may, digests', () => ({ protectTokens: 0, minimumTokens: 0, placeholder: 'digest' }), true],
+  ['chars/4, no input digests, low thresholds', () => ({ tokenCounter: chars, digestInputs: false, protectTokens: 2_000, minimumTokens: 500 }), true],
+];
+
+describe('incremental pruning on a growing history = a run from scratch', () => {
+  it(`${bigSession}: every prefix, defaults (what the report runs), identical results`, async () => {
+    const decisions = replay(await collect(prefixes(bigSession)), () => ({}));
+    // The replay went through every decision a sticky host meets, commits included.
+    expect(Object.keys(decisions).sort()).toEqual(['below-minimum', 'nothing-eligible', 'pruned', 'reapplied', 'within-protected-window']);
+  });
+
+  for (const [name, options, prunes] of optionSets.slice(1)) {
+    it(`${bigSession}: every 3rd prefix, ${name}`, async () => {
+      const decisions = replay(await collect(prefixes(bigSession, 3)), options);
+      if (prunes) expect(decisions['pruned'], JSON.stringify(decisions)).toBeGreaterThan(0);
+      else expect(decisions['pruned'], JSON.stringify(decisions)).toBeUndefined();
+    });
+  }
+
+  it('every other transcript under fixtures/: every prefix, every option set', async () => {
+    let runs = 0;
+    for (const file of files.filter((name) => name !== bigSession)) {
+      const histories = await collect(prefixes(file));
+      for (const [, options] of optionSets) runs += Object.values(replay(histories, options)).reduce((sum, count) => sum + count, 0);
+    }
+    expect(runs).toBeGreaterThan(300);
+  });
+});
+
+describe('what is not an extension of the indexed history is indexed afresh', () => {
+  const OPENCODE_RULE: PruneOptions = { protectTurns: 2, keepRecent: 0, supersede: false, tokenCounter: chars };
+  /** Whether pruning `after` reuses the index of the history `prime` ran on; checks its answer against a run from scratch. */
+  function check(after: Message[], index: object, options: PruneOptions = OPENCODE_RULE): boolean {
+    const result = pruneToolOutputs(after, options);
+    expect(bytes(result, after)).toBe(fromScratch(after, options).bytes);
+    return historyIndex(after) === index;
+  }
+  /** Prunes `history` (indexing it) and returns its index. */
+  function prime(history: Message[], options: PruneOptions = OPENCODE_RULE): object {
+    pruneToolOutputs(history, options);
+    return historyIndex(history);
+  }
+
+  it('an extension (the same objects, new ones appended) reuses the index', () => {
+    const history = eligibleHistory([40_000, 25_000]);
+    const index = prime(history);
+    expect(check([...history, ...toolTurn(tokens(30_000)), prompt('u3'), prompt('u4')], index)).toBe(true);
+  });
+
+  it('a compaction (a new first message, the summary) starts a new index', () => {
+    const history = eligibleHistory([40_000, 25_000]);
+    const summary: Message = { role: 'user', parts: [{ type: 'text', text: 'Summary' }], compactSummary: true };
+    const index = prime(history);
+    expect(check([summary, ...eligibleHistory([40_000, 25_000])], index)).toBe(false);
+  });
+
+  it('an edited message (another object in its place) is indexed afresh', () => {
+    const history = eligibleHistory([40_000, 25_000]);
+    const index = prime(history);
+    const edited = history.slice();
+    const carrier = edited.findIndex((message) => message.parts.some((part) => part.type === 'tool-result'));
+    edited[carrier] = { ...edited[carrier]!, parts: [{ ...(edited[carrier]!.parts[0] as ToolResultPart), output: tokens(1_000) }] };
+    expect(check(edited, index)).toBe(false);
+  });
+
+  it('a removed message is indexed afresh', () => {
+    const history = eligibleHistory([40_000, 25_000, 10_000]);
+    expect(check([...history.slice(0, 3), ...history.slice(5)], prime(history))).toBe(false);
+    // A shorter history (the last messages dropped) is not an extension either.
+    expect(check(history.slice(0, -2), prime(history))).toBe(false);
+  });
+
+  it('a message whose parts were replaced or added in place is indexed afresh', () => {
+    const history = eligibleHistory([40_000, 25_000]);
+    const carrier = history.find((message) => message.parts.some((part) => part.type === 'tool-result'))!;
+    const parts = carrier.parts as MessagePart[];
+    let index = prime(history);
+    parts[0] = { ...(parts[0] as ToolResultPart), output: tokens(60_000) };
+    expect(check(history.slice(), index)).toBe(false);
+    index = prime(history);
+    parts.push({ type: 'text', text: 'note' });
+    expect(check(history.slice(), index)).toBe(false);
+  });
+
+  it('other options (counter, placeholder, protected tools, input digests) give the same answers as from scratch', () => {
+    const history = [prompt('u1'), ...toolTurn(tokens(30_000), { toolName: 'Write', input: { file_path: '/a.ts', content: 'x'.repeat(40_000) } }), ...eligibleHistory([40_000, 25_000])];
+    const variants: PruneOptions[] = [
+      { tokenCounter: createCharsTokenCounter(3) },
+      { placeholder: '[gone]' },
+      { placeholder: 'digest' },
+      { protectedTools: ['Read'] },
+      { digestInputs: false },
+      { digestInputs: ['Edit'] },
+      {},
+    ];
+    const index = prime(history);
+    // The same messages: the index stays, its option-dependent facts are redone for each change.
+    for (const variant of variants) expect(check(history.slice(), index, { ...OPENCODE_RULE, ...variant })).toBe(true);
+  });
+
+  it('a new call whose id an older call or an orphan result already has is indexed afresh', () => {
+    const [call, result] = toolTurn(tokens(30_000), { id: 'dup' });
+    const history = [prompt('u1'), call!, result!, ...eligibleHistory([40_000, 25_000])];
+    // The same id again: the older result now resolves to the newer call (the last one wins).
+    expect(check([...history, ...toolTurn(tokens(10), { id: 'dup', toolName: 'Skill' }), prompt('u9')], prime(history))).toBe(false);
+    // A result whose call comes later.
+    const orphan: Message = { role: 'user', parts: [{ type: 'tool-result', toolCallId: 'late', output: tokens(30_000) }] };
+    const early = [prompt('u1'), orphan, ...eligibleHistory([40_000, 25_000])];
+    const lateCall: Message = { role: 'assistant', parts: [{ type: 'tool-call', toolCallId: 'late', toolName: 'Skill', input: {} }] };
+    expect(check([...early, lateCall, prompt('u9')], prime(early))).toBe(false);
+  });
+
+  it('an in-place run (which writes into parts) makes every index stale', () => {
+    const history = eligibleHistory([40_000, 25_000]);
+    pruneToolOutputs(history, OPENCODE_RULE);
+    const index = historyIndex(history);
+    const copy = history.slice();
+    expect(pruneToolOutputs(copy, { ...OPENCODE_RULE, inPlace: true }).prunedCount).toBe(1);
+    expect(historyIndex(history)).not.toBe(index);
+    expect(pruneToolOutputs(history, OPENCODE_RULE).prunedCount).toBe(0);
+  });
+});
