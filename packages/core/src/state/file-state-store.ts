@@ -4,6 +4,7 @@ import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { acquireFileLock } from './lock.js';
 import { checkDirectoryChain, ioError, readFileInside, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './safe-fs.js';
+import { cloneJsonTree, jsonCopy } from './json-copy.js';
 import { assertSafeName } from './safe-name.js';
 import type { SessionState, StateStore } from './types.js';
 
@@ -281,22 +282,24 @@ export function createSessionState(store: StateStore, sessionId: string, default
 }
 
 /**
- * In-memory {@link StateStore} for tests and in-process hosts. Updates to one key run one after
- * another on a promise chain (the in-process equivalent of the file lock). Values are copied
- * through JSON on the way in and out, so callers see exactly what the file store would give
- * them (no shared references, no `undefined` properties, dates as strings). Names are validated
- * like the file store's, so tests catch unsafe names too.
+ * In-memory {@link StateStore} for tests and in-process hosts (a replay runs one per report).
+ * Updates to one key run one after another on a promise chain (the in-process equivalent of the
+ * file lock). Callers see exactly what the file store would give them (no shared references, no
+ * `undefined` properties, dates as strings): each value is kept as a private tree equal to its
+ * JSON round trip, copied on the way in and on every read (see json-copy.ts; a copy is several
+ * times cheaper than the parse a stored text would need). Names are validated like the file
+ * store's, so tests catch unsafe names too; a name that passed is remembered.
  */
 export function createMemoryStateStore(): StateStore {
-  const values = new Map<string, string>();
+  const values = new Map<string, unknown>();
   const chains = new Map<string, Promise<unknown>>();
-  const keyOf = (sessionId: string, namespace: string): string =>
-    `${assertSafeName(sessionId, 'session id')}\u0000${assertSafeNamespace(namespace)}`;
+  const names = createNameMemo();
+  const keyOf = (sessionId: string, namespace: string): string => `${names.session(sessionId)}\u0000${names.namespace(namespace)}`;
 
   function serialised<R>(key: string, task: () => Promise<R>): Promise<R> {
     const previous = chains.get(key) ?? Promise.resolve();
     const result = previous.then(task, task);
-    const tail = result.catch(() => {});
+    const tail = result.catch(ignore);
     chains.set(key, tail);
     // Forget the chain once idle so a long-lived host does not keep one promise per key forever.
     void tail.then(() => {
@@ -307,16 +310,14 @@ export function createMemoryStateStore(): StateStore {
 
   return {
     async read<T = unknown>(sessionId: string, namespace: string): Promise<T | undefined> {
-      const text = values.get(keyOf(sessionId, namespace));
-      return text === undefined ? undefined : (JSON.parse(text) as T);
+      return cloneJsonTree(values.get(keyOf(sessionId, namespace)) as T | undefined);
     },
     async update<T = unknown>(sessionId: string, namespace: string, fn: (current: T | undefined) => T | Promise<T>): Promise<T> {
       const key = keyOf(sessionId, namespace); // inside an async function, so a bad name rejects rather than throws
       return serialised(key, async () => {
-        const text = values.get(key);
-        const next = await fn(text === undefined ? undefined : (JSON.parse(text) as T));
+        const next = await fn(cloneJsonTree(values.get(key) as T | undefined));
         if (next === undefined) values.delete(key);
-        else values.set(key, serialise(next, key));
+        else values.set(key, jsonCopy(next, (value) => JSON.parse(serialise(value, key))));
         return next;
       });
     },
@@ -328,9 +329,32 @@ export function createMemoryStateStore(): StateStore {
         });
         return;
       }
-      const prefix = `${assertSafeName(sessionId, 'session id')}\u0000`;
+      const prefix = `${names.session(sessionId)}\u0000`;
       for (const key of [...values.keys()]) if (key.startsWith(prefix)) values.delete(key);
     },
+  };
+}
+
+const ignore = (): void => {};
+
+/** Remembered names are forgotten past this many (a long-lived host sees new sessions forever). */
+const NAME_MEMO_LIMIT = 1_000;
+
+/**
+ * Session ids and namespaces that passed the checks, so a store validates each name once, not
+ * on every read: the checks are pure, so a name that passed once passes again.
+ */
+function createNameMemo(): { session(name: string): string; namespace(name: string): string } {
+  const sessions = new Set<string>();
+  const namespaces = new Set<string>();
+  const remember = (memo: Set<string>, name: string): string => {
+    if (memo.size >= NAME_MEMO_LIMIT) memo.clear();
+    memo.add(name);
+    return name;
+  };
+  return {
+    session: (name) => (sessions.has(name) ? name : remember(sessions, assertSafeName(name, 'session id'))),
+    namespace: (name) => (namespaces.has(name) ? name : remember(namespaces, assertSafeNamespace(name))),
   };
 }
 
