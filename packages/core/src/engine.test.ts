@@ -150,6 +150,47 @@ describe('fail open', () => {
     expect(aborted).toBe(true);
   });
 
+  it('gives every running hook call its own deadline, with concurrent emits and after an idle spell', async () => {
+    const started: number[] = [];
+    const timedOut: number[] = [];
+    const slow = definePlugin({
+      meta: { name: 'slow', version: '1.0.0' },
+      hooks: [
+        defineHook({
+          name: 'sleepy',
+          on: {
+            'tool:after': (payload, context) => {
+              const index = started.push(performance.now()) - 1;
+              // `output` says how long this call takes; 'hang' never settles by itself.
+              if (payload.output !== 'hang') return new Promise<{ notice: string }>((resolve) => setTimeout(() => resolve({ notice: `done ${String(payload.output)}` }), Number(payload.output)));
+              return new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(void timedOut.push(performance.now() - started[index]!))));
+            },
+          },
+        }),
+      ],
+    });
+    const { engine } = engineWith({ plugins: [slow()] }, { hookTimeoutMs: 40 });
+    const emit = (output: string) => engine.emit('tool:after', { ...toolAfter, output });
+    // Calls start 0, 15 and 25 ms apart; the quick ones finish before their deadline.
+    const first = emit('hang');
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const quick = emit('5');
+    const second = emit('hang');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const third = emit('hang');
+    const outcomes = await Promise.all([first, quick, second, third]);
+    expect(outcomes.map((outcome) => outcome.errors.map((error) => error.kind))).toEqual([['timeout'], [], ['timeout'], ['timeout']]);
+    expect(outcomes[1]!.notice).toBe('done 5');
+    expect(outcomes[0]!.errors[0]!.message).toContain('40 ms');
+    // Never before its own deadline (a timer tick of slack below 40 for the clock's rounding).
+    for (const elapsed of timedOut) expect(elapsed).toBeGreaterThanOrEqual(39);
+    // The queue is empty now; a call long after still gets its deadline.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const late = await emit('hang');
+    expect(late.errors.map((error) => error.kind)).toEqual(['timeout']);
+    expect(timedOut).toHaveLength(4);
+  });
+
 
   it("returns what finished when the host's deadline passes: the running hook abandoned, the rest skipped, all logged", async () => {
     let aborted = false;

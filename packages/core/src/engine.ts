@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './logger.js';
 import { addPreserved, joinText, type HookFailure, type MergedNotice, type MergedOutcome, type NoticeAction } from './outcome.js';
 import type { PluginInstance, PluginMeta } from './plugin.js';
 import { isMessageLike, points, type PointInput, type PointName, type PointPayload } from './points.js';
+import { fastParserFor } from './payload-parse.js';
 import { parseWith, type SchemaLike } from './schema.js';
 import { createEventLog } from './state/event-log.js';
 import { createFileStateStore, createSessionState } from './state/file-state-store.js';
@@ -172,6 +173,72 @@ class RunContext implements HookContext {
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** A running async hook call's deadline, in its engine's {@link DeadlineQueue}. */
+class HookDeadline {
+  settled = false;
+  next: HookDeadline | undefined;
+  constructor(
+    readonly at: number,
+    readonly context: RunContext,
+    readonly hook: PreparedHook,
+    readonly reject: (error: unknown) => void,
+  ) {}
+}
+
+/**
+ * The deadlines of an engine's running async hook calls, on one timer. A timer per call
+ * (`setTimeout` + `clearTimeout`) cost more than a replay's no-op hook, and every call of an
+ * engine has the same timeout, so deadlines fall due in the order the calls started: a queue,
+ * and one timer armed for its oldest call still running. A call that settles is only marked;
+ * it leaves the queue when it reaches the front. When the timer fires, each call past its
+ * deadline is aborted and rejected with a HookTimeoutError, as its own timer would have done
+ * (never earlier than its deadline; at most a timer tick later). Real time, as `setTimeout`
+ * measures it, not the engine's clock (a replay's clock follows the recorded session).
+ */
+class DeadlineQueue {
+  private head: HookDeadline | undefined;
+  private tail: HookDeadline | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Timeouts `setTimeout` takes as given (it fires at once past 2^31-1 ms). */
+  static canTime(timeoutMs: number): boolean {
+    return Number.isFinite(timeoutMs) && timeoutMs >= 1 && timeoutMs <= 0x7fffffff;
+  }
+
+  constructor(private readonly timeoutMs: number) {}
+
+  add(context: RunContext, hook: PreparedHook, reject: (error: unknown) => void): HookDeadline {
+    while (this.head?.settled) this.head = this.head.next;
+    if (this.head === undefined) this.tail = undefined;
+    const deadline = new HookDeadline(performance.now() + this.timeoutMs, context, hook, reject);
+    if (this.tail) this.tail.next = deadline;
+    else this.head = deadline;
+    this.tail = deadline;
+    if (this.timer === undefined) this.arm(this.timeoutMs);
+    return deadline;
+  }
+
+  private arm(delayMs: number): void {
+    this.timer = setTimeout(this.expire, Math.min(0x7fffffff, Math.max(1, Math.ceil(delayMs))));
+    this.timer.unref?.();
+  }
+
+  private readonly expire = (): void => {
+    this.timer = undefined;
+    const now = performance.now();
+    while (this.head !== undefined && (this.head.settled || this.head.at <= now)) {
+      const due = this.head;
+      this.head = due.next;
+      if (due.settled) continue;
+      due.settled = true;
+      due.context.abort();
+      due.reject(new HookTimeoutError({ pluginName: due.hook.pluginName, hookName: due.hook.hookName, timeoutMs: this.timeoutMs }));
+    }
+    if (this.head === undefined) this.tail = undefined;
+    else this.arm(this.head.at - now);
+  };
 }
 
 const orderRank = (order: HookOrder | undefined) => (order === 'pre' ? 0 : order === 'post' ? 2 : 1);
@@ -354,9 +421,12 @@ export function createEngine(options: EngineOptions): Engine {
     return { text, ...(typeof kind === 'string' && kind !== '' ? { kind } : {}), ...base, actions: kept };
   };
 
+  /** One timer for the deadlines of every async hook call (see {@link DeadlineQueue}); the host's signal keeps a timer per call. */
+  const deadlines = DeadlineQueue.canTime(hookTimeoutMs) ? new DeadlineQueue(hookTimeoutMs) : undefined;
+
   /**
    * Calls one hook. A hook that returns synchronously needs no deadline (nothing could
-   * interrupt it anyway), so the timer and the abort controller are only made for promises,
+   * interrupt it anyway), so the deadline and the abort controller are only made for promises,
    * and the signal only when the hook asks for it: a no-op hook costs a few microseconds.
    */
   const runHook = (hook: PreparedHook, scope: PluginScope, payload: unknown, base: BaseContext, signal: AbortSignal | undefined, startedAt: number): unknown => {
@@ -364,6 +434,21 @@ export function createEngine(options: EngineOptions): Engine {
     const context = new RunContext(base, hook, scope);
     const result = hook.call(scope, payload, context);
     if (!isThenable(result)) return result;
+    if (deadlines && !signal) {
+      return new Promise((resolve, reject) => {
+        const deadline = deadlines.add(context, hook, reject);
+        result.then(
+          (value) => {
+            deadline.settled = true;
+            resolve(value);
+          },
+          (error: unknown) => {
+            deadline.settled = true;
+            reject(error);
+          },
+        );
+      });
+    }
     return new Promise((resolve, reject) => {
       const onHostAbort = () => {
         clearTimeout(timer);
@@ -393,14 +478,18 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /**
-   * The schema's check, with a request's history checked in a plain loop first: through the
-   * schema each message is a schema run, and a host that transforms before every request pays
-   * it on every history (the report's replay: 218 histories of up to 280 messages on the demo
-   * session). When the loop finds all messages sound, the rest of the payload goes through the
-   * schema and gets a copy of the array, as the schema would give; anything else takes the
-   * schema's path, so errors read the same.
+   * The schema's check, through its plain-code twin first (payload-parse.ts: the same data for
+   * every payload it accepts, a few times cheaper; a request's history is checked there in a
+   * plain loop, not one schema run per message). What it does not accept goes through the schema
+   * itself, so a bad payload gets the schema's own error. If the twin cannot be built, a
+   * request's history is still checked in a loop before the rest goes through the schema.
    */
   function parsePayload<T>(schema: SchemaLike<T>, value: Record<string, unknown>, hasHistory: boolean): ReturnType<typeof parseWith<T>> {
+    const fast = fastParserFor(schema as SchemaLike<unknown>);
+    if (fast) {
+      const data = fast(value);
+      return data !== undefined ? { ok: true, data: data as T } : parseWith(schema, value);
+    }
     const messages = hasHistory ? value['messages'] : undefined;
     if (!Array.isArray(messages) || messages.length === 0) return parseWith(schema, value);
     // A loop, not `every`: holes must fail too.

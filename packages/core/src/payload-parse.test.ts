@@ -1,0 +1,85 @@
+import * as z from 'zod/mini';
+import { describe, expect, it } from 'vitest';
+import { fastParserFor } from './payload-parse.js';
+import { points, type PointName } from './points.js';
+import type { SchemaLike } from './schema.js';
+
+const message = { role: 'user', parts: [{ type: 'text', text: 'hi' }] };
+
+/** A payload of each point with every declared field set (and one extra field). */
+const full: Record<PointName, Record<string, unknown>> = {
+  'session:start': { source: 'startup' },
+  'prompt:submit': { prompt: '/x a', command: { name: 'x', args: 'a' } },
+  'tool:before': { toolName: 'Read', input: { file_path: '/a' }, toolUseId: 't1' },
+  'tool:after': { toolName: 'Read', input: { file_path: '/a' }, output: 'text', ok: true, error: 'e', durationMs: 3, toolUseId: 't1' },
+  'llm:before': { systemPrompt: '', messages: [message, { ...message, role: 'assistant' }], intentId: 'i', taskId: 't' },
+  'compact:before': { trigger: 'auto', instructions: 'keep' },
+  'compact:after': { trigger: 'manual', tokensBefore: 10, tokensAfter: 0, summary: 's', preserved: ['a', 'b'] },
+  'phase:end': { output: 'done', taskId: 't', phase: 'p', agentType: 'a', request: 'r', agentTranscriptPath: '/t' },
+  'agent:stop': { lastMessage: 'bye', stopHookActive: false },
+  'session:end': { reason: 'other' },
+};
+const common = { sessionId: 's-1', projectDir: '/p', host: 'test', cwd: '/p', transcriptPath: '/t.jsonl', model: 'm', contextTokens: 0, contextWindow: 200_000 };
+
+const odd = [undefined, null, '', 'text', 0, -0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, {}, [], ['a'], [message], [undefined], [1], { name: 'x' }, { name: 'x', args: 'y', extra: 1 }, 'startup', 'auto', 'bogus'];
+
+/** The full payload, then each field left out, set to each odd value, and extra keys added. */
+function variants(point: PointName): Array<Record<string, unknown>> {
+  const base: Record<string, unknown> = { ...common, ...full[point], extra: { kept: true } };
+  const out: Array<Record<string, unknown>> = [base, { ...base, undefinedExtra: undefined }, { ...common, ...full[point] }];
+  for (const key of Object.keys(base)) {
+    const { [key]: _left, ...without } = base;
+    out.push(without);
+    for (const value of odd) out.push({ ...base, [key]: value });
+  }
+  out.push({ ...base, messages: Object.assign(new Array(2), { 0: message }) }); // a hole
+  return out;
+}
+
+/** Same values and the same key order, all the way down. */
+function sameShape(actual: unknown, expected: unknown): void {
+  expect(actual).toStrictEqual(expected);
+  if (typeof expected === 'object' && expected !== null) {
+    expect(Object.keys(actual as object)).toEqual(Object.keys(expected));
+    for (const key of Object.keys(expected)) sameShape((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]);
+  }
+}
+
+describe('fastParserFor', () => {
+  it.each(Object.keys(points) as PointName[])('gives zod’s result for every %s payload it accepts, and accepts no payload zod refuses', (point) => {
+    const schema = points[point].schema as unknown as SchemaLike<unknown> & z.ZodMiniType;
+    const fast = fastParserFor(schema);
+    // Every point's schema is made of parts the fast parse knows: else the engine silently
+    // falls back to the slower schema parse on every emit.
+    expect(fast).toBeTypeOf('function');
+    let accepted = 0;
+    for (const payload of variants(point)) {
+      const expected = schema.safeParse(payload);
+      const data = fast!(payload);
+      if (data === undefined) continue;
+      accepted++;
+      expect(expected.success, `zod refuses ${JSON.stringify(payload)}`).toBe(true);
+      sameShape(data, (expected as { data: unknown }).data);
+      // A copy, as zod's: hooks replacing fields must not touch the host's object.
+      expect(data).not.toBe(payload);
+    }
+    expect(accepted).toBeGreaterThan(3);
+  });
+
+  it('leaves a schema with a part it does not know to zod', () => {
+    expect(fastParserFor(z.looseObject({ a: z.string().check(z.regex(/x/)) }))).toBeUndefined();
+    expect(fastParserFor(z.looseObject({ a: z.date() }))).toBeUndefined();
+    expect(fastParserFor(z.strictObject({ a: z.string() }))).toBeUndefined();
+    expect(fastParserFor(z.string())).toBeUndefined();
+  });
+
+  it('copies arrays and nested objects as zod does (new array, unknown keys of a strict shape dropped)', () => {
+    const payload = { ...common, ...full['prompt:submit'], command: { name: 'x', args: '', extra: 1 } };
+    const data = fastParserFor(points['prompt:submit'].schema as never)!(payload)!;
+    expect(data['command']).toEqual({ name: 'x', args: '' });
+    const request: Record<string, unknown> = { ...common, ...full['llm:before'] };
+    const parsed = fastParserFor(points['llm:before'].schema as never)!(request)!;
+    expect(parsed['messages']).not.toBe(request['messages']);
+    expect(parsed['messages']).toEqual(request['messages']);
+  });
+});
