@@ -126,6 +126,16 @@ function realpathOfExistingPrefix(absolutePath: string, inputForErrors: string):
   const missingTail: string[] = [];
   let current = absolutePath;
   for (;;) {
+    // Nothing at all there (the usual case for a file not created yet): neither a path to
+    // resolve nor a dangling link, so straight to the parent, without the two exceptions the
+    // checks below would throw.
+    if (isAbsent(current)) {
+      const parent = path.dirname(current);
+      if (parent === current) return absolutePath;
+      missingTail.push(path.basename(current));
+      current = parent;
+      continue;
+    }
     try {
       const real = realpathSync.native(current);
       return missingTail.length === 0 ? real : path.join(real, ...missingTail.reverse());
@@ -142,6 +152,15 @@ function realpathOfExistingPrefix(absolutePath: string, inputForErrors: string):
     if (parent === current) return absolutePath; // nothing exists at all, not even the file-system root
     missingTail.push(path.basename(current));
     current = parent;
+  }
+}
+
+/** True only when `lstat` says nothing is there (ENOENT, ENOTDIR); any other answer is left to the full checks. */
+function isAbsent(candidate: string): boolean {
+  try {
+    return lstatSync(candidate, { throwIfNoEntry: false }) === undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOTDIR';
   }
 }
 
