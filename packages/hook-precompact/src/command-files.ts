@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertSafeName, resolveInside, UnsafeNameError } from '@hookwise/core';
@@ -115,6 +116,10 @@ export async function findCommandFile(name: string, folders: readonly CommandFol
       }
       throw error;
     }
+    // Most folders of the search path lack the file, or do not exist: a synchronous look first
+    // spares each of them an asynchronous open (a thread-pool round trip). Any other answer
+    // leaves the decision to the read below, as before.
+    if (isMissing(file)) continue;
     let markdown: string;
     try {
       // Not readFile: a FIFO planted as a command file would block the hook process for good.
@@ -131,4 +136,15 @@ export async function findCommandFile(name: string, folders: readonly CommandFol
     return { found: true, file, folder: root, markdown };
   }
   return refused === undefined ? { found: false, searched } : { found: false, refused, searched };
+}
+
+/** True when nothing is at `file` (ENOENT) or a part of its path is no folder (ENOTDIR). */
+function isMissing(file: string): boolean {
+  try {
+    // No exception (and no stack trace to build) for the usual ENOENT.
+    return statSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
 }
