@@ -7,6 +7,7 @@ import {
   dismissSuggestions,
   evaluateSuggestion,
   formatSuggestion,
+  formatTokens,
   initialSuggestionState,
   measurement,
   rearmSuggestions,
@@ -211,5 +212,13 @@ describe('on the recorded session (fixtures, PROVENANCE.md)', () => {
       }
     }
     expect(first).toEqual({ line: 580, count: 50 });
+  });
+});
+
+describe('formatTokens', () => {
+  it('writes token counts as toLocaleString("en-US") does', () => {
+    const values = [0, 1, 12, 999, 1_000, 35_641, 199_999.5, 200_000, 1_000_000, 123_456_789, -0.4, -1_234, -999_999, 2 ** 53 + 2, 1e21, Number.NaN, Number.POSITIVE_INFINITY];
+    for (let value = 0; value < 5_000_000; value = value * 3 + 7) values.push(value, -value);
+    for (const value of values) expect(formatTokens(value)).toBe(Math.round(value).toLocaleString('en-US'));
   });
 });
