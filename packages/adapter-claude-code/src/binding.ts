@@ -50,36 +50,21 @@ export interface DispatchOptions {
  * reported as errors and otherwise ignored.
  */
 export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput, options: DispatchOptions = {}): Promise<DispatchResult> {
-  const points: PointName[] = [];
-  const errors: HookFailure[] = [];
   const common: Common = {
     sessionId: input.session_id,
     ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
     ...(input.transcript_path !== undefined ? { transcriptPath: input.transcript_path } : {}),
   };
-  const emit = async <P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>): Promise<MergedOutcome<P> | undefined> => {
-    if (!engine.has(point) && point !== 'session:start') return undefined;
-    points.push(point);
-    const model = await rememberedModel(engine, common.sessionId, errors);
-    const merged = await engine.emit(point, { ...(model ? { model } : {}), ...common, ...payload } as unknown as PointInput<P>, options.signal ? { signal: options.signal } : {});
-    errors.push(...merged.errors);
-    return merged;
-  };
-  const result: EventResult = {};
-  const absorb = (merged: MergedOutcome | undefined) => {
-    if (!merged) return;
-    result.context = joinText(result.context, merged.context, 'context');
-    result.notice = joinText(result.notice, merged.notice, 'notice');
-    if (merged.block && !result.block) result.block = { reason: merged.block.reason };
-  };
+  const dispatch = new Dispatch(engine, common, options.signal);
+  const { errors, result } = dispatch;
 
-  if (options.startSession && event !== 'SessionStart') absorb(await emit('session:start', { source: options.startSession }));
+  if (options.startSession && event !== 'SessionStart') dispatch.absorb(await dispatch.emit('session:start', { source: options.startSession }));
   // A slash prompt held back on UserPromptSubmit that Claude Code did not expand: the command
   // does not exist (or is not loaded), so the prompt went to the model as plain text.
   if (event !== 'UserPromptExpansion' && engine.has('prompt:submit')) {
     const held = await takePendingPrompt(engine, common.sessionId, errors);
     if (held !== undefined) {
-      const merged = await emit('prompt:submit', { prompt: held });
+      const merged = await dispatch.emit('prompt:submit', { prompt: held });
       // Its context belonged to a turn that has started; only the notice still makes sense.
       if (merged?.notice) result.notice = joinText(result.notice, merged.notice, 'notice');
     }
@@ -90,8 +75,8 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       const start = input as HookInputOf<'SessionStart'>;
       if (start.model) await updateState(engine, common.sessionId, errors, (state) => ({ ...state, model: start.model }));
       const source = sessionSource(start.source);
-      absorb(await emit('session:start', { source, ...(start.model ? { model: start.model } : {}), ...(typeof start.context_tokens === 'number' && start.context_tokens >= 0 ? { contextTokens: start.context_tokens } : {}) }));
-      if (source === 'compact') absorb(await emitCompactAfter(engine, common, errors, emit, {}));
+      dispatch.absorb(await dispatch.emit('session:start', { source, ...(start.model ? { model: start.model } : {}), ...(typeof start.context_tokens === 'number' && start.context_tokens >= 0 ? { contextTokens: start.context_tokens } : {}) }));
+      if (source === 'compact') dispatch.absorb(await emitCompactAfter(dispatch, {}));
       break;
     }
     case 'UserPromptSubmit': {
@@ -104,24 +89,24 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
         const now = engine.services.clock.now();
         if (await updateState(engine, common.sessionId, errors, (state) => ({ ...state, pendingPrompt: { prompt, at: now } }))) break;
       }
-      absorb(await emit('prompt:submit', { prompt }));
+      dispatch.absorb(await dispatch.emit('prompt:submit', { prompt }));
       break;
     }
     case 'UserPromptExpansion': {
       const expansion = input as HookInputOf<'UserPromptExpansion'>;
       const args = expansion.command_args ?? '';
       const held = engine.has('prompt:submit') ? await takePendingPrompt(engine, common.sessionId, errors) : undefined;
-      absorb(await emit('prompt:submit', { prompt: expansion.prompt ?? held ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`, command: { name: expansion.command_name, args } }));
+      dispatch.absorb(await dispatch.emit('prompt:submit', { prompt: expansion.prompt ?? held ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`, command: { name: expansion.command_name, args } }));
       break;
     }
     case 'PreToolUse': {
       const tool = input as HookInputOf<'PreToolUse'>;
-      absorb(await emit('tool:before', { toolName: tool.tool_name, input: tool.tool_input, ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}) }));
+      dispatch.absorb(await dispatch.emit('tool:before', { toolName: tool.tool_name, input: tool.tool_input, ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}) }));
       break;
     }
     case 'PostToolUse': {
       const tool = input as HookInputOf<'PostToolUse'>;
-      const after = await emit('tool:after', {
+      const after = await dispatch.emit('tool:after', {
         toolName: tool.tool_name,
         input: tool.tool_input,
         output: tool.tool_response,
@@ -129,7 +114,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
         ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}),
         ...(typeof tool.duration_ms === 'number' && tool.duration_ms >= 0 ? { durationMs: tool.duration_ms } : {}),
       });
-      absorb(after);
+      dispatch.absorb(after);
       // tool:after transforms the output: Claude Code applies a replacement through updatedToolOutput.
       if (after?.value !== undefined) result.updatedToolOutput = after.value;
       if (SUBAGENT_TOOLS.has(tool.tool_name)) {
@@ -142,8 +127,8 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     case 'PostToolUseFailure': {
       const tool = input as HookInputOf<'PostToolUseFailure'>;
       const error = typeof tool.error === 'string' ? tool.error : tool.error === undefined ? 'tool failed' : JSON.stringify(tool.error);
-      absorb(
-        await emit('tool:after', {
+      dispatch.absorb(
+        await dispatch.emit('tool:after', {
           toolName: tool.tool_name,
           input: tool.tool_input,
           output: error,
@@ -162,13 +147,13 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
         ...state,
         compaction: { trigger, startedAt: new Date(engine.services.clock.now()).toISOString() },
       }));
-      absorb(await emit('compact:before', { trigger, ...(compact.custom_instructions ? { instructions: compact.custom_instructions } : {}) }));
+      dispatch.absorb(await dispatch.emit('compact:before', { trigger, ...(compact.custom_instructions ? { instructions: compact.custom_instructions } : {}) }));
       break;
     }
     case 'PostCompact': {
       const compact = input as HookInputOf<'PostCompact'>;
-      absorb(
-        await emitCompactAfter(engine, common, errors, emit, {
+      dispatch.absorb(
+        await emitCompactAfter(dispatch, {
           ...(compact.trigger === 'manual' || compact.trigger === 'auto' ? { trigger: compact.trigger } : {}),
           ...(compact.compact_summary ? { summary: compact.compact_summary } : {}),
         }),
@@ -181,7 +166,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       // tool call waits for its result, so it is no phase of the user's work and leaves no hand-off.
       if (stop.agent_type === '') break;
       const output = stop.last_assistant_message ?? (stop.agent_transcript_path ? lastAssistantText(stop.agent_transcript_path) : undefined) ?? '';
-      const merged = await emit('phase:end', {
+      const merged = await dispatch.emit('phase:end', {
         output,
         ...(stop.agent_id ? { taskId: stop.agent_id } : {}),
         ...(stop.agent_type ? { phase: stop.agent_type, agentType: stop.agent_type } : {}),
@@ -203,29 +188,62 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     }
     case 'Stop': {
       const stop = input as HookInputOf<'Stop'>;
-      const merged = await emit('agent:stop', { ...(stop.last_assistant_message ? { lastMessage: stop.last_assistant_message } : {}), ...(stop.stop_hook_active !== undefined ? { stopHookActive: stop.stop_hook_active } : {}) });
-      absorb(merged);
+      const merged = await dispatch.emit('agent:stop', { ...(stop.last_assistant_message ? { lastMessage: stop.last_assistant_message } : {}), ...(stop.stop_hook_active !== undefined ? { stopHookActive: stop.stop_hook_active } : {}) });
+      dispatch.absorb(merged);
       // Context on Stop makes Claude continue the turn; once it already continues because of a
       // Stop hook, more context could loop, so it is dropped (a block still passes: Claude Code caps those).
       if (stop.stop_hook_active) delete result.context;
       break;
     }
     case 'SessionEnd': {
-      absorb(await emit('session:end', { reason: (input as HookInputOf<'SessionEnd'>).reason ?? 'other' }));
+      dispatch.absorb(await dispatch.emit('session:end', { reason: (input as HookInputOf<'SessionEnd'>).reason ?? 'other' }));
       break;
     }
   }
-  return { rendered: renderOutput(event, result), errors, points };
+  return { rendered: renderOutput(event, result), errors, points: dispatch.points };
 }
 
-type Emit = <P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>) => Promise<MergedOutcome<P> | undefined>;
+/**
+ * One event's dispatch: the points it ran, the failures, and what the plugins decided, merged
+ * the binding's way. A class rather than closures made per event: the replay of `hookwise
+ * report` dispatches some 500 events, and each closure costs an allocation and a name.
+ */
+class Dispatch {
+  readonly points: PointName[] = [];
+  readonly errors: HookFailure[] = [];
+  readonly result: EventResult = {};
+
+  constructor(
+    readonly engine: Engine,
+    readonly common: Common,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async emit<P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>): Promise<MergedOutcome<P> | undefined> {
+    if (!this.engine.has(point) && point !== 'session:start') return undefined;
+    this.points.push(point);
+    const model = await rememberedModel(this.engine, this.common.sessionId, this.errors);
+    const merged = await this.engine.emit(point, { ...(model ? { model } : {}), ...this.common, ...payload } as unknown as PointInput<P>, this.signal ? { signal: this.signal } : {});
+    this.errors.push(...merged.errors);
+    return merged;
+  }
+
+  absorb(merged: MergedOutcome | undefined): void {
+    if (!merged) return;
+    const result = this.result;
+    result.context = joinText(result.context, merged.context, 'context');
+    result.notice = joinText(result.notice, merged.notice, 'notice');
+    if (merged.block && !result.block) result.block = { reason: merged.block.reason };
+  }
+}
 
 /**
  * Emits `compact:after` with the trigger PreCompact saw. SessionStart(source=compact) and
  * PostCompact both report a compaction, and either may be missing depending on the Claude Code
  * version and mode: both emit, and core's engine runs the hooks once per compaction.
  */
-async function emitCompactAfter(engine: Engine, common: Common, errors: HookFailure[], emit: Emit, fields: { trigger?: 'manual' | 'auto'; summary?: string }): Promise<MergedOutcome | undefined> {
+async function emitCompactAfter(dispatch: Dispatch, fields: { trigger?: 'manual' | 'auto'; summary?: string }): Promise<MergedOutcome | undefined> {
+  const { engine, common, errors } = dispatch;
   if (!engine.has('compact:after')) return undefined;
   let trigger = fields.trigger;
   if (trigger === undefined) {
@@ -235,7 +253,7 @@ async function emitCompactAfter(engine: Engine, common: Common, errors: HookFail
       errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
     }
   }
-  return emit('compact:after', { ...(trigger ? { trigger } : {}), ...(fields.summary ? { summary: fields.summary } : {}) });
+  return dispatch.emit('compact:after', { ...(trigger ? { trigger } : {}), ...(fields.summary ? { summary: fields.summary } : {}) });
 }
 
 function sessionSource(source: string | undefined): 'startup' | 'resume' | 'clear' | 'compact' {
