@@ -37,58 +37,60 @@ async function buildEvents() {
   let openResponse;
   let turnEnded = false;
   const add = (point, payload, time) => events.push({ point, payload: { sessionId: SESSION, ...(contextTokens !== undefined ? { contextTokens } : {}), ...(model ? { model } : {}), ...payload }, time });
-  for await (const entry of core.readTranscriptEntries(transcript)) {
-    if (events.length === 0) add('session:start', { source: 'startup' }, entry.timestamp);
-    if (entry.type === 'usage' && !entry.isSidechain) {
-      contextTokens = entry.contextTokens;
-      model ??= entry.model;
-    }
-    if (entry.type === 'compact-boundary') {
-      if (turnEnded) add('agent:stop', { stopHookActive: false }, entry.timestamp);
-      turnEnded = false;
-      // The request the compaction summarised, PreCompact, then SessionStart(compact), as the
-      // report sends them; the history starts anew after it.
-      add('llm:before', { systemPrompt: '' }, entry.timestamp);
-      requests.push([events.at(-1), historyStart, wire.length]);
-      add('compact:before', { trigger: entry.trigger === 'manual' ? 'manual' : 'auto' }, entry.timestamp);
-      historyStart = wire.length;
-      add('session:start', { source: 'compact' }, entry.timestamp);
-      add('compact:after', { ...(entry.preTokens !== undefined ? { tokensBefore: entry.preTokens } : {}), ...(entry.postTokens !== undefined ? { tokensAfter: entry.postTokens } : {}) }, entry.timestamp);
-      continue;
-    }
-    if (entry.type !== 'message' || entry.isSidechain) continue;
-    const blocks = typeof entry.content === 'string' ? [{ type: 'text', text: entry.content }] : entry.content;
-    if (entry.role === 'assistant') {
-      if (entry.messageId === undefined || entry.messageId !== openResponse) {
+  for await (const batch of core.readTranscriptEntries(transcript)) {
+    for (const entry of batch) {
+      if (events.length === 0) add('session:start', { source: 'startup' }, entry.timestamp);
+      if (entry.type === 'usage' && !entry.isSidechain) {
+        contextTokens = entry.contextTokens;
+        model ??= entry.model;
+      }
+      if (entry.type === 'compact-boundary') {
+        if (turnEnded) add('agent:stop', { stopHookActive: false }, entry.timestamp);
+        turnEnded = false;
+        // The request the compaction summarised, PreCompact, then SessionStart(compact), as the
+        // report sends them; the history starts anew after it.
         add('llm:before', { systemPrompt: '' }, entry.timestamp);
         requests.push([events.at(-1), historyStart, wire.length]);
+        add('compact:before', { trigger: entry.trigger === 'manual' ? 'manual' : 'auto' }, entry.timestamp);
+        historyStart = wire.length;
+        add('session:start', { source: 'compact' }, entry.timestamp);
+        add('compact:after', { ...(entry.preTokens !== undefined ? { tokensBefore: entry.preTokens } : {}), ...(entry.postTokens !== undefined ? { tokensAfter: entry.postTokens } : {}) }, entry.timestamp);
+        continue;
       }
-      openResponse = entry.messageId;
-      wire.push({ role: 'assistant', content: blocks });
-      const calls = blocks.filter((block) => block.type === 'tool_use');
-      for (const call of calls) {
-        toolNames.set(call.id, { name: call.name, input: call.input });
-        add('tool:before', { toolName: call.name, input: call.input ?? {}, toolUseId: call.id }, entry.timestamp);
+      if (entry.type !== 'message' || entry.isSidechain) continue;
+      const blocks = typeof entry.content === 'string' ? [{ type: 'text', text: entry.content }] : entry.content;
+      if (entry.role === 'assistant') {
+        if (entry.messageId === undefined || entry.messageId !== openResponse) {
+          add('llm:before', { systemPrompt: '' }, entry.timestamp);
+          requests.push([events.at(-1), historyStart, wire.length]);
+        }
+        openResponse = entry.messageId;
+        wire.push({ role: 'assistant', content: blocks });
+        const calls = blocks.filter((block) => block.type === 'tool_use');
+        for (const call of calls) {
+          toolNames.set(call.id, { name: call.name, input: call.input });
+          add('tool:before', { toolName: call.name, input: call.input ?? {}, toolUseId: call.id }, entry.timestamp);
+        }
+        turnEnded = calls.length === 0;
+        continue;
       }
-      turnEnded = calls.length === 0;
-      continue;
+      wire.push({ role: 'user', content: blocks });
+      const results = blocks.filter((block) => block.type === 'tool_result');
+      for (const result of results) {
+        const call = toolNames.get(result.tool_use_id) ?? { name: 'unknown', input: {} };
+        add('tool:after', { toolName: call.name, input: call.input, output: result.content, ok: result.is_error !== true, toolUseId: result.tool_use_id }, entry.timestamp);
+      }
+      if (results.length > 0) continue;
+      const [message] = core.fromAnthropicMessages([{ role: 'user', content: blocks }]);
+      const prompt = core.isUserPrompt(message);
+      // The user is back (a prompt, or the meta line before a local command): the turn ended.
+      if (turnEnded && (prompt || entry.isMeta === true)) add('agent:stop', { stopHookActive: false }, entry.timestamp);
+      turnEnded = false;
+      if (!prompt) continue;
+      const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+      const command = text.includes('<command-name>') ? core.parseSlashCommand(text) : undefined;
+      add('prompt:submit', command ? { prompt: `/${command.name} ${command.args}`.trim(), command } : { prompt: text }, entry.timestamp);
     }
-    wire.push({ role: 'user', content: blocks });
-    const results = blocks.filter((block) => block.type === 'tool_result');
-    for (const result of results) {
-      const call = toolNames.get(result.tool_use_id) ?? { name: 'unknown', input: {} };
-      add('tool:after', { toolName: call.name, input: call.input, output: result.content, ok: result.is_error !== true, toolUseId: result.tool_use_id }, entry.timestamp);
-    }
-    if (results.length > 0) continue;
-    const [message] = core.fromAnthropicMessages([{ role: 'user', content: blocks }]);
-    const prompt = core.isUserPrompt(message);
-    // The user is back (a prompt, or the meta line before a local command): the turn ended.
-    if (turnEnded && (prompt || entry.isMeta === true)) add('agent:stop', { stopHookActive: false }, entry.timestamp);
-    turnEnded = false;
-    if (!prompt) continue;
-    const text = message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-    const command = text.includes('<command-name>') ? core.parseSlashCommand(text) : undefined;
-    add('prompt:submit', command ? { prompt: `/${command.name} ${command.args}`.trim(), command } : { prompt: text }, entry.timestamp);
   }
   const history = core.fromAnthropicMessages(wire);
   for (const [event, start, end] of requests) event.payload.messages = history.slice(start, end);

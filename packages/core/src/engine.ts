@@ -393,6 +393,14 @@ export function createEngine(options: EngineOptions): Engine {
     lastCompactAfterAt?: number;
   }
 
+  /** Records a failure in the outcome and reports it (once, here). Not a closure per emit: a replay emits hundreds. */
+  const fail = async (merged: MergedOutcome, failure: HookFailure, sessionId: string, emitOptions: EmitOptions | undefined): Promise<void> => {
+    merged.errors.push(failure);
+    await report(failure, sessionId, merged.point, emitOptions);
+  };
+  const invalid = (merged: MergedOutcome, hook: PreparedHook, message: string, sessionId: string, emitOptions: EmitOptions | undefined): Promise<void> =>
+    fail(merged, { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message }, sessionId, emitOptions);
+
   /**
    * Turns a hook's `notice` (text or a Notice) into a merged notice. Actions must name a
    * command the same plugin declares (or the `compact` host action); others are dropped and
@@ -504,15 +512,11 @@ export function createEngine(options: EngineOptions): Engine {
     const list = byPoint.get(point);
     // session:start is still recorded with no hooks on it: plugin commands use the last session.
     if ((!list || list.length === 0) && point !== 'session:start') return merged;
-    const fail = async (failure: HookFailure, sessionId: string) => {
-      merged.errors.push(failure);
-      await report(failure, sessionId, point, emitOptions);
-    };
 
     const spec = points[point];
     const parsed = parsePayload(spec.schema as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input }, point === 'llm:before');
     if (!parsed.ok) {
-      await fail({ pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown');
+      await fail(merged, { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown', emitOptions);
       return merged;
     }
     let payload = parsed.data as PointPayload<P>;
@@ -533,7 +537,7 @@ export function createEngine(options: EngineOptions): Engine {
     for (const hook of list ?? []) {
       if (signal?.aborted) {
         // The host stopped waiting: say which hooks never ran rather than dropping them silently.
-        await fail({ pluginName: hook.pluginName, hookName: hook.hookName, kind: 'timeout', message: `skipped: the host's deadline passed ${Math.max(0, clock.now() - startedAt)} ms into ${point}` }, sessionId);
+        await fail(merged, { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'timeout', message: `skipped: the host's deadline passed ${Math.max(0, clock.now() - startedAt)} ms into ${point}` }, sessionId, emitOptions);
         continue;
       }
       merged.hooksRun++;
@@ -543,6 +547,7 @@ export function createEngine(options: EngineOptions): Engine {
         if (isThenable(result)) result = await result;
       } catch (error) {
         await fail(
+          merged,
           {
             pluginName: hook.pluginName,
             hookName: hook.hookName,
@@ -551,36 +556,38 @@ export function createEngine(options: EngineOptions): Engine {
             ...(error instanceof Error && error.stack ? { stack: error.stack } : {}),
           },
           sessionId,
+          emitOptions,
         );
         continue;
       }
       if (result === undefined || result === null) continue;
-      const invalid = (message: string) => fail({ pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message }, sessionId);
       if (typeof result !== 'object') {
-        await invalid(`returned ${typeof result}, expected an outcome object`);
+        await invalid(merged, hook, `returned ${typeof result}, expected an outcome object`, sessionId, emitOptions);
         continue;
       }
       const outcome = result as { context?: unknown; notice?: unknown; block?: { reason?: unknown }; value?: unknown; preserved?: unknown };
       if (typeof outcome.context === 'string') merged.context = joinText(merged.context, outcome.context, 'context');
-      const problems: string[] = [];
-      const notice = noticeOf(hook, outcome.notice, problems);
-      if (notice) {
-        merged.notices.push(notice);
-        merged.notice = joinText(merged.notice, notice.text, 'notice');
+      if (outcome.notice !== undefined) {
+        const problems: string[] = [];
+        const notice = noticeOf(hook, outcome.notice, problems);
+        if (notice) {
+          merged.notices.push(notice);
+          merged.notice = joinText(merged.notice, notice.text, 'notice');
+        }
+        for (const problem of problems) await invalid(merged, hook, problem, sessionId, emitOptions);
       }
-      for (const problem of problems) await invalid(problem);
       if (Array.isArray(outcome.preserved)) addPreserved(merged.preserved, outcome.preserved.filter((label): label is string => typeof label === 'string'));
       if (transform && outcome.value !== undefined) {
         if (transform.accepts(outcome.value)) {
           payload = { ...payload, [transform.field]: outcome.value };
           changed = true;
         } else {
-          await invalid(`value for ${point} must be ${transform.expected}`);
+          await invalid(merged, hook, `value for ${point} must be ${transform.expected}`, sessionId, emitOptions);
         }
       }
       if (outcome.block !== undefined) {
         if (kind !== 'guard') {
-          await invalid(`${point} cannot be blocked; block ignored`);
+          await invalid(merged, hook, `${point} cannot be blocked; block ignored`, sessionId, emitOptions);
         } else {
           const reason = typeof outcome.block?.reason === 'string' && outcome.block.reason !== '' ? outcome.block.reason : `blocked by ${hook.pluginName}`;
           merged.block = { reason, pluginName: hook.pluginName, hookName: hook.hookName };
