@@ -222,6 +222,15 @@ describe('lines of a type no entry reads', () => {
     }
   });
 
+  it('stops cleanly when the consumer stops early (the next chunk is already being read)', async () => {
+    let batches = 0;
+    for await (const batch of readTranscriptEntries(bigSession)) {
+      expect(batch.length).toBeGreaterThan(0);
+      if (++batches === 1) break;
+    }
+    expect(batches).toBe(1);
+  });
+
   it('gives a line broken in the middle its type when its value is read', async () => {
     const [entry] = await entriesOf(write('broken.jsonl', [progress('', '{"type":"hook_progress",,}')]));
     expect(entry).toMatchObject({ type: 'other', line: 1 });

@@ -253,25 +253,36 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
   } catch (error) {
     throw new Error(`Cannot open transcript ${path}: ${(error as Error).message}`, { cause: error });
   }
+  // The next chunk is read while this one is parsed (the read runs on libuv's thread pool), so
+  // the parse does not wait for the disk after the first chunk.
+  let reading: Promise<{ bytesRead: number }> | undefined;
   try {
     // Bytes of a line that started in an earlier chunk.
     let pending: Buffer[] = [];
     let line = 0;
-    let buffer: Buffer | undefined;
     // Small first, so a short transcript does not cost a mebibyte (V8 counts it, and collects sooner).
     let chunkSize = FIRST_CHUNK_SIZE;
+    let buffer = Buffer.allocUnsafe(chunkSize);
+    /** A chunk no line kept a view of: reused for a later read. */
+    let spare: Buffer | undefined;
+    reading = handle.read(buffer, 0, buffer.length, null);
     for (;;) {
-      // Unparsed lines and a line's start keep a view of their chunk, not a copy (copying 40 % of
-      // a session line by line cost more than it saved): a chunk they kept is not reused.
-      if (buffer === undefined || buffer.length < chunkSize) buffer = Buffer.allocUnsafe(chunkSize);
-      const chunk = buffer;
       let bytesRead: number;
       try {
-        ({ bytesRead } = await handle.read(chunk, 0, chunk.length, null));
+        ({ bytesRead } = await reading);
       } catch (error) {
+        reading = undefined;
         throw new Error(`Cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
       }
+      reading = undefined;
       if (bytesRead === 0) break;
+      const chunk = buffer;
+      chunkSize = Math.min(CHUNK_SIZE, chunkSize * 4);
+      // A short read is the end of the file (so far: a live session appends): little to read next.
+      const nextSize = bytesRead < chunk.length ? FIRST_CHUNK_SIZE : chunkSize;
+      buffer = spare !== undefined && spare.length >= nextSize ? spare : Buffer.allocUnsafe(nextSize);
+      spare = undefined;
+      reading = handle.read(buffer, 0, buffer.length, null);
       const lines: RawLine[] = [];
       let start = 0;
       let newline: number;
@@ -295,8 +306,9 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
         pending.push(chunk.subarray(start, bytesRead));
         kept = true;
       }
-      if (kept) buffer = undefined;
-      chunkSize = Math.min(CHUNK_SIZE, chunkSize * 4);
+      // Unparsed lines and a line's start keep a view of their chunk, not a copy (copying 40 % of
+      // a session line by line cost more than it saved): a chunk they kept is not reused.
+      if (!kept) spare = chunk;
       if (lines.length > 0) yield lines;
     }
     if (pending.length > 0) {
@@ -305,6 +317,8 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
       yield [rawLine(line, joined, 0, joined.length, forEntries)];
     }
   } finally {
+    // A consumer that stopped early leaves a read under way: let it end before closing.
+    await reading?.catch(() => undefined);
     await handle.close();
   }
 }
