@@ -107,7 +107,7 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
       let loaded: Engine | undefined;
       try {
         if (!isMappedEvent(input.hook_event_name) || input.hook_event_name !== event) return {};
-        const parsed = parseWith(inputSchemas[event], input);
+        const parsed = parseWith<AnyHookInput>(inputSchemas[event], input);
         if (!parsed.ok) throw new Error(`invalid ${event} input: ${parsed.message}`);
         if (!isSafeName(input.session_id)) throw new Error(`refused session id ${JSON.stringify(String(input.session_id).slice(0, 80))}`);
         // Loading the config and plugins counts against the deadline too: if it is not done in

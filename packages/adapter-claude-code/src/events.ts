@@ -85,10 +85,10 @@ export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = Object.fr
 ) as unknown as Record<PointName, readonly MappedEvent[]>;
 
 // Optional strings Claude Code sometimes sends as null (custom_instructions on a bare /compact).
-const optionalText = z.optional(z.nullable(z.string()));
+const optionalText = () => z.optional(z.nullable(z.string()));
 
 /** Fields every event carries (BaseHookInput). Unknown fields pass through. */
-const base = {
+const base = () => ({
   session_id: z.string(),
   transcript_path: z.optional(z.string()),
   cwd: z.optional(z.string()),
@@ -96,46 +96,90 @@ const base = {
   permission_mode: z.optional(z.string()),
   agent_id: z.optional(z.string()),
   agent_type: z.optional(z.string()),
-};
+});
 
-export const inputSchemas = {
-  SessionStart: z.looseObject({ ...base, source: z.optional(z.string()), model: z.optional(z.string()), context_tokens: z.optional(z.number()) }),
-  UserPromptSubmit: z.looseObject({ ...base, prompt: z.string() }),
-  UserPromptExpansion: z.looseObject({
-    ...base,
+const inputSchemaBuilders = {
+  SessionStart: () => z.looseObject({ ...base(), source: z.optional(z.string()), model: z.optional(z.string()), context_tokens: z.optional(z.number()) }),
+  UserPromptSubmit: () => z.looseObject({ ...base(), prompt: z.string() }),
+  UserPromptExpansion: () => z.looseObject({
+    ...base(),
     prompt: z.optional(z.string()),
     command_name: z.string(),
     command_args: z.optional(z.string()),
     expansion_type: z.optional(z.string()),
   }),
-  PreToolUse: z.looseObject({ ...base, tool_name: z.string(), tool_input: z.optional(z.unknown()), tool_use_id: z.optional(z.string()) }),
-  PostToolUse: z.looseObject({
-    ...base,
+  PreToolUse: () => z.looseObject({ ...base(), tool_name: z.string(), tool_input: z.optional(z.unknown()), tool_use_id: z.optional(z.string()) }),
+  PostToolUse: () => z.looseObject({
+    ...base(),
     tool_name: z.string(),
     tool_input: z.optional(z.unknown()),
     tool_response: z.optional(z.unknown()),
     tool_use_id: z.optional(z.string()),
     duration_ms: z.optional(z.number()),
   }),
-  PostToolUseFailure: z.looseObject({
-    ...base,
+  PostToolUseFailure: () => z.looseObject({
+    ...base(),
     tool_name: z.string(),
     tool_input: z.optional(z.unknown()),
     tool_use_id: z.optional(z.string()),
     error: z.optional(z.unknown()),
     duration_ms: z.optional(z.number()),
   }),
-  PreCompact: z.looseObject({ ...base, trigger: z.optional(z.string()), custom_instructions: optionalText }),
-  PostCompact: z.looseObject({ ...base, trigger: z.optional(z.string()), compact_summary: optionalText }),
-  SubagentStop: z.looseObject({
-    ...base,
+  PreCompact: () => z.looseObject({ ...base(), trigger: z.optional(z.string()), custom_instructions: optionalText() }),
+  PostCompact: () => z.looseObject({ ...base(), trigger: z.optional(z.string()), compact_summary: optionalText() }),
+  SubagentStop: () => z.looseObject({
+    ...base(),
     stop_hook_active: z.optional(z.boolean()),
     agent_transcript_path: z.optional(z.string()),
-    last_assistant_message: optionalText,
+    last_assistant_message: optionalText(),
   }),
-  Stop: z.looseObject({ ...base, stop_hook_active: z.optional(z.boolean()), last_assistant_message: optionalText }),
-  SessionEnd: z.looseObject({ ...base, reason: z.optional(z.string()) }),
+  Stop: () => z.looseObject({ ...base(), stop_hook_active: z.optional(z.boolean()), last_assistant_message: optionalText() }),
+  SessionEnd: () => z.looseObject({ ...base(), reason: z.optional(z.string()) }),
 } as const satisfies Record<MappedEvent, unknown>;
+
+type InputSchemas = { readonly [E in keyof typeof inputSchemaBuilders]: ReturnType<(typeof inputSchemaBuilders)[E]> };
+
+// Built on first use, one event at a time: a hook process validates one event, and building
+// the schemas of all eleven with zod costs more start-up time than the call that uses one.
+const builtInputSchemas: { -readonly [E in MappedEvent]?: InputSchemas[E] } = {};
+const inputSchemaOf = <E extends MappedEvent>(event: E): InputSchemas[E] => (builtInputSchemas[event] ??= inputSchemaBuilders[event]() as never) as InputSchemas[E];
+
+/** The input schema of each mapped event (unknown fields pass through), built when first read. */
+export const inputSchemas = {
+  get SessionStart() {
+    return inputSchemaOf('SessionStart');
+  },
+  get UserPromptSubmit() {
+    return inputSchemaOf('UserPromptSubmit');
+  },
+  get UserPromptExpansion() {
+    return inputSchemaOf('UserPromptExpansion');
+  },
+  get PreToolUse() {
+    return inputSchemaOf('PreToolUse');
+  },
+  get PostToolUse() {
+    return inputSchemaOf('PostToolUse');
+  },
+  get PostToolUseFailure() {
+    return inputSchemaOf('PostToolUseFailure');
+  },
+  get PreCompact() {
+    return inputSchemaOf('PreCompact');
+  },
+  get PostCompact() {
+    return inputSchemaOf('PostCompact');
+  },
+  get SubagentStop() {
+    return inputSchemaOf('SubagentStop');
+  },
+  get Stop() {
+    return inputSchemaOf('Stop');
+  },
+  get SessionEnd() {
+    return inputSchemaOf('SessionEnd');
+  },
+};
 
 export type HookInputOf<E extends MappedEvent> = z.infer<(typeof inputSchemas)[E]>;
 export type AnyHookInput = HookInputOf<MappedEvent>;

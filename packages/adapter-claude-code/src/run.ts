@@ -123,7 +123,7 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     }
     // Known events hookwise has no lifecycle point for (Notification, …) are quietly ignored.
     if (!isMappedEvent(event)) return { stdout: '', stderr, exitCode: 0 };
-    const parsed = parseWith(inputSchemas[event], raw);
+    const parsed = parseWith<AnyHookInput>(inputSchemas[event], raw);
     if (!parsed.ok) throw new Refusal(`hookwise run ${event}: invalid input: ${parsed.message.replace(/\s*\n\s*/g, '; ')}; nothing done`);
     const input = parsed.data as AnyHookInput;
     if (!isSafeName(input.session_id)) throw new Refusal(`hookwise run ${event}: refused session id ${printable(input.session_id)} (not a safe file name); nothing done`);

@@ -33,7 +33,9 @@ export function defineConfig(config: HookwiseConfig): HookwiseConfig {
 
 export const CONFIG_FILE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json'] as const;
 
-const common = {
+// The config schemas are built on first use: every hook process validates one kind of config
+// (a module's or a JSON file's), and building zod schemas it does not use costs start-up time.
+const commonShape = () => ({
   hookTimeoutMs: z.optional(z.number().check(z.int(), z.positive())),
   stateDir: z.optional(z.string().check(z.minLength(1))),
   eventLog: z.optional(
@@ -45,22 +47,27 @@ const common = {
   ),
   tokenCounter: z.optional(z.enum(['calibrated', 'chars', 'json-aware'])),
   logLevel: z.optional(z.enum(['silent', 'error', 'warn', 'info', 'debug'])),
-};
-
-const moduleConfigSchema = z.strictObject({
-  plugins: z.optional(z.array(z.custom<PluginInstance<any>>(isPluginInstance, { message: 'expected a plugin instance, e.g. prune({ … }) from @hookwise/hook-prune' }))),
-  hooks: z.optional(z.array(z.custom<HookSet<any>>(isHookSet, { message: 'expected a hook set made with defineHook({ name, on })' }))),
-  ...common,
 });
 
-const jsonConfigSchema = z.strictObject({
-  $schema: z.optional(z.string()),
-  /** Package name → options (`true` for defaults, `false` to disable). */
-  plugins: z.optional(z.record(z.string(), z.union([z.boolean(), z.record(z.string(), z.unknown())]))),
-  /** Modules (paths relative to the config file) whose default export is a hook set or a list of them. */
-  hooks: z.optional(z.array(z.string())),
-  ...common,
-});
+const buildModuleConfigSchema = () =>
+  z.strictObject({
+    plugins: z.optional(z.array(z.custom<PluginInstance<any>>(isPluginInstance, { message: 'expected a plugin instance, e.g. prune({ … }) from @hookwise/hook-prune' }))),
+    hooks: z.optional(z.array(z.custom<HookSet<any>>(isHookSet, { message: 'expected a hook set made with defineHook({ name, on })' }))),
+    ...commonShape(),
+  });
+
+const buildJsonConfigSchema = () =>
+  z.strictObject({
+    $schema: z.optional(z.string()),
+    /** Package name → options (`true` for defaults, `false` to disable). */
+    plugins: z.optional(z.record(z.string(), z.union([z.boolean(), z.record(z.string(), z.unknown())]))),
+    /** Modules (paths relative to the config file) whose default export is a hook set or a list of them. */
+    hooks: z.optional(z.array(z.string())),
+    ...commonShape(),
+  });
+
+let moduleConfigSchema: ReturnType<typeof buildModuleConfigSchema> | undefined;
+let jsonConfigSchema: ReturnType<typeof buildJsonConfigSchema> | undefined;
 
 export interface LoadedConfig {
   config: HookwiseConfig;
@@ -108,7 +115,7 @@ export async function configFromModule(exported: unknown, file: string): Promise
   let value = exported;
   if (typeof value === 'function') value = await (value as () => unknown)();
   if (value === undefined) throw new ConfigError('has no default export; write `export default defineConfig({ … })`', { file });
-  const parsed = parseWith(moduleConfigSchema, value);
+  const parsed = parseWith((moduleConfigSchema ??= buildModuleConfigSchema()), value);
   if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
   return parsed.data;
 }
@@ -168,7 +175,7 @@ async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
  * export with its options and validates them, and collects the hook modules.
  */
 export async function configFromJson(raw: unknown, file: string, modules: JsonConfigModules): Promise<HookwiseConfig> {
-  const parsed = parseWith(jsonConfigSchema, raw);
+  const parsed = parseWith((jsonConfigSchema ??= buildJsonConfigSchema()), raw);
   if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
   const { plugins: pluginMap, hooks: hookModules, $schema: _schema, ...rest } = parsed.data;
   const plugins: Array<PluginInstance<any>> = [];

@@ -9,8 +9,15 @@ import type { Message } from './messages/message-model.js';
  */
 export type HookKind = 'observe' | 'guard' | 'transform';
 
+// Schemas are built on first use, one point at a time: a hook process emits one point, and
+// building all ten payload schemas with zod costs more than the call that uses one of them.
+const lazy = <T>(build: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= build());
+};
+
 /** Fields every point carries. */
-const common = {
+const common = lazy(() => ({
   sessionId: z.string().check(z.minLength(1)),
   projectDir: z.string(),
   /** Which binding emitted it: `claude-code`, `vscode`, `agent-sdk`, `replay`, or a host's own name. */
@@ -23,59 +30,58 @@ const common = {
   contextTokens: z.optional(z.number().check(z.nonnegative())),
   /** The model's context window in tokens, when the host knows it. */
   contextWindow: z.optional(z.number().check(z.positive())),
-};
+}));
 
 // Messages are checked shallowly: a deep schema over a 10k-message history would cost more
 // than the hooks it guards.
 /** The shallow message check (internal: the engine runs it in a plain loop over long histories). */
 export const isMessageLike = (value: unknown): value is Message =>
   typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string' && Array.isArray((value as { parts?: unknown }).parts);
-const messageLike = z.custom<Message>(isMessageLike, { message: 'expected a message { role, parts[] }' });
+const messageLike = () => z.custom<Message>(isMessageLike, { message: 'expected a message { role, parts[] }' });
+const trigger = () => z.enum(['manual', 'auto']);
+const optionalCount = () => z.optional(z.number().check(z.nonnegative()));
 
-const trigger = z.enum(['manual', 'auto']);
-const optionalCount = z.optional(z.number().check(z.nonnegative()));
-
-const schemas = {
-  'session:start': z.looseObject({ ...common, source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
-  'prompt:submit': z.looseObject({
-    ...common,
+const builders = {
+  'session:start': () => z.looseObject({ ...common(), source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
+  'prompt:submit': () => z.looseObject({
+    ...common(),
     prompt: z.string(),
     command: z.optional(z.object({ name: z.string(), args: z.string() })),
   }),
-  'tool:before': z.looseObject({ ...common, toolName: z.string(), input: z.unknown(), toolUseId: z.optional(z.string()) }),
-  'tool:after': z.looseObject({
-    ...common,
+  'tool:before': () => z.looseObject({ ...common(), toolName: z.string(), input: z.unknown(), toolUseId: z.optional(z.string()) }),
+  'tool:after': () => z.looseObject({
+    ...common(),
     toolName: z.string(),
     input: z.unknown(),
     output: z.unknown(),
     ok: z.boolean(),
     error: z.optional(z.string()),
-    durationMs: optionalCount,
+    durationMs: optionalCount(),
     toolUseId: z.optional(z.string()),
   }),
-  'llm:before': z.looseObject({
-    ...common,
+  'llm:before': () => z.looseObject({
+    ...common(),
     systemPrompt: z.string(),
-    messages: z.array(messageLike),
+    messages: z.array(messageLike()),
     intentId: z.optional(z.string()),
     taskId: z.optional(z.string()),
   }),
-  'compact:before': z.looseObject({
-    ...common,
-    trigger,
+  'compact:before': () => z.looseObject({
+    ...common(),
+    trigger: trigger(),
     instructions: z.optional(z.string()),
   }),
-  'compact:after': z.looseObject({
-    ...common,
-    trigger: z.optional(trigger),
-    tokensBefore: optionalCount,
-    tokensAfter: optionalCount,
+  'compact:after': () => z.looseObject({
+    ...common(),
+    trigger: z.optional(trigger()),
+    tokensBefore: optionalCount(),
+    tokensAfter: optionalCount(),
     summary: z.optional(z.string()),
     /** Labels of what hooks preserved at the matching `compact:before` (filled in by the engine). */
     preserved: z.optional(z.array(z.string())),
   }),
-  'phase:end': z.looseObject({
-    ...common,
+  'phase:end': () => z.looseObject({
+    ...common(),
     output: z.string(),
     taskId: z.optional(z.string()),
     phase: z.optional(z.string()),
@@ -84,11 +90,14 @@ const schemas = {
     request: z.optional(z.string()),
     agentTranscriptPath: z.optional(z.string()),
   }),
-  'agent:stop': z.looseObject({ ...common, lastMessage: z.optional(z.string()), stopHookActive: z.optional(z.boolean()) }),
-  'session:end': z.looseObject({ ...common, reason: z.string() }),
+  'agent:stop': () => z.looseObject({ ...common(), lastMessage: z.optional(z.string()), stopHookActive: z.optional(z.boolean()) }),
+  'session:end': () => z.looseObject({ ...common(), reason: z.string() }),
 } as const;
 
-type Schemas = typeof schemas;
+type Schemas = { readonly [P in keyof typeof builders]: ReturnType<(typeof builders)[P]> };
+
+const built: { -readonly [P in keyof Schemas]?: Schemas[P] } = {};
+const schemaOf = <P extends keyof Schemas>(point: P): Schemas[P] => (built[point] ??= builders[point]() as never) as Schemas[P];
 
 /** What a transforming point's value must be; a hook's `value` that fails it is reported and ignored. */
 interface TransformSpec<P extends keyof Schemas> {
@@ -109,18 +118,18 @@ type PointSpec<P extends keyof Schemas> =
  * points, the payload field the hooks' `value` replaces. Every type below is derived from it.
  */
 export const points = {
-  'session:start': { kind: 'observe', schema: schemas['session:start'] },
-  'prompt:submit': { kind: 'guard', schema: schemas['prompt:submit'] },
-  'tool:before': { kind: 'guard', schema: schemas['tool:before'] },
+  'session:start': { kind: 'observe', get schema() { return schemaOf('session:start'); } },
+  'prompt:submit': { kind: 'guard', get schema() { return schemaOf('prompt:submit'); } },
+  'tool:before': { kind: 'guard', get schema() { return schemaOf('tool:before'); } },
   // A hook may replace the output before it enters the context (hosts that can apply it do:
   // Claude Code through PostToolUse `updatedToolOutput`, OpenCode through `tool.execute.after`).
-  'tool:after': { kind: 'transform', schema: schemas['tool:after'], transform: { field: 'output', expected: 'a tool output (any value but undefined)', accepts: (value) => value !== undefined } },
-  'llm:before': { kind: 'transform', schema: schemas['llm:before'], transform: { field: 'messages', expected: 'an array of messages', accepts: Array.isArray } },
-  'compact:before': { kind: 'guard', schema: schemas['compact:before'] },
-  'compact:after': { kind: 'observe', schema: schemas['compact:after'] },
-  'phase:end': { kind: 'transform', schema: schemas['phase:end'], transform: { field: 'output', expected: 'a string', accepts: (value) => typeof value === 'string' } },
-  'agent:stop': { kind: 'guard', schema: schemas['agent:stop'] },
-  'session:end': { kind: 'observe', schema: schemas['session:end'] },
+  'tool:after': { kind: 'transform', get schema() { return schemaOf('tool:after'); }, transform: { field: 'output', expected: 'a tool output (any value but undefined)', accepts: (value) => value !== undefined } },
+  'llm:before': { kind: 'transform', get schema() { return schemaOf('llm:before'); }, transform: { field: 'messages', expected: 'an array of messages', accepts: Array.isArray } },
+  'compact:before': { kind: 'guard', get schema() { return schemaOf('compact:before'); } },
+  'compact:after': { kind: 'observe', get schema() { return schemaOf('compact:after'); } },
+  'phase:end': { kind: 'transform', get schema() { return schemaOf('phase:end'); }, transform: { field: 'output', expected: 'a string', accepts: (value) => typeof value === 'string' } },
+  'agent:stop': { kind: 'guard', get schema() { return schemaOf('agent:stop'); } },
+  'session:end': { kind: 'observe', get schema() { return schemaOf('session:end'); } },
 } as const satisfies { [P in keyof Schemas]: PointSpec<P> };
 
 type Points = typeof points;
@@ -138,9 +147,6 @@ export type TransformPoint = { [P in PointName]: Points[P] extends { transform: 
 export type TransformField<P extends TransformPoint> = Points[P] extends { transform: { field: infer F } } ? F : never;
 /** The value a transforming point carries: the type of its transformed payload field. */
 export type TransformValues = { [P in TransformPoint]: PointPayload<P>[TransformField<P> & keyof PointPayload<P>] };
-
-/** Payload schemas by point (hosts that validate a payload before emitting). */
-export const pointSchemas: { readonly [P in PointName]: Points[P]['schema'] } = Object.fromEntries(Object.entries(points).map(([name, spec]) => [name, spec.schema])) as never;
 
 export const pointNames = Object.keys(points) as PointName[];
 
