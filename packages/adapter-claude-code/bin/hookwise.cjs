@@ -90,10 +90,9 @@ function freshBundle(projectDir, configFile) {
 // third of a hook call's start-up, and Node 20 has no built-in compile cache. The cache is
 // written once, at exit of the first call, so it covers the functions a call actually ran;
 // V8 rejects it by itself when Node or the bundle changed, and it is then written again.
-// Loading runs the bundle's top level, which includes the project's config module: a config
-// that loops at import is stopped by V8 at the call's deadline (vm's `timeout`) instead of
-// running until Claude Code kills the process.
-function loadBundle(file, timeoutMs) {
+// The bundle's top level is hookwise's own code only: the config's modules (config, plugins,
+// hook files) run later, under the call's deadline (see src/runtime.ts).
+function loadBundle(file) {
   const vm = require('node:vm');
   const Module = require('node:module');
   const code = readOwnFile(file, 'utf8');
@@ -104,11 +103,12 @@ function loadBundle(file, timeoutMs) {
   } catch {
     // no cache yet
   }
-  const script = new vm.Script(`${Module.wrap(code).replace(/;\s*$/, '')}.apply(this, globalThis[Symbol.for('hookwise.args')])`, { filename: file, cachedData });
+  // Module.wrap's text, called at once (no regular expression over half a megabyte to strip its `;`).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${code}\n}).apply(this, globalThis[Symbol.for('hookwise.args')])`, { filename: file, cachedData });
   const module = { exports: {}, filename: file, id: file };
   globalThis[Symbol.for('hookwise.args')] = [module.exports, Module.createRequire(file), module, file, path.dirname(file)];
   try {
-    script.runInThisContext({ timeout: timeoutMs, breakOnSigint: false });
+    script.runInThisContext();
   } finally {
     delete globalThis[Symbol.for('hookwise.args')];
   }
@@ -235,12 +235,8 @@ function runFast(event) {
   if (bundle) {
     let loaded;
     try {
-      loaded = loadBundle(bundle, callTimeoutMs());
-    } catch (error) {
-      if (error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-        process.stderr.write(`hookwise run ${event}: loading the config and plugins passed the call's ${callTimeoutMs()} ms deadline (HOOKWISE_CALL_TIMEOUT_MS; does the config loop at import?); nothing done\n`);
-        exit(0);
-      }
+      loaded = loadBundle(bundle);
+    } catch {
       // removed by a concurrent rebuild, or unloadable: the slow path rebuilds it
     }
     if (loaded) {
@@ -252,13 +248,6 @@ function runFast(event) {
     .then((module) => module.runSlow(request, { bundleFailed: Boolean(bundle) }))
     .catch(fail);
   return true;
-}
-
-// Keep in step with callTimeoutOf in src/run.ts.
-function callTimeoutMs() {
-  const raw = process.env.HOOKWISE_CALL_TIMEOUT_MS;
-  const value = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
-  return Number.isFinite(value) && value > 0 ? Math.min(value, 2147483647) : 30000;
 }
 
 function exit(code) {

@@ -264,25 +264,24 @@ export function markFailed(projectDir: string, manifest: BundleManifest, reason:
 }
 
 /**
- * The entry module: imports the run-time and the config's modules statically and exports
- * `run(request)`. JSON configs name plugins by package; they resolve from the config's folder.
+ * The entry module: imports the run-time and exports `run(request)`. The config's modules are
+ * `require`d inside loaders, which esbuild bundles as modules initialised on first call: the
+ * run-time runs each one's top level under the call's deadline (see runtime.ts). JSON configs
+ * name plugins by package; they resolve from the config's folder.
  */
 export function generateEntry(configFile: string, runtime: string): string {
   const lines = [`import { runBundled } from ${JSON.stringify(runtime)};`];
+  const loader = (specifier: string) => `() => require(${JSON.stringify(specifier)})`;
   if (configFile.endsWith('.json')) {
     const raw = JSON.parse(readFileSync(configFile, 'utf8')) as { plugins?: Record<string, unknown>; hooks?: unknown };
     const plugins: string[] = [];
-    Object.entries(raw?.plugins ?? {}).forEach(([name, options], index) => {
-      if (options === false) return;
-      lines.push(`import * as plugin${index} from ${JSON.stringify(name)};`);
-      plugins.push(`${JSON.stringify(name)}: plugin${index}`);
-    });
+    for (const [name, options] of Object.entries(raw?.plugins ?? {})) {
+      if (options !== false) plugins.push(`${JSON.stringify(name)}: ${loader(name)}`);
+    }
     const hooks: string[] = [];
-    (Array.isArray(raw?.hooks) ? (raw.hooks as unknown[]) : []).forEach((specifier, index) => {
-      if (typeof specifier !== 'string') return;
-      lines.push(`import * as hooks${index} from ${JSON.stringify(path.resolve(path.dirname(configFile), specifier))};`);
-      hooks.push(`${JSON.stringify(specifier)}: hooks${index}`);
-    });
+    for (const specifier of Array.isArray(raw?.hooks) ? (raw.hooks as unknown[]) : []) {
+      if (typeof specifier === 'string') hooks.push(`${JSON.stringify(specifier)}: ${loader(path.resolve(path.dirname(configFile), specifier))}`);
+    }
     lines.push(
       `export function run(request) {`,
       `  return runBundled(request, { kind: 'json', file: ${JSON.stringify(configFile)}, plugins: { ${plugins.join(', ')} }, hookModules: { ${hooks.join(', ')} } });`,
@@ -290,9 +289,8 @@ export function generateEntry(configFile: string, runtime: string): string {
     );
   } else {
     lines.push(
-      `import * as configModule from ${JSON.stringify(configFile)};`,
       `export function run(request) {`,
-      `  return runBundled(request, { kind: 'module', file: ${JSON.stringify(configFile)}, module: configModule });`,
+      `  return runBundled(request, { kind: 'module', file: ${JSON.stringify(configFile)}, load: ${loader(configFile)} });`,
       `}`,
     );
   }

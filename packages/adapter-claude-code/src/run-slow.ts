@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lstatSync, readlinkSync } from 'node:fs';
 import { buildRunBundle, bundlePathOf, isManifestFresh, markFailed, readManifest, recentWriteFailure, type BundleManifest } from './bundle.js';
-import { escapeControl, findProjectConfig, resolveProjectDir, runHookProcess, type RunRequest } from './run.js';
+import { escapeControl, findProjectConfig, resolveProjectDir, runHookProcess, runHookWithinDeadline, type RunRequest } from './run.js';
 
 /** The run-time file the per-project bundle includes: `dist/runtime.js` beside this module. */
 export function runtimeFile(): string {
@@ -61,7 +61,10 @@ export async function runUnbundled(request: RunRequest): Promise<never> {
   return runHookProcess(request, async (projectDir) => {
     const loaded = await loadConfig(projectDir);
     if (!loaded.file) return undefined;
-    return createEngine({ config: loaded.config, projectDir, host: 'claude-code' });
+    // Hooks are stopped at their deadline as in the bundle; a config module that loops at import
+    // is not (an ESM import cannot be run under vm's timeout): this path runs only when no bundle
+    // can be built.
+    return createEngine({ config: loaded.config, projectDir, host: 'claude-code', runSync: runHookWithinDeadline });
   });
 }
 

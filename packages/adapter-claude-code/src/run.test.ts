@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, silentLogger, type Engine } from '@hookwise/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_INPUT_BYTES, resolveProjectDir, runHook, type RunRequest } from './run.js';
+import { MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
 
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
@@ -83,5 +83,49 @@ describe('resolveProjectDir', () => {
     expect(resolveProjectDir({}, '/b', '/c')).toBe('/b');
     expect(resolveProjectDir({}, 'relative', '/c')).toBe('/c');
     expect(resolveProjectDir({}, undefined, '/c')).toBe('/c');
+  });
+});
+
+describe('runWithinDeadline', () => {
+  it('returns what the call returns, and rethrows what it throws', () => {
+    expect(runWithinDeadline(() => 42, 1_000, () => new Error('timeout'))).toBe(42);
+    expect(() => runWithinDeadline(() => { throw new Error('own failure'); }, 1_000, () => new Error('timeout'))).toThrow('own failure');
+  });
+
+  it('stops a synchronous loop at the deadline and throws the given error', () => {
+    let spins = 0;
+    expect(() =>
+      runWithinDeadline(
+        () => {
+          for (;;) spins++;
+        },
+        50,
+        (ms) => new Error(`stopped after ${ms} ms`),
+      ),
+    ).toThrow('stopped after 50 ms');
+    expect(spins).toBeGreaterThan(0);
+    // The thread runs JavaScript again afterwards, and a nested run restores the outer one.
+    expect(runWithinDeadline(() => runWithinDeadline(() => 'inner', 1_000, () => new Error('x')) + ' outer', 1_000, () => new Error('y'))).toBe('inner outer');
+  });
+
+  it('as the engine\'s runSync, a hook stuck in a synchronous loop is a timeout and the next hook runs', async () => {
+    const engine = createEngine({
+      config: {
+        hookTimeoutMs: 100,
+        hooks: [
+          defineHook({ name: 'stuck', on: { 'tool:after': () => { for (;;) {} } } }),
+          defineHook({ name: 'after', on: { 'tool:after': () => ({ context: 'after ran' }) } }),
+        ],
+      },
+      projectDir: os.tmpdir(),
+      host: 'test',
+      stateStore: createMemoryStateStore(),
+      eventLog: createMemoryEventLog(),
+      logger: silentLogger,
+      runSync: runHookWithinDeadline,
+    });
+    const merged = await engine.emit('tool:after', { sessionId: 's', toolName: 'Bash', input: {}, output: 'x', ok: true });
+    expect(merged.context).toBe('after ran');
+    expect(merged.errors).toEqual([expect.objectContaining({ hookName: 'stuck', kind: 'timeout', message: expect.stringMatching(/ran synchronously for 100 ms without returning and was stopped/) })]);
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { createEventLog, findConfigFile, isSafeName, parseWith, type Engine, type EventLog } from '@hookwise/core';
+import { Script } from 'node:vm';
+import { createEventLog, findConfigFile, HookwiseError, isSafeName, parseWith, type Engine, type EventLog } from '@hookwise/core';
 import { dispatchEvent } from './binding.js';
 import { inputSchemas, isClaudeCodeEvent, isMappedEvent, type AnyHookInput } from './events.js';
 import { serializeOutput } from './output.js';
@@ -86,6 +87,56 @@ export function callTimeoutOf(env: Record<string, string | undefined>): number {
 }
 
 /**
+ * When the running call's deadline passes (`Date.now()` ms): set by {@link runHookProcess}, read by
+ * {@link runWithinDeadline} so that no synchronous run outlasts the call.
+ */
+let callDeadlineAt = Number.POSITIVE_INFINITY;
+
+/** A synchronous run (a module's top level) was stopped because the call's deadline passed. */
+export class CallDeadlineError extends Error {
+  constructor(
+    /** What was still running, e.g. `./hooks.mjs was still running its top level: a loop at import?`. */
+    readonly what: string,
+    /** Fields for the event-log record. */
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(what);
+  }
+}
+
+let guardScript: Script | undefined;
+const GUARDED = Symbol.for('hookwise.guarded');
+
+/**
+ * Runs `call` synchronously and has V8 stop it after `timeoutMs` (capped by the call's
+ * deadline): vm's `timeout` starts a watchdog thread that terminates the JavaScript running on
+ * this thread, which is the only way to end a synchronous loop (no timer or signal handler runs
+ * while one spins). Returns what `call` returned (a hook's promise: what runs after its first
+ * `await` is not covered); throws `onTimeout(ms)` when it was stopped. Costs one short-lived
+ * thread per run.
+ */
+export function runWithinDeadline<T>(call: () => T, timeoutMs: number, onTimeout: (ms: number) => Error): T {
+  const limit = Math.max(1, Math.ceil(Math.min(timeoutMs, callDeadlineAt - Date.now())));
+  guardScript ??= new Script('globalThis[Symbol.for("hookwise.guarded")]()', { filename: 'hookwise-guard' });
+  const slots = globalThis as Record<symbol, unknown>;
+  const previous = slots[GUARDED];
+  slots[GUARDED] = call;
+  try {
+    return guardScript.runInThisContext({ timeout: limit, breakOnSigint: false }) as T;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException | undefined)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw onTimeout(limit);
+    throw error;
+  } finally {
+    slots[GUARDED] = previous;
+  }
+}
+
+/** The engine's `runSync`: a hook's synchronous part stopped at its deadline is reported as a `timeout`. */
+export function runHookWithinDeadline<T>(call: () => T, timeoutMs: number): T {
+  return runWithinDeadline(call, timeoutMs, (ms) => new HookwiseError(`ran synchronously for ${ms} ms without returning and was stopped (a synchronous loop?)`, { code: 'HW_HOOK_TIMEOUT' }));
+}
+
+/**
  * One hook call: validates the input, runs the plugins and renders their result. Never throws
  * and never blocks because of an error: every problem ends as a no-op with one line on stderr,
  * written to the event log as `cli:error` when the project uses hookwise.
@@ -96,6 +147,7 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
   let engine: Engine | undefined;
   let event = request.event;
   let sessionId: string | undefined;
+  let stopped = false;
   try {
     if (!event) throw new Refusal('hookwise run: no event named; use `hookwise run <Event>`, e.g. `hookwise run PostToolUse`');
     if (!isClaudeCodeEvent(event)) throw new Refusal(`hookwise run: unknown event ${printable(event)}; nothing done`);
@@ -149,13 +201,17 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     await flushState(engine);
     return rendered;
   } catch (error) {
+    if (error instanceof CallDeadlineError) {
+      stopped = true;
+      throw error; // runHookProcess reports it as the call's deadline, naming the stage
+    }
     const message = escapeControl(error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: internal error, nothing done: ${describe(error)}`);
     stderr.push(message.length > 2_000 ? `${message.slice(0, 2_000)}…` : message);
     await logCliError(engine?.services.eventLog, projectDir, { event: event ?? null, ...(sessionId ? { sessionId } : {}), message: message.slice(0, 4_000), ...(error instanceof Refusal ? {} : { stack: (error as Error)?.stack?.slice(0, 4_000) }) });
     return { stdout: '', stderr, exitCode: 0 };
   } finally {
     await engine?.dispose().catch(() => undefined);
-    progress.stage = 'done';
+    if (!stopped) progress.stage = 'done';
   }
 }
 
@@ -235,14 +291,14 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
   };
 
   /** Deadline or signal: print what finished, record what did not, exit 0 now. */
-  const interrupt = (type: 'cli:timeout' | 'cli:signal', why: string): void => {
+  const interrupt = (type: 'cli:timeout' | 'cli:signal', why: string, stuck?: CallDeadlineError): void => {
     if (ending) return;
     ending = true;
     const result = progress.result;
     const pending = pendingUpdates(progress.engine);
     const what = progress.stage === 'saving state' || progress.stage === 'waiting for hooks that ran past their deadline' ? `${progress.stage} (${pending} state update${pending === 1 ? '' : 's'} not written)` : progress.stage;
-    const line = `hookwise run ${progress.event ?? ''}: ${why} while ${what}; ${result ? 'printed what the plugins produced' : 'no plugin output to print'}, exit 0`;
-    const record = { type, event: progress.event ?? null, ...(progress.sessionId ? { sessionId: progress.sessionId } : {}), stage: progress.stage, pendingUpdates: pending, message: line };
+    const line = `hookwise run ${progress.event ?? ''}: ${why} while ${what}${stuck ? ` (${stuck.what})` : ''}; ${result ? 'printed what the plugins produced' : 'no plugin output to print'}, exit 0`;
+    const record = { type, event: progress.event ?? null, ...(progress.sessionId ? { sessionId: progress.sessionId } : {}), stage: progress.stage, ...stuck?.details, pendingUpdates: pending, message: line };
     // The log append is one synchronous write once its folder is checked; give it a moment, no more.
     const logged = progress.engine ? progress.engine.services.eventLog.append(record) : progress.projectDir ? logCliError(undefined, progress.projectDir, record, record.type) : Promise.resolve();
     const timer = setTimeout(() => finish(result, line), 100);
@@ -255,7 +311,9 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
       });
   };
 
-  const deadline = setTimeout(() => interrupt('cli:timeout', `the call passed its ${timeoutMs} ms deadline (HOOKWISE_CALL_TIMEOUT_MS)`), timeoutMs);
+  callDeadlineAt = Date.now() + timeoutMs;
+  const passedDeadline = `the call passed its ${timeoutMs} ms deadline (HOOKWISE_CALL_TIMEOUT_MS)`;
+  const deadline = setTimeout(() => interrupt('cli:timeout', passedDeadline), timeoutMs);
   const onSignal = (signal: NodeJS.Signals) => interrupt('cli:signal', `stopped by ${signal}`);
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
@@ -285,6 +343,11 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
       await flushState(progress.engine);
     }
   } catch (error) {
+    if (error instanceof CallDeadlineError) {
+      clearTimeout(deadline);
+      interrupt('cli:timeout', passedDeadline, error);
+      return new Promise<never>(() => {}); // interrupt prints and exits
+    }
     result = { stdout: '', stderr: [`hookwise: internal error, nothing done: ${describe(error)}`], exitCode: 0 };
   }
   clearTimeout(deadline);

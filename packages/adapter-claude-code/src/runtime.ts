@@ -1,18 +1,58 @@
-import { configFromBundle, createEngine, type BundledConfig, type Engine } from '@hookwise/core';
-import { runHookProcess, type RunRequest } from './run.js';
+import { ConfigError, configFromBundle, createEngine, type BundledConfig, type Engine } from '@hookwise/core';
+import { CallDeadlineError, runHookProcess, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
 
 /**
- * The run-time of the per-project bundle. The generated entry (see bundle.ts) imports this
- * module, @hookwise/core and the plugin packages statically, so one CommonJS file holds
- * everything a hook call needs and nothing loads through `import()` at run time.
+ * The run-time of the per-project bundle. The generated entry (see bundle.ts) bundles this
+ * module, @hookwise/core and the config's modules into one CommonJS file, so nothing loads
+ * through `import()` at run time. The config's modules (the config module, or the plugin
+ * packages and hook files a JSON config names) come as loaders: their top level runs here,
+ * one module at a time under the call's deadline, so a module that loops at import is
+ * stopped, named and recorded instead of running until Claude Code kills the process.
  */
-// Builds the config with the checks `loadConfig` makes (core's `configFromBundle`).
+export type LazyBundledConfig =
+  | { kind: 'module'; file: string; /** Runs the config module's top level; returns its namespace. */ load: () => unknown }
+  | {
+      kind: 'json';
+      file: string;
+      /** Loaders of the plugin modules by the package name the JSON config lists. */
+      plugins: Record<string, () => unknown>;
+      /** Loaders of the hook modules by the specifier the JSON config lists. */
+      hookModules: Record<string, () => unknown>;
+    };
+
 export type { BundledConfig };
 
 const HOST = 'claude-code';
 
-export function runBundled(request: RunRequest, bundled: BundledConfig): Promise<never> {
-  return runHookProcess(request, async (projectDir) => createEngine({ config: await configFromBundle(bundled), projectDir, host: HOST }));
+/**
+ * The config's modules, loaded (their top level run) in the order the config lists them, all
+ * under one watchdog bounded by the call's deadline (one thread, not one per module). A throw
+ * becomes a ConfigError naming the module; a module still running at the deadline is named in
+ * the CallDeadlineError that ends the call.
+ */
+export function loadBundledModules(lazy: LazyBundledConfig): BundledConfig {
+  let current = lazy.file;
+  const load = (label: string, loader: () => unknown): unknown => {
+    current = label;
+    try {
+      return loader();
+    } catch (error) {
+      throw new ConfigError(`${label} could not be loaded: ${(error as Error)?.message ?? String(error)}`, { file: lazy.file, cause: error });
+    }
+  };
+  const each = (loaders: Record<string, () => unknown>) => Object.fromEntries(Object.entries(loaders).map(([name, loader]) => [name, load(name, loader)]));
+  return runWithinDeadline(
+    (): BundledConfig =>
+      lazy.kind === 'module'
+        ? { kind: 'module', file: lazy.file, module: load(lazy.file, lazy.load) }
+        : { kind: 'json', file: lazy.file, plugins: each(lazy.plugins), hookModules: each(lazy.hookModules) },
+    Number.POSITIVE_INFINITY,
+    () => new CallDeadlineError(`${current} was still running its top level: a loop at import?`, { module: current }),
+  );
+}
+
+export function runBundled(request: RunRequest, lazy: LazyBundledConfig): Promise<never> {
+  return runHookProcess(request, async (projectDir) => createEngine({ config: await configFromBundle(loadBundledModules(lazy)), projectDir, host: HOST, runSync: runHookWithinDeadline }));
 }
 
 export type { Engine };

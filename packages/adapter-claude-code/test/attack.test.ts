@@ -112,6 +112,7 @@ beforeAll(() => {
 import { spawn, spawnSync } from 'node:child_process';
 import { defineHook } from '@hookwise/core';
 const mode = () => process.env.HW_ATTACK ?? '';
+if (mode() === 'import-loop') for (;;) {}
 export default [
   defineHook({ name: 'witness', on: { 'tool:after': () => ({ context: 'witness-ran' }) } }),
   defineHook({
@@ -120,6 +121,7 @@ export default [
       'tool:after': async () => {
         const m = mode();
         if (process.env.HW_STARTED) writeFileSync(process.env.HW_STARTED, 'started');
+        if (m === 'sync-loop') for (;;) {}
         if (m === 'exit2') process.exit(2);
         if (m === 'exit2-later') { setTimeout(() => process.exit(2), 1); await new Promise((r) => setTimeout(r, 50)); }
         if (m === 'exitcode') process.exitCode = 2;
@@ -278,6 +280,42 @@ describe('never hangs (§3, §6, §7; before: a FIFO hung until killed, a never-
       expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:timeout', stage: 'running the hooks' }));
     } finally {
       writeConfig();
+    }
+  });
+
+  it('a hook stuck in a synchronous loop is stopped at its deadline, named on stderr and in the event log; the others\' output is printed', async () => {
+    // Before: no timer can fire while the loop spins, so the call ran until the harness killed it.
+    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'sync-loop' }, killAfterMs: 60_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+    expect(stderrLines(result)).toEqual([expect.stringMatching(/config › attack on tool:after failed: ran synchronously for 2000 ms without returning and was stopped \(a synchronous loop\?\)/)]);
+    expect(events()).toContainEqual(expect.objectContaining({ type: 'hook:error', hookName: 'attack', kind: 'timeout' }));
+    expect(toolCalls()).toBe(1); // the other plugins ran and saved their state
+  });
+
+  it('a hook module stuck in a loop at import ends the call at its deadline, naming the module, with exit 0 and a cli:timeout record', async () => {
+    // Before: stopped at the deadline, but with no event-log record and no module named.
+    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'import-loop', HOOKWISE_CALL_TIMEOUT_MS: '3000' }, killAfterMs: 60_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(stderrLines(result)).toEqual([expect.stringMatching(/passed its 3000 ms deadline .* while loading the config and plugins \(\.\/attack-hooks\.mjs was still running its top level: a loop at import\?\); no plugin output to print, exit 0/)]);
+    expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:timeout', stage: 'loading the config and plugins', module: './attack-hooks.mjs' }));
+  });
+
+  it('a config module stuck in a loop at import ends the call at its deadline, naming the config, with exit 0 and a cli:timeout record', async () => {
+    // Before: stopped at the deadline, but with no event-log record.
+    const configModule = path.join(project, 'hookwise.config.mjs'); // found before hookwise.config.json
+    writeFileSync(configModule, "for (;;) {}\nexport default {};\n");
+    try {
+      const result = await call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '3000' }, killAfterMs: 60_000 });
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(0);
+      expect(stderrLines(result)).toEqual([expect.stringMatching(/passed its 3000 ms deadline .* while loading the config and plugins \(.*hookwise\.config\.mjs was still running its top level: a loop at import\?\)/)]);
+      expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:timeout', stage: 'loading the config and plugins', module: configModule }));
+    } finally {
+      rmSync(configModule, { force: true });
     }
   });
 

@@ -40,6 +40,13 @@ export interface EngineOptions {
   clock?: Clock;
   /** Per-hook deadline; overrides the config's `hookTimeoutMs`. */
   hookTimeoutMs?: number;
+  /**
+   * Runs the synchronous part of each hook call (until it returns or first awaits), given the
+   * hook's deadline. No timer can fire while a hook loops synchronously, so only the host can
+   * stop one: the CLI passes a runner that has V8 stop it at the deadline and throws a
+   * HookwiseError with code `HW_HOOK_TIMEOUT` (reported as a `timeout`). Default: a plain call.
+   */
+  runSync?: <T>(call: () => T, timeoutMs: number) => T;
   /** Parent of the engine's container; defaults to tsyringe's root container. */
   container?: DependencyContainer;
   /**
@@ -264,6 +271,7 @@ export function createEngine(options: EngineOptions): Engine {
       ...(config.eventLog?.maxFiles !== undefined ? { maxFiles: config.eventLog.maxFiles } : {}),
     });
   const hookTimeoutMs = options.hookTimeoutMs ?? config.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  const runSync = options.runSync;
 
   const ephemeral = options.ephemeral === true;
   const engineContainer = (options.container ?? rootContainer).createChildContainer();
@@ -440,7 +448,7 @@ export function createEngine(options: EngineOptions): Engine {
   const runHook = (hook: PreparedHook, scope: PluginScope, payload: unknown, base: BaseContext, signal: AbortSignal | undefined, startedAt: number): unknown => {
     if (scope.setupError !== undefined) throw scope.setupError;
     const context = new RunContext(base, hook, scope);
-    const result = hook.call(scope, payload, context);
+    const result = runSync ? runSync(() => hook.call(scope, payload, context), hookTimeoutMs) : hook.call(scope, payload, context);
     if (!isThenable(result)) return result;
     if (deadlines && !signal) {
       return new Promise((resolve, reject) => {
