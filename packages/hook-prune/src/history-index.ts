@@ -35,6 +35,9 @@ export class Entry {
   facts: OptionFacts | undefined = undefined;
   /** The supersede key (tool name and input as JSON) of `nearCall`, filled on first use. */
   key: string | undefined = undefined;
+  /** `JSON.stringify` of `call`'s input (undefined is an answer too), filled on first use. */
+  callJson: string | undefined = undefined;
+  callJsonDone = false;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,
@@ -56,9 +59,17 @@ export interface OptionFacts {
   outputPruned: boolean;
   protected: boolean;
   outputTokens: number;
-  inputGain: number;
+  /** The digest of a write/edit-like call's input (null: none). */
+  inputDigest: InputDigest | null | undefined;
   /** What replacing it writes, computed on its first replacement (null: nothing would shrink). */
   replacement: Replacement | null | undefined;
+}
+
+export interface InputDigest {
+  digested: Record<string, unknown>;
+  /** Tokens of the input as a request carries it (JSON), and of its digest. */
+  before: number;
+  after: number;
 }
 
 /** The parts a replacement writes and the tokens each frees: the same every time for the same result and options. */

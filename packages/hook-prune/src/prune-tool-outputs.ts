@@ -1,6 +1,6 @@
 import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, isUserPrompt, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf } from './digest.js';
-import { historyIndex, invalidateIndexes, PROMPT, RESULT, SUMMARY, type Entry, type HistoryIndex, type OptionFacts, type PartLocation, type Replacement } from './history-index.js';
+import { historyIndex, invalidateIndexes, PROMPT, RESULT, SUMMARY, type Entry, type HistoryIndex, type InputDigest, type OptionFacts, type PartLocation, type Replacement } from './history-index.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
 
 // The agentic defaults, and what each buys. Figures: the recorded Claude Code session in
@@ -173,32 +173,6 @@ function prunedSet(ids: Iterable<string>): ReadonlySet<string> {
 }
 
 
-/** Memoised tokens of a call's input as a request carries it (JSON), per counter, per part object. */
-const inputMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
-
-/**
- * `digestInput` is pure: its result per input object (null: nothing to digest), and that
- * digest's tokens per counter. A host that prunes before every request meets the same write
- * and edit inputs on every run; hashing their content once is enough.
- */
-const digestMemo = new WeakMap<object, Record<string, unknown> | null>();
-const digestTokensMemo = new WeakMap<TokenCounter, WeakMap<object, number>>();
-
-function memoisedDigest(input: unknown): Record<string, unknown> | undefined {
-  if (typeof input !== 'object' || input === null) return digestInput(input);
-  let digested = digestMemo.get(input);
-  if (digested === undefined) digestMemo.set(input, (digested = digestInput(input) ?? null));
-  return digested ?? undefined;
-}
-
-function digestTokens(digested: Record<string, unknown>, counter: TokenCounter): number {
-  let memo = digestTokensMemo.get(counter);
-  if (memo === undefined) digestTokensMemo.set(counter, (memo = new WeakMap()));
-  let tokens = memo.get(digested);
-  if (tokens === undefined) memo.set(digested, (tokens = counter.count(JSON.stringify(digested))));
-  return tokens;
-}
-
 /** The digested copy of each call part, reused while its digest is the same object. */
 const digestedCalls = new WeakMap<ToolCallPart, ToolCallPart>();
 
@@ -257,33 +231,22 @@ const singlePartCopies = new WeakMap<Message, Message>();
 /** The pruned copy of each original result part, reused while its replacement text is the same. */
 const replacementMemo = new WeakMap<ToolResultPart, ToolResultPart>();
 
-/** Memoised supersede keys (tool name and input as JSON), per call part. */
-const keyMemo = new WeakMap<ToolCallPart, string>();
-
-function supersedeKey(call: ToolCallPart): string {
-  let key = keyMemo.get(call);
-  if (key === undefined) {
-    key = `${call.toolName}\u0000${JSON.stringify(call.input)}`;
-    keyMemo.set(call, key);
+/** The JSON of a call's input as a request carries it (JSON.stringify's answer, undefined included), once per entry. */
+function callJsonOf(entry: Entry): string | undefined {
+  if (!entry.callJsonDone) {
+    entry.callJson = JSON.stringify(entry.call!.part.input);
+    entry.callJsonDone = true;
   }
-  return key;
+  return entry.callJson;
 }
 
-/** Memoised tokens a digest of a call's input frees, per counter, per part object. */
-const inputGainMemo = new WeakMap<TokenCounter, WeakMap<ToolCallPart, number>>();
-
-function inputTokens(part: ToolCallPart, counter: TokenCounter): number {
-  let memo = inputMemo.get(counter);
-  if (memo === undefined) {
-    memo = new WeakMap();
-    inputMemo.set(counter, memo);
+/** The supersede key of an entry's call: tool name and input as JSON (the input's JSON shared with its token count when it is the same call). */
+function supersedeKeyOf(entry: Entry): string {
+  if (entry.key === undefined) {
+    const call = entry.nearCall!;
+    entry.key = `${call.toolName}\u0000${call === entry.call?.part ? callJsonOf(entry) : JSON.stringify(call.input)}`;
   }
-  let tokens = memo.get(part);
-  if (tokens === undefined) {
-    tokens = counter.count(JSON.stringify(part.input) ?? '');
-    memo.set(part, tokens);
-  }
-  return tokens;
+  return entry.key;
 }
 
 /**
@@ -330,7 +293,7 @@ function factsOf(entry: Entry, run: Run): OptionFacts {
       outputPruned: output === run.placeholder || isPrunedOutput(output, run.placeholder),
       protected: run.protectedSet !== undefined && run.protectedSet.has(entry.toolName ?? ''),
       outputTokens: -1,
-      inputGain: -1,
+      inputDigest: undefined,
       replacement: undefined,
     };
   }
@@ -355,28 +318,27 @@ function outputGainOf(entry: Entry, facts: OptionFacts, run: Run): number {
   return tokens > run.placeholderTokens ? tokens : 0;
 }
 
-/** Tokens a digest of the call's input would free (0 when it is not a write/edit-like call or already digested). */
-function inputGainOf(entry: Entry, facts: OptionFacts, run: Run): number {
-  if (facts.inputGain >= 0) return facts.inputGain;
-  let gain = 0;
-  const name = entry.toolName;
-  const call = entry.call?.part;
-  if (run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) && call !== undefined) {
-    let memo = inputGainMemo.get(run.counter);
-    if (memo === undefined) inputGainMemo.set(run.counter, (memo = new WeakMap()));
-    let memoised = memo.get(call);
-    if (memoised === undefined) {
-      const digested = memoisedDigest(call.input);
-      memoised = digested === undefined ? 0 : Math.max(0, inputTokens(call, run.counter) - digestTokens(digested, run.counter));
-      memo.set(call, memoised);
-    }
-    gain = memoised;
+/**
+ * The digest of a write/edit-like call's input and the tokens of the input before and after,
+ * once per entry and options; null when it is not such a call or nothing in its input would be
+ * digested. `digestInput` is pure: hashing a written file's content once is enough.
+ */
+function inputDigestOf(entry: Entry, facts: OptionFacts, run: Run): InputDigest | null {
+  if (facts.inputDigest === undefined) {
+    const name = entry.toolName;
+    const call = entry.call?.part;
+    const digested = run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) && call !== undefined ? digestInput(call.input) : undefined;
+    facts.inputDigest =
+      digested === undefined ? null : { digested, before: run.counter.count(callJsonOf(entry) ?? ''), after: run.counter.count(JSON.stringify(digested)) };
   }
-  return (facts.inputGain = gain);
+  return facts.inputDigest;
 }
 
-function supersedeKeyOf(entry: Entry): string {
-  return (entry.key ??= supersedeKey(entry.nearCall!));
+/** Tokens a digest of the call's input would free (0 when it is not a write/edit-like call or already digested). */
+function inputGainOf(entry: Entry, facts: OptionFacts, run: Run): number {
+  if (run.digestSet === undefined) return 0;
+  const input = inputDigestOf(entry, facts, run);
+  return input === null ? 0 : Math.max(0, input.before - input.after);
 }
 
 /** The copy of a one-part message carrying `part` instead (the same copy while the part is the same); undefined for other messages. */
@@ -409,23 +371,15 @@ function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement 
       output = { part: pruned, reclaimed: gain - replacementTokens, carrier: carrierOf(run.messages[entry.messageIndex]!, pruned) };
     }
   }
-  const name = entry.toolName;
-  const callEntry = run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) ? entry.call : undefined;
-  const digested = callEntry === undefined ? undefined : memoisedDigest(callEntry.part.input);
-  if (callEntry !== undefined && digested !== undefined) {
-    const before = inputTokens(callEntry.part, counter);
-    const after = digestTokens(digested, counter);
-    if (after < before) {
-      // The same digested copy on every run (as `replacementMemo` does for outputs).
-      const current = callEntry.part;
-      let call: ToolCallPart;
-      const cached = digestedCalls.get(current);
-      if (cached !== undefined && cached.input === digested) call = cached;
-      else digestedCalls.set(current, (call = { ...current, input: digested }));
-      inputMemo.get(counter)?.set(call, after);
-      inputGainMemo.get(counter)?.set(call, 0);
-      input = { location: callEntry.location, part: call, reclaimed: before - after, carrier: carrierOf(run.messages[callEntry.location.messageIndex]!, call) };
-    }
+  const digest = run.digestSet === undefined ? null : inputDigestOf(entry, facts, run);
+  if (digest !== null && digest.after < digest.before) {
+    // The same digested copy on every run (as `replacementMemo` does for outputs).
+    const { part: current, location } = entry.call!;
+    let call: ToolCallPart;
+    const cached = digestedCalls.get(current);
+    if (cached !== undefined && cached.input === digest.digested) call = cached;
+    else digestedCalls.set(current, (call = { ...current, input: digest.digested }));
+    input = { location, part: call, reclaimed: digest.before - digest.after, carrier: carrierOf(run.messages[location.messageIndex]!, call) };
   }
   return output === undefined && input === undefined ? null : { output, input };
 }
@@ -481,21 +435,14 @@ function replaceInPlace(entry: Entry, run: Run): boolean {
       changed = true;
     }
   }
-  const name = entry.toolName;
-  const callEntry = run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) ? entry.call : undefined;
-  const digested = callEntry === undefined ? undefined : memoisedDigest(callEntry.part.input);
-  if (callEntry !== undefined && digested !== undefined) {
-    const before = inputTokens(callEntry.part, counter);
-    const after = digestTokens(digested, counter);
-    if (after < before) {
-      const call = run.output[callEntry.location.messageIndex]!.parts[callEntry.location.partIndex] as ToolCallPart;
-      // A shared digest must not be written into by whoever owns this part next.
-      call.input = { ...digested };
-      inputMemo.get(counter)?.set(call, after);
-      inputGainMemo.get(counter)?.set(call, 0);
-      run.tokensReclaimed += before - after;
-      changed = true;
-    }
+  const digest = run.digestSet === undefined ? null : inputDigestOf(entry, facts, run);
+  if (digest !== null && digest.after < digest.before) {
+    const { location } = entry.call!;
+    const call = run.output[location.messageIndex]!.parts[location.partIndex] as ToolCallPart;
+    // A shared digest must not be written into by whoever owns this part next.
+    call.input = { ...digest.digested };
+    run.tokensReclaimed += digest.before - digest.after;
+    changed = true;
   }
   if (changed) {
     // Parts were written into: every index's facts about them are suspect now.
