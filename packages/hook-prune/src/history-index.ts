@@ -25,6 +25,21 @@ export const RESULT = 0;
 export const PROMPT = 1;
 export const SUMMARY = 2;
 
+// Per entry, in `HistoryIndex.flags`: what it is (set when indexed)…
+export const F_PROMPT = 1;
+export const F_SUMMARY = 2;
+export const F_ERROR = 4;
+const STATIC_FLAGS = F_PROMPT | F_SUMMARY | F_ERROR;
+// …and what the pruner found for the index's options (`F_FACTS`: the rest is known).
+export const F_FACTS = 8;
+/** An error, protected, or already pruned with nothing left in its input: the walk passes it. */
+export const F_SKIP = 16;
+export const F_OUTPUT_PRUNED = 32;
+export const F_PROTECTED = 64;
+/** `HistoryIndex.keyIds`: not looked at yet, or no call to compare. */
+export const KEY_UNKNOWN = -2;
+export const NO_KEY = -1;
+
 /**
  * One step of the pruner's newest-to-oldest walk, in history order: a compaction summary (the
  * walk stops there), a real user prompt, or one tool result. Other messages and parts are not
@@ -33,8 +48,6 @@ export const SUMMARY = 2;
 export class Entry {
   /** Option-dependent facts (see `OptionFacts`), filled on first use for the index's options. */
   facts: OptionFacts | undefined = undefined;
-  /** The supersede key (tool name and input as JSON) of `nearCall`, filled on first use. */
-  key: string | undefined = undefined;
   /** `JSON.stringify` of `call`'s input (undefined is an answer too), filled on first use. */
   callJson: string | undefined = undefined;
   callJsonDone = false;
@@ -91,6 +104,36 @@ export interface HistoryIndex {
   readonly epoch: number;
   /** The options `Entry.facts` were computed for (owned by the pruner). */
   options: unknown;
+  // What the walk reads per entry, in flat arrays (a load each, no object per step):
+  readonly flags: number[];
+  /** The result's tool call id ('' for a prompt or summary). */
+  readonly ids: string[];
+  /** Tokens toward the window, and tokens replacing it frees (valid with `F_FACTS`, when not `F_SKIP`). */
+  readonly windowTokens: number[];
+  readonly gains: number[];
+  /** The supersede key of the result's call as a small number (`KEY_UNKNOWN`, `NO_KEY`). */
+  readonly keyIds: number[];
+  /** Entries by result id (an array when an id repeats). */
+  readonly resultsById: Map<string, number | number[]>;
+  /** Supersede keys interned: by a cheap signature, then compared whole (see `keyIdOf`). */
+  readonly keyGroups: Map<string, KeyMember[]>;
+  /** Per-run marks (a run number each, so nothing is cleared between runs): keys seen, the latest step's results, earlier prunes. */
+  readonly keySeen: number[];
+  readonly latestMarks: number[];
+  readonly prunedMarks: number[];
+  /** The number of the current run on this index (marks equal to it are this run's). */
+  run: number;
+  /** The set of earlier prunes `prunedMarks` mark (with `prunedMark`), and up to which entry. */
+  prunedSet: ReadonlySet<string> | undefined;
+  prunedMark: number;
+  prunedUpTo: number;
+}
+
+interface KeyMember {
+  call: ToolCallPart;
+  /** The full key, computed when another call has the same signature. */
+  full: string | undefined;
+  id: number;
 }
 
 /** Bumped by every in-place prune: parts written into make every index's facts suspect. */
@@ -159,7 +202,30 @@ function isPrefix(index: HistoryIndex, messages: Message[]): boolean {
 }
 
 function buildIndex(messages: Message[]): HistoryIndex {
-  const index: HistoryIndex = { messages: [], partCounts: [], parts: [], calls: new Map(), orphans: new Set(), entries: [], epoch, options: undefined };
+  const index: HistoryIndex = {
+    messages: [],
+    partCounts: [],
+    parts: [],
+    calls: new Map(),
+    orphans: new Set(),
+    entries: [],
+    epoch,
+    options: undefined,
+    flags: [],
+    ids: [],
+    windowTokens: [],
+    gains: [],
+    keyIds: [],
+    resultsById: new Map(),
+    keyGroups: new Map(),
+    keySeen: [],
+    latestMarks: [],
+    prunedMarks: [],
+    run: 0,
+    prunedSet: undefined,
+    prunedMark: 0,
+    prunedUpTo: 0,
+  };
   addCalls(index, messages, 0);
   addEntries(index, messages, 0);
   return index;
@@ -200,7 +266,7 @@ function addCalls(index: HistoryIndex, messages: Message[], from: number): void 
 }
 
 function addEntries(index: HistoryIndex, messages: Message[], from: number): void {
-  const { entries, calls } = index;
+  const { calls } = index;
   for (let messageIndex = from; messageIndex < messages.length; messageIndex++) {
     const message = messages[messageIndex]!;
     const parts = message.parts;
@@ -209,11 +275,11 @@ function addEntries(index: HistoryIndex, messages: Message[], from: number): voi
     for (const part of parts) index.parts.push(part);
     // The walk stops at a compaction summary before looking at anything else in it, and a prompt has no results.
     if (message.compactSummary === true) {
-      entries.push(new Entry(SUMMARY, messageIndex, -1, undefined, undefined, undefined, undefined));
+      addEntry(index, new Entry(SUMMARY, messageIndex, -1, undefined, undefined, undefined, undefined), F_SUMMARY);
       continue;
     }
     if (message.role === 'user' && isUserPrompt(message)) {
-      entries.push(new Entry(PROMPT, messageIndex, -1, undefined, undefined, undefined, undefined));
+      addEntry(index, new Entry(PROMPT, messageIndex, -1, undefined, undefined, undefined, undefined), F_PROMPT);
       continue;
     }
     for (let partIndex = 0; partIndex < parts.length; partIndex++) {
@@ -221,8 +287,159 @@ function addEntries(index: HistoryIndex, messages: Message[], from: number): voi
       if (part.type !== 'tool-result') continue;
       const call = calls.get(part.toolCallId);
       if (call === undefined) index.orphans.add(part.toolCallId);
-      entries.push(new Entry(RESULT, messageIndex, partIndex, part, call, callBefore(messages, messageIndex, part.toolCallId) ?? call?.part, part.toolName ?? call?.part.toolName));
+      const entry = new Entry(RESULT, messageIndex, partIndex, part, call, callBefore(messages, messageIndex, part.toolCallId) ?? call?.part, part.toolName ?? call?.part.toolName);
+      addEntry(index, entry, part.isError === true ? F_ERROR : 0);
     }
+  }
+}
+
+function addEntry(index: HistoryIndex, entry: Entry, flags: number): void {
+  const at = index.entries.length;
+  index.entries.push(entry);
+  index.flags.push(flags);
+  index.windowTokens.push(0);
+  index.gains.push(0);
+  index.keyIds.push(entry.nearCall === undefined ? NO_KEY : KEY_UNKNOWN);
+  index.latestMarks.push(0);
+  index.prunedMarks.push(0);
+  const id = entry.part?.toolCallId ?? '';
+  index.ids.push(id);
+  if (entry.part === undefined) return;
+  const known = index.resultsById.get(id);
+  if (known === undefined) index.resultsById.set(id, at);
+  else if (typeof known === 'number') index.resultsById.set(id, [known, at]);
+  else known.push(at);
+}
+
+/** Forgets the option-dependent facts (the options changed). */
+export function forgetFacts(index: HistoryIndex): void {
+  const { flags, entries } = index;
+  for (let at = 0; at < flags.length; at++) {
+    flags[at] = flags[at]! & STATIC_FLAGS;
+    entries[at]!.facts = undefined;
+  }
+}
+
+/** Calls `mark(at)` for every result entry with this id. */
+export function forEachResult(index: HistoryIndex, id: string, mark: (at: number) => void): void {
+  const known = index.resultsById.get(id);
+  if (known === undefined) return;
+  if (typeof known === 'number') mark(known);
+  else for (const at of known) mark(at);
+}
+
+/** `JSON.stringify` of the input of the entry's call (undefined is an answer too), once per entry. */
+export function callJsonOf(entry: Entry): string | undefined {
+  if (!entry.callJsonDone) {
+    entry.callJson = JSON.stringify(entry.call!.part.input);
+    entry.callJsonDone = true;
+  }
+  return entry.callJson;
+}
+
+/**
+ * The supersede key of the entry's call (tool name and input as JSON: two calls are the same
+ * question when these are equal) as a small number, the same for equal keys. The key is never
+ * built for a call whose cheap signature (tool name, input structure, string lengths and ends)
+ * no other call has: a Write's 50 KB content is not copied into a key and hashed to learn that
+ * no other call wrote the same. Equal keys always have equal signatures (see `signature`).
+ */
+export function keyIdOf(index: HistoryIndex, at: number): number {
+  let id = index.keyIds[at]!;
+  if (id !== KEY_UNKNOWN) return id;
+  const entry = index.entries[at]!;
+  const call = entry.nearCall!;
+  const signatureKey = call.toolName.includes('\u0000') ? fullKey(entry, call) : `${call.toolName}\u0000${signatureOf(call.input)}`;
+  const group = index.keyGroups.get(signatureKey);
+  if (group === undefined) {
+    id = newKeyId(index);
+    index.keyGroups.set(signatureKey, [{ call, full: undefined, id }]);
+  } else {
+    let found: KeyMember | undefined;
+    for (const member of group) if (member.call === call) found = member;
+    if (found === undefined) {
+      const full = fullKey(entry, call);
+      for (const member of group) if ((member.full ??= fullKey(undefined, member.call)) === full) found = member;
+      if (found === undefined) group.push((found = { call, full, id: newKeyId(index) }));
+    }
+    id = found.id;
+  }
+  index.keyIds[at] = id;
+  return id;
+}
+
+function newKeyId(index: HistoryIndex): number {
+  index.keySeen.push(0);
+  return index.keySeen.length - 1;
+}
+
+/** The key as the walk always compared it: tool name, NUL, the input as JSON (the entry's input JSON when it is the entry's own call). */
+function fullKey(entry: Entry | undefined, call: ToolCallPart): string {
+  return `${call.toolName}\u0000${entry !== undefined && call === entry.call?.part ? callJsonOf(entry) : JSON.stringify(call.input)}`;
+}
+
+/**
+ * A cheap function of an input's JSON text: its structure, keys, numbers, literals, and for each
+ * string its length and first and last 16 characters. Values with equal JSON have equal
+ * signatures: data JSON does not show as it is (undefined, functions, non-finite numbers,
+ * objects that are not plain, a `toJSON`) is first put through JSON and back.
+ */
+function signatureOf(input: unknown): string {
+  const parts: string[] = [];
+  if (!sign(input, parts, 0)) {
+    const json = JSON.stringify(input);
+    if (json === undefined) return 'u';
+    parts.length = 0;
+    sign(JSON.parse(json) as unknown, parts, 0);
+  }
+  return parts.join('');
+}
+
+const MAX_DEPTH = 64;
+const SAMPLE = 16;
+
+/** Appends the signature of plain JSON data; false when the value is not plain JSON data. */
+function sign(value: unknown, parts: string[], depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+      parts.push(value.length <= 2 * SAMPLE ? `"${value.length}:${value}` : `"${value.length}:${value.slice(0, SAMPLE)}${value.slice(-SAMPLE)}`);
+      return true;
+    case 'number':
+      if (!Number.isFinite(value)) return false;
+      parts.push(`#${value}`);
+      return true;
+    case 'boolean':
+      parts.push(value ? 't' : 'f');
+      return true;
+    case 'object': {
+      if (value === null) {
+        parts.push('n');
+        return true;
+      }
+      if (depth > MAX_DEPTH) return false;
+      if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+        parts.push(`[${value.length}`);
+        for (let index = 0; index < value.length; index++) {
+          if (!(index in value) || !sign(value[index], parts, depth + 1)) return false;
+        }
+        parts.push(']');
+        return true;
+      }
+      const prototype = Object.getPrototypeOf(value) as unknown;
+      if (prototype !== Object.prototype && prototype !== null) return false;
+      const record = value as Record<string, unknown>;
+      parts.push('{');
+      for (const key of Object.keys(record)) {
+        parts.push(`${key.length}:${key}`);
+        if (!sign(record[key], parts, depth + 1)) return false;
+      }
+      parts.push('}');
+      return true;
+    }
+    default:
+      // undefined, functions, symbols, bigints: JSON leaves them out, writes null, or throws.
+      return false;
   }
 }
 

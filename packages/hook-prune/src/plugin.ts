@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineHook, definePlugin, estimateMessageTokens, isSafeName, resolveContextWindow, type HookContext, type PointPayload } from '@hookwise/core';
+import { defineHook, definePlugin, estimateMessageTokens, isSafeName, resolveContextWindow, type HookContext, type Message, type PointPayload, type TokenCounter } from '@hookwise/core';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
 import * as z from 'zod/mini';
@@ -65,10 +65,15 @@ interface StickyState {
 
 const PLUGIN_NAME = '@hookwise/hook-prune';
 
+const isString = (id: unknown): id is string => typeof id === 'string';
+
 async function readPrunedIds(context: HookContext<PrunePluginOptions>): Promise<string[] | undefined> {
   try {
     const state = await context.state.read<StickyState>();
-    return Array.isArray(state?.prunedIds) ? state.prunedIds.filter((id): id is string => typeof id === 'string') : undefined;
+    const ids = state?.prunedIds as unknown;
+    if (!Array.isArray(ids)) return undefined;
+    // The list as stored (the usual case: all strings) or its strings only; read before every request.
+    return ids.every(isString) ? ids : ids.filter(isString);
   } catch (error) {
     // Without the memory of earlier prunes the request is still correct, only less cache-friendly.
     context.logger.warn('hook-prune: could not read earlier prunes; pruning without them', { error: (error as Error).message });
@@ -79,25 +84,45 @@ async function readPrunedIds(context: HookContext<PrunePluginOptions>): Promise<
 /** The default of `pressurePercent`. Measured: on the recorded session in fixtures/, the user compacted at 71 % of the window; with the minimum held there, hook-prune had freed 19 % of the history instead of 32.6 %. */
 export const DEFAULT_PRESSURE_PERCENT = 70;
 
+/**
+ * Tokens of each message by core's estimate, per counter and message object: a host without a
+ * measured context (no `contextTokens`) sends the same messages again with every request.
+ */
+const messageTokenMemo = new WeakMap<TokenCounter, WeakMap<Message, number>>();
+
+function historyTokens(messages: readonly Message[], counter: TokenCounter): number {
+  let memo = messageTokenMemo.get(counter);
+  if (memo === undefined) messageTokenMemo.set(counter, (memo = new WeakMap()));
+  const count = (text: string) => counter.count(text);
+  let sum = 0;
+  for (const message of messages) {
+    let tokens = memo.get(message);
+    if (tokens === undefined) memo.set(message, (tokens = estimateMessageTokens(message, count)));
+    sum += tokens;
+  }
+  return sum;
+}
+
 async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookContext<PrunePluginOptions>) {
   const options = context.options;
   const thresholds = thresholdsFor(payload.contextWindow ?? payload.model);
   const sticky = options.sticky !== false;
   const previouslyPruned = sticky ? await readPrunedIds(context) : undefined;
-  const contextTokens = payload.contextTokens ?? payload.messages.reduce((sum, message) => sum + estimateMessageTokens(message, (text) => context.tokenCounter.count(text)), 0);
+  const contextTokens = payload.contextTokens ?? historyTokens(payload.messages, context.tokenCounter);
   const { contextWindow } = resolveContextWindow({ hostWindow: payload.contextWindow, model: payload.model, contextTokens });
   const underPressure = contextTokens >= (contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100;
 
+  // Options left out stay undefined: pruneToolOutputs takes undefined as its default.
   const result = pruneToolOutputs(payload.messages, {
     protectTokens: options.protectTokens ?? thresholds.protectTokens,
     minimumTokens: underPressure ? 0 : (options.minimumTokens ?? thresholds.minimumTokens),
-    ...(options.keepRecent !== undefined ? { keepRecent: options.keepRecent } : {}),
-    ...(options.protectTurns !== undefined ? { protectTurns: options.protectTurns } : {}),
-    ...(options.protectedTools !== undefined ? { protectedTools: options.protectedTools } : {}),
-    ...(options.digestInputs !== undefined ? { digestInputs: options.digestInputs } : {}),
-    ...(options.placeholder !== undefined ? { placeholder: options.placeholder } : {}),
-    ...(options.supersede !== undefined ? { supersede: options.supersede } : {}),
-    ...(previouslyPruned !== undefined ? { previouslyPruned } : {}),
+    keepRecent: options.keepRecent,
+    protectTurns: options.protectTurns,
+    protectedTools: options.protectedTools,
+    digestInputs: options.digestInputs,
+    placeholder: options.placeholder,
+    supersede: options.supersede,
+    previouslyPruned,
     tokenCounter: context.tokenCounter,
   });
   context.logger.debug(`hook-prune: ${result.reason}`, { decision: result.decision });

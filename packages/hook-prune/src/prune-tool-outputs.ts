@@ -1,6 +1,30 @@
 import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, isUserPrompt, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf } from './digest.js';
-import { historyIndex, invalidateIndexes, PROMPT, RESULT, SUMMARY, type Entry, type HistoryIndex, type InputDigest, type OptionFacts, type PartLocation, type Replacement } from './history-index.js';
+import {
+  callJsonOf,
+  F_ERROR,
+  F_FACTS,
+  F_OUTPUT_PRUNED,
+  F_PROMPT,
+  F_PROTECTED,
+  F_SKIP,
+  F_SUMMARY,
+  forEachResult,
+  forgetFacts,
+  historyIndex,
+  invalidateIndexes,
+  keyIdOf,
+  NO_KEY,
+  PROMPT,
+  RESULT,
+  SUMMARY,
+  type Entry,
+  type HistoryIndex,
+  type InputDigest,
+  type OptionFacts,
+  type PartLocation,
+  type Replacement,
+} from './history-index.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
 
 // The agentic defaults, and what each buys. Figures: the recorded Claude Code session in
@@ -198,7 +222,7 @@ function sameKey(key: FactsKey | undefined, counter: TokenCounter, placeholder: 
 /** The index's facts are for these options: keep them, or forget them (the options changed, rare: a host passes the same ones every request). */
 function useFactsFor(index: HistoryIndex, counter: TokenCounter, placeholder: string, protectedTools: readonly string[], digestTools: readonly string[] | undefined): void {
   if (sameKey(index.options as FactsKey | undefined, counter, placeholder, protectedTools, digestTools)) return;
-  for (const entry of index.entries) entry.facts = undefined;
+  forgetFacts(index);
   const key: FactsKey = { counter, placeholder, protectedTools: protectedTools.slice(), digestTools: digestTools?.slice() };
   index.options = key;
 }
@@ -230,24 +254,6 @@ const singlePartCopies = new WeakMap<Message, Message>();
 
 /** The pruned copy of each original result part, reused while its replacement text is the same. */
 const replacementMemo = new WeakMap<ToolResultPart, ToolResultPart>();
-
-/** The JSON of a call's input as a request carries it (JSON.stringify's answer, undefined included), once per entry. */
-function callJsonOf(entry: Entry): string | undefined {
-  if (!entry.callJsonDone) {
-    entry.callJson = JSON.stringify(entry.call!.part.input);
-    entry.callJsonDone = true;
-  }
-  return entry.callJson;
-}
-
-/** The supersede key of an entry's call: tool name and input as JSON (the input's JSON shared with its token count when it is the same call). */
-function supersedeKeyOf(entry: Entry): string {
-  if (entry.key === undefined) {
-    const call = entry.nearCall!;
-    entry.key = `${call.toolName}\u0000${call === entry.call?.part ? callJsonOf(entry) : JSON.stringify(call.input)}`;
-  }
-  return entry.key;
-}
 
 /**
  * The results of the latest assistant step — the tool calls of the newest assistant message
@@ -339,6 +345,47 @@ function inputGainOf(entry: Entry, facts: OptionFacts, run: Run): number {
   if (run.digestSet === undefined) return 0;
   const input = inputDigestOf(entry, facts, run);
   return input === null ? 0 : Math.max(0, input.before - input.after);
+}
+
+/**
+ * The walk's facts about entry `at` for the run's options, in the index's flat arrays: whether
+ * the walk passes it (`F_SKIP`), whether its output is pruned already, its window tokens and
+ * its gain. Once per entry and options. Returns its flags.
+ */
+function factsAt(index: HistoryIndex, at: number, run: Run): number {
+  const entry = index.entries[at]!;
+  const facts = factsOf(entry, run);
+  let flags = index.flags[at]! | F_FACTS;
+  if (facts.outputPruned) flags |= F_OUTPUT_PRUNED;
+  if (facts.protected) flags |= F_PROTECTED;
+  const inputGain = facts.protected ? 0 : inputGainOf(entry, facts, run);
+  // Already pruned with nothing left in its input, or protected: nothing to count or take.
+  if (facts.protected || (facts.outputPruned && inputGain === 0)) flags |= F_SKIP;
+  else {
+    index.windowTokens[at] = (facts.outputPruned ? 0 : outputTokensOf(entry, facts, run)) + inputGain;
+    index.gains[at] = outputGainOf(entry, facts, run) + inputGain;
+  }
+  index.flags[at] = flags;
+  return flags;
+}
+
+/**
+ * Marks the entries whose ids are in `pruned` (earlier prunes) and returns this set's mark:
+ * by id when the set is new to the index, then only over entries indexed since.
+ */
+function markPruned(index: HistoryIndex, pruned: ReadonlySet<string>): number {
+  const { flags, ids, prunedMarks } = index;
+  const count = flags.length;
+  if (index.prunedSet !== pruned) {
+    const mark = ++index.prunedMark;
+    for (const id of pruned) forEachResult(index, id, (at) => (prunedMarks[at] = mark));
+    index.prunedSet = pruned;
+  } else {
+    const mark = index.prunedMark;
+    for (let at = index.prunedUpTo; at < count; at++) if ((flags[at]! & (F_PROMPT | F_SUMMARY)) === 0 && pruned.has(ids[at]!)) prunedMarks[at] = mark;
+  }
+  index.prunedUpTo = count;
+  return index.prunedMark;
 }
 
 /** The copy of a one-part message carrying `part` instead (the same copy while the part is the same); undefined for other messages. */
@@ -502,7 +549,12 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   if (memoCounts === undefined) tokenMemo.set(counter, (memoCounts = new WeakMap()));
   const run: Run = { messages, counter, placeholder, useDigest, placeholderTokens, protectedSet, digestSet, memoCounts, inPlace, output: messages, prunedIds: [], tokensReclaimed: 0 };
 
+  // This run's marks: the latest step's results (protected by recency), earlier prunes.
+  const runMark = ++index.run;
+  const { flags, windowTokens: windowOf, gains, keySeen, latestMarks, prunedMarks } = index;
   const latestStep = latestStepIds(messages);
+  if (latestStep !== undefined) for (const id of latestStep) forEachResult(index, id, (at) => (latestMarks[at] = runMark));
+  const prunedMark = previouslyPruned === undefined ? 0 : markPruned(index, previouslyPruned);
 
   // Pass 1, newest to oldest: count prompts, fill the window, find the crossing result.
   let prompts = 0;
@@ -515,68 +567,65 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   let stoppedAt = -1;
   let stale: number[] | undefined;
   let reapply: number[] | undefined;
-  const supersedingKeys = supersede ? new Set<string>() : undefined;
 
   const known = inPlace ? undefined : batchBoundaries.get(messages);
   const older = known !== undefined && known.length === messages.length && sameKey(known.key, counter, placeholderOption, protectedTools, digestTools) ? known : undefined;
 
   for (let at = entries.length - 1; at >= 0; at--) {
-    const entry = entries[at]!;
-    if (older !== undefined && withinBoundary(entry, older.boundary, messages)) {
+    let flag = flags[at]!;
+    if (older !== undefined && withinBoundary(entries[at]!, older.boundary, messages)) {
       // Everything from here back was pruned by the run that returned this array: nothing to count but prompts and results.
       prompts += older.prompts;
       scannedCount += older.scanned;
       break;
     }
     // The latest compaction summary: nothing before it is counted or touched.
-    if (entry.kind === SUMMARY) break;
-    if (entry.kind === PROMPT) {
+    if ((flag & F_SUMMARY) !== 0) break;
+    if ((flag & F_PROMPT) !== 0) {
       prompts++;
       continue;
     }
     scannedCount++;
-    if (entry.part!.isError === true) continue;
-    const facts = factsOf(entry, run);
-    const outputPruned = facts.outputPruned;
-    // Already pruned, input too (or no input to digest): nothing left to count or take.
-    if (outputPruned && (digestSet === undefined || inputGainOf(entry, facts, run) === 0)) continue;
-    if (facts.protected) continue;
+    if ((flag & F_ERROR) !== 0) continue;
+    if ((flag & F_FACTS) === 0) flag = factsAt(index, at, run);
+    // Protected, or already pruned with nothing left in its input.
+    if ((flag & F_SKIP) !== 0) continue;
     // By recency: the newest results, the step the model is about to read.
-    const recent = scannedCount <= keepRecent || (latestStep !== undefined && latestStep.has(entry.part!.toolCallId));
+    const recent = scannedCount <= keepRecent || latestMarks[at] === runMark;
 
-    if (previouslyPruned !== undefined && !recent && prompts >= staleTurns && previouslyPruned.has(entry.part!.toolCallId)) {
+    if (prunedMark !== 0 && !recent && prompts >= staleTurns && prunedMarks[at] === prunedMark) {
       (reapply ??= []).push(at);
       continue;
     }
     // Past the crossing every result is a candidate anyway: no more keys to keep.
-    if (supersedingKeys !== undefined && !outputPruned && crossing < 0) {
-      const call = entry.nearCall;
-      const key = call === undefined ? '' : supersedeKeyOf(entry);
-      if (call !== undefined && supersedingKeys.has(key)) {
-        // A newer identical call answered the same question: this one is stale.
-        if (!recent && prompts >= staleTurns) {
-          const tokens = outputGainOf(entry, facts, run) + inputGainOf(entry, facts, run);
-          if (tokens > 0) {
-            (stale ??= []).push(at);
-            candidateTokens += tokens;
+    if (supersede && (flag & F_OUTPUT_PRUNED) === 0 && crossing < 0) {
+      const key = keyIdOf(index, at);
+      if (key !== NO_KEY) {
+        if (keySeen[key] === runMark) {
+          // A newer identical call answered the same question: this one is stale.
+          if (!recent && prompts >= staleTurns) {
+            const tokens = gains[at]!;
+            if (tokens > 0) {
+              (stale ??= []).push(at);
+              candidateTokens += tokens;
+            }
+            continue;
           }
-          continue;
+        } else {
+          keySeen[key] = runMark;
         }
-      } else if (call !== undefined) {
-        supersedingKeys.add(key);
       }
     }
     if (recent || prompts < protectTurns) continue;
 
     if (crossing < 0) {
-      const tokens = (outputPruned ? 0 : outputTokensOf(entry, facts, run)) + inputGainOf(entry, facts, run);
-      windowTokens += tokens;
+      windowTokens += windowOf[at]!;
       if (windowTokens > protectTokens) {
         crossing = at;
-        candidateTokens += outputGainOf(entry, facts, run) + inputGainOf(entry, facts, run);
+        candidateTokens += gains[at]!;
       }
     } else {
-      candidateTokens += outputGainOf(entry, facts, run) + inputGainOf(entry, facts, run);
+      candidateTokens += gains[at]!;
     }
     if (crossing >= 0 && candidateTokens > minimumTokens) {
       // Committed whatever is older: pass 2 replaces it while it scans it, in one walk.
@@ -584,7 +633,6 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
       break;
     }
   }
-
   const commit = candidateTokens > minimumTokens;
   const unchanged = (decision: PruneDecision, reason: string): PruneResult => ({
     messages,
