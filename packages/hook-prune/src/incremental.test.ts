@@ -198,3 +198,37 @@ describe('what is not an extension of the indexed history is indexed afresh', ()
     expect(pruneToolOutputs(history, OPENCODE_RULE).prunedCount).toBe(0);
   });
 });
+
+describe('supersede keys: the same question whatever JSON does not show', () => {
+  /** Whether a call with input `newer` makes an older call of the same tool with input `older` stale. */
+  function supersedes(older: unknown, newer: unknown, toolName = 'Read'): boolean {
+    const history = [prompt('u1'), ...toolTurn(tokens(30_000), { toolName, input: older }), ...toolTurn(tokens(10), { toolName, input: newer }), prompt('u2')];
+    const result = pruneToolOutputs(history, { keepRecent: 0, protectTokens: 1_000_000, minimumTokens: 0, tokenCounter: chars });
+    return result.prunedCount === 1;
+  }
+  const long = (middle: string) => `${'a'.repeat(40)}${middle}${'z'.repeat(40)}`;
+
+  it('equal JSON: supersedes', () => {
+    expect(supersedes({ file_path: '/a.ts' }, { file_path: '/a.ts' })).toBe(true);
+    expect(supersedes({ content: long('x') }, { content: long('x') })).toBe(true);
+    // JSON writes null for NaN and leaves undefined out: the same request.
+    expect(supersedes({ a: Number.NaN }, { a: null })).toBe(true);
+    expect(supersedes({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(supersedes({ a: [1, undefined] }, { a: [1, null] })).toBe(true);
+    expect(supersedes({ a: -0 }, { a: 0 })).toBe(true);
+    // A toJSON writes what it returns.
+    expect(supersedes({ a: { toJSON: () => 'x' } }, { a: 'x' })).toBe(true);
+    expect(supersedes({ a: new Date(0) }, { a: '1970-01-01T00:00:00.000Z' })).toBe(true);
+    expect(supersedes('ls -la', 'ls -la', 'Bash')).toBe(true);
+  });
+
+  it('other JSON: does not, however alike the inputs look', () => {
+    // Same length, same first and last characters, another middle.
+    expect(supersedes({ content: long('x') }, { content: long('y') })).toBe(false);
+    expect(supersedes({ file_path: '/a.ts' }, { file_path: '/b.ts' })).toBe(false);
+    expect(supersedes({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(supersedes({ a: '1' }, { a: 1 })).toBe(false);
+    expect(supersedes({ a: [1, 2] }, { a: { 0: 1, 1: 2 } })).toBe(false);
+    expect(supersedes({ file_path: '/a.ts' }, { file_path: '/a.ts' }, 'Bash')).toBe(true);
+  });
+});
