@@ -102,7 +102,8 @@ export function resolveInside(root: string, relative: string): string {
     throw new UnsafeNameError(what, relative, `resolves outside ${lexicalRoot}`);
   }
   const realRoot = realpathOfExistingPrefix(lexicalRoot, relative);
-  const realTarget = realpathOfExistingPrefix(lexicalTarget, relative);
+  // The target's walk up meets the root, which the line above has just resolved.
+  const realTarget = realpathOfExistingPrefix(lexicalTarget, relative, { path: lexicalRoot, real: realRoot });
   if (!isInsideOrEqual(realRoot, realTarget)) {
     throw new UnsafeNameError(what, relative, `resolves outside ${lexicalRoot} through a symbolic link (to ${realTarget})`);
   }
@@ -120,12 +121,15 @@ function isInsideOrEqual(parent: string, child: string): boolean {
 /**
  * realpath of the longest existing prefix of `absolutePath`, with the missing rest appended.
  * Walks upwards so that a not-yet-created file (the usual case for state and command files)
- * can still be checked.
+ * can still be checked. `resolved` is an ancestor already walked and what the walk gave.
  */
-function realpathOfExistingPrefix(absolutePath: string, inputForErrors: string): string {
+function realpathOfExistingPrefix(absolutePath: string, inputForErrors: string, resolved?: { path: string; real: string }): string {
   const missingTail: string[] = [];
   let current = absolutePath;
   for (;;) {
+    // A path already walked (`resolved.real` is this function's answer for `resolved.path`): the
+    // rest of the walk would give the same answer.
+    if (current === resolved?.path) return missingTail.length === 0 ? resolved.real : path.join(resolved.real, ...missingTail.reverse());
     // Nothing at all there (the usual case for a file not created yet): neither a path to
     // resolve nor a dangling link, so straight to the parent, without the two exceptions the
     // checks below would throw.
