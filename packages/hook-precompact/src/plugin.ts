@@ -27,12 +27,12 @@ interface Services {
 }
 
 /** A hook must never break the agent: report and step aside. */
-async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'eventLog'> & { sessionId?: string }, body: () => Promise<T>): Promise<T | undefined> {
+async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'eventLog'>, sessionId: string, body: () => Promise<T>): Promise<T | undefined> {
   try {
     return await body();
   } catch (error) {
     services.logger.warn(`${PLUGIN_NAME}: ${what} failed: ${(error as Error).message}`);
-    await record(services.eventLog, services.logger, { type: 'precompact:error', what, sessionId: services.sessionId, message: (error as Error).message });
+    await record(services.eventLog, services.logger, { type: 'precompact:error', what, sessionId, message: (error as Error).message });
     return undefined;
   }
 }
@@ -72,7 +72,7 @@ export async function loadIntent(intentId: string, services: { projectDir: strin
   return { id: intentId, history, summary: summarizeIntent(intentId, history, options), sources };
 }
 
-async function intentSection(services: Services, payloadIntentId: unknown): Promise<IntentSection | undefined> {
+async function intentSection(services: Pick<Services, 'options' | 'projectDir' | 'projectState'>, payloadIntentId: unknown): Promise<IntentSection | undefined> {
   const options = services.options.intent;
   if (options === false) return undefined;
   const intentId = typeof payloadIntentId === 'string' && payloadIntentId !== '' ? payloadIntentId : await getSelectedIntent(services.projectState);
@@ -155,7 +155,7 @@ const hooks = defineHook<PrecompactOptions>({
     'prompt:submit': async (payload, context) => {
       const options = context.options.commands;
       if (options === false || !options.fromPrompt) return;
-      await guarded('registering a slash command', { ...context, sessionId: payload.sessionId }, async () => {
+      await guarded('registering a slash command', context, payload.sessionId, async () => {
         // Only a command the host reports it ran: a prompt that merely starts with `/x` may name a
         // command the host does not have (Claude Code then sends it to the model as text).
         const parsed = payload.command ? { name: payload.command.name.replace(/^\//, ''), args: payload.command.args } : undefined;
@@ -185,13 +185,13 @@ const hooks = defineHook<PrecompactOptions>({
       if (context.options.commands === false) return;
       // resume and compact continue the same work; startup and clear begin new work.
       if (payload.source !== 'startup' && payload.source !== 'clear') return;
-      await guarded('clearing active commands', { ...context, sessionId: payload.sessionId }, () => clearActiveCommands(context.state));
+      await guarded('clearing active commands', context, payload.sessionId, () => clearActiveCommands(context.state));
     },
 
     'tool:after': async (payload, context) => {
       const options = context.options.intent;
       if (options === false) return;
-      await guarded('recording the intent trace', { ...context, sessionId: payload.sessionId }, async () => {
+      await guarded('recording the intent trace', context, payload.sessionId, async () => {
         const fromPayload = (payload as { intentId?: unknown }).intentId;
         const intentId = typeof fromPayload === 'string' && fromPayload !== '' ? fromPayload : await getSelectedIntent(context.projectState);
         if (intentId === undefined) return;
@@ -212,15 +212,14 @@ const hooks = defineHook<PrecompactOptions>({
 
     'llm:before': async (payload, context) => {
       if (context.options.intent === false) return;
-      const section = await guarded('building the intent summary', { ...context, sessionId: payload.sessionId }, () =>
-        intentSection(servicesOf(context), payload.intentId),
-      );
+      // The hook context has what the summary needs (no services object per request).
+      const section = await guarded('building the intent summary', context, payload.sessionId, () => intentSection(context, payload.intentId));
       // `context`, not `value`: the host prepends it to the system prompt; the messages stay as they are.
       return section ? { context: section.text } : undefined;
     },
 
     'compact:before': async (payload, context) => {
-      const result = await guarded('building the preserved block', { ...context, sessionId: payload.sessionId }, () =>
+      const result = await guarded('building the preserved block', context, payload.sessionId, () =>
         preserve({ ...servicesOf(context), sessionId: payload.sessionId }, (payload as { intentId?: unknown }).intentId),
       );
       if (!result) return;
@@ -231,7 +230,7 @@ const hooks = defineHook<PrecompactOptions>({
 
     'compact:after': async (payload, context) => {
       // The summarizer may have dropped the block: hand the same block back as fresh context.
-      const text = await guarded('handing back the preserved block', { ...context, sessionId: payload.sessionId }, async () => {
+      const text = await guarded('handing back the preserved block', context, payload.sessionId, async () => {
         const stored = (await context.state.read<SessionRecord>())?.lastPreserved;
         // A block from an earlier compaction (this one's compact:before never came) may name commands no longer active.
         const age = stored ? context.clock.now() - Date.parse(stored.at) : Number.POSITIVE_INFINITY;
@@ -244,7 +243,7 @@ const hooks = defineHook<PrecompactOptions>({
     'phase:end': async (payload, context) => {
       const options = context.options.handoff;
       if (options === false) return;
-      const summary = await guarded('summarising the hand-off', { ...context, sessionId: payload.sessionId }, async () => {
+      const summary = await guarded('summarising the hand-off', context, payload.sessionId, async () => {
         const remembered = (await context.state.read<SessionRecord>())?.handoff;
         const result = summarizeHandoff(
           {
