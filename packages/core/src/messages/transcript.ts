@@ -262,7 +262,7 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
     let line = 0;
     // Small first, so a short transcript does not cost a mebibyte (V8 counts it, and collects sooner).
     let chunkSize = FIRST_CHUNK_SIZE;
-    let buffer = Buffer.allocUnsafe(chunkSize);
+    let buffer: Buffer = Buffer.allocUnsafe(chunkSize);
     /** A chunk no line kept a view of: reused for a later read. */
     let spare: Buffer | undefined;
     reading = handle.read(buffer, 0, buffer.length, null);
