@@ -288,13 +288,13 @@ export function createSessionState(store: StateStore, sessionId: string, default
  * `undefined` properties, dates as strings): each value is kept as a private tree equal to its
  * JSON round trip, copied on the way in and on every read (see json-copy.ts; a copy is several
  * times cheaper than the parse a stored text would need). Names are validated like the file
- * store's, so tests catch unsafe names too; a name that passed is remembered.
+ * store's, so tests catch unsafe names too; a pair of names that passed is remembered.
  */
 export function createMemoryStateStore(): StateStore {
   const values = new Map<string, unknown>();
   const chains = new Map<string, Promise<unknown>>();
-  const names = createNameMemo();
-  const keyOf = (sessionId: string, namespace: string): string => `${names.session(sessionId)}\u0000${names.namespace(namespace)}`;
+  const keys = createKeyMemo();
+  const keyOf = keys.keyOf;
 
   function serialised<R>(key: string, task: () => Promise<R>): Promise<R> {
     const previous = chains.get(key) ?? Promise.resolve();
@@ -329,7 +329,7 @@ export function createMemoryStateStore(): StateStore {
         });
         return;
       }
-      const prefix = `${names.session(sessionId)}\u0000`;
+      const prefix = `${keys.session(sessionId)}\u0000`;
       for (const key of [...values.keys()]) if (key.startsWith(prefix)) values.delete(key);
     },
   };
@@ -337,24 +337,32 @@ export function createMemoryStateStore(): StateStore {
 
 const ignore = (): void => {};
 
-/** Remembered names are forgotten past this many (a long-lived host sees new sessions forever). */
-const NAME_MEMO_LIMIT = 1_000;
+/** Remembered sessions (or a session's namespaces) are forgotten past this many: a long-lived host sees new ones forever. */
+const KEY_MEMO_LIMIT = 1_000;
 
 /**
- * Session ids and namespaces that passed the checks, so a store validates each name once, not
- * on every read: the checks are pure, so a name that passed once passes again.
+ * The store's key of each (session id, namespace) pair, made once: the names are checked then
+ * (the checks are pure, so a pair that passed once passes again), and every later read or
+ * update of the pair finds the same key string, whose hash V8 keeps, instead of building and
+ * hashing a new one.
  */
-function createNameMemo(): { session(name: string): string; namespace(name: string): string } {
-  const sessions = new Set<string>();
-  const namespaces = new Set<string>();
-  const remember = (memo: Set<string>, name: string): string => {
-    if (memo.size >= NAME_MEMO_LIMIT) memo.clear();
-    memo.add(name);
-    return name;
-  };
+function createKeyMemo(): { keyOf(sessionId: string, namespace: string): string; session(sessionId: string): string } {
+  const bySession = new Map<string, Map<string, string>>();
   return {
-    session: (name) => (sessions.has(name) ? name : remember(sessions, assertSafeName(name, 'session id'))),
-    namespace: (name) => (namespaces.has(name) ? name : remember(namespaces, assertSafeNamespace(name))),
+    keyOf(sessionId, namespace) {
+      const known = bySession.get(sessionId)?.get(namespace);
+      if (known !== undefined) return known;
+      const key = `${assertSafeName(sessionId, 'session id')}\u0000${assertSafeNamespace(namespace)}`;
+      let byNamespace = bySession.get(sessionId);
+      if (byNamespace === undefined) {
+        if (bySession.size >= KEY_MEMO_LIMIT) bySession.clear();
+        byNamespace = new Map();
+        bySession.set(sessionId, byNamespace);
+      } else if (byNamespace.size >= KEY_MEMO_LIMIT) byNamespace.clear();
+      byNamespace.set(namespace, key);
+      return key;
+    },
+    session: (sessionId) => (bySession.has(sessionId) ? sessionId : assertSafeName(sessionId, 'session id')),
   };
 }
 
