@@ -282,18 +282,12 @@ export function generateEntry(configFile: string, runtime: string): string {
     for (const specifier of Array.isArray(raw?.hooks) ? (raw.hooks as unknown[]) : []) {
       if (typeof specifier === 'string') hooks.push(`${JSON.stringify(specifier)}: ${loader(path.resolve(path.dirname(configFile), specifier))}`);
     }
-    lines.push(
-      `export function run(request) {`,
-      `  return runBundled(request, { kind: 'json', file: ${JSON.stringify(configFile)}, plugins: { ${plugins.join(', ')} }, hookModules: { ${hooks.join(', ')} } });`,
-      `}`,
-    );
+    lines.push(`export const config = { kind: 'json', file: ${JSON.stringify(configFile)}, plugins: { ${plugins.join(', ')} }, hookModules: { ${hooks.join(', ')} } };`);
   } else {
-    lines.push(
-      `export function run(request) {`,
-      `  return runBundled(request, { kind: 'module', file: ${JSON.stringify(configFile)}, load: ${loader(configFile)} });`,
-      `}`,
-    );
+    lines.push(`export const config = { kind: 'module', file: ${JSON.stringify(configFile)}, load: ${loader(configFile)} };`);
   }
+  // `config` and `loadBundledModules` are exported for bench/snapshot.mjs (a heap image with the modules loaded).
+  lines.push(`export { loadBundledModules } from ${JSON.stringify(runtime)};`, `export function run(request) {`, `  return runBundled(request, config);`, `}`);
   return `${lines.join('\n')}\n`;
 }
 

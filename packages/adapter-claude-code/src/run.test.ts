@@ -89,6 +89,7 @@ describe('resolveProjectDir', () => {
 describe('runWithinDeadline', () => {
   it('returns what the call returns, and rethrows what it throws', () => {
     expect(runWithinDeadline(() => 42, 1_000, () => new Error('timeout'))).toBe(42);
+    expect(runWithinDeadline(() => 'no deadline', Number.POSITIVE_INFINITY, () => new Error('timeout'))).toBe('no deadline');
     expect(() => runWithinDeadline(() => { throw new Error('own failure'); }, 1_000, () => new Error('timeout'))).toThrow('own failure');
   });
 

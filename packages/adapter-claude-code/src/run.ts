@@ -116,7 +116,8 @@ const GUARDED = Symbol.for('hookwise.guarded');
  * thread per run.
  */
 export function runWithinDeadline<T>(call: () => T, timeoutMs: number, onTimeout: (ms: number) => Error): T {
-  const limit = Math.max(1, Math.ceil(Math.min(timeoutMs, callDeadlineAt - Date.now())));
+  // vm wants a whole number of ms below 2^32: outside a call (no deadline) the cap is ~24 days.
+  const limit = Math.max(1, Math.ceil(Math.min(timeoutMs, callDeadlineAt - Date.now(), 2_147_483_647)));
   guardScript ??= new Script('globalThis[Symbol.for("hookwise.guarded")]()', { filename: 'hookwise-guard' });
   const slots = globalThis as Record<symbol, unknown>;
   const previous = slots[GUARDED];
