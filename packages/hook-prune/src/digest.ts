@@ -43,7 +43,18 @@ function firstErrorLine(text: string): string | undefined {
   return oneLine(text.slice(start, newline === -1 ? text.length : newline), ERROR_LINE_MAX);
 }
 
-const formatNumber = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g;
+
+/** 12345 → "12,345": the pattern's answer for any number, without running it for the counts that are whole numbers (every digest, every reason). */
+export function formatNumber(value: number): string {
+  const text = String(value);
+  if (!Number.isSafeInteger(value) || value < 0) return text.replace(THOUSANDS, ',');
+  if (text.length <= 3) return text;
+  let end = text.length % 3 || 3;
+  let grouped = text.slice(0, end);
+  for (; end < text.length; end += 3) grouped += `,${text.slice(end, end + 3)}`;
+  return grouped;
+}
 
 /**
  * One line that tells the model what was there, so it can decide whether to run the tool

@@ -115,8 +115,9 @@ export interface HistoryIndex {
   readonly keyIds: number[];
   /** Entries by result id (an array when an id repeats). */
   readonly resultsById: Map<string, number | number[]>;
-  /** Supersede keys interned: by a cheap signature, then compared whole (see `keyIdOf`). */
-  readonly keyGroups: Map<string, KeyMember[]>;
+  /** Supersede keys interned: by tool name, then by the input JSON's length (see `keyIdOf`); each key's JSON. */
+  readonly keys: Map<string, Map<number, number | number[]>>;
+  readonly keyTexts: string[];
   /** Per-run marks (a run number each, so nothing is cleared between runs): keys seen, the latest step's results, earlier prunes. */
   readonly keySeen: number[];
   readonly latestMarks: number[];
@@ -129,12 +130,7 @@ export interface HistoryIndex {
   prunedUpTo: number;
 }
 
-interface KeyMember {
-  call: ToolCallPart;
-  /** The full key, computed when another call has the same signature. */
-  full: string | undefined;
-  id: number;
-}
+
 
 /** Bumped by every in-place prune: parts written into make every index's facts suspect. */
 let epoch = 0;
@@ -217,7 +213,8 @@ function buildIndex(messages: Message[]): HistoryIndex {
     gains: [],
     keyIds: [],
     resultsById: new Map(),
-    keyGroups: new Map(),
+    keys: new Map(),
+    keyTexts: [],
     keySeen: [],
     latestMarks: [],
     prunedMarks: [],
@@ -338,109 +335,40 @@ export function callJsonOf(entry: Entry): string | undefined {
 }
 
 /**
- * The supersede key of the entry's call (tool name and input as JSON: two calls are the same
- * question when these are equal) as a small number, the same for equal keys. The key is never
- * built for a call whose cheap signature (tool name, input structure, string lengths and ends)
- * no other call has: a Write's 50 KB content is not copied into a key and hashed to learn that
- * no other call wrote the same. Equal keys always have equal signatures (see `signature`).
+ * The supersede key of the entry's call as a small number, the same for equal keys: two calls
+ * are the same question when their tool names and their inputs as JSON are equal (the walk
+ * compared `name NUL json` strings; JSON has no raw NUL, so this is the same test). By tool
+ * name, then by the JSON's length, then the JSON itself (compared, not hashed: a Write's JSON,
+ * made once for its token count anyway, is neither copied into a key nor hashed, and two inputs
+ * of one length are rare).
  */
 export function keyIdOf(index: HistoryIndex, at: number): number {
   let id = index.keyIds[at]!;
   if (id !== KEY_UNKNOWN) return id;
   const entry = index.entries[at]!;
   const call = entry.nearCall!;
-  const signatureKey = call.toolName.includes('\u0000') ? fullKey(entry, call) : `${call.toolName}\u0000${signatureOf(call.input)}`;
-  const group = index.keyGroups.get(signatureKey);
-  if (group === undefined) {
-    id = newKeyId(index);
-    index.keyGroups.set(signatureKey, [{ call, full: undefined, id }]);
-  } else {
-    let found: KeyMember | undefined;
-    for (const member of group) if (member.call === call) found = member;
-    if (found === undefined) {
-      const full = fullKey(entry, call);
-      for (const member of group) if ((member.full ??= fullKey(undefined, member.call)) === full) found = member;
-      if (found === undefined) group.push((found = { call, full, id: newKeyId(index) }));
-    }
-    id = found.id;
-  }
+  // JSON.stringify(undefined) is undefined, which the key's template wrote as "undefined" (a JSON text never reads so).
+  const json = (call === entry.call?.part ? callJsonOf(entry) : JSON.stringify(call.input)) ?? 'undefined';
+  let byLength = index.keys.get(call.toolName);
+  if (byLength === undefined) index.keys.set(call.toolName, (byLength = new Map()));
+  const known = byLength.get(json.length);
+  if (known === undefined) byLength.set(json.length, (id = newKey(index, json)));
+  else if (typeof known === 'number') id = index.keyTexts[known] === json ? known : newKeyOfLength(index, byLength, json, [known]);
+  else id = known.find((candidate) => index.keyTexts[candidate] === json) ?? newKeyOfLength(index, byLength, json, known);
   index.keyIds[at] = id;
   return id;
 }
 
-function newKeyId(index: HistoryIndex): number {
+function newKey(index: HistoryIndex, json: string): number {
+  index.keyTexts.push(json);
   index.keySeen.push(0);
   return index.keySeen.length - 1;
 }
 
-/** The key as the walk always compared it: tool name, NUL, the input as JSON (the entry's input JSON when it is the entry's own call). */
-function fullKey(entry: Entry | undefined, call: ToolCallPart): string {
-  return `${call.toolName}\u0000${entry !== undefined && call === entry.call?.part ? callJsonOf(entry) : JSON.stringify(call.input)}`;
-}
-
-/**
- * A cheap function of an input's JSON text: its structure, keys, numbers, literals, and for each
- * string its length and first and last 16 characters. Values with equal JSON have equal
- * signatures: data JSON does not show as it is (undefined, functions, non-finite numbers,
- * objects that are not plain, a `toJSON`) is first put through JSON and back.
- */
-function signatureOf(input: unknown): string {
-  const parts: string[] = [];
-  if (!sign(input, parts, 0)) {
-    const json = JSON.stringify(input);
-    if (json === undefined) return 'u';
-    parts.length = 0;
-    sign(JSON.parse(json) as unknown, parts, 0);
-  }
-  return parts.join('');
-}
-
-const MAX_DEPTH = 64;
-const SAMPLE = 16;
-
-/** Appends the signature of plain JSON data; false when the value is not plain JSON data. */
-function sign(value: unknown, parts: string[], depth: number): boolean {
-  switch (typeof value) {
-    case 'string':
-      parts.push(value.length <= 2 * SAMPLE ? `"${value.length}:${value}` : `"${value.length}:${value.slice(0, SAMPLE)}${value.slice(-SAMPLE)}`);
-      return true;
-    case 'number':
-      if (!Number.isFinite(value)) return false;
-      parts.push(`#${value}`);
-      return true;
-    case 'boolean':
-      parts.push(value ? 't' : 'f');
-      return true;
-    case 'object': {
-      if (value === null) {
-        parts.push('n');
-        return true;
-      }
-      if (depth > MAX_DEPTH) return false;
-      if (Array.isArray(value)) {
-        if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-        parts.push(`[${value.length}`);
-        for (let index = 0; index < value.length; index++) {
-          if (!(index in value) || !sign(value[index], parts, depth + 1)) return false;
-        }
-        parts.push(']');
-        return true;
-      }
-      const prototype = Object.getPrototypeOf(value) as unknown;
-      if (prototype !== Object.prototype && prototype !== null) return false;
-      const record = value as Record<string, unknown>;
-      parts.push('{');
-      for (const key of Object.keys(record)) {
-        parts.push(`${key.length}:${key}`);
-        if (!sign(record[key], parts, depth + 1)) return false;
-      }
-      parts.push('}');
-      return true;
-    }
-    default:
-      // undefined, functions, symbols, bigints: JSON leaves them out, writes null, or throws.
-      return false;
-  }
+function newKeyOfLength(index: HistoryIndex, byLength: Map<number, number | number[]>, json: string, others: number[]): number {
+  const id = newKey(index, json);
+  byLength.set(json.length, [...others, id]);
+  return id;
 }
 
 /** The result's call in the message just before it (where it almost always is), the last one with that id there. */

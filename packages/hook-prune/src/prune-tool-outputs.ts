@@ -1,5 +1,5 @@
 import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, isUserPrompt, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
-import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf } from './digest.js';
+import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf, formatNumber } from './digest.js';
 import {
   callJsonOf,
   F_ERROR,
@@ -155,8 +155,6 @@ export function isPrunedOutput(output: ToolResultContent, placeholder: string = 
   return typeof output === 'string' && output.length < 1_024 && (output === placeholder || output === DEFAULT_PLACEHOLDER || output.startsWith(DIGEST_PREFIX));
 }
 
-const formatNumber = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
 function checkCount(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a finite number ≥ 0, got ${value}`);
@@ -223,7 +221,9 @@ function sameKey(key: FactsKey | undefined, counter: TokenCounter, placeholder: 
 function useFactsFor(index: HistoryIndex, counter: TokenCounter, placeholder: string, protectedTools: readonly string[], digestTools: readonly string[] | undefined): void {
   if (sameKey(index.options as FactsKey | undefined, counter, placeholder, protectedTools, digestTools)) return;
   forgetFacts(index);
-  const key: FactsKey = { counter, placeholder, protectedTools: protectedTools.slice(), digestTools: digestTools?.slice() };
+  // A frozen list (the defaults) is kept as is: the next run's is the same array, equal at a glance.
+  const keep = (names: readonly string[]) => (Object.isFrozen(names) ? names : names.slice());
+  const key: FactsKey = { counter, placeholder, protectedTools: keep(protectedTools), digestTools: digestTools === undefined ? undefined : keep(digestTools) };
   index.options = key;
 }
 
@@ -499,6 +499,10 @@ function replaceInPlace(entry: Entry, run: Run): boolean {
   return changed;
 }
 
+function unchangedResult(messages: Message[], scannedCount: number, decision: PruneDecision, reason: string): PruneResult {
+  return { messages, tokensReclaimed: 0, prunedCount: 0, scannedCount, prunedIds: [], decision, reason };
+}
+
 /**
  * Clears old tool outputs, newest to oldest. The default policy is for agent loops (one or two
  * prompts, hundreds of tool calls), protection by recency as Anthropic's context editing does:
@@ -634,25 +638,16 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
     }
   }
   const commit = candidateTokens > minimumTokens;
-  const unchanged = (decision: PruneDecision, reason: string): PruneResult => ({
-    messages,
-    tokensReclaimed: 0,
-    prunedCount: 0,
-    scannedCount,
-    prunedIds: [],
-    decision,
-    reason,
-  });
   if (!commit && reapply === undefined) {
     if (prompts < protectTurns) {
-      return unchanged('fewer-than-two-user-prompts', `only ${prompts} user prompt(s) since the latest compaction: the last ${protectTurns} turn(s) are never pruned`);
+      return unchangedResult(messages, scannedCount, 'fewer-than-two-user-prompts', `only ${prompts} user prompt(s) since the latest compaction: the last ${protectTurns} turn(s) are never pruned`);
     }
     if (crossing < 0 && stale === undefined) {
       return windowTokens === 0
-        ? unchanged('nothing-eligible', 'no prunable tool output outside the protected recent results')
-        : unchanged('within-protected-window', `eligible tool output totals ${formatNumber(windowTokens)} tokens, not more than the protected ${formatNumber(protectTokens)}`);
+        ? unchangedResult(messages, scannedCount, 'nothing-eligible', 'no prunable tool output outside the protected recent results')
+        : unchangedResult(messages, scannedCount, 'within-protected-window', `eligible tool output totals ${formatNumber(windowTokens)} tokens, not more than the protected ${formatNumber(protectTokens)}`);
     }
-    return unchanged('below-minimum', `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}: not worth invalidating the prompt cache`);
+    return unchangedResult(messages, scannedCount, 'below-minimum', `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}: not worth invalidating the prompt cache`);
   }
 
   // Pass 2: replace. Copy-on-write: the array once, each changed message and part once.
@@ -706,7 +701,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   const prunedCount = prunedIds.length;
   if (prunedCount === 0) {
     // Re-applied ids that turned out too small to replace: nothing changed after all.
-    return unchanged('below-minimum', `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}`);
+    return unchangedResult(messages, scannedCount, 'below-minimum', `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}`);
   }
   const reapplied = prunedCount - newlyPruned;
   const decision: PruneDecision = newlyPruned > 0 ? 'pruned' : 'reapplied';
