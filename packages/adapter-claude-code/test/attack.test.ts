@@ -283,9 +283,12 @@ describe('never hangs (§3, §6, §7; before: a FIFO hung until killed, a never-
     }
   });
 
-  it('a hook stuck in a synchronous loop is stopped at its deadline, named on stderr and in the event log; the others\' output is printed', async () => {
+  it.each([
+    ['the run bundle', {}],
+    ['the unbundled path', { HOOKWISE_NO_BUNDLE: '1' }],
+  ])('a hook stuck in a synchronous loop is stopped at its deadline, named on stderr and in the event log; the others\' output is printed (%s)', async (_path, env) => {
     // Before: no timer can fire while the loop spins, so the call ran until the harness killed it.
-    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'sync-loop' }, killAfterMs: 60_000 });
+    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'sync-loop', ...env }, killAfterMs: 60_000 });
     expect(result.signal).toBeNull();
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
