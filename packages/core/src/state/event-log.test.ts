@@ -124,6 +124,28 @@ describe('createMemoryEventLog', () => {
     expect(log.lines).toEqual([formatEventLine({ type: 'a', value: 1 }, fixedClock())]);
     expect(await log.readAll()).toEqual([{ time: '2025-01-02T03:04:05.678Z', type: 'a', value: 1 }]);
   });
+
+  it('logs a record as it was when appended, stamped then, in one growing lines array', async () => {
+    let now = Date.parse('2025-01-02T03:04:05.678Z');
+    const log = createMemoryEventLog({ clock: () => new Date(now) });
+    const record = { type: 'a', list: [1], nested: { n: 1 } };
+    await log.append(record);
+    const lines = log.lines;
+    record.list.push(2);
+    record.nested.n = 2;
+    now += 1_000;
+    await log.append({ type: 'b', huge: 'x'.repeat(100_000) });
+    expect(log.lines).toBe(lines);
+    expect(lines).toEqual([
+      formatEventLine({ type: 'a', list: [1], nested: { n: 1 } }, new Date('2025-01-02T03:04:05.678Z')),
+      formatEventLine({ type: 'b', huge: 'x'.repeat(100_000) }, new Date('2025-01-02T03:04:06.678Z')),
+    ]);
+    expect(lines[1]).toContain('"truncated":true');
+    expect((await log.readAll()).map((entry) => [entry.type, entry.time])).toEqual([
+      ['a', '2025-01-02T03:04:05.678Z'],
+      ['b', '2025-01-02T03:04:06.678Z'],
+    ]);
+  });
 });
 
 describe('event log: many processes', () => {

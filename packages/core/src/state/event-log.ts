@@ -168,18 +168,33 @@ export function createEventLog(options: EventLogOptions): EventLog {
   };
 }
 
-/** In-memory {@link EventLog} for tests; records go through the same formatting as the file log. */
+/**
+ * In-memory {@link EventLog} for tests and replays; records go through the same formatting as
+ * the file log. A record is copied when it is appended (what it holds then is what its line
+ * says) and written out as its line when the log is read (`lines`, `readAll`): a replay appends
+ * hundreds of records nobody reads. `lines` is the same array every time, complete when read.
+ */
 export function createMemoryEventLog(options: { clock?: () => Date } = {}): EventLog & { readonly lines: string[] } {
   const clock = options.clock ?? (() => new Date());
   const lines: string[] = [];
+  let pending: Array<Record<string, unknown>> = [];
+  const written = (): string[] => {
+    if (pending.length > 0) {
+      for (const entry of pending) lines.push(entryLine(entry));
+      pending = [];
+    }
+    return lines;
+  };
   return {
     path: ':memory:',
-    lines,
+    get lines() {
+      return written();
+    },
     async append(record: EventRecord): Promise<void> {
-      lines.push(formatEventLine(record, clock()));
+      pending.push(eventEntry(record, clock()));
     },
     async readAll(): Promise<Array<EventRecord & { time: string }>> {
-      return parseEventLines(lines.join(''));
+      return parseEventLines(written().join(''));
     },
   };
 }
@@ -192,12 +207,21 @@ export function createMemoryEventLog(options: { clock?: () => Date } = {}): Even
  * {@link MAX_EVENT_LINE_BYTES} get long strings truncated and `truncated: true`.
  */
 export function formatEventLine(record: EventRecord, now: Date): string {
+  return entryLine(eventEntry(record, now));
+}
+
+/** The line's content: a plain copy of the record, shared with nothing, stamped with `now`. */
+function eventEntry(record: EventRecord, now: Date): Record<string, unknown> {
   const entry: Record<string, unknown> = { time: now.toISOString() };
   for (const [key, value] of Object.entries(record)) {
     if (key !== 'time') entry[key] = toPlain(value, [], 0);
   }
   if (typeof entry.type !== 'string') entry.type = String(entry.type);
+  return entry;
+}
 
+/** The JSONL line of an {@link eventEntry}, cut down to {@link MAX_EVENT_LINE_BYTES}. */
+function entryLine(entry: Record<string, unknown>): string {
   const full = `${JSON.stringify(entry)}\n`;
   if (Buffer.byteLength(full, 'utf8') <= MAX_EVENT_LINE_BYTES) return full;
   for (const stringLimit of [8192, 1024, 256, 64]) {
