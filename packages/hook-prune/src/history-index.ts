@@ -124,6 +124,10 @@ export interface HistoryIndex {
   readonly prunedMarks: number[];
   /** The number of the current run on this index (marks equal to it are this run's). */
   run: number;
+  /** Per key id: the entry that added it to the walk's seen keys, in the latest walk that reached it. */
+  readonly keyAddedAt: number[];
+  /** What the walk found over the history's oldest entries, kept for the next runs (owned by the pruner). */
+  settled: unknown;
   /** The set of earlier prunes `prunedMarks` mark (with `prunedMark`), and up to which entry. */
   prunedSet: ReadonlySet<string> | undefined;
   prunedMark: number;
@@ -216,6 +220,8 @@ function buildIndex(messages: Message[]): HistoryIndex {
     keys: new Map(),
     keyTexts: [],
     keySeen: [],
+    keyAddedAt: [],
+    settled: undefined,
     latestMarks: [],
     prunedMarks: [],
     run: 0,
@@ -311,6 +317,7 @@ function addEntry(index: HistoryIndex, entry: Entry, flags: number): void {
 /** Forgets the option-dependent facts (the options changed). */
 export function forgetFacts(index: HistoryIndex): void {
   const { flags, entries } = index;
+  index.settled = undefined;
   for (let at = 0; at < flags.length; at++) {
     flags[at] = flags[at]! & STATIC_FLAGS;
     entries[at]!.facts = undefined;
@@ -361,6 +368,7 @@ export function keyIdOf(index: HistoryIndex, at: number): number {
 
 function newKey(index: HistoryIndex, json: string): number {
   index.keyTexts.push(json);
+  index.keyAddedAt.push(-1);
   index.keySeen.push(0);
   return index.keySeen.length - 1;
 }

@@ -80,6 +80,24 @@ const optionSets: Array<[string, (run: number) => PruneOptions, boolean]> = [
   ['chars/4, no input digests, low thresholds', () => ({ tokenCounter: chars, digestInputs: false, protectTokens: 2_000, minimumTokens: 500 }), true],
 ];
 
+/**
+ * Earlier prunes as an arbitrary host may hand them over: a pseudo-random third of the results'
+ * ids, the newest and the latest step's included, changing every 5th request (the same list in
+ * between, as a host that reads it from its state).
+ */
+function arbitraryPrunes(histories: Message[][]): (run: number) => PruneOptions {
+  let seed = 7;
+  const next = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+  let ids: string[] = [];
+  return (run) => {
+    if (run % 5 === 0) {
+      const history = histories[run] ?? [];
+      ids = history.flatMap((message) => message.parts.filter((part): part is ToolResultPart => part.type === 'tool-result' && next() < 0.34).map((part) => part.toolCallId));
+    }
+    return { previouslyPruned: ids, protectTokens: 8_000, minimumTokens: 3_000 };
+  };
+}
+
 describe('incremental pruning on a growing history = a run from scratch', () => {
   it(`${bigSession}: every prefix, defaults (what the report runs), identical results`, async () => {
     const decisions = replay(await collect(prefixes(bigSession)), () => ({}));
@@ -94,6 +112,19 @@ describe('incremental pruning on a growing history = a run from scratch', () => 
       else expect(decisions['pruned'], JSON.stringify(decisions)).toBeUndefined();
     });
   }
+
+  it(`${bigSession}: every 2nd prefix, arbitrary earlier prunes handed over (not what this function returned)`, async () => {
+    const histories = await collect(prefixes(bigSession, 2));
+    const prunes = arbitraryPrunes(histories);
+    let changed = 0;
+    for (const [run, history] of histories.entries()) {
+      const options = prunes(run);
+      const warm = pruneToolOutputs(history, options);
+      expect(bytes(warm, history), `run ${run}`).toBe(fromScratch(history, options).bytes);
+      if (warm.messages !== history) changed++;
+    }
+    expect(changed).toBeGreaterThan(0);
+  });
 
   it('every other transcript under fixtures/: every prefix, every option set', async () => {
     let runs = 0;
@@ -186,6 +217,40 @@ describe('what is not an extension of the indexed history is indexed afresh', ()
     const early = [prompt('u1'), orphan, ...eligibleHistory([40_000, 25_000])];
     const lateCall: Message = { role: 'assistant', parts: [{ type: 'tool-call', toolCallId: 'late', toolName: 'Skill', input: {} }] };
     expect(check([...early, lateCall, prompt('u9')], prime(early))).toBe(false);
+  });
+
+  it('a new call asking what a long-settled one asked makes that one stale (what was kept of the oldest entries is dropped)', () => {
+    const options: PruneOptions = { tokenCounter: chars, protectTokens: 100_000, minimumTokens: 1_000 };
+    // Thirty small reads of different files: no crossing, so the oldest entries are settled and kept.
+    const history: Message[] = [prompt('u1')];
+    for (let file = 0; file < 30; file++) history.push(...toolTurn(tokens(1_500), { input: { file_path: `/repo/file-${file}.ts` } }));
+    const runs: Message[][] = [];
+    for (let end = 2; end <= history.length; end += 2) runs.push(history.slice(0, end));
+    // The first file read again: its first read is stale (1,500 tokens, more than the minimum).
+    const again = [...history, ...toolTurn(tokens(10), { input: { file_path: '/repo/file-0.ts' } }), prompt('u2')];
+    runs.push(again);
+    for (const run of runs) expect(bytes(pruneToolOutputs(run, options), run)).toBe(fromScratch(run, options).bytes);
+    expect(pruneToolOutputs(again, options).prunedCount).toBe(1);
+  });
+
+  it('an earlier prune among the newest results (recent now, re-applied later) is not settled on', () => {
+    const options = (previouslyPruned: string[]): PruneOptions => ({ tokenCounter: chars, protectTokens: 100_000, minimumTokens: 1_000, previouslyPruned });
+    const history: Message[] = [prompt('u1'), ...toolTurn(tokens(3_000), { input: { file_path: '/repo/x.ts' } })];
+    for (let file = 0; file < 10; file++) history.push(...toolTurn(tokens(100), { input: { file_path: `/repo/file-${file}.ts` } }));
+    // x.ts read again, and listed as pruned by the host: recent now, so its key makes the first read stale.
+    const [call, result] = toolTurn(tokens(10), { id: 'again', input: { file_path: '/repo/x.ts' } });
+    history.push(call!, result!);
+    const pruned = ['again'];
+    const first = pruneToolOutputs(history, options(pruned));
+    expect(bytes(first, history)).toBe(fromScratch(history, options(pruned)).bytes);
+    expect(first.decision).toBe('pruned');
+    // Three more results: the second read is no longer recent, it is re-applied and asks nothing: the first read is not stale.
+    const grown = [...history];
+    for (let file = 10; file < 13; file++) grown.push(...toolTurn(tokens(100), { input: { file_path: `/repo/file-${file}.ts` } }));
+    grown.push(prompt('u2'));
+    const later = pruneToolOutputs(grown, options(pruned));
+    expect(bytes(later, grown)).toBe(fromScratch(grown, options(pruned)).bytes);
+    expect(later.decision).toBe('reapplied');
   });
 
   it('an in-place run (which writes into parts) makes every index stale', () => {
