@@ -107,6 +107,24 @@ describe('findCommandFile', () => {
     expect(!result.found && result.refused).toMatch(/symbolic link/);
   });
 
+  it('reports the same for a search path of missing folders as the full checks give, and still refuses a dangling link above a missing folder', async () => {
+    // .opencode/command(s) and the AgileFlow folders do not exist: skipped without the full checks.
+    const missing = await find('nothing-here');
+    expect(missing).toEqual({ found: false, searched: DEFAULT_COMMAND_FOLDERS.map((folder) => path.join(path.resolve(project, expandHome(folder.path, home)), 'nothing-here.md')) });
+    // A dangling link where a folder's parent should be: nothing is at the folder, but the full
+    // checks see the link and refuse, as they did for every folder.
+    symlinkSync(path.join(root, 'gone'), path.join(project, '.opencode'));
+    const refused = await find('nothing-here');
+    expect(refused.found).toBe(false);
+    expect(!refused.found && refused.refused).toMatch(/dangling symbolic link .*\.opencode/);
+    // And a dangling link as the folder itself.
+    rmSync(path.join(project, '.opencode'));
+    mkdirSync(path.join(project, '.opencode'));
+    symlinkSync(path.join(root, 'gone'), path.join(project, '.opencode/command'));
+    const linked = await find('nothing-here');
+    expect(!linked.found && linked.refused).toMatch(/dangling symbolic link .*\.opencode\/command/);
+  });
+
   it('follows a symlink that stays inside the folder', async () => {
     symlinkSync(path.join(project, '.claude/commands/review.md'), path.join(project, '.claude/commands/alias.md'));
     const result = await find('alias');

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { assertSafeName, resolveInside, UnsafeNameError } from '@hookwise/core';
@@ -99,12 +99,18 @@ export async function findCommandFile(name: string, folders: readonly CommandFol
   }
   const searched: string[] = [];
   let refused: string | undefined;
+  const seen = new Map<string, PathKind>();
   for (const folder of folders) {
     const root = path.resolve(options.projectDir, expandHome(folder.path, options.homeDir));
     let relative = commandRelativePath(name);
     if (folder.namespace && relative.startsWith(`${folder.namespace}/`)) relative = relative.slice(folder.namespace.length + 1);
     const candidate = `${relative}.md`;
     searched.push(path.join(root, candidate));
+    // Most folders of the search path do not exist. When nothing is at the folder and the
+    // nearest thing above it is a plain folder, no file can be there and resolveInside would
+    // find nothing to refuse (a name that passed assertCommandName passes its other checks):
+    // the folder is skipped for a few lstat calls instead of two walks and a realpath.
+    if (absentBelowPlainFolder(root, seen)) continue;
     let file: string;
     try {
       file = resolveInside(root, candidate);
@@ -116,9 +122,8 @@ export async function findCommandFile(name: string, folders: readonly CommandFol
       }
       throw error;
     }
-    // Most folders of the search path lack the file, or do not exist: a synchronous look first
-    // spares each of them an asynchronous open (a thread-pool round trip). Any other answer
-    // leaves the decision to the read below, as before.
+    // A folder without the file: a synchronous look first spares it an asynchronous open (a
+    // thread-pool round trip). Any other answer leaves the decision to the read below, as before.
     if (isMissing(file)) continue;
     let markdown: string;
     try {
@@ -146,5 +151,38 @@ function isMissing(file: string): boolean {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+type PathKind = 'absent' | 'folder' | 'other';
+
+/** What `lstat` finds at `file` (a link is 'other'; so is an error such as ENOTDIR), remembered in `known`. */
+function kindOf(file: string, known: Map<string, PathKind>): PathKind {
+  let kind = known.get(file);
+  if (kind === undefined) {
+    try {
+      const stats = lstatSync(file, { throwIfNoEntry: false });
+      kind = stats === undefined ? 'absent' : stats.isDirectory() ? 'folder' : 'other';
+    } catch {
+      kind = 'other';
+    }
+    known.set(file, kind);
+  }
+  return kind;
+}
+
+/**
+ * True when nothing is at `folder` and the nearest existing path above it is a folder, not a
+ * link or anything else. `known` holds what one lookup has seen (the search path's folders share
+ * their parents). Any other answer is false: the full checks decide.
+ */
+function absentBelowPlainFolder(folder: string, known: Map<string, PathKind>): boolean {
+  if (kindOf(folder, known) !== 'absent') return false;
+  for (let current = folder; ; ) {
+    const parent = path.dirname(current);
+    if (parent === current) return false;
+    const kind = kindOf(parent, known);
+    if (kind !== 'absent') return kind === 'folder';
+    current = parent;
   }
 }
