@@ -67,7 +67,7 @@ export class Entry {
   ) {}
 }
 
-/** Facts about one result that depend on the options (counter, placeholder, tool lists); -1: not computed yet. */
+/** Facts about one result that depend on the options (counter, placeholder, tool lists); -1 and undefined: not computed yet. */
 export interface OptionFacts {
   outputPruned: boolean;
   protected: boolean;
@@ -133,8 +133,6 @@ export interface HistoryIndex {
   prunedMark: number;
   prunedUpTo: number;
 }
-
-
 
 /** Bumped by every in-place prune: parts written into make every index's facts suspect. */
 let epoch = 0;
