@@ -37,7 +37,9 @@ export function loadBundledModules(lazy: LazyBundledConfig): BundledConfig {
     try {
       return loader();
     } catch (error) {
-      throw new ConfigError(`${label} could not be loaded: ${(error as Error)?.message ?? String(error)}`, { file: lazy.file, cause: error });
+      // Worded as loadConfig words it on the unbundled path (`<config>: could not import: …`), naming the module a JSON config lists.
+      const what = label === lazy.file ? 'could not import' : `could not import ${label}`;
+      throw new ConfigError(`${what}: ${(error as Error)?.message ?? String(error)}`, { file: lazy.file, cause: error });
     }
   };
   const each = (loaders: Record<string, () => unknown>) => Object.fromEntries(Object.entries(loaders).map(([name, loader]) => [name, load(name, loader)]));

@@ -113,6 +113,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { defineHook } from '@hookwise/core';
 const mode = () => process.env.HW_ATTACK ?? '';
 if (mode() === 'import-loop') for (;;) {}
+if (mode() === 'import-throw') throw new Error('attack module failed at import');
 export default [
   defineHook({ name: 'witness', on: { 'tool:after': () => ({ context: 'witness-ran' }) } }),
   defineHook({
@@ -305,6 +306,14 @@ describe('never hangs (§3, §6, §7; before: a FIFO hung until killed, a never-
     expect(result.stdout).toBe('');
     expect(stderrLines(result)).toEqual([expect.stringMatching(/passed its 3000 ms deadline .* while loading the config and plugins \(\.\/attack-hooks\.mjs was still running its top level: a loop at import\?\); no plugin output to print, exit 0/)]);
     expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:timeout', stage: 'loading the config and plugins', module: './attack-hooks.mjs' }));
+  });
+
+  it('a hook module that throws at import ends the call with one line naming it and a cli:error record', async () => {
+    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'import-throw' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(stderrLines(result)).toEqual([expect.stringMatching(/hookwise\.config\.json: could not import \.\/attack-hooks\.mjs: attack module failed at import/)]);
+    expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:error', message: expect.stringMatching(/could not import \.\/attack-hooks\.mjs/) }));
   });
 
   it('a config module stuck in a loop at import ends the call at its deadline, naming the config, with exit 0 and a cli:timeout record', async () => {
