@@ -14,11 +14,11 @@ import { estimateMessageTokens, fromAnthropicMessages, type Message, type Messag
 interface Draft {
   role: 'user' | 'assistant';
   blocks: unknown[];
-  messageId?: string;
-  isMeta?: boolean;
-  compactSummary?: boolean;
-  /** The converted message, until more blocks arrive. */
-  message?: Message;
+  messageId: string | undefined;
+  isMeta: boolean;
+  compactSummary: boolean;
+  /** The converted message, until more blocks arrive (then undefined: assigned, not deleted, so drafts keep one shape). */
+  message: Message | undefined;
 }
 
 /**
@@ -52,21 +52,21 @@ export class LiveHistory {
       return { newResponse: false };
     }
     this.openResults = undefined;
-    this.openAssistant = this.push({ role: 'assistant', blocks, ...(messageId !== undefined ? { messageId } : {}) });
+    this.openAssistant = this.push({ role: 'assistant', blocks, messageId, isMeta: false, compactSummary: false, message: undefined });
     return { newResponse: true };
   }
 
   /** A user line of tool results: joins the results that came right before it. */
   addResults(content: unknown[]): void {
     if (this.openResults) append(this.openResults, content);
-    else this.openResults = this.push({ role: 'user', blocks: [...content] });
+    else this.openResults = this.push({ role: 'user', blocks: [...content], messageId: undefined, isMeta: false, compactSummary: false, message: undefined });
   }
 
   /** Any other user line (a prompt, a meta line, a compaction summary), returned as a message. */
   addUser(content: string | unknown[], flags: { isMeta?: boolean; compactSummary?: boolean }): Message {
     this.openAssistant = undefined;
     this.openResults = undefined;
-    const draft = this.push({ role: 'user', blocks: asBlocks(content), ...(flags.isMeta ? { isMeta: true } : {}), ...(flags.compactSummary ? { compactSummary: true } : {}) });
+    const draft = this.push({ role: 'user', blocks: asBlocks(content), messageId: undefined, isMeta: flags.isMeta === true, compactSummary: flags.compactSummary === true, message: undefined });
     // Converted now: the replay asks whether it is a prompt, and nothing joins a prompt later.
     return (draft.message = this.convert(draft));
   }
@@ -107,8 +107,8 @@ function asBlocks(content: string | unknown[]): unknown[] {
 }
 
 function append(draft: Draft, blocks: unknown[]): void {
-  draft.blocks.push(...blocks);
-  delete draft.message;
+  for (const block of blocks) draft.blocks.push(block);
+  draft.message = undefined;
 }
 
 // Parts and messages are never changed in place (transformers copy on write, the live history

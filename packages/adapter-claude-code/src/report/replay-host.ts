@@ -52,13 +52,17 @@ export class ReplayHost {
     this.registered = new Set(eventsForPoints(pointsInUse(engine).keys()));
   }
 
-  /** Sends one Claude Code hook event; returns the points it ran, in order, with their outcomes. */
+  /** Sends one Claude Code hook event (its input, made for this call, gets the session id and event name); returns the points it ran, in order, with their outcomes. */
   async send<E extends MappedEvent>(event: E, input: Omit<HookInputOf<E>, 'session_id'>): Promise<Emission[]> {
     this.emissions = [];
     // Claude Code runs `hookwise run <Event>` only for the events in the settings `hookwise init`
     // wrote (e.g. no PreToolUse when no hook listens on tool:before).
     if (!this.registered.has(event)) return this.emissions;
-    await dispatchEvent(this.view, event, { ...input, session_id: this.sessionId, hook_event_name: event } as HookInputOf<E>);
+    // The replay builds a new input per event: completed in place, not copied (hundreds per report).
+    const full = input as HookInputOf<E> & { session_id: string; hook_event_name: E };
+    full.session_id = this.sessionId;
+    full.hook_event_name = event;
+    await dispatchEvent(this.view, event, full);
     return this.emissions;
   }
 

@@ -391,10 +391,17 @@ class Replayer {
         const { type, tool_use_id: toolUseId, content: output, is_error: isError } = block as { type?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
         if (type !== 'tool_result') continue;
         const call = typeof toolUseId === 'string' ? this.toolUses.get(toolUseId) : undefined;
-        const common = { tool_name: call?.toolName ?? 'unknown', tool_input: call?.input ?? {}, ...(typeof toolUseId === 'string' && toolUseId !== '' ? { tool_use_id: toolUseId } : {}) };
+        // One object per event, built field by field (a replay sends hundreds).
+        const input: { tool_name: string; tool_input: unknown; tool_use_id?: string; error?: string; tool_response?: unknown } = { tool_name: call?.toolName ?? 'unknown', tool_input: call?.input ?? {} };
+        if (typeof toolUseId === 'string' && toolUseId !== '') input.tool_use_id = toolUseId;
         const cause = call ? { toolUseLine: call.line } : {};
-        if (isError === true) await this.send(line, 'PostToolUseFailure', { ...common, error: errorText(output) }, cause);
-        else await this.send(line, 'PostToolUse', { ...common, tool_response: output }, cause);
+        if (isError === true) {
+          input.error = errorText(output);
+          await this.send(line, 'PostToolUseFailure', input as Omit<HookInputOf<'PostToolUseFailure'>, 'session_id'>, cause);
+        } else {
+          input.tool_response = output;
+          await this.send(line, 'PostToolUse', input as Omit<HookInputOf<'PostToolUse'>, 'session_id'>, cause);
+        }
       }
       return;
     }
