@@ -204,6 +204,13 @@ class HookDeadline {
  * (never earlier than its deadline; at most a timer tick later). Real time, as `setTimeout`
  * measures it, not the engine's clock (a replay's clock follows the recorded session).
  */
+// Monotonic milliseconds. Not `performance.now()`: the first touch of the `performance` global
+// loads node:perf_hooks, about 1 ms of a hook process's start-up.
+const monotonicMs = (): number => {
+  const [seconds, nanoseconds] = process.hrtime();
+  return seconds * 1e3 + nanoseconds / 1e6;
+};
+
 class DeadlineQueue {
   private head: HookDeadline | undefined;
   private tail: HookDeadline | undefined;
@@ -219,7 +226,7 @@ class DeadlineQueue {
   add(context: RunContext, hook: PreparedHook, reject: (error: unknown) => void): HookDeadline {
     while (this.head?.settled) this.head = this.head.next;
     if (this.head === undefined) this.tail = undefined;
-    const deadline = new HookDeadline(performance.now() + this.timeoutMs, context, hook, reject);
+    const deadline = new HookDeadline(monotonicMs() + this.timeoutMs, context, hook, reject);
     if (this.tail) this.tail.next = deadline;
     else this.head = deadline;
     this.tail = deadline;
@@ -234,7 +241,7 @@ class DeadlineQueue {
 
   private readonly expire = (): void => {
     this.timer = undefined;
-    const now = performance.now();
+    const now = monotonicMs();
     while (this.head !== undefined && (this.head.settled || this.head.at <= now)) {
       const due = this.head;
       this.head = due.next;

@@ -7,6 +7,7 @@
  * file they read (`readRegularFile`: a FIFO planted there must not hang the hook process) or a
  * file they write under `.hookwise` (hook-prune's trimmed outputs).
  */
+export type { RegularFileHandle } from './state/safe-fs.js';
 export { checkDirectoryChain, openRegularFile, readFileInside, readRegularFile, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './state/safe-fs.js';
 export { fileStamps, stampsFresh } from './state/file-stamps.js';
 export type { FileStamp } from './state/file-stamps.js';

@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { RegularFileHandle } from '../state/safe-fs.js';
 import { openRegularFile } from '../state/safe-fs.js';
 import { fromAnthropicMessages, type AnthropicMessageParam } from './anthropic.js';
 import type { Message } from './message-model.js';
@@ -247,7 +247,7 @@ function rawLine(line: number, bytes: Buffer, start: number, end: number, forEnt
  * files; handed over a chunk's lines at a time (one await per chunk, not per line).
  */
 async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<RawLine[]> {
-  let handle: FileHandle;
+  let handle: RegularFileHandle;
   try {
     handle = await openRegularFile(path);
   } catch (error) {

@@ -36,7 +36,8 @@ import type { SessionState, StateStore } from './types.js';
  * {@link FlushableStateStore.flush} before it exits.
  * The temp file is fsynced only with `durable: true`: a killed process cannot tear a renamed
  * file either way, and an fsync costs milliseconds on every hook call. `read` needs no lock.
- * Temp files of writers that died are removed under the lock (pid no longer running).
+ * Temp files of writers that died are removed under the lock (pid no longer running) after a
+ * stale lock was taken over, and on a random one in 32 writes.
  *
  * Corruption: a document that does not parse is renamed to `<name>.corrupt-<timestamp>-<pid>.json`,
  * reported (logger warning + `onCorrupt`), and treated as absent. Nothing here throws for a
@@ -79,6 +80,8 @@ export interface FlushableStateStore extends StateStore {
 }
 
 const DEFAULT_LOCK_STALE_MS = 60_000;
+/** On average, one locked write in this many sweeps dead writers' temp files even when no stale lock was taken over. */
+const SWEEP_EVERY = 32;
 const DEFAULT_MAX_WAIT_MS = Number.POSITIVE_INFINITY;
 
 export function createFileStateStore(options: FileStateStoreOptions): FlushableStateStore {
@@ -158,7 +161,11 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
       const lock = await acquireFileLock(file, lockOptions);
       try {
         // Under the lock nobody else writes this file, so a temp file of it is a dead writer's.
-        sweepTempFiles(path.dirname(file), path.basename(file));
+        // A writer killed mid-write leaves its lock too, so the sweep (a readdir) runs when a
+        // stale lock was taken over; a waiter killed before it got the lock leaves only its
+        // lock-tmp file, which the occasional sweep removes (1 write in SWEEP_EVERY, at random:
+        // not on every write, which costs each hook call a readdir).
+        if (lock.tookOverStale || Math.random() * SWEEP_EVERY < 1) sweepTempFiles(path.dirname(file), path.basename(file));
         return await body(() => {
           if (!lock.stillHeld()) throw new LockLost();
         });
@@ -195,11 +202,12 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
             // Returning undefined means "no value": remove the file rather than write `undefined`,
             // which is not JSON.
             const text = next === undefined ? undefined : serialise(next, file);
-            checkDirectoryChain(root, path.dirname(file), true); // a concurrent clear(sessionId) may have removed it
             if (text === undefined) {
+              checkDirectoryChain(root, path.dirname(file), true); // a concurrent clear(sessionId) may have removed it
               commit();
               removeFile(file);
             } else {
+              // writeFileAtomicInside checks (and re-creates) the folder chain itself: a concurrent clear(sessionId) may have removed it.
               writeFileAtomicInside(root, file, text, { fsync: options.durable === true, beforeRename: commit });
             }
             return next;

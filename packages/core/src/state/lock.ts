@@ -39,6 +39,8 @@ export interface HeldLock {
   readonly path: string;
   /** Whether the lock file is still this holder's (nobody judged it stale and took it). */
   stillHeld(): boolean;
+  /** Whether taking it meant moving aside a stale lock (a dead holder's, or something foreign): a crash may have left temp files. */
+  readonly tookOverStale: boolean;
   release(): void;
 }
 
@@ -162,6 +164,7 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
   // The lock's age (its mtime) is the temp file's: keep it fresh while waiting, or a lock taken
   // after a long wait would look old to others at once.
   let touchedAt = Date.now();
+  let tookOverStale = false;
   try {
     for (let attempt = 0; ; attempt++) {
       if (Date.now() - touchedAt > 500) {
@@ -178,6 +181,7 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
       if (holder === undefined) continue; // released between our link and our read
       if (isStale(holder, options.staleMs)) {
         breakStale(lockPath, holder);
+        tookOverStale = true;
         continue;
       }
       if (Date.now() >= deadline) {
@@ -200,6 +204,7 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
   }
   return {
     path: lockPath,
+    tookOverStale,
     stillHeld: () => {
       const holder = readHolder(lockPath);
       return holder !== undefined && holder !== 'foreign' && holder.token === token;

@@ -1,5 +1,4 @@
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
-import { open as openAsync, type FileHandle } from 'node:fs/promises';
+import { close, closeSync, constants, fstat, fstatSync, fsyncSync, lstatSync, mkdirSync, open, openSync, read, readdirSync, readSync, readFile, readFileSync, readlinkSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { HookwiseError } from '../errors.js';
 
@@ -198,7 +197,8 @@ const ORPHAN_AGE_MS = 10 * 60 * 1000;
 /**
  * Removes temp files left in `dir` by writers that died (kill -9, power loss, a crash between
  * write and rename): names `<file>.<pid>.<random>.tmp` whose pid is no longer running, or that
- * are older than ten minutes (a reused pid). Cheap enough to run under a lock on every write.
+ * are older than ten minutes (a reused pid). One readdir: the state store runs it under a lock
+ * when a crash may have left temp files (see file-state-store.ts), not on every write.
  */
 export function sweepTempFiles(dir: string, prefix = ''): void {
   let names: string[];
@@ -253,7 +253,16 @@ export function isProcessAlive(pid: number): boolean {
  */
 export function processStartTime(pid: number): string | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // One read into a small buffer: the file reports size 0, and readFileSync's growing reads of
+    // it cost a hook call (which reads its own) ~0.3 ms more. The line is well under 1 KiB.
+    const fd = openSync(`/proc/${pid}/stat`, constants.O_RDONLY);
+    let text: string;
+    try {
+      const buffer = Buffer.allocUnsafe(1024);
+      text = buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
     // The command name (field 2) may contain spaces and parentheses: count from the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     return fields[19];
@@ -263,13 +272,44 @@ export function processStartTime(pid: number): string | undefined {
 }
 
 /**
+ * An open regular file: the part of `fs/promises`' FileHandle that hookwise's readers use, over
+ * callback `fs`. Not a FileHandle because loading `node:fs/promises` costs a hook process about
+ * 1.5 ms of start-up, and every PostToolUse call opens the transcript.
+ */
+export interface RegularFileHandle {
+  readonly fd: number;
+  stat(): Promise<Stats>;
+  /** Reads at `position`, or at the current position when it is null (as FileHandle.read). */
+  read<B extends NodeJS.ArrayBufferView>(buffer: B, offset: number, length: number, position: number | null): Promise<{ bytesRead: number; buffer: B }>;
+  /** The rest of the file from the current position. */
+  readFile(encoding: BufferEncoding): Promise<string>;
+  close(): Promise<void>;
+}
+
+const settle =
+  <T>(resolve: (value: T) => void, reject: (error: unknown) => void) =>
+  (error: NodeJS.ErrnoException | null, value: T): void =>
+    error ? reject(error) : resolve(value);
+
+function handleOf(fd: number): RegularFileHandle {
+  return {
+    fd,
+    stat: () => new Promise((resolve, reject) => fstat(fd, settle(resolve, reject))),
+    read: (buffer, offset, length, position) =>
+      new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead, buffer })))),
+    readFile: (encoding) => new Promise((resolve, reject) => readFile(fd, encoding, settle(resolve, reject))),
+    close: () => new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/**
  * Opens a file for reading only if it is a regular file (links are followed: transcripts live
  * outside `.hookwise`). `O_NONBLOCK` makes the open of a FIFO return at once instead of blocking
  * a libuv thread until a writer appears — a blocked thread keeps the process from exiting at all;
  * the `fstat` then refuses FIFOs, devices and folders. Reads of a regular file are unaffected.
  */
-export async function openRegularFile(file: string): Promise<FileHandle> {
-  const handle = await openAsync(file, constants.O_RDONLY | O_NONBLOCK);
+export async function openRegularFile(file: string): Promise<RegularFileHandle> {
+  const handle = handleOf(await new Promise<number>((resolve, reject) => open(file, constants.O_RDONLY | O_NONBLOCK, settle(resolve, reject))));
   let stats: Stats;
   try {
     stats = await handle.stat();
