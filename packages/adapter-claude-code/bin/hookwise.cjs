@@ -92,9 +92,11 @@ function freshBundle(projectDir, configFile) {
 // V8 rejects it by itself when Node or the bundle changed, and it is then written again.
 // The bundle's top level is hookwise's own code only: the config's modules (config, plugins,
 // hook files) run later, under the call's deadline (see src/runtime.ts).
+// The Module class, without loading the public node:module (~0.3 ms a call): the same object.
+const Module = module.constructor;
+
 function loadBundle(file) {
   const vm = require('node:vm');
-  const Module = require('node:module');
   const code = readOwnFile(file, 'utf8');
   const cacheFile = file.replace(/\.cjs$/, '.v8cache');
   let cachedData;
@@ -186,7 +188,6 @@ function redirectFd1InJavaScript() {
     const original = fs[name];
     if (typeof original === 'function') fs[name] = function (file, ...rest) { return original.call(this, file === 1 ? 2 : file, ...rest); };
   }
-  const Module = require('node:module');
   const load = Module._load;
   let patched = false;
   Module._load = function (request, ...rest) {

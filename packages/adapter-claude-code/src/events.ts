@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { points, type PointName } from '@hookwise/core';
+import { parseWith, points, type PointName, type SchemaLike } from '@hookwise/core';
 
 /**
  * Every hook event Claude Code 2.1.330 knows (`HOOK_EVENTS` of the Agent SDK 0.3.330). An event
@@ -84,65 +84,87 @@ export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = Object.fr
   (Object.keys(points) as PointName[]).map((point) => [point, (Object.keys(EVENT_POINTS) as MappedEvent[]).filter((event) => (EVENT_POINTS[event] as readonly PointName[]).includes(point))]),
 ) as unknown as Record<PointName, readonly MappedEvent[]>;
 
-// Optional strings Claude Code sometimes sends as null (custom_instructions on a bare /compact).
-const optionalText = () => z.optional(z.nullable(z.string()));
+/**
+ * What each field of an event's input must be: `string` (required), `string?`, `number?`,
+ * `boolean?`, `text?` (an optional string Claude Code sometimes sends as null, e.g.
+ * custom_instructions on a bare /compact) or `unknown?`. Unknown fields pass through.
+ * THE description of the inputs: the zod schemas (for the messages of bad input) and the
+ * quick check a hook call makes (see {@link parseHookInput}) are both made from it.
+ */
+type FieldKind = 'string' | 'string?' | 'number?' | 'boolean?' | 'text?' | 'unknown?';
 
-/** Fields every event carries (BaseHookInput). Unknown fields pass through. */
-const base = () => ({
-  session_id: z.string(),
-  transcript_path: z.optional(z.string()),
-  cwd: z.optional(z.string()),
-  hook_event_name: z.optional(z.string()),
-  permission_mode: z.optional(z.string()),
-  agent_id: z.optional(z.string()),
-  agent_type: z.optional(z.string()),
-});
+/** Fields every event carries (BaseHookInput). */
+const BASE_FIELDS = {
+  session_id: 'string',
+  transcript_path: 'string?',
+  cwd: 'string?',
+  hook_event_name: 'string?',
+  permission_mode: 'string?',
+  agent_id: 'string?',
+  agent_type: 'string?',
+} as const;
 
-const inputSchemaBuilders = {
-  SessionStart: () => z.looseObject({ ...base(), source: z.optional(z.string()), model: z.optional(z.string()), context_tokens: z.optional(z.number()) }),
-  UserPromptSubmit: () => z.looseObject({ ...base(), prompt: z.string() }),
-  UserPromptExpansion: () => z.looseObject({
-    ...base(),
-    prompt: z.optional(z.string()),
-    command_name: z.string(),
-    command_args: z.optional(z.string()),
-    expansion_type: z.optional(z.string()),
-  }),
-  PreToolUse: () => z.looseObject({ ...base(), tool_name: z.string(), tool_input: z.optional(z.unknown()), tool_use_id: z.optional(z.string()) }),
-  PostToolUse: () => z.looseObject({
-    ...base(),
-    tool_name: z.string(),
-    tool_input: z.optional(z.unknown()),
-    tool_response: z.optional(z.unknown()),
-    tool_use_id: z.optional(z.string()),
-    duration_ms: z.optional(z.number()),
-  }),
-  PostToolUseFailure: () => z.looseObject({
-    ...base(),
-    tool_name: z.string(),
-    tool_input: z.optional(z.unknown()),
-    tool_use_id: z.optional(z.string()),
-    error: z.optional(z.unknown()),
-    duration_ms: z.optional(z.number()),
-  }),
-  PreCompact: () => z.looseObject({ ...base(), trigger: z.optional(z.string()), custom_instructions: optionalText() }),
-  PostCompact: () => z.looseObject({ ...base(), trigger: z.optional(z.string()), compact_summary: optionalText() }),
-  SubagentStop: () => z.looseObject({
-    ...base(),
-    stop_hook_active: z.optional(z.boolean()),
-    agent_transcript_path: z.optional(z.string()),
-    last_assistant_message: optionalText(),
-  }),
-  Stop: () => z.looseObject({ ...base(), stop_hook_active: z.optional(z.boolean()), last_assistant_message: optionalText() }),
-  SessionEnd: () => z.looseObject({ ...base(), reason: z.optional(z.string()) }),
-} as const satisfies Record<MappedEvent, unknown>;
+const INPUT_FIELDS = {
+  SessionStart: { ...BASE_FIELDS, source: 'string?', model: 'string?', context_tokens: 'number?' },
+  UserPromptSubmit: { ...BASE_FIELDS, prompt: 'string' },
+  UserPromptExpansion: { ...BASE_FIELDS, prompt: 'string?', command_name: 'string', command_args: 'string?', expansion_type: 'string?' },
+  PreToolUse: { ...BASE_FIELDS, tool_name: 'string', tool_input: 'unknown?', tool_use_id: 'string?' },
+  PostToolUse: { ...BASE_FIELDS, tool_name: 'string', tool_input: 'unknown?', tool_response: 'unknown?', tool_use_id: 'string?', duration_ms: 'number?' },
+  PostToolUseFailure: { ...BASE_FIELDS, tool_name: 'string', tool_input: 'unknown?', tool_use_id: 'string?', error: 'unknown?', duration_ms: 'number?' },
+  PreCompact: { ...BASE_FIELDS, trigger: 'string?', custom_instructions: 'text?' },
+  PostCompact: { ...BASE_FIELDS, trigger: 'string?', compact_summary: 'text?' },
+  SubagentStop: { ...BASE_FIELDS, stop_hook_active: 'boolean?', agent_transcript_path: 'string?', last_assistant_message: 'text?' },
+  Stop: { ...BASE_FIELDS, stop_hook_active: 'boolean?', last_assistant_message: 'text?' },
+  SessionEnd: { ...BASE_FIELDS, reason: 'string?' },
+} as const satisfies Record<MappedEvent, Readonly<Record<string, FieldKind>>>;
 
-type InputSchemas = { readonly [E in keyof typeof inputSchemaBuilders]: ReturnType<(typeof inputSchemaBuilders)[E]> };
+type Fields = Readonly<Record<string, FieldKind>>;
 
-// Built on first use, one event at a time: a hook process validates one event, and building
-// the schemas of all eleven with zod costs more start-up time than the call that uses one.
+type SchemaOfKind = {
+  string: z.ZodMiniString;
+  'string?': z.ZodMiniOptional<z.ZodMiniString>;
+  'number?': z.ZodMiniOptional<z.ZodMiniNumber>;
+  'boolean?': z.ZodMiniOptional<z.ZodMiniBoolean>;
+  'text?': z.ZodMiniOptional<z.ZodMiniNullable<z.ZodMiniString>>;
+  'unknown?': z.ZodMiniOptional<z.ZodMiniUnknown>;
+};
+
+const schemaOfKind: { [K in FieldKind]: () => SchemaOfKind[K] } = {
+  string: () => z.string(),
+  'string?': () => z.optional(z.string()),
+  'number?': () => z.optional(z.number()),
+  'boolean?': () => z.optional(z.boolean()),
+  'text?': () => z.optional(z.nullable(z.string())),
+  'unknown?': () => z.optional(z.unknown()),
+};
+
+const schemaOf = <F extends Fields>(fields: F) =>
+  z.looseObject(Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, schemaOfKind[kind]()])) as { -readonly [K in keyof F]: SchemaOfKind[F[K]] });
+
+/** Whether a value passes a field kind, as its zod schema would judge it (z.number() takes finite numbers only). */
+function fits(kind: FieldKind, value: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'string?':
+      return value === undefined || typeof value === 'string';
+    case 'number?':
+      return value === undefined || (typeof value === 'number' && Number.isFinite(value));
+    case 'boolean?':
+      return value === undefined || typeof value === 'boolean';
+    case 'text?':
+      return value === undefined || value === null || typeof value === 'string';
+    case 'unknown?':
+      return true;
+  }
+}
+
+type InputSchemas = { readonly [E in MappedEvent]: ReturnType<typeof schemaOf<(typeof INPUT_FIELDS)[E]>> };
+
+// Built on first use, one event at a time, and only for input the quick check refused (to word
+// what is wrong): building zod schemas costs a hook call more start-up time than the call itself.
 const builtInputSchemas: { -readonly [E in MappedEvent]?: InputSchemas[E] } = {};
-const inputSchemaOf = <E extends MappedEvent>(event: E): InputSchemas[E] => (builtInputSchemas[event] ??= inputSchemaBuilders[event]() as never) as InputSchemas[E];
+const inputSchemaOf = <E extends MappedEvent>(event: E): InputSchemas[E] => (builtInputSchemas[event] ??= schemaOf(INPUT_FIELDS[event]) as never) as InputSchemas[E];
 
 /** The input schema of each mapped event (unknown fields pass through), built when first read. */
 export const inputSchemas = {
@@ -183,3 +205,25 @@ export const inputSchemas = {
 
 export type HookInputOf<E extends MappedEvent> = z.infer<(typeof inputSchemas)[E]>;
 export type AnyHookInput = HookInputOf<MappedEvent>;
+
+/**
+ * An event's input, checked: a plain object whose fields fit {@link INPUT_FIELDS} is taken as it
+ * is, with no zod schema built (the common case, and the one a hook call pays for at start-up);
+ * anything else goes through the event's zod schema, whose message says what is wrong.
+ */
+export function parseHookInput<E extends MappedEvent>(event: E, raw: unknown): { ok: true; data: HookInputOf<E> } | { ok: false; message: string } {
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const record = raw as Record<string, unknown>;
+    const fields: Fields = INPUT_FIELDS[event];
+    let fitsAll = true;
+    for (const name in fields) {
+      if (!fits(fields[name]!, Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined)) {
+        fitsAll = false;
+        break;
+      }
+    }
+    if (fitsAll) return { ok: true, data: record as HookInputOf<E> };
+  }
+  const parsed = parseWith<HookInputOf<E>>(inputSchemas[event] as unknown as SchemaLike<HookInputOf<E>, unknown>, raw);
+  return parsed.ok ? { ok: true, data: parsed.data } : { ok: false, message: parsed.message };
+}

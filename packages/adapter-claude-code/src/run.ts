@@ -1,9 +1,9 @@
 import { existsSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
-import { createEventLog, findConfigFile, HookwiseError, isSafeName, parseWith, type Engine, type EventLog } from '@hookwise/core';
+import { createEventLog, findConfigFile, HookwiseError, isSafeName, type Engine, type EventLog } from '@hookwise/core';
 import { dispatchEvent } from './binding.js';
-import { inputSchemas, isClaudeCodeEvent, isMappedEvent, type AnyHookInput } from './events.js';
+import { isClaudeCodeEvent, isMappedEvent, parseHookInput, type AnyHookInput } from './events.js';
 import { serializeOutput } from './output.js';
 
 /** Bigger stdin is refused: Claude Code caps tool output far below this, so it is not a real event. */
@@ -176,7 +176,7 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     }
     // Known events hookwise has no lifecycle point for (Notification, …) are quietly ignored.
     if (!isMappedEvent(event)) return { stdout: '', stderr, exitCode: 0 };
-    const parsed = parseWith<AnyHookInput>(inputSchemas[event], raw);
+    const parsed = parseHookInput(event, raw);
     if (!parsed.ok) throw new Refusal(`hookwise run ${event}: invalid input: ${parsed.message.replace(/\s*\n\s*/g, '; ')}; nothing done`);
     const input = parsed.data as AnyHookInput;
     if (!isSafeName(input.session_id)) throw new Refusal(`hookwise run ${event}: refused session id ${printable(input.session_id)} (not a safe file name); nothing done`);
