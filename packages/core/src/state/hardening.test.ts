@@ -151,3 +151,33 @@ describe('transcripts', () => {
     await expect(readTranscriptTail(fifo)).rejects.toThrow(/is a FIFO, not a regular file/);
   });
 });
+
+describe('checkDirectoryChain (the folder chain every read and write checks)', () => {
+  it('gives the same answers for normal paths (string operations) and any other spelling (path.resolve), links refused in both', async () => {
+    const { checkDirectoryChain, UnsafePathError } = await import('./safe-fs.js');
+    const deep = path.join(hookwiseDir, 'state', 's1');
+    expect(checkDirectoryChain(hookwiseDir, deep, false)).toBe(false);
+    expect(checkDirectoryChain(hookwiseDir, deep, true)).toBe(true);
+    expect(existsSync(deep)).toBe(true);
+    for (const spelling of [deep, `${deep}/`, `${hookwiseDir}/./state//s1`, `${hookwiseDir}/state/x/../s1`]) {
+      expect(checkDirectoryChain(`${hookwiseDir}/`, spelling, false)).toBe(true);
+      expect(checkDirectoryChain(hookwiseDir, spelling, false)).toBe(true);
+    }
+    expect(checkDirectoryChain(hookwiseDir, hookwiseDir, false)).toBe(true);
+    for (const outsider of [`${hookwiseDir}-sibling/state`, `${hookwiseDir}/../outside`, outside, path.dirname(hookwiseDir)]) {
+      expect(() => checkDirectoryChain(hookwiseDir, outsider, true)).toThrow(/is outside/);
+    }
+    symlinkSync(outside, path.join(hookwiseDir, 'state', 'linked'));
+    for (const spelling of [path.join(hookwiseDir, 'state', 'linked', 'deeper'), `${hookwiseDir}/state/./linked/deeper/`]) {
+      let caught: unknown;
+      try {
+        checkDirectoryChain(hookwiseDir, spelling, true);
+      } catch (error) {
+        caught = error;
+      }
+      expect(UnsafePathError.isInstance(caught)).toBe(true);
+      expect((caught as Error).message).toContain(`refused ${path.join(hookwiseDir, 'state', 'linked')}: it is a symbolic link`);
+    }
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
