@@ -271,10 +271,8 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
       try {
         ({ bytesRead } = await reading);
       } catch (error) {
-        reading = undefined;
         throw new Error(`Cannot read transcript ${path}: ${(error as Error).message}`, { cause: error });
       }
-      reading = undefined;
       if (bytesRead === 0) break;
       const chunk = buffer;
       chunkSize = Math.min(CHUNK_SIZE, chunkSize * 4);
@@ -317,7 +315,8 @@ async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<Raw
       yield [rawLine(line, joined, 0, joined.length, forEntries)];
     }
   } finally {
-    // A consumer that stopped early leaves a read under way: let it end before closing.
+    // A consumer that stopped early leaves a read under way: let it end before closing (a read
+    // already awaited, or one that failed, settles at once).
     await reading?.catch(() => undefined);
     await handle.close();
   }
