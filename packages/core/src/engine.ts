@@ -8,7 +8,7 @@ import { getClassHooks, isHookSet, type HookClass, type HookContext, type HookFu
 import { createLogger, type Logger } from './logger.js';
 import { addPreserved, joinText, type HookFailure, type MergedNotice, type MergedOutcome, type NoticeAction } from './outcome.js';
 import type { PluginInstance, PluginMeta } from './plugin.js';
-import { isMessageLike, points, type PointInput, type PointName, type PointPayload } from './points.js';
+import { points, type PointInput, type PointName, type PointPayload } from './points.js';
 import { fastParserFor } from './payload-parse.js';
 import { parseWith, type SchemaLike } from './schema.js';
 import { createEventLog } from './state/event-log.js';
@@ -504,22 +504,12 @@ export function createEngine(options: EngineOptions): Engine {
    * The schema's check, through its plain-code twin first (payload-parse.ts: the same data for
    * every payload it accepts, a few times cheaper; a request's history is checked there in a
    * plain loop, not one schema run per message). What it does not accept goes through the schema
-   * itself, so a bad payload gets the schema's own error. If the twin cannot be built, a
-   * request's history is still checked in a loop before the rest goes through the schema.
+   * itself, so a bad payload gets the schema's own error. Every point's schema has a twin
+   * (payload-parse.test.ts holds that); without one, the schema alone decides.
    */
-  function parsePayload<T>(schema: SchemaLike<T>, value: Record<string, unknown>, hasHistory: boolean): ReturnType<typeof parseWith<T>> {
-    const fast = fastParserFor(schema as SchemaLike<unknown>);
-    if (fast) {
-      const data = fast(value);
-      return data !== undefined ? { ok: true, data: data as T } : parseWith(schema, value);
-    }
-    const messages = hasHistory ? value['messages'] : undefined;
-    if (!Array.isArray(messages) || messages.length === 0) return parseWith(schema, value);
-    // A loop, not `every`: holes must fail too.
-    for (let index = 0; index < messages.length; index++) if (!isMessageLike(messages[index])) return parseWith(schema, value);
-    const parsed = parseWith(schema, { ...value, messages: [] });
-    if (parsed.ok) (parsed.data as { messages: unknown[] }).messages = messages.slice();
-    return parsed;
+  function parsePayload<T>(schema: SchemaLike<T>, value: Record<string, unknown>): ReturnType<typeof parseWith<T>> {
+    const data = fastParserFor(schema as SchemaLike<unknown>)?.(value);
+    return data !== undefined ? { ok: true, data: data as T } : parseWith(schema, value);
   }
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
@@ -529,7 +519,7 @@ export function createEngine(options: EngineOptions): Engine {
     if ((!list || list.length === 0) && point !== 'session:start') return merged;
 
     const spec = points[point];
-    const parsed = parsePayload(spec.schema as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input }, point === 'llm:before');
+    const parsed = parsePayload(spec.schema as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input });
     if (!parsed.ok) {
       await fail(merged, { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown', emitOptions);
       return merged;
