@@ -180,6 +180,17 @@ describe('the run bundle', () => {
     expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('d')).stdout)).toHaveProperty('systemMessage');
   });
 
+  it('is all ASCII with the three plugins, so V8 holds it as a one-byte string', () => {
+    // A non-ASCII character that esbuild does not escape (in a regular expression, a comment)
+    // would double the string V8 makes of the bundle on every call; see the esbuild options in bundle.ts.
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
+    const manifest = JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string };
+    const bytes = readFileSync(path.join(project.dir, '.hookwise', 'cache', manifest.bundle));
+    const firstNonAscii = bytes.findIndex((byte) => byte > 0x7f);
+    expect(firstNonAscii, firstNonAscii < 0 ? '' : bytes.subarray(Math.max(0, firstNonAscii - 60), firstNonAscii + 20).toString('utf8')).toBe(-1);
+  });
+
   it('exits quietly in a folder without hookwise', () => {
     const project = scratch();
     rmSync(path.join(project.dir, 'node_modules'), { recursive: true });

@@ -284,8 +284,10 @@ function bulletsFromText(output: string, maxCodeLines: number): Bullet[] {
       pendingLabel = text;
       continue;
     }
-    // A paragraph line (not a list item) after a skipped `Queries:` list ends that list.
-    if (skipLabelled && !/^\s*(?:[-*+•]|\d+[.)])\s/.test(line)) skipLabelled = false;
+    // A paragraph line (not a list item) after a skipped `Queries:` list ends that list. The
+    // bullet • is written \u2022 here and below: esbuild escapes strings but not regular
+    // expressions, and an all-ASCII run bundle loads as a one-byte string (see bin/hookwise.cjs).
+    if (skipLabelled && !/^\s*(?:[-*+\u2022]|\d+[.)])\s/.test(line)) skipLabelled = false;
     if (skipLabelled || NOISE_LINE.test(text)) continue;
     pendingLabel = undefined;
     bullets.push({ text, priority: headingActionable || labelActionable || ACTIONABLE.test(text) ? 1 : 2 });
@@ -327,7 +329,7 @@ function codeBullet(code: { info: string; lines: string[]; before: string }, max
 function stripBullet(line: string): string {
   return line
     .trim()
-    .replace(/^(?:[-*+•]|\d+[.)])\s+/, '')
+    .replace(/^(?:[-*+\u2022]|\d+[.)])\s+/, '')
     .replace(/^\[[ xX]\]\s+/, '')
     .trim();
 }
