@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, bin, createScratchProject, hookwise, snapshotTree, writeJson, type ScratchProject } from './harness.js';
@@ -189,6 +189,34 @@ describe('the run bundle', () => {
     const bytes = readFileSync(path.join(project.dir, '.hookwise', 'cache', manifest.bundle));
     const firstNonAscii = bytes.findIndex((byte) => byte > 0x7f);
     expect(firstNonAscii, firstNonAscii < 0 ? '' : bytes.subarray(Math.max(0, firstNonAscii - 60), firstNonAscii + 20).toString('utf8')).toBe(-1);
+  });
+
+  it("keeps one V8 code cache that grows by each event's functions, written once per event", () => {
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
+    const manifest = JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string };
+    const cacheFile = path.join(project.dir, '.hookwise', 'cache', manifest.bundle.replace(/\.cjs$/, '.v8cache'));
+    const header = () => readFileSync(cacheFile).subarray(0, 200).toString('latin1').split('\n')[0];
+    const sessionStart = JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'startup' });
+
+    expect(run(project, ['run', 'SessionStart'], sessionStart).code).toBe(0);
+    expect(header()).toBe('hookwise-v8cache 1 SessionStart');
+    const afterSessionStart = statSync(cacheFile);
+    expect(run(project, ['run', 'PostToolUse'], postToolUse()).code).toBe(0);
+    expect(header()).toBe('hookwise-v8cache 1 SessionStart PostToolUse');
+    // The functions PostToolUse ran were added: the cache grew.
+    expect(statSync(cacheFile).size).toBeGreaterThan(afterSessionStart.size);
+    const covered = statSync(cacheFile);
+    expect(run(project, ['run', 'PostToolUse'], postToolUse()).code).toBe(0);
+    expect(run(project, ['run', 'SessionStart'], sessionStart).code).toBe(0);
+    expect(statSync(cacheFile).ino).toBe(covered.ino); // not written again
+
+    // A cache V8 rejects (here: not one) or without the header is replaced by a new one, and the call works.
+    writeFileSync(cacheFile, 'not a cache');
+    const result = run(project, ['run', 'PostToolUse'], postToolUse());
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(header()).toBe('hookwise-v8cache 1 PostToolUse');
+    expect(readdirSync(path.dirname(cacheFile)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('exits quietly in a folder without hookwise', () => {
