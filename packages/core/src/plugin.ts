@@ -10,8 +10,17 @@ export interface PluginMeta {
 
 export interface PluginDefinition<Options, Input = Options> {
   meta: PluginMeta;
-  /** Validates the options the user gives the factory; any zod (classic or mini) schema, or anything with `safeParse`. */
-  options?: SchemaLike<Options, Input>;
+  /**
+   * Validates the options the user gives the factory: any zod (classic or mini) schema, or
+   * anything with `safeParse`; or a function returning one, called once, when options are
+   * first validated (building a zod schema costs a hook process time at import, and a call
+   * whose options were validated when the run bundle was built never needs it).
+   *
+   * The result must depend on the options alone (no environment, working folder, files or
+   * clock): hookwise may resolve them once and reuse the result while the config and the
+   * plugin's package are unchanged.
+   */
+  options?: SchemaLike<Options, Input> | (() => SchemaLike<Options, Input>);
   /** `@injectable()` classes with `@On` methods, and `defineHook` sets. */
   hooks: ReadonlyArray<HookClass | HookSet<Options>>;
   /** Registers the plugin's own services in its container (a child of the session's). */
@@ -62,6 +71,8 @@ export type PluginFactory<Options, Input> = ((options?: Input) => PluginInstance
  */
 export function definePlugin<Options, Input = Options>(definition: PluginDefinition<Options, Input>): PluginFactory<Options, Input> {
   if (!definition?.meta?.name) throw new TypeError('definePlugin needs meta.name');
+  let schema: SchemaLike<Options, Input> | undefined;
+  const schemaOf = (options: NonNullable<PluginDefinition<Options, Input>['options']>) => (schema ??= typeof options === 'function' ? options() : options);
   const factory = (options?: Input): PluginInstance<Options> => ({
     [pluginMarker]: true,
     specificationVersion: 'v1',
@@ -70,12 +81,20 @@ export function definePlugin<Options, Input = Options>(definition: PluginDefinit
     rawOptions: options,
     resolveOptions(): Options {
       if (!definition.options) return (options ?? {}) as Options;
-      const result = parseWith(definition.options, options ?? {});
+      const result = parseWith(schemaOf(definition.options), options ?? {});
       if (result.ok) return result.data;
       throw new PluginError(`invalid options\n${result.message}`, { pluginName: definition.meta.name, cause: result.error });
     },
   });
   return Object.assign(factory, { meta: definition.meta, definition });
+}
+
+/**
+ * `instance` with its options resolved already (validated once while a config was loaded, or
+ * resolved when the run bundle was built): `resolveOptions` returns them without validating again.
+ */
+export function withResolvedOptions<Options>(instance: PluginInstance<Options>, options: Options): PluginInstance<Options> {
+  return { ...instance, resolveOptions: () => options };
 }
 
 export function isPluginInstance(value: unknown): value is PluginInstance {

@@ -22,58 +22,66 @@ export const DEFAULT_MUTATING_TOOLS: readonly string[] = [
   'edit_file',
 ];
 
-const folderSchema = z.union([
-  z.string().check(z.minLength(1)),
-  z.strictObject({ path: z.string().check(z.minLength(1)), namespace: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/))) }),
-]);
+// The schemas are built on first use, not at import: building them costs a hook call ~1.5 ms,
+// and a call whose options the run bundle validated when it was built never needs them.
+function buildOptionsSchema() {
+  const folderSchema = z.union([
+    z.string().check(z.minLength(1)),
+    z.strictObject({ path: z.string().check(z.minLength(1)), namespace: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/))) }),
+  ]);
 
-const commandsSchema = z.strictObject({
-  /** Folders searched for `<name>.md`, first match wins. Default: {@link DEFAULT_COMMAND_FOLDERS}. */
-  searchPath: z.optional(z.array(folderSchema)),
-  /** Register slash commands typed by the user (`prompt:submit`). Default true. */
-  fromPrompt: z.optional(z.boolean()),
-  /** Also read `active_commands` from AgileFlow's session-state.json, and leave its `last_precompact_at` handshake. Default false. */
-  agileflow: z.optional(z.boolean()),
-  /** AgileFlow's session state, relative to the project. */
-  agileflowStatePath: z.optional(z.string().check(z.minLength(1))),
-});
+  const commandsSchema = z.strictObject({
+    /** Folders searched for `<name>.md`, first match wins. Default: {@link DEFAULT_COMMAND_FOLDERS}. */
+    searchPath: z.optional(z.array(folderSchema)),
+    /** Register slash commands typed by the user (`prompt:submit`). Default true. */
+    fromPrompt: z.optional(z.boolean()),
+    /** Also read `active_commands` from AgileFlow's session-state.json, and leave its `last_precompact_at` handshake. Default false. */
+    agileflow: z.optional(z.boolean()),
+    /** AgileFlow's session state, relative to the project. */
+    agileflowStatePath: z.optional(z.string().check(z.minLength(1))),
+  });
 
-const intentSchema = z.strictObject({
-  /** Entries the active intent needs before a summary is produced. Default 20 (the Roo fork's value; fires at exactly 20). */
-  threshold: z.optional(z.number().check(z.int(), z.positive())),
-  /** How many of the latest entries the summary covers. Default 20. */
-  window: z.optional(z.number().check(z.int(), z.positive())),
-  /** The Roo Code fork's JSONL ledger, relative to the project; `false` to read none. */
-  ledgerPath: z.optional(z.union([z.string().check(z.minLength(1)), z.literal(false)])),
-  /** Only the last this-many bytes of the ledger are read (it is append-only; the summary needs its tail). Default 4 MiB. */
-  ledgerMaxBytes: z.optional(z.number().check(z.int(), z.positive())),
-  /** hookwise's own trace keeps this many entries per intent. Default 50 (the Roo fork's history cap). */
-  traceLimit: z.optional(z.number().check(z.int(), z.positive())),
-  /** Tools whose calls change files; every other tool counts as a read. */
-  mutatingTools: z.optional(z.array(z.string())),
-});
+  const intentSchema = z.strictObject({
+    /** Entries the active intent needs before a summary is produced. Default 20 (the Roo fork's value; fires at exactly 20). */
+    threshold: z.optional(z.number().check(z.int(), z.positive())),
+    /** How many of the latest entries the summary covers. Default 20. */
+    window: z.optional(z.number().check(z.int(), z.positive())),
+    /** The Roo Code fork's JSONL ledger, relative to the project; `false` to read none. */
+    ledgerPath: z.optional(z.union([z.string().check(z.minLength(1)), z.literal(false)])),
+    /** Only the last this-many bytes of the ledger are read (it is append-only; the summary needs its tail). Default 4 MiB. */
+    ledgerMaxBytes: z.optional(z.number().check(z.int(), z.positive())),
+    /** hookwise's own trace keeps this many entries per intent. Default 50 (the Roo fork's history cap). */
+    traceLimit: z.optional(z.number().check(z.int(), z.positive())),
+    /** Tools whose calls change files; every other tool counts as a read. */
+    mutatingTools: z.optional(z.array(z.string())),
+  });
 
-const handoffSchema = z.strictObject({
-  /** Largest hand-off summary, counted with the engine's token counter. Default 500. */
-  maxTokens: z.optional(z.number().check(z.int(), z.positive())),
-  /** Fenced code longer than this many lines is replaced by its path. Default 3. */
-  maxCodeLines: z.optional(z.number().check(z.int(), z.nonnegative())),
-});
+  const handoffSchema = z.strictObject({
+    /** Largest hand-off summary, counted with the engine's token counter. Default 500. */
+    maxTokens: z.optional(z.number().check(z.int(), z.positive())),
+    /** Fenced code longer than this many lines is replaced by its path. Default 3. */
+    maxCodeLines: z.optional(z.number().check(z.int(), z.nonnegative())),
+  });
 
-export const optionsSchema = z.strictObject({
-  /** Largest preserved block (commands + intent) in characters. Default 8,000. */
-  budgetChars: z.optional(z.number().check(z.int(), z.minimum(1_000))),
-  /** Stands in for `os.homedir()` when expanding `~` (tests, sandboxes). */
-  homeDir: z.optional(z.string().check(z.minLength(1))),
-  /** Active command summaries; `false` turns the concern off. */
-  commands: z.optional(z.union([commandsSchema, z.literal(false)])),
-  /** Intent summary; `false` turns the concern off. */
-  intent: z.optional(z.union([intentSchema, z.literal(false)])),
-  /** Phase hand-off summary; `false` turns the concern off. */
-  handoff: z.optional(z.union([handoffSchema, z.literal(false)])),
-});
+  return z.strictObject({
+    /** Largest preserved block (commands + intent) in characters. Default 8,000. */
+    budgetChars: z.optional(z.number().check(z.int(), z.minimum(1_000))),
+    /** Stands in for `os.homedir()` when expanding `~` (tests, sandboxes). */
+    homeDir: z.optional(z.string().check(z.minLength(1))),
+    /** Active command summaries; `false` turns the concern off. */
+    commands: z.optional(z.union([commandsSchema, z.literal(false)])),
+    /** Intent summary; `false` turns the concern off. */
+    intent: z.optional(z.union([intentSchema, z.literal(false)])),
+    /** Phase hand-off summary; `false` turns the concern off. */
+    handoff: z.optional(z.union([handoffSchema, z.literal(false)])),
+  });
+}
 
-export type PrecompactOptionsInput = z.input<typeof optionsSchema>;
+let optionsSchemaBuilt: ReturnType<typeof buildOptionsSchema> | undefined;
+/** The options' zod schema (zod/mini), as the user writes them; built on the first call. */
+export const optionsSchema = () => (optionsSchemaBuilt ??= buildOptionsSchema());
+
+export type PrecompactOptionsInput = z.input<ReturnType<typeof optionsSchema>>;
 
 export interface CommandsOptions {
   searchPath: CommandFolder[];
@@ -105,7 +113,7 @@ export const DEFAULT_AGILEFLOW_STATE_PATH = 'docs/09-agents/session-state.json';
 export const DEFAULT_LEDGER_PATH = '.orchestration/agent_trace.jsonl';
 
 /** Fills in every default, so the rest of the package never deals with `undefined` options. */
-export function resolveOptions(input: z.output<typeof optionsSchema>): PrecompactOptions {
+export function resolveOptions(input: z.output<ReturnType<typeof optionsSchema>>): PrecompactOptions {
   const commands = input.commands;
   const intent = input.intent;
   const handoff = input.handoff;
@@ -136,5 +144,5 @@ export function resolveOptions(input: z.output<typeof optionsSchema>): Precompac
   };
 }
 
-/** The schema the plugin hands to core: validates, then resolves defaults. */
-export const pluginOptionsSchema = z.pipe(optionsSchema, z.transform((input) => resolveOptions(input)));
+/** The schema the plugin hands to core (core calls it once, when options are first validated): validates, then resolves defaults. */
+export const pluginOptionsSchema = () => z.pipe(optionsSchema(), z.transform((input) => resolveOptions(input)));

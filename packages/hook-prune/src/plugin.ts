@@ -8,12 +8,14 @@ import { pruneToolOutputs } from './prune-tool-outputs.js';
 import { thresholdsFor } from './thresholds.js';
 import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput } from './trim-output.js';
 
-const tokens = z.number().check(z.nonnegative());
+const tokens = () => z.number().check(z.nonnegative());
 
-export const prunePluginOptionsSchema = z.object({
+// Built on first use, not at import: building a zod schema costs a hook call ~1 ms, and a call
+// whose options the run bundle validated when it was built never needs it.
+const buildOptionsSchema = () => z.object({
   /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
-  protectTokens: z.optional(tokens),
-  minimumTokens: z.optional(tokens),
+  protectTokens: z.optional(tokens()),
+  minimumTokens: z.optional(tokens()),
   /** Newest tool results never pruned (default 3). */
   keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** Last user turns kept whole (default 0; 2 is OpenCode's rule). */
@@ -57,7 +59,11 @@ export const prunePluginOptionsSchema = z.object({
   ),
 });
 
-export type PrunePluginOptions = z.infer<typeof prunePluginOptionsSchema>;
+let optionsSchema: ReturnType<typeof buildOptionsSchema> | undefined;
+/** The options' zod schema (zod/mini), built on the first call. */
+export const prunePluginOptionsSchema = () => (optionsSchema ??= buildOptionsSchema());
+
+export type PrunePluginOptions = z.infer<ReturnType<typeof prunePluginOptionsSchema>>;
 
 interface StickyState {
   prunedIds: string[];

@@ -3,32 +3,41 @@ import * as z from 'zod/mini';
 
 const isRelativePath = (value: string) => !path.isAbsolute(value) && !path.win32.isAbsolute(value);
 
-/** Options of `suggest(...)`. Every field is optional; the defaults follow the spec (70 %, 50 calls). */
-export const suggestOptionsSchema = z.strictObject({
-  /** First capacity band, in percent of the context window. Default 70. */
-  capacityPercent: z._default(z.number().check(z.gt(0), z.lt(100)), 70),
-  /** Distance between capacity bands: with the defaults a suggestion at 70, 80 and 90 %. Default 10. */
-  capacityStep: z._default(z.number().check(z.gt(0)), 10),
-  /** Tool calls since the last compaction at which the first tool-call suggestion comes. Default 50. */
-  toolCalls: z._default(z.number().check(z.int(), z.positive()), 50),
-  /** Tool calls between later tool-call suggestions (75, 100, … with the defaults). Default 25. */
-  toolCallStep: z._default(z.number().check(z.int(), z.positive()), 25),
-  /** Context window in tokens, overriding what the host reports and what the model implies (200k, 1M for `[1m]`). */
-  contextWindow: z.optional(z.number().check(z.int(), z.positive())),
-  /**
-   * The compaction log (JSONL), relative to the project. Default `.claude/logs/hookwise-compaction.jsonl`
-   * under Claude Code, `.hookwise/logs/compaction.jsonl` elsewhere.
-   */
-  logPath: z.optional(z.string().check(z.minLength(1), z.refine(isRelativePath, { message: 'must be a path relative to the project' }))),
-  /** Tell the user after every compaction what happened and what was kept. Default true. */
-  compactionNotice: z._default(z.boolean(), true),
-});
+// The schema's defaults, in its field order (`defaultSuggestOptions` is what the schema makes of `{}`).
+const defaults = { capacityPercent: 70, capacityStep: 10, toolCalls: 50, toolCallStep: 25, compactionNotice: true };
 
-export type SuggestOptions = z.output<typeof suggestOptionsSchema>;
-export type SuggestOptionsInput = z.input<typeof suggestOptionsSchema>;
+// Built on first use, not at import: building it costs a hook call ~0.5 ms, and a call whose
+// options the run bundle validated when it was built never needs it.
+const buildOptionsSchema = () =>
+  z.strictObject({
+    /** First capacity band, in percent of the context window. Default 70. */
+    capacityPercent: z._default(z.number().check(z.gt(0), z.lt(100)), defaults.capacityPercent),
+    /** Distance between capacity bands: with the defaults a suggestion at 70, 80 and 90 %. Default 10. */
+    capacityStep: z._default(z.number().check(z.gt(0)), defaults.capacityStep),
+    /** Tool calls since the last compaction at which the first tool-call suggestion comes. Default 50. */
+    toolCalls: z._default(z.number().check(z.int(), z.positive()), defaults.toolCalls),
+    /** Tool calls between later tool-call suggestions (75, 100, … with the defaults). Default 25. */
+    toolCallStep: z._default(z.number().check(z.int(), z.positive()), defaults.toolCallStep),
+    /** Context window in tokens, overriding what the host reports and what the model implies (200k, 1M for `[1m]`). */
+    contextWindow: z.optional(z.number().check(z.int(), z.positive())),
+    /**
+     * The compaction log (JSONL), relative to the project. Default `.claude/logs/hookwise-compaction.jsonl`
+     * under Claude Code, `.hookwise/logs/compaction.jsonl` elsewhere.
+     */
+    logPath: z.optional(z.string().check(z.minLength(1), z.refine(isRelativePath, { message: 'must be a path relative to the project' }))),
+    /** Tell the user after every compaction what happened and what was kept. Default true. */
+    compactionNotice: z._default(z.boolean(), defaults.compactionNotice),
+  });
+
+let optionsSchema: ReturnType<typeof buildOptionsSchema> | undefined;
+/** The zod schema (zod/mini) of `suggest(...)`'s options, built on the first call. Every field is optional; the defaults follow the spec (70 %, 50 calls). */
+export const suggestOptionsSchema = () => (optionsSchema ??= buildOptionsSchema());
+
+export type SuggestOptions = z.output<ReturnType<typeof suggestOptionsSchema>>;
+export type SuggestOptionsInput = z.input<ReturnType<typeof suggestOptionsSchema>>;
 
 /** The defaults, for callers of the pure functions that have no plugin options at hand. */
-export const defaultSuggestOptions: SuggestOptions = suggestOptionsSchema.parse({});
+export const defaultSuggestOptions: SuggestOptions = defaults;
 
 /** Capacity bands in percent, lowest first: `capacityPercent`, then every `capacityStep` below 100. */
 export function capacityBands(options: Pick<SuggestOptions, 'capacityPercent' | 'capacityStep'>): number[] {

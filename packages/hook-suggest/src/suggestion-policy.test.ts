@@ -48,11 +48,18 @@ describe('options', () => {
   });
 
   it('refuses unusable options', () => {
-    expect(suggestOptionsSchema.safeParse({ capacityPercent: 0 }).success).toBe(false);
-    expect(suggestOptionsSchema.safeParse({ capacityPercent: 100 }).success).toBe(false);
-    expect(suggestOptionsSchema.safeParse({ toolCalls: 2.5 }).success).toBe(false);
-    expect(suggestOptionsSchema.safeParse({ logPath: '/var/log/x.jsonl' }).success).toBe(false);
-    expect(suggestOptionsSchema.safeParse({ capacityPercnt: 70 }).success).toBe(false);
+    expect(suggestOptionsSchema().safeParse({ capacityPercent: 0 }).success).toBe(false);
+    expect(suggestOptionsSchema().safeParse({ capacityPercent: 100 }).success).toBe(false);
+    expect(suggestOptionsSchema().safeParse({ toolCalls: 2.5 }).success).toBe(false);
+    expect(suggestOptionsSchema().safeParse({ logPath: '/var/log/x.jsonl' }).success).toBe(false);
+    expect(suggestOptionsSchema().safeParse({ capacityPercnt: 70 }).success).toBe(false);
+  });
+
+  it('the exported defaults are what the schema makes of no options, and the schema is built once', () => {
+    expect(suggestOptionsSchema()).toBe(suggestOptionsSchema());
+    // Same keys in the same order: a report or a test that prints them sees no difference.
+    expect(JSON.stringify(defaultSuggestOptions)).toBe(JSON.stringify(suggestOptionsSchema().parse({})));
+    expect(defaultSuggestOptions).toStrictEqual(suggestOptionsSchema().parse({}));
   });
 });
 
