@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkDirectoryChain, fileStamps, readFileInside, stampsFresh, sweepTempFiles, writeFileAtomicInside, type FileStamp } from '@hookwise/core/fs';
+import { checkJsonConfig, type CarriedConfig } from './carried-config.js';
 
 /**
  * The per-project run bundle: one CommonJS file under `.hookwise/cache/` holding this adapter's
@@ -164,13 +165,15 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
   // Temp files of builds that were killed or failed mid-write.
   sweepTempFiles(cacheDir);
 
+  const coreEntry = resolveCore(projectDir, runtime);
+  // A JSON config is checked now, so that calls skip validating it and its plugins' options.
+  const carried = configFile.endsWith('.json') && coreEntry ? await checkJsonConfig(configFile, coreEntry) : undefined;
   let entry: string;
   try {
-    entry = generateEntry(configFile, runtime);
+    entry = generateEntry(configFile, runtime, carried);
   } catch (error) {
     return fail((error as Error).message);
   }
-  const coreEntry = resolveCore(projectDir, runtime);
   let output: import('esbuild').BuildResult<{ write: false; metafile: true }>;
   try {
     output = await esbuild.build({
@@ -293,9 +296,10 @@ export function markFailed(projectDir: string, manifest: BundleManifest, reason:
  * The entry module: imports the run-time and exports `run(request)`. The config's modules are
  * `require`d inside loaders, which esbuild bundles as modules initialised on first call: the
  * run-time runs each one's top level under the call's deadline (see runtime.ts). JSON configs
- * name plugins by package; they resolve from the config's folder.
+ * name plugins by package; they resolve from the config's folder. `carried`: what the build
+ * checked of a JSON config (carried-config.ts), handed to core as `checked`.
  */
-export function generateEntry(configFile: string, runtime: string): string {
+export function generateEntry(configFile: string, runtime: string, carried?: CarriedConfig): string {
   const lines = [`import { runBundled } from ${JSON.stringify(runtime)};`];
   const loader = (specifier: string) => `() => require(${JSON.stringify(specifier)})`;
   if (configFile.endsWith('.json')) {
@@ -308,7 +312,8 @@ export function generateEntry(configFile: string, runtime: string): string {
     for (const specifier of Array.isArray(raw?.hooks) ? (raw.hooks as unknown[]) : []) {
       if (typeof specifier === 'string') hooks.push(`${JSON.stringify(specifier)}: ${loader(path.resolve(path.dirname(configFile), specifier))}`);
     }
-    lines.push(`export const config = { kind: 'json', file: ${JSON.stringify(configFile)}, plugins: { ${plugins.join(', ')} }, hookModules: { ${hooks.join(', ')} } };`);
+    const checked = carried ? `, checked: { text: ${JSON.stringify(carried.text)}, options: { ${Object.entries(carried.options).map(([name, source]) => `${JSON.stringify(name)}: ${source}`).join(', ')} } }` : '';
+    lines.push(`export const config = { kind: 'json', file: ${JSON.stringify(configFile)}, plugins: { ${plugins.join(', ')} }, hookModules: { ${hooks.join(', ')} }${checked} };`);
   } else {
     lines.push(`export const config = { kind: 'module', file: ${JSON.stringify(configFile)}, load: ${loader(configFile)} };`);
   }

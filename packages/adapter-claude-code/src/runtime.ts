@@ -1,4 +1,4 @@
-import { ConfigError, configFromBundle, createEngine, type BundledConfig, type Engine } from '@hookwise/core';
+import { ConfigError, configFromBundle, createEngine, type BundledConfig, type CheckedJsonConfig, type Engine } from '@hookwise/core';
 import { CallDeadlineError, runHookProcess, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
 
 /**
@@ -18,6 +18,8 @@ export type LazyBundledConfig =
       plugins: Record<string, () => unknown>;
       /** Loaders of the hook modules by the specifier the JSON config lists. */
       hookModules: Record<string, () => unknown>;
+      /** What the bundle's build checked of the config (see carried-config.ts): core skips that on the call. */
+      checked?: CheckedJsonConfig;
     };
 
 export type { BundledConfig };
@@ -47,7 +49,7 @@ export function loadBundledModules(lazy: LazyBundledConfig): BundledConfig {
     (): BundledConfig =>
       lazy.kind === 'module'
         ? { kind: 'module', file: lazy.file, module: load(lazy.file, lazy.load) }
-        : { kind: 'json', file: lazy.file, plugins: each(lazy.plugins), hookModules: each(lazy.hookModules) },
+        : { kind: 'json', file: lazy.file, plugins: each(lazy.plugins), hookModules: each(lazy.hookModules), ...(lazy.checked ? { checked: lazy.checked } : {}) },
     Number.POSITIVE_INFINITY,
     () => new CallDeadlineError(`${current} was still running its top level: a loop at import?`, { module: current }),
   );

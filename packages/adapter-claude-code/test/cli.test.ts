@@ -160,6 +160,21 @@ describe('the run bundle', () => {
     expect((JSON.parse(readFileSync(manifestFile, 'utf8')) as { builtAt: string }).builtAt).not.toBe(builtAt);
   });
 
+  it('carries the options it resolved when built; a bad option is still reported by the call, in one line, exit 0', () => {
+    const project = scratch();
+    expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
+    const bundleText = () => readFileSync(path.join(project.dir, '.hookwise', 'cache', (JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string }).bundle), 'utf8');
+    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: -3 } } });
+    const bad = run(project, ['run', 'PostToolUse'], postToolUse('a'));
+    expect(bad.code).toBe(0);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/hookwise\.config\.json: at plugins\["@hookwise\/hook-suggest"\]: \[@hookwise\/hook-suggest\] invalid options.*toolCalls/)]);
+    expect(bundleText()).not.toMatch(/checked:\s*\{/);
+    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: 1 } } });
+    expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('b')).stdout)).toEqual({ systemMessage: expect.stringContaining('Consider /compact') });
+    expect(bundleText()).toMatch(/checked:\s*\{\s*text:.*"?toolCalls"?:\s*1\b/);
+  });
+
   it('gives the same output unbundled, and survives a corrupt bundle', () => {
     const project = scratch();
     expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);

@@ -186,6 +186,56 @@ describe('configFromBundle (modules a host imported itself)', () => {
     const config = await configFromBundle({ kind: 'json', file: path.join(directory, 'hookwise.config.json'), plugins: { 'hookwise-plugin-fake': module }, hookModules: {} });
     expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 4 }]);
   });
+
+  describe('with what the bundle checked when it was built', () => {
+    const marker = Symbol.for('hookwise.Plugin');
+    /** A plugin module whose validation is counted, and refuses a non-number `level`. */
+    const counted = (name: string) => {
+      const validate = vi.fn((options: { level?: unknown } | undefined) => {
+        if (options && typeof options.level !== 'number') throw Object.assign(new Error(`[${name}] invalid options\n✖ Invalid input: expected number\n  → at level`), { [Symbol.for('hookwise.error')]: true, code: 'HW_PLUGIN' });
+        return { level: 1, ...options };
+      });
+      const factory = (options?: { level?: unknown }) => ({ [marker]: true, specificationVersion: 'v1', meta: { name, version: '1' }, rawOptions: options, definition: { meta: { name, version: '1' }, hooks: [] }, resolveOptions: () => validate(options) });
+      return { module: { default: factory }, validate };
+    };
+    const setUp = (config: unknown) => {
+      const text = JSON.stringify(config);
+      const file = path.join(project({ 'hookwise.config.json': text }), 'hookwise.config.json');
+      const a = counted('a');
+      const b = counted('b');
+      return { text, file, a, b, plugins: { a: a.module, b: b.module } };
+    };
+
+    it('takes the carried options as they are, validating neither them nor the config', async () => {
+      const { text, file, a, b, plugins } = setUp({ plugins: { a: { level: 2 }, b: true }, hookTimeoutMs: 40 });
+      const carried = { level: 2, carried: true };
+      const config = await configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: { text, options: { a: carried, b: { level: 1 } } } });
+      expect(config.hookTimeoutMs).toBe(40);
+      expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 2 }, undefined]);
+      expect(config.plugins?.[0]?.resolveOptions()).toBe(carried);
+      expect(config.plugins?.[1]?.resolveOptions()).toEqual({ level: 1 });
+      expect(a.validate).not.toHaveBeenCalled();
+      expect(b.validate).not.toHaveBeenCalled();
+    });
+
+    it('validates a plugin whose options were not carried (once: the engine gets the result)', async () => {
+      const { text, file, a, b, plugins } = setUp({ plugins: { a: { level: 2 }, b: { level: 3 } } });
+      const config = await configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: { text, options: { a: { level: 2 } } } });
+      expect(a.validate).not.toHaveBeenCalled();
+      expect(b.validate).toHaveBeenCalledTimes(1);
+      expect(config.plugins?.[1]?.resolveOptions()).toEqual({ level: 3 });
+      expect(b.validate).toHaveBeenCalledTimes(1);
+    });
+
+    it('ignores them once the file has other text, and reports a bad option or config as without them', async () => {
+      const { text, file, a, plugins } = setUp({ plugins: { a: { level: 'high' }, b: false } });
+      const stale = { text: text.replace('"high"', '2'), options: { a: { level: 2 } } };
+      await expect(configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: stale })).rejects.toThrow(/hookwise\.config\.json: at plugins\["a"\]: \[a\] invalid options[\s\S]*→ at level/);
+      expect(a.validate).toHaveBeenCalledTimes(1);
+      writeFileSync(file, JSON.stringify({ plugins: { a: { level: 2 } }, logLevle: 'debug' }));
+      await expect(configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: { text, options: {} } })).rejects.toThrow(/invalid config\n✖ Unrecognized key: "logLevle"/);
+    });
+  });
 });
 
 describe('cache freshness (one rule for every hookwise cache)', () => {

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { ConfigError, HookwiseError, PluginError } from './errors.js';
 import { isHookSet, type HookSet } from './hooks.js';
 import type { LogLevel } from './logger.js';
-import { isPluginInstance, type PluginInstance } from './plugin.js';
+import { isPluginInstance, withResolvedOptions, type PluginInstance } from './plugin.js';
 import { fileStamps, stampsFresh, type FileStamp } from './state/file-stamps.js';
 import { parseWith } from './schema.js';
 
@@ -132,18 +132,37 @@ export type BundledConfig =
       plugins: Record<string, unknown>;
       /** Hook modules by the specifier the JSON config lists. */
       hookModules: Record<string, unknown>;
+      /** What was checked when the host's bundle was built; used only while the file still has `checked.text`. */
+      checked?: CheckedJsonConfig;
     };
+
+/**
+ * A JSON config as checked when a host's bundle was built (the CLI's run bundle): the config
+ * validated, and the plugins' options resolved, which a hook call then need not do again (it
+ * would build every plugin's option schema to do it). Plugin option resolution depends on the
+ * options alone (see `PluginDefinition.options`) and the bundle is rebuilt when a plugin
+ * package changes, so what was resolved then holds while the config's text is the same.
+ */
+export interface CheckedJsonConfig {
+  /** The config file's text that was validated. */
+  text: string;
+  /** Resolved options by the package name the config lists; a plugin left out is validated when the config is loaded. */
+  options: Record<string, unknown>;
+}
 
 /** Builds and validates a config from modules a host supplies, with the checks `loadConfig` makes. */
 export async function configFromBundle(bundled: BundledConfig): Promise<HookwiseConfig> {
   if (bundled.kind === 'module') return configFromModule(defaultExport(bundled.module), bundled.file);
+  let text: string;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(bundled.file, 'utf8'));
+    text = readFileSync(bundled.file, 'utf8');
+    raw = JSON.parse(text);
   } catch (error) {
     throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file: bundled.file, cause: error });
   }
-  return configFromJson(raw, bundled.file, { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] });
+  const checked = bundled.checked !== undefined && bundled.checked.text === text ? bundled.checked : undefined;
+  return configFromJson(raw, bundled.file, { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] }, checked?.options);
 }
 
 /** Where the modules a JSON config names come from. */
@@ -169,14 +188,25 @@ async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
   });
 }
 
+type JsonConfig = z.output<ReturnType<typeof buildJsonConfigSchema>>;
+
 /**
  * Turns a parsed JSON config into a config: validates it, calls each named plugin's default
- * export with its options and validates them, and collects the hook modules.
+ * export with its options and validates them, and collects the hook modules. With `resolved`
+ * (options resolved when a bundle was built from this very config, see CheckedJsonConfig) the
+ * config is taken as valid, and the plugins named there get those options without validation.
  */
-export async function configFromJson(raw: unknown, file: string, modules: JsonConfigModules): Promise<HookwiseConfig> {
-  const parsed = parseWith((jsonConfigSchema ??= buildJsonConfigSchema()), raw);
-  if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
-  const { plugins: pluginMap, hooks: hookModules, $schema: _schema, ...rest } = parsed.data;
+export async function configFromJson(raw: unknown, file: string, modules: JsonConfigModules, resolved?: Record<string, unknown>): Promise<HookwiseConfig> {
+  let data: JsonConfig;
+  if (resolved) {
+    // Validated when the bundle was built; the schema has no defaults or transforms, so its output is the JSON as parsed.
+    data = raw as JsonConfig;
+  } else {
+    const parsed = parseWith((jsonConfigSchema ??= buildJsonConfigSchema()), raw);
+    if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
+    data = parsed.data;
+  }
+  const { plugins: pluginMap, hooks: hookModules, $schema: _schema, ...rest } = data;
   const plugins: Array<PluginInstance<any>> = [];
   for (const [name, pluginOptions] of Object.entries(pluginMap ?? {})) {
     if (pluginOptions === false) continue;
@@ -187,14 +217,20 @@ export async function configFromJson(raw: unknown, file: string, modules: JsonCo
       if (ConfigError.isInstance(error)) throw error;
       throw new ConfigError((error as Error).message, { file, cause: error });
     }
-    // Validate now so the message names the file as well as the plugin.
+    if (resolved && Object.prototype.hasOwnProperty.call(resolved, name)) {
+      plugins.push(withResolvedOptions(instance, resolved[name]));
+      continue;
+    }
+    // Validate now so the message names the file as well as the plugin; the engine gets the
+    // result instead of validating a second time.
+    let options: unknown;
     try {
-      instance.resolveOptions();
+      options = instance.resolveOptions();
     } catch (error) {
       if (PluginError.isInstance(error)) throw new ConfigError(`at plugins["${name}"]: ${(error as Error).message}`, { file, cause: error });
       throw error;
     }
-    plugins.push(instance);
+    plugins.push(withResolvedOptions(instance, options));
   }
   const hooks: Array<HookSet<any>> = [];
   for (const specifier of hookModules ?? []) {
@@ -266,8 +302,8 @@ async function importPackage(name: string, from: readonly string[]): Promise<unk
 export async function loadPlugin(name: string, options: { from: string | readonly string[]; options?: unknown }): Promise<PluginInstance<any>> {
   const module = await importPackage(name, typeof options.from === 'string' ? [options.from] : options.from);
   const instance = pluginFromModule(module, name, options.options);
-  instance.resolveOptions();
-  return instance;
+  // Validated once: the engine gets the result.
+  return withResolvedOptions(instance, instance.resolveOptions());
 }
 
 interface CompileManifest {

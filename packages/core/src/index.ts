@@ -22,7 +22,7 @@ export type { ObserveOutcome, GuardOutcome, TransformOutcome, OutcomeOf, HookFai
 export { createEngine, PROJECT_SCOPE } from './engine.js';
 export type { Engine, EngineOptions, EmitOptions, RegisteredHook } from './engine.js';
 export { defineConfig, loadConfig, findConfigFile, configFromBundle, loadPlugin } from './config.js';
-export type { HookwiseConfig, LoadedConfig, BundledConfig } from './config.js';
+export type { HookwiseConfig, LoadedConfig, BundledConfig, CheckedJsonConfig } from './config.js';
 export { parseWith } from './schema.js';
 export type { SchemaLike } from './schema.js';
 

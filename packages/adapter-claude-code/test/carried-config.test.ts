@@ -1,0 +1,111 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkJsonConfig, sourceOf } from '../src/carried-config.js';
+import { generateEntry } from '../src/bundle.js';
+import { assertBuilt, createScratchProject, packagesDir, writeJson, type ScratchProject } from './harness.js';
+
+/** What the run bundle carries of a JSON config: checked with the built core and plugins, as a build does. */
+const projects: ScratchProject[] = [];
+beforeAll(() => assertBuilt());
+afterEach(() => projects.splice(0).forEach((project) => project.remove()));
+
+const coreEntry = path.join(packagesDir, 'core', 'dist', 'index.js');
+const evaluate = (source: string): unknown => new Function(`return (${source});`)();
+
+function scratch(config: unknown): { project: ScratchProject; file: string } {
+  const project = createScratchProject('hookwise-carried-');
+  projects.push(project);
+  const file = path.join(project.dir, 'hookwise.config.json');
+  writeJson(file, config);
+  return { project, file };
+}
+
+/** Each plugin's options as the call would resolve them without the bundle's help. */
+async function resolvedByCore(file: string): Promise<unknown[]> {
+  const { loadConfig } = (await import(coreEntry)) as typeof import('@hookwise/core');
+  const { config } = await loadConfig(path.dirname(file), { file });
+  return (config.plugins ?? []).map((plugin) => plugin.resolveOptions());
+}
+
+describe('sourceOf', () => {
+  it('writes plain data so that it evaluates to an equal value, key order, undefined and -0 included', () => {
+    const values: unknown[] = [
+      { budgetChars: 8000, homeDir: undefined, commands: { searchPath: [{ path: '~/x' }, { path: 'a', namespace: 'n' }], fromPrompt: true }, intent: false },
+      [1, 'two', null, undefined, [], {}],
+      { 2: 'b', 1: 'a', z: 1, a: 2, '': 0, 'quote"\u2028': 'line\nnext' },
+      -0,
+      1e21,
+      'text',
+    ];
+    for (const value of values) {
+      const source = sourceOf(value);
+      expect(source).toBeDefined();
+      const copy = evaluate(source!);
+      expect(copy).toStrictEqual(value);
+      if (typeof value === 'object' && value !== null) expect(Object.keys(copy as object)).toEqual(Object.keys(value));
+    }
+    expect(Object.is(evaluate(sourceOf(-0)!), -0)).toBe(true);
+    expect('homeDir' in (evaluate(sourceOf({ homeDir: undefined })!) as object)).toBe(true);
+  });
+
+  it('gives nothing for what a literal cannot reproduce exactly', () => {
+    const shared = { a: 1 };
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const holes = [1, , 3];
+    const extra = Object.assign([1], { note: 'x' });
+    const withGetter = Object.defineProperty({}, 'x', { get: () => 1, enumerable: true });
+    const hidden = Object.defineProperty({}, 'x', { value: 1, enumerable: false });
+    const protoKey = JSON.parse('{"__proto__": {"polluted": true}}') as unknown;
+    for (const value of [() => 1, new Map(), new Date(0), /x/, NaN, Infinity, 1n, Symbol('s'), { a: shared, b: shared }, cycle, holes, extra, withGetter, hidden, protoKey, Object.freeze({ a: 1 }), Object.create(null), new (class Options {})(), { [Symbol('k')]: 1 }, { nested: { fn: () => 1 } }]) {
+      expect(sourceOf(value)).toBeUndefined();
+    }
+  });
+});
+
+describe('checkJsonConfig', () => {
+  it('carries the config text and every plugin option as the call would resolve it', async () => {
+    const { file } = scratch({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': { budgetChars: 2000 }, '@hookwise/hook-suggest': { toolCalls: 7 }, '@hookwise/hook-nothing': false } });
+    const carried = await checkJsonConfig(file, coreEntry);
+    expect(carried?.text).toBe(readFileSync(file, 'utf8'));
+    expect(Object.keys(carried!.options)).toEqual(['@hookwise/hook-prune', '@hookwise/hook-precompact', '@hookwise/hook-suggest']);
+    const expected = await resolvedByCore(file);
+    expect(Object.values(carried!.options).map(evaluate)).toStrictEqual(expected);
+    expect(evaluate(carried!.options['@hookwise/hook-suggest']!)).toMatchObject({ toolCalls: 7, capacityPercent: 70 });
+  });
+
+  it('carries nothing when the config or an option is bad, or a plugin does not load: the call reports it', async () => {
+    expect(await checkJsonConfig(scratch({ plugins: { '@hookwise/hook-suggest': { toolCalls: -3 } } }).file, coreEntry)).toBeUndefined();
+    expect(await checkJsonConfig(scratch({ plugins: {}, logLevle: 'debug' }).file, coreEntry)).toBeUndefined();
+    expect(await checkJsonConfig(scratch({ plugins: { '@hookwise/hook-missing': {} } }).file, coreEntry)).toBeUndefined();
+    const { file } = scratch({});
+    writeFileSync(file, '{ not json');
+    expect(await checkJsonConfig(file, coreEntry)).toBeUndefined();
+  });
+
+  it('leaves out a plugin whose resolved options are not plain data: it is validated on each call', async () => {
+    const { project, file } = scratch({ plugins: { 'hookwise-plugin-odd': {}, '@hookwise/hook-suggest': {} }, hooks: ['./hooks.mjs'] });
+    const odd = path.join(project.dir, 'node_modules', 'hookwise-plugin-odd');
+    mkdirSync(odd, { recursive: true });
+    writeJson(path.join(odd, 'package.json'), { name: 'hookwise-plugin-odd', type: 'module', exports: './index.js' });
+    writeFileSync(path.join(odd, 'index.js'), "import { definePlugin } from '@hookwise/core';\nexport default definePlugin({ meta: { name: 'odd', version: '1.0.0' }, options: { safeParse: () => ({ success: true, data: { since: new Date(0) } }) }, hooks: [] });\n");
+    // Hook files are not loaded to check plugin options (this one would throw).
+    writeFileSync(path.join(project.dir, 'hooks.mjs'), "throw new Error('not loaded at build time');\n");
+    const carried = await checkJsonConfig(file, coreEntry);
+    expect(Object.keys(carried!.options)).toEqual(['@hookwise/hook-suggest']);
+  });
+});
+
+describe('generateEntry', () => {
+  it('hands what was checked to core with the loaders, and nothing without it', async () => {
+    const { file } = scratch({ plugins: { '@hookwise/hook-suggest': { toolCalls: 7 } } });
+    const carried = await checkJsonConfig(file, coreEntry);
+    const entry = generateEntry(file, '/runtime.js', carried);
+    const configLine = entry.split('\n').find((line) => line.startsWith('export const config = '))!;
+    const config = evaluate(configLine.slice('export const config = '.length, -1).replace(/\(\) => require\([^)]*\)/g, 'null')) as { checked: { text: string; options: Record<string, unknown> } };
+    expect(config.checked.text).toBe(readFileSync(file, 'utf8'));
+    expect(config.checked.options).toStrictEqual({ '@hookwise/hook-suggest': evaluate(carried!.options['@hookwise/hook-suggest']!) });
+    expect(generateEntry(file, '/runtime.js')).not.toContain('checked');
+  });
+});
