@@ -3,7 +3,7 @@ import path from 'node:path';
 import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { acquireFileLock } from './lock.js';
-import { checkDirectoryChain, ioError, readFileInside, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './safe-fs.js';
+import { ChainChecks, ioError, isMissingFolderError, readFileNoFollow, sweepTempFiles, UnsafePathError, writeFileAtomicChecked } from './safe-fs.js';
 import { cloneJsonTree, jsonCopy } from './json-copy.js';
 import { assertSafeName } from './safe-name.js';
 import type { SessionState, StateStore } from './types.js';
@@ -97,10 +97,12 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
   lockOptions.maxDelayMs = Math.max(lockOptions.minDelayMs, options.retries?.maxDelayMs ?? 50);
   const inFlight = new Set<Promise<unknown>>();
 
-  const sessionDirectory = (sessionId: string): string =>
-    path.join(stateRoot, toFileName(assertSafeName(sessionId, 'session id')));
-  const namespaceFile = (sessionId: string, namespace: string): string =>
-    path.join(sessionDirectory(sessionId), `${toFileName(assertSafeNamespace(namespace))}.json`);
+  // Validated names are single path components (no `/`, `.` or `..` left after toFileName), so
+  // joining them with the separator is what path.join would return, without its normalising pass.
+  const sessionDirectory = (sessionId: string): string => `${stateRoot}${path.sep}${toFileName(assertSafeName(sessionId, 'session id'))}`;
+  const namespaceFile = (sessionId: string, namespace: string): string => `${sessionDirectory(sessionId)}${path.sep}${toFileName(assertSafeNamespace(namespace))}.json`;
+  // Each session folder's chain is checked once per burst of work (see ChainChecks for why that is safe).
+  const chains = new ChainChecks(root);
 
   function track<R>(work: Promise<R>): Promise<R> {
     inFlight.add(work);
@@ -109,9 +111,12 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
     return work;
   }
 
-  /** Reads and parses `file`; a corrupt file reads as `{ corrupt: true }`. Links and non-regular files throw. */
+  /**
+   * Reads and parses `file`, whose folder chain the caller has checked; a corrupt file reads as
+   * `{ corrupt: true }`. Links and non-regular files throw.
+   */
   function readDocument<T>(file: string): { corrupt: false; value: T | undefined } | { corrupt: true; parseError: unknown } {
-    const text = readFileInside(root, file);
+    const text = readFileNoFollow(file);
     if (text === undefined) return { corrupt: false, value: undefined };
     try {
       return { corrupt: false, value: JSON.parse(text) as T };
@@ -156,9 +161,19 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
    * the whole body is then run again under a fresh lock.
    */
   async function withLock<R>(file: string, body: (commit: () => void) => Promise<R>): Promise<R> {
-    checkDirectoryChain(root, path.dirname(file), true);
+    const directory = path.dirname(file);
+    chains.check(directory, true);
     for (let attempt = 0; ; attempt++) {
-      const lock = await acquireFileLock(file, lockOptions);
+      let lock;
+      try {
+        lock = await acquireFileLock(file, lockOptions);
+      } catch (error) {
+        // The folder was checked a moment ago; a concurrent clear(sessionId) may have removed it since.
+        if (!isMissingFolderError(error)) throw error;
+        chains.forget(directory);
+        chains.check(directory, true);
+        lock = await acquireFileLock(file, lockOptions);
+      }
       try {
         // Under the lock nobody else writes this file, so a temp file of it is a dead writer's.
         // A writer killed mid-write leaves its lock too, so the sweep (a readdir) runs when a
@@ -182,9 +197,24 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
     }
   }
 
+  /** The temp file and rename of an update; a session folder removed since it was checked (a concurrent clear(sessionId)) is created again. */
+  function writeUnderLock(file: string, text: string, commit: () => void): void {
+    const write = () => writeFileAtomicChecked(file, text, { fsync: options.durable === true, beforeRename: commit });
+    try {
+      write();
+    } catch (error) {
+      if (!isMissingFolderError(error)) throw error;
+      const directory = path.dirname(file);
+      chains.forget(directory);
+      chains.check(directory, true);
+      write();
+    }
+  }
+
   return {
     async read<T = unknown>(sessionId: string, namespace: string): Promise<T | undefined> {
       const file = namespaceFile(sessionId, namespace);
+      if (!chains.check(path.dirname(file), false)) return undefined;
       const result = readDocument<T>(file);
       if (!result.corrupt) return result.value;
       // Only move it aside under the lock: without it, an updater could have replaced the
@@ -203,12 +233,12 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
             // which is not JSON.
             const text = next === undefined ? undefined : serialise(next, file);
             if (text === undefined) {
-              checkDirectoryChain(root, path.dirname(file), true); // a concurrent clear(sessionId) may have removed it
               commit();
               removeFile(file);
             } else {
-              // writeFileAtomicInside checks (and re-creates) the folder chain itself: a concurrent clear(sessionId) may have removed it.
-              writeFileAtomicInside(root, file, text, { fsync: options.durable === true, beforeRename: commit });
+              // What is at `file` was checked by the read above, under this lock (O_NOFOLLOW, a
+              // regular file or nothing), and the folder chain by withLock.
+              writeUnderLock(file, text, commit);
             }
             return next;
           });
@@ -223,7 +253,8 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
             // Whole session: no per-namespace locks; an update racing this may recreate its own
             // file, which is the same outcome as that update running just after the clear.
             const directory = sessionDirectory(sessionId);
-            if (!checkDirectoryChain(root, directory, false)) return;
+            if (!chains.check(directory, false)) return;
+            chains.forget(directory);
             try {
               rmSync(directory, { recursive: true, force: true }); // rm never follows links inside
             } catch (error) {
@@ -233,7 +264,7 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
           }
           const file = namespaceFile(sessionId, namespace);
           // Nothing to clear: skip the lock, which would also create an empty session folder.
-          if (!checkDirectoryChain(root, path.dirname(file), false) || !existsNoFollow(file)) return;
+          if (!chains.check(path.dirname(file), false) || !existsNoFollow(file)) return;
           // Under the lock so a concurrent update cannot write back the value it read before the clear.
           await withLock(file, async (commit) => {
             commit();

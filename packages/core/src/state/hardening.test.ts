@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -119,6 +119,90 @@ describe('locks left behind', () => {
   });
 });
 
+describe('the state store checks a folder chain once per burst of work, and re-checks its lock before each commit', () => {
+  const sessionDir = () => path.join(hookwiseDir, 'state', 's1');
+  const lockFile = () => path.join(sessionDir(), 'ns.json.lock');
+  const tokenOf = (lock: string) => readFileSync(lock, 'utf8').split('\n')[0]!;
+
+  it('a session folder removed by another process since it was checked is created again', async () => {
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await store.update('s1', 'ns', () => 1);
+    rmSync(sessionDir(), { recursive: true }); // another process's clear('s1')
+    expect(await store.read('s1', 'ns')).toBeUndefined();
+    expect(await store.update<number>('s1', 'ns', (value) => (value ?? 0) + 1)).toBe(1);
+    expect(await store.read('s1', 'ns')).toBe(1);
+  });
+
+  it('a session folder removed while an update holds its lock: the update runs again and is not lost', async () => {
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await store.update('s1', 'ns', () => 1);
+    let calls = 0;
+    const result = await store.update<number>('s1', 'ns', (value) => {
+      calls++;
+      if (calls === 1) rmSync(sessionDir(), { recursive: true }); // the lock goes with it
+      return (value ?? 0) + 10;
+    });
+    expect(calls).toBe(2);
+    expect(result).toBe(10);
+    expect(await store.read('s1', 'ns')).toBe(10);
+    expect(readdirSync(sessionDir())).toEqual(['ns.json']);
+  });
+
+  it('a lock another live process took over before the commit: the update waits for it, runs again, and never removes its lock', async () => {
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    await store.update('s1', 'ns', () => 1);
+    const other = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.ppid))'], { encoding: 'utf8' }); // a live pid: this test's own process
+    const livePid = Number(other.stdout);
+    let calls = 0;
+    let othersLockSeenAtRelease: string | undefined;
+    const result = await store.update<number>('s1', 'ns', async (value) => {
+      calls++;
+      if (calls === 1) {
+        // What breakStale in another process can do: move our lock away and have a third
+        // process's lock take its place. Ours is gone; theirs names a live holder.
+        const ours = tokenOf(lockFile());
+        rmSync(lockFile());
+        writeFileSync(lockFile(), `other-token\n${livePid}\n\n${os.hostname()}\n`);
+        expect(tokenOf(lockFile())).not.toBe(ours);
+        setTimeout(() => {
+          othersLockSeenAtRelease = tokenOf(lockFile());
+          rmSync(lockFile()); // the other holder is done
+        }, 100);
+      }
+      return (value ?? 0) + 1;
+    });
+    expect(calls).toBe(2);
+    expect(result).toBe(2);
+    expect(await store.read('s1', 'ns')).toBe(2);
+    expect(othersLockSeenAtRelease).toBe('other-token'); // our first attempt did not unlink it
+  });
+
+  it.each([
+    ['a symbolic link to a copy of our own record', (lock: string) => {
+      const copy = path.join(outside, 'copied-lock');
+      writeFileSync(copy, readFileSync(lock));
+      rmSync(lock);
+      symlinkSync(copy, lock);
+    }],
+    ['a folder', (lock: string) => {
+      rmSync(lock);
+      mkdirSync(lock);
+    }],
+  ])('a lock replaced by %s before the commit is not ours: the update runs again', async (_what, replace) => {
+    const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
+    let calls = 0;
+    const result = await store.update<number>('s1', 'ns', (value) => {
+      calls++;
+      if (calls === 1) replace(lockFile());
+      return (value ?? 0) + 1;
+    });
+    expect(calls).toBe(2);
+    expect(result).toBe(1);
+    expect(await store.read('s1', 'ns')).toBe(1);
+    expect(existsSync(lockFile())).toBe(false);
+  });
+});
+
 describe('event log', () => {
   it('a torn last line does not swallow the next record', async () => {
     const file = path.join(hookwiseDir, 'logs', 'events.jsonl');
@@ -179,5 +263,29 @@ describe('checkDirectoryChain (the folder chain every read and write checks)', (
       expect((caught as Error).message).toContain(`refused ${path.join(hookwiseDir, 'state', 'linked')}: it is a symbolic link`);
     }
     expect(readdirSync(outside)).toEqual([]);
+  });
+});
+
+describe('processStartTime', () => {
+  it('reads field 22 of /proc/<pid>/stat, after a command name with spaces and parentheses', async () => {
+    const { processStartTime } = await import('./safe-fs.js');
+    const fromText = (pid: number) => {
+      const text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      return text.slice(text.lastIndexOf(')') + 2).split(' ')[19];
+    };
+    if (!existsSync('/proc/self/stat')) return expect(processStartTime(process.pid)).toBeUndefined();
+    expect(processStartTime(process.pid)).toMatch(/^\d+$/);
+    expect(processStartTime(process.pid)).toBe(fromText(process.pid));
+    const oddName = path.join(root, 'a b) (c');
+    writeFileSync(oddName, '#!/bin/sh\nsleep 5\n', { mode: 0o755 });
+    const child = spawn(oddName, [], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(readFileSync(`/proc/${child.pid}/stat`, 'latin1')).toContain('(a b) (c)');
+      expect(processStartTime(child.pid!)).toBe(fromText(child.pid!));
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(processStartTime(999_999_999)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, constants, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, constants, linkSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { HookwiseError } from '../errors.js';
 import { ioError, isProcessAlive, processStartTime, tempNameFor } from './safe-fs.js';
@@ -55,10 +55,37 @@ export function releaseHeldLocks(): void {
 function releaseEntry(entry: { path: string; token: string }): void {
   held.delete(entry);
   try {
-    const holder = readHolder(entry.path);
-    if (holder !== undefined && holder !== 'foreign' && holder.token === entry.token) unlinkSync(entry.path);
+    if (holdsToken(entry.path, entry.token)) unlinkSync(entry.path);
   } catch {
     // gone already
+  }
+}
+
+const tokenBuffer = Buffer.allocUnsafe(256);
+
+/**
+ * Whether the lock file at `lockPath` is a regular file whose record starts with `token`: what
+ * {@link readHolder} would say about the token, in three system calls (open, read, close)
+ * instead of five. The holder's checks before its commit and at release need only the token:
+ * a link (`O_NOFOLLOW`), a folder (the read fails), a FIFO or a device (`O_NONBLOCK`, and no
+ * such thing starts with a token of ours) are all "not ours".
+ */
+function holdsToken(lockPath: string, token: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(lockPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return false;
+  }
+  try {
+    const length = readSync(fd, tokenBuffer, 0, tokenBuffer.length, 0);
+    if (length <= token.length || tokenBuffer[token.length] !== 0x0a) return false;
+    for (let index = 0; index < token.length; index++) if (tokenBuffer[index] !== token.charCodeAt(index)) return false;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -205,10 +232,7 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
   return {
     path: lockPath,
     tookOverStale,
-    stillHeld: () => {
-      const holder = readHolder(lockPath);
-      return holder !== undefined && holder !== 'foreign' && holder.token === token;
-    },
+    stillHeld: () => holdsToken(lockPath, token),
     release: () => releaseEntry(entry),
   };
 }

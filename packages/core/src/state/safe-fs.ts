@@ -141,12 +141,79 @@ export function checkDirectoryChain(root: string, dir: string, create: boolean):
   return true;
 }
 
+/** Whether `error` (from a write, a lock or a read below a checked folder) says the folder itself is gone: removed after it was checked. */
+export function isMissingFolderError(error: unknown): boolean {
+  const cause = HookwiseError.isInstance(error) ? (error as { cause?: unknown }).cause : error;
+  return (cause as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/**
+ * How long a folder chain checked by {@link ChainChecks} is taken as checked: longer than one
+ * hook call's file operations, short enough that a long-lived host (an editor's extension host)
+ * checks again before each burst of work.
+ */
+export const CHAIN_CHECK_REUSE_MS = 250;
+
+/**
+ * {@link checkDirectoryChain} with each folder's answer reused for {@link CHAIN_CHECK_REUSE_MS}.
+ * One hook call reads and writes the same session folder several times within milliseconds
+ * (adapter state, each plugin's state, the lock, the temp file); checking its chain once is as
+ * safe as checking it before each use, because nothing hookwise does can make a checked chain
+ * unsafe: hookwise processes only ever create real folders (one `mkdir` per level) and remove
+ * a session folder (`clear`). A removal shows as ENOENT at the next use, and the owner then
+ * calls {@link ChainChecks.forget} and checks again, creating the levels. What remains is
+ * another process replacing a checked folder with a link between the check and the use — the
+ * race the module comment already names (it exists between any `lstat` and the `open` that
+ * follows it); a link planted before the call (a checkout) is refused at the first check.
+ * Only positive answers are kept: a missing level is looked up again every time.
+ */
+export class ChainChecks {
+  private readonly checkedAt = new Map<string, number>();
+
+  constructor(
+    private readonly root: string,
+    private readonly reuseMs = CHAIN_CHECK_REUSE_MS,
+  ) {}
+
+  /** {@link checkDirectoryChain}`(root, dir, create)`, or true when `dir` was found safe a moment ago. */
+  check(dir: string, create: boolean): boolean {
+    const at = this.checkedAt.get(dir);
+    const now = monotonicMs();
+    if (at !== undefined && now - at < this.reuseMs && now >= at) return true;
+    if (!checkDirectoryChain(this.root, dir, create)) return false;
+    this.checkedAt.set(dir, now);
+    return true;
+  }
+
+  /** Forgets `dir` and every folder below it (hookwise removed it, or a use found it gone). */
+  forget(dir: string): void {
+    const below = `${dir}${path.sep}`;
+    for (const key of this.checkedAt.keys()) if (key === dir || key.startsWith(below)) this.checkedAt.delete(key);
+  }
+}
+
+// Monotonic milliseconds (a wall-clock jump must not make an old check look fresh). Not
+// `performance.now()`: its first use loads node:perf_hooks, about 1 ms of a hook process.
+function monotonicMs(): number {
+  const [seconds, nanoseconds] = process.hrtime();
+  return seconds * 1e3 + nanoseconds / 1e6;
+}
+
 /**
  * Reads a regular file below `root` without following links; undefined when it (or a folder on
  * the way) does not exist. FIFOs, devices and folders are refused without blocking.
  */
 export function readFileInside(root: string, file: string): string | undefined {
   if (!checkDirectoryChain(root, path.dirname(file), false)) return undefined;
+  return readFileNoFollow(file);
+}
+
+/**
+ * The file half of {@link readFileInside}, for a caller that has checked the folder chain
+ * itself (the state store, see its {@link ChainChecks}): the file is opened with `O_NOFOLLOW |
+ * O_NONBLOCK` and must be a regular file. Undefined when it does not exist.
+ */
+export function readFileNoFollow(file: string): string | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -178,7 +245,7 @@ export function tempNameFor(file: string, tag = 'tmp'): string {
  * directory entry and never writes through a link. The temp file is removed when any step
  * fails (a full disk leaves nothing behind).
  */
-export function writeFileAtomicInside(root: string, file: string, text: string | Uint8Array, options: { fsync?: boolean; beforeRename?: () => void } = {}): void {
+export function writeFileAtomicInside(root: string, file: string, text: string | Uint8Array, options: WriteAtomicOptions = {}): void {
   checkDirectoryChain(root, path.dirname(file), true);
   try {
     const stats = lstatSync(file);
@@ -187,6 +254,23 @@ export function writeFileAtomicInside(root: string, file: string, text: string |
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw HookwiseError.isInstance(error) ? error : ioError('inspect', file, error);
   }
+  writeFileAtomicChecked(file, text, options);
+}
+
+export interface WriteAtomicOptions {
+  /** fsync the temp file before the rename. */
+  fsync?: boolean;
+  /** Runs right before the rename; what it throws aborts the write (the temp file is removed) and passes through as is. */
+  beforeRename?: () => void;
+}
+
+/**
+ * The write half of {@link writeFileAtomicInside}, for a caller that has checked the folder
+ * chain and what is at `file` itself (the state store does both under its lock). A folder
+ * removed meanwhile fails with a HookwiseError whose `cause` has code `ENOENT` (see
+ * {@link isMissingFolderError}).
+ */
+export function writeFileAtomicChecked(file: string, text: string | Uint8Array, options: WriteAtomicOptions = {}): void {
   const temporary = tempNameFor(file);
   let fd: number | undefined;
   try {
@@ -282,16 +366,24 @@ export function processStartTime(pid: number): string | undefined {
     // One read into a small buffer: the file reports size 0, and readFileSync's growing reads of
     // it cost a hook call (which reads its own) ~0.3 ms more. The line is well under 1 KiB.
     const fd = openSync(`/proc/${pid}/stat`, constants.O_RDONLY);
-    let text: string;
+    const buffer = Buffer.allocUnsafe(1024);
+    let length: number;
     try {
-      const buffer = Buffer.allocUnsafe(1024);
-      text = buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
+      length = readSync(fd, buffer, 0, buffer.length, 0);
     } finally {
       closeSync(fd);
     }
     // The command name (field 2) may contain spaces and parentheses: count from the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return fields[19];
+    // Field 22 is the 20th after it; read off the bytes (no decoding of the whole line).
+    let at = buffer.subarray(0, length).lastIndexOf(0x29) + 2;
+    if (at < 2) return undefined;
+    for (let spaces = 0; spaces < 19; at++) {
+      if (at >= length) return undefined;
+      if (buffer[at] === 0x20) spaces++;
+    }
+    let field = '';
+    for (; at < length && buffer[at] !== 0x20 && buffer[at] !== 0x0a; at++) field += String.fromCharCode(buffer[at]!);
+    return field;
   } catch {
     return undefined;
   }
