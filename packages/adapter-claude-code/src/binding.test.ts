@@ -264,6 +264,52 @@ describe('sub-agent hand-off', () => {
   });
 });
 
+describe('adapter state', () => {
+  /** A memory store that counts reads of the adapter's namespace and can make them fail. */
+  function countingStore(failReads = false): { store: StateStore; reads: () => number } {
+    const inner = createMemoryStateStore();
+    let reads = 0;
+    const store: StateStore = {
+      read: async (sessionId, namespace) => {
+        if (namespace === ADAPTER_NAMESPACE) {
+          reads++;
+          if (failReads) throw new Error('planted link');
+        }
+        return inner.read(sessionId, namespace);
+      },
+      update: (sessionId, namespace, fn) => inner.update(sessionId, namespace, fn),
+      clear: (sessionId, namespace) => inner.clear(sessionId, namespace),
+    };
+    return { store, reads: () => reads };
+  }
+
+  it('is read once per event, however many points it emits, and again after the event changed it', async () => {
+    const { store, reads } = countingStore();
+    const { engine, calls } = recordingEngine({}, store);
+    await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'startup', model: 'claude-opus-4-1' }) as AnyHookInput);
+    await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/not-a-command please' }) as AnyHookInput);
+    const before = reads();
+    // PostToolUse: the held prompt is looked for and emitted (prompt:submit), then tool:after; both carry the model.
+    await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }) as AnyHookInput);
+    expect(calls.slice(-2).map((call) => [call.point, call.payload.model])).toEqual([
+      ['prompt:submit', 'claude-opus-4-1'],
+      ['tool:after', 'claude-opus-4-1'],
+    ]);
+    expect(reads() - before).toBe(2); // once before taking the held prompt, once after taking it changed the state
+    const afterTaking = reads();
+    await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }) as AnyHookInput);
+    expect(reads() - afterTaking).toBe(1);
+  });
+
+  it('a read that fails is one error, not one per point', async () => {
+    const { store } = countingStore(true);
+    const { engine, calls } = recordingEngine({}, store);
+    const result = await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'compact' }) as AnyHookInput);
+    expect(calls.map((call) => call.point)).toEqual(['session:start', 'compact:after']);
+    expect(result.errors.map((error) => error.message)).toEqual(['could not read adapter state: planted link']);
+  });
+});
+
 describe('helpers', () => {
   const directories: string[] = [];
   afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));

@@ -62,7 +62,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
   // A slash prompt held back on UserPromptSubmit that Claude Code did not expand: the command
   // does not exist (or is not loaded), so the prompt went to the model as plain text.
   if (event !== 'UserPromptExpansion' && engine.has('prompt:submit')) {
-    const held = await takePendingPrompt(engine, common.sessionId, errors);
+    const held = await takePendingPrompt(dispatch);
     if (held !== undefined) {
       const merged = await dispatch.emit('prompt:submit', { prompt: held });
       // Its context belonged to a turn that has started; only the notice still makes sense.
@@ -73,7 +73,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
   switch (event) {
     case 'SessionStart': {
       const start = input as HookInputOf<'SessionStart'>;
-      if (start.model) await updateState(engine, common.sessionId, errors, (state) => ({ ...state, model: start.model }));
+      if (start.model) await dispatch.update((state) => ({ ...state, model: start.model }));
       const source = sessionSource(start.source);
       dispatch.absorb(await dispatch.emit('session:start', { source, ...(start.model ? { model: start.model } : {}), ...(typeof start.context_tokens === 'number' && start.context_tokens >= 0 ? { contextTokens: start.context_tokens } : {}) }));
       if (source === 'compact') dispatch.absorb(await emitCompactAfter(dispatch, {}));
@@ -87,7 +87,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       // prompt happens on the expansion (which Claude Code lets hooks block).
       if (engine.has('prompt:submit') && parseSlashCommand(prompt)) {
         const now = engine.services.clock.now();
-        if (await updateState(engine, common.sessionId, errors, (state) => ({ ...state, pendingPrompt: { prompt, at: now } }))) break;
+        if (await dispatch.update((state) => ({ ...state, pendingPrompt: { prompt, at: now } }))) break;
       }
       dispatch.absorb(await dispatch.emit('prompt:submit', { prompt }));
       break;
@@ -95,7 +95,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     case 'UserPromptExpansion': {
       const expansion = input as HookInputOf<'UserPromptExpansion'>;
       const args = expansion.command_args ?? '';
-      const held = engine.has('prompt:submit') ? await takePendingPrompt(engine, common.sessionId, errors) : undefined;
+      const held = engine.has('prompt:submit') ? await takePendingPrompt(dispatch) : undefined;
       dispatch.absorb(await dispatch.emit('prompt:submit', { prompt: expansion.prompt ?? held ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`, command: { name: expansion.command_name, args } }));
       break;
     }
@@ -118,7 +118,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       // tool:after transforms the output: Claude Code applies a replacement through updatedToolOutput.
       if (after?.value !== undefined) result.updatedToolOutput = after.value;
       if (SUBAGENT_TOOLS.has(tool.tool_name)) {
-        const handoff = await takeHandoff(engine, common.sessionId, agentIdOf(tool.tool_response), errors);
+        const handoff = await takeHandoff(dispatch, agentIdOf(tool.tool_response));
         if (handoff?.context) result.context = joinText(result.context, handoff.context, 'context');
         if (handoff?.summary !== undefined) result.updatedToolOutput = replaceAgentOutput(tool.tool_response, handoff.summary);
       }
@@ -143,7 +143,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     case 'PreCompact': {
       const compact = input as HookInputOf<'PreCompact'>;
       const trigger = compact.trigger === 'manual' ? 'manual' : 'auto';
-      await updateState(engine, common.sessionId, errors, (state) => ({
+      await dispatch.update((state) => ({
         ...state,
         compaction: { trigger, startedAt: new Date(engine.services.clock.now()).toISOString() },
       }));
@@ -177,7 +177,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       if (merged && stop.agent_id && (merged.value !== undefined || merged.context)) {
         const agentId = stop.agent_id;
         const now = engine.services.clock.now();
-        await updateState(engine, common.sessionId, errors, (state) => {
+        await dispatch.update((state) => {
           const handoffs = Object.fromEntries(Object.entries(state.handoffs ?? {}).filter(([, entry]) => now - entry.at < HANDOFF_TTL_MS));
           handoffs[agentId] = { ...(merged.value !== undefined ? { summary: merged.value as string } : {}), ...(merged.context ? { context: merged.context } : {}), at: now };
           return { ...state, handoffs };
@@ -212,6 +212,7 @@ class Dispatch {
   readonly points: PointName[] = [];
   readonly errors: HookFailure[] = [];
   readonly result: EventResult = {};
+  private stateRead: { value: AdapterState | undefined } | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -222,10 +223,34 @@ class Dispatch {
   async emit<P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>): Promise<MergedOutcome<P> | undefined> {
     if (!this.engine.has(point) && point !== 'session:start') return undefined;
     this.points.push(point);
-    const model = await rememberedModel(this.engine, this.common.sessionId, this.errors);
+    const model = (await this.adapterState())?.model;
     const merged = await this.engine.emit(point, { ...(model ? { model } : {}), ...this.common, ...payload } as unknown as PointInput<P>, this.signal ? { signal: this.signal } : {});
     this.errors.push(...merged.errors);
     return merged;
+  }
+
+  /**
+   * The session's adapter state, read once per dispatch: every point it emits passes the
+   * remembered model, and a held prompt is looked for first, all within milliseconds. Read
+   * again after this dispatch changed it. A read that failed is reported once and reads as
+   * nothing from then on.
+   */
+  async adapterState(): Promise<AdapterState | undefined> {
+    if (this.stateRead) return this.stateRead.value;
+    let value: AdapterState | undefined;
+    try {
+      value = await this.engine.services.stateStore.read<AdapterState>(this.common.sessionId, ADAPTER_NAMESPACE);
+    } catch (error) {
+      this.errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
+    }
+    this.stateRead = { value };
+    return value;
+  }
+
+  /** Changes the adapter state under the store's lock (see {@link updateState}). */
+  async update(change: (state: AdapterState) => AdapterState): Promise<boolean> {
+    this.stateRead = undefined;
+    return updateState(this.engine, this.common.sessionId, this.errors, change);
   }
 
   absorb(merged: MergedOutcome | undefined): void {
@@ -243,16 +268,8 @@ class Dispatch {
  * version and mode: both emit, and core's engine runs the hooks once per compaction.
  */
 async function emitCompactAfter(dispatch: Dispatch, fields: { trigger?: 'manual' | 'auto'; summary?: string }): Promise<MergedOutcome | undefined> {
-  const { engine, common, errors } = dispatch;
-  if (!engine.has('compact:after')) return undefined;
-  let trigger = fields.trigger;
-  if (trigger === undefined) {
-    try {
-      trigger = (await engine.services.stateStore.read<AdapterState>(common.sessionId, ADAPTER_NAMESPACE))?.compaction?.trigger;
-    } catch (error) {
-      errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
-    }
-  }
+  if (!dispatch.engine.has('compact:after')) return undefined;
+  const trigger = fields.trigger ?? (await dispatch.adapterState())?.compaction?.trigger;
   return dispatch.emit('compact:after', { ...(trigger ? { trigger } : {}), ...(fields.summary ? { summary: fields.summary } : {}) });
 }
 
@@ -288,16 +305,10 @@ export async function markSessionStarted(engine: Engine, sessionId: string, erro
 }
 
 /** Removes and returns the held-back slash prompt, if any (a plain read first: usually there is none). */
-async function takePendingPrompt(engine: Engine, sessionId: string, errors: HookFailure[]): Promise<string | undefined> {
-  try {
-    const state = await engine.services.stateStore.read<AdapterState>(sessionId, ADAPTER_NAMESPACE);
-    if (!state?.pendingPrompt) return undefined;
-  } catch (error) {
-    errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
-    return undefined;
-  }
+async function takePendingPrompt(dispatch: Dispatch): Promise<string | undefined> {
+  if (!(await dispatch.adapterState())?.pendingPrompt) return undefined;
   let held: string | undefined;
-  await updateState(engine, sessionId, errors, (state) => {
+  await dispatch.update((state) => {
     if (!state.pendingPrompt) return state;
     held = state.pendingPrompt.prompt;
     const { pendingPrompt: _taken, ...rest } = state;
@@ -306,19 +317,10 @@ async function takePendingPrompt(engine: Engine, sessionId: string, errors: Hook
   return held;
 }
 
-async function rememberedModel(engine: Engine, sessionId: string, errors: HookFailure[]): Promise<string | undefined> {
-  try {
-    return (await engine.services.stateStore.read<AdapterState>(sessionId, ADAPTER_NAMESPACE))?.model;
-  } catch (error) {
-    errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
-    return undefined;
-  }
-}
-
-async function takeHandoff(engine: Engine, sessionId: string, agentId: string | undefined, errors: HookFailure[]): Promise<{ summary?: string; context?: string } | undefined> {
+async function takeHandoff(dispatch: Dispatch, agentId: string | undefined): Promise<{ summary?: string; context?: string } | undefined> {
   if (!agentId) return undefined;
   let taken: { summary?: string; context?: string } | undefined;
-  await updateState(engine, sessionId, errors, (state) => {
+  await dispatch.update((state) => {
     const entry = state.handoffs?.[agentId];
     if (!entry) return state;
     taken = entry;
