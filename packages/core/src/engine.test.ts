@@ -10,7 +10,7 @@ import type { HookwiseConfig } from './config.js';
 import { definePlugin } from './plugin.js';
 import { createMemoryEventLog } from './state/event-log.js';
 import { createMemoryStateStore } from './state/file-state-store.js';
-import { PLUGIN_OPTIONS, SESSION_STATE, TOKEN_COUNTER } from './tokens.js';
+import { PLUGIN_OPTIONS, SESSION_ID, SESSION_STATE, TOKEN_COUNTER } from './tokens.js';
 import type { SessionState } from './state/types.js';
 import type { TokenCounter } from './token-counter.js';
 import * as z from 'zod/mini';
@@ -298,6 +298,36 @@ describe('plugins and DI', () => {
     await engine.emit('tool:after', toolAfter);
     await engine.emit('tool:after', { ...toolAfter, sessionId: 'session-2' });
     expect(constructed).toBe(2);
+  });
+
+  it('a defineHook plugin gets the same container services when it asks for context.container', async () => {
+    let seen: Record<string, unknown> | undefined;
+    const asks = definePlugin({
+      meta: { name: 'asks', version: '1.0.0' },
+      options: z.object({ step: z._default(z.number(), 3) }),
+      hooks: [
+        defineHook<{ step: number }>({
+          name: 'h',
+          on: {
+            'tool:after': (_payload, context) => {
+              const container = context.container;
+              seen = {
+                same: container === context.container,
+                options: container.resolve(PLUGIN_OPTIONS),
+                state: container.resolve(SESSION_STATE) === context.state,
+                session: container.resolve(SESSION_ID),
+                tokens: container.resolve(TOKEN_COUNTER) === context.tokenCounter,
+              };
+            },
+          },
+        }),
+      ],
+    });
+    const { engine } = engineWith({ plugins: [asks()] });
+    await engine.emit('tool:after', toolAfter);
+    expect(seen).toEqual({ same: true, options: { step: 3 }, state: true, session: toolAfter.sessionId, tokens: true });
+    expect(engine.sessionContainer(toolAfter.sessionId).resolve(SESSION_ID)).toBe(toolAfter.sessionId);
+    await engine.dispose();
   });
 
   it('validates options when the engine is built, naming the plugin', () => {

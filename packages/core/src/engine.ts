@@ -116,11 +116,76 @@ interface PreparedHook extends RegisteredHook {
   call: (scope: PluginScope, payload: unknown, context: HookContext) => unknown;
 }
 
-interface PluginScope {
-  container: DependencyContainer;
-  state: SessionState;
-  projectState: SessionState;
+/**
+ * A plugin's services for one session. Its container is made when first asked for: hooks
+ * written with defineHook (every hook of the bundled plugins) never touch it, and each
+ * container (tsyringe's child containers, registrations, disposal) costs a hook call start-up
+ * time. A plugin with `@On` classes or a `register` function gets it at once, so a `register`
+ * that throws still fails each of the plugin's hooks with its error.
+ */
+class PluginScope {
+  readonly state: SessionState;
+  readonly projectState: SessionState;
   setupError?: unknown;
+  private made: DependencyContainer | undefined;
+
+  constructor(
+    private readonly session: SessionScope,
+    private readonly plugin: PreparedPlugin,
+    stateStore: StateStore,
+    sessionId: string,
+  ) {
+    this.state = createSessionState(stateStore, sessionId, plugin.meta.name);
+    this.projectState = createSessionState(stateStore, PROJECT_SCOPE, plugin.meta.name);
+    const definition = plugin.instance?.definition;
+    if (definition?.register !== undefined || definition?.hooks.some((entry) => typeof entry === 'function')) void this.container;
+  }
+
+  get container(): DependencyContainer {
+    if (this.made) return this.made;
+    const container = this.session.container.createChildContainer();
+    this.made = container;
+    const plugin = this.plugin;
+    container.register(PLUGIN_OPTIONS, { useValue: plugin.options });
+    container.register(PLUGIN_META, { useValue: plugin.meta });
+    container.register(SESSION_STATE, { useValue: this.state });
+    for (const entry of plugin.instance?.definition.hooks ?? []) {
+      if (typeof entry === 'function') container.register(entry, { useClass: entry }, { lifecycle: Lifecycle.ContainerScoped });
+    }
+    try {
+      plugin.instance?.definition.register?.(container, plugin.options);
+    } catch (error) {
+      this.setupError = error;
+    }
+    return container;
+  }
+
+  async dispose(): Promise<void> {
+    await this.made?.dispose();
+  }
+}
+
+/** A session's container (made on first use, see {@link PluginScope}) and its plugins' scopes. */
+class SessionScope {
+  readonly plugins = new Map<PreparedPlugin, PluginScope>();
+  private made: DependencyContainer | undefined;
+
+  constructor(
+    private readonly parent: () => DependencyContainer,
+    private readonly sessionId: string,
+  ) {}
+
+  get container(): DependencyContainer {
+    if (this.made) return this.made;
+    this.made = this.parent().createChildContainer();
+    this.made.register(SESSION_ID, { useValue: this.sessionId });
+    return this.made;
+  }
+
+  async dispose(): Promise<void> {
+    for (const scope of this.plugins.values()) await scope.dispose();
+    await this.made?.dispose();
+  }
 }
 
 type BaseContext = Pick<HookContext, 'point' | 'sessionId' | 'projectDir' | 'host' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock' | 'ephemeral'>;
@@ -144,11 +209,14 @@ class RunContext implements HookContext {
   readonly options: unknown;
   readonly state: SessionState;
   readonly projectState: SessionState;
-  readonly container: DependencyContainer;
   private controller: AbortController | undefined;
   private aborted = false;
 
-  constructor(base: BaseContext, hook: PreparedHook, scope: PluginScope) {
+  constructor(
+    base: BaseContext,
+    hook: PreparedHook,
+    private readonly scope: PluginScope,
+  ) {
     this.point = base.point;
     this.sessionId = base.sessionId;
     this.projectDir = base.projectDir;
@@ -163,7 +231,10 @@ class RunContext implements HookContext {
     this.options = hook.plugin.options;
     this.state = scope.state;
     this.projectState = scope.projectState;
-    this.container = scope.container;
+  }
+
+  get container(): DependencyContainer {
+    return this.scope.container;
   }
 
   get signal(): AbortSignal {
@@ -281,14 +352,20 @@ export function createEngine(options: EngineOptions): Engine {
   const runSync = options.runSync;
 
   const ephemeral = options.ephemeral === true;
-  const engineContainer = (options.container ?? rootContainer).createChildContainer();
-  engineContainer.register(LOGGER, { useValue: logger });
-  engineContainer.register(CLOCK, { useValue: clock });
-  engineContainer.register(TOKEN_COUNTER, { useValue: tokenCounter });
-  engineContainer.register(STATE_STORE, { useValue: stateStore });
-  engineContainer.register(EVENT_LOG, { useValue: eventLog });
-  engineContainer.register(PROJECT_DIR, { useValue: projectDir });
-  engineContainer.register(HOST, { useValue: options.host });
+  // Made with the first session container (see PluginScope).
+  let engineContainer: DependencyContainer | undefined;
+  const engineContainerOf = (): DependencyContainer => {
+    if (engineContainer) return engineContainer;
+    engineContainer = (options.container ?? rootContainer).createChildContainer();
+    engineContainer.register(LOGGER, { useValue: logger });
+    engineContainer.register(CLOCK, { useValue: clock });
+    engineContainer.register(TOKEN_COUNTER, { useValue: tokenCounter });
+    engineContainer.register(STATE_STORE, { useValue: stateStore });
+    engineContainer.register(EVENT_LOG, { useValue: eventLog });
+    engineContainer.register(PROJECT_DIR, { useValue: projectDir });
+    engineContainer.register(HOST, { useValue: options.host });
+    return engineContainer;
+  };
 
   // Validate every plugin's options now, so a bad config fails when it is loaded.
   const plugins: PreparedPlugin[] = (config.plugins ?? []).map((instance) => ({ instance, meta: instance.meta, options: instance.resolveOptions() }));
@@ -344,13 +421,11 @@ export function createEngine(options: EngineOptions): Engine {
       byPoint.set(hook.point, list);
     });
 
-  const sessions = new Map<string, { container: DependencyContainer; plugins: Map<PreparedPlugin, PluginScope> }>();
-  const session = (sessionId: string) => {
+  const sessions = new Map<string, SessionScope>();
+  const session = (sessionId: string): SessionScope => {
     let existing = sessions.get(sessionId);
     if (!existing) {
-      const container = engineContainer.createChildContainer();
-      container.register(SESSION_ID, { useValue: sessionId });
-      existing = { container, plugins: new Map() };
+      existing = new SessionScope(engineContainerOf, sessionId);
       sessions.set(sessionId, existing);
     }
     return existing;
@@ -359,20 +434,7 @@ export function createEngine(options: EngineOptions): Engine {
     const owner = session(sessionId);
     let scope = owner.plugins.get(plugin);
     if (!scope) {
-      const container = owner.container.createChildContainer();
-      container.register(PLUGIN_OPTIONS, { useValue: plugin.options });
-      container.register(PLUGIN_META, { useValue: plugin.meta });
-      const state = createSessionState(stateStore, sessionId, plugin.meta.name);
-      container.register(SESSION_STATE, { useValue: state });
-      scope = { container, state, projectState: createSessionState(stateStore, PROJECT_SCOPE, plugin.meta.name) };
-      for (const entry of plugin.instance?.definition.hooks ?? []) {
-        if (typeof entry === 'function') container.register(entry, { useClass: entry }, { lifecycle: Lifecycle.ContainerScoped });
-      }
-      try {
-        plugin.instance?.definition.register?.(container, plugin.options);
-      } catch (error) {
-        scope.setupError = error;
-      }
+      scope = new PluginScope(owner, plugin, stateStore, sessionId);
       owner.plugins.set(plugin, scope);
     }
     return scope;
@@ -690,12 +752,9 @@ export function createEngine(options: EngineOptions): Engine {
       }
     },
     async dispose() {
-      for (const owner of sessions.values()) {
-        for (const scope of owner.plugins.values()) await scope.container.dispose();
-        await owner.container.dispose();
-      }
+      for (const owner of sessions.values()) await owner.dispose();
       sessions.clear();
-      await engineContainer.dispose();
+      await engineContainer?.dispose();
     },
   };
 }
