@@ -2,6 +2,7 @@ import { existsSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { createEventLog, findConfigFile, HookwiseError, isSafeName, type Engine, type EventLog } from '@hookwise/core';
+import { useSynchronousReads } from '@hookwise/core/fs';
 import { dispatchEvent } from './binding.js';
 import { isClaudeCodeEvent, isMappedEvent, parseHookInput, type AnyHookInput } from './events.js';
 import { serializeOutput } from './output.js';
@@ -278,6 +279,9 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
   // Lazily, through a getter, so that a call that prints nothing never builds the stdio
   // streams (on pipes that loads net and the stream modules, ~2 ms a call).
   Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => process.stderr });
+  // One hook at a time runs here: files are read with synchronous calls, and libuv's thread
+  // pool (four threads) is never started for a transcript read (see useSynchronousReads).
+  useSynchronousReads();
   const stdoutFd = request.stdoutFd ?? 1;
   const progress: RunProgress = { stage: 'reading input', event: request.event ?? '' };
   const timeoutMs = callTimeoutOf(request.env);

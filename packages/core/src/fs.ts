@@ -8,7 +8,7 @@
  * file they write under `.hookwise` (hook-prune's trimmed outputs).
  */
 export type { RegularFileHandle } from './state/safe-fs.js';
-export { checkDirectoryChain, openRegularFile, readFileInside, readRegularFile, sweepTempFiles, UnsafePathError, writeFileAtomicInside } from './state/safe-fs.js';
+export { checkDirectoryChain, openRegularFile, readFileInside, readRegularFile, sweepTempFiles, UnsafePathError, useSynchronousReads, writeFileAtomicInside } from './state/safe-fs.js';
 export { fileStamps, stampsFresh } from './state/file-stamps.js';
 export type { FileStamp } from './state/file-stamps.js';
 export { findInstalledPlugins, PLUGIN_KEYWORD } from './plugin-discovery.js';

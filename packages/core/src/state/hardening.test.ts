@@ -234,6 +234,45 @@ describe('transcripts', () => {
     await expect(readTranscript(fifo)).rejects.toThrow(/is a FIFO, not a regular file/);
     await expect(readTranscriptTail(fifo)).rejects.toThrow(/is a FIFO, not a regular file/);
   });
+
+  it('with synchronous reads (a hook process) the readers give the same answers, and still refuse a FIFO without blocking', async () => {
+    const { readTranscript } = await import('../messages/transcript.js');
+    const { readTranscriptTail } = await import('../messages/transcript-tail.js');
+    const { openRegularFile, readRegularFile, useSynchronousReads } = await import('./safe-fs.js');
+    const file = path.join(root, 'transcript.jsonl');
+    const lines = Array.from({ length: 40 }, (_, index) =>
+      JSON.stringify({ type: 'assistant', uuid: `u${index}`, message: { id: `m${index}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `reply ${index} ${'x'.repeat(index * 50)}` }], usage: { input_tokens: 10 + index, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } } }),
+    );
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const fifo = path.join(root, 'sync.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const answers = async () => ({
+      tail: await readTranscriptTail(file, { chunkSize: 97 }),
+      whole: await readTranscript(file),
+      text: await readRegularFile(file),
+      middle: await (async () => {
+        const handle = await openRegularFile(file);
+        try {
+          const buffer = Buffer.alloc(16);
+          const { bytesRead } = await handle.read(buffer, 0, 16, 5);
+          return { size: (await handle.stat()).size, bytes: buffer.subarray(0, bytesRead).toString('latin1') };
+        } finally {
+          await handle.close();
+        }
+      })(),
+    });
+    const asynchronous = await answers();
+    useSynchronousReads();
+    try {
+      expect(await answers()).toEqual(asynchronous);
+      await expect(readTranscriptTail(fifo)).rejects.toThrow(/is a FIFO, not a regular file/);
+      await expect(readRegularFile(path.join(root, 'missing.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(readRegularFile(root)).rejects.toMatchObject({ code: 'EISDIR' });
+    } finally {
+      useSynchronousReads(false);
+    }
+    expect(asynchronous.tail.usage?.contextTokens).toBe(1049);
+  });
 });
 
 describe('checkDirectoryChain (the folder chain every read and write checks)', () => {

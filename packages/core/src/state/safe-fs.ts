@@ -420,6 +420,32 @@ function handleOf(fd: number): RegularFileHandle {
   };
 }
 
+/** The same handle over synchronous calls: each promise is settled when it is returned. */
+function synchronousHandleOf(fd: number): RegularFileHandle {
+  return {
+    fd,
+    stat: async () => fstatSync(fd),
+    read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position), buffer }),
+    readFile: async (encoding) => readFileSync(fd, encoding),
+    close: async () => closeSync(fd),
+  };
+}
+
+let synchronousReads = false;
+
+/**
+ * Makes {@link openRegularFile} and {@link readRegularFile} work with synchronous calls in this
+ * process: for a short-lived process that runs one thing at a time, such as the `hookwise run`
+ * hook process. Its hooks run one after another, so a read blocking the thread for its few
+ * microseconds keeps nothing else waiting, while the first asynchronous file call of a process
+ * starts libuv's thread pool (four threads, ~0.5 ms of a hook call that reads one transcript).
+ * FIFOs and devices are refused exactly as before: the open is non-blocking, then `fstat`
+ * decides. Long-lived hosts (an editor) keep the default, asynchronous calls.
+ */
+export function useSynchronousReads(value = true): void {
+  synchronousReads = value;
+}
+
 /**
  * Opens a file for reading only if it is a regular file (links are followed: transcripts live
  * outside `.hookwise`). `O_NONBLOCK` makes the open of a FIFO return at once instead of blocking
@@ -427,6 +453,21 @@ function handleOf(fd: number): RegularFileHandle {
  * the `fstat` then refuses FIFOs, devices and folders. Reads of a regular file are unaffected.
  */
 export async function openRegularFile(file: string): Promise<RegularFileHandle> {
+  if (synchronousReads) {
+    const fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
+    let stats: Stats;
+    try {
+      stats = fstatSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    if (!stats.isFile()) {
+      closeSync(fd);
+      throw notRegular(file, stats);
+    }
+    return synchronousHandleOf(fd);
+  }
   const handle = handleOf(await new Promise<number>((resolve, reject) => open(file, constants.O_RDONLY | O_NONBLOCK, settle(resolve, reject))));
   let stats: Stats;
   try {
@@ -437,10 +478,14 @@ export async function openRegularFile(file: string): Promise<RegularFileHandle> 
   }
   if (!stats.isFile()) {
     await handle.close();
-    // A folder keeps the errno callers already test for; anything else gets a code of its own.
-    throw new HookwiseError(`${file} is ${kindOf(stats)}, not a regular file`, { code: stats.isDirectory() ? 'EISDIR' : 'HW_NOT_REGULAR_FILE' });
+    throw notRegular(file, stats);
   }
   return handle;
+}
+
+function notRegular(file: string, stats: Stats): HookwiseError {
+  // A folder keeps the errno callers already test for; anything else gets a code of its own.
+  return new HookwiseError(`${file} is ${kindOf(stats)}, not a regular file`, { code: stats.isDirectory() ? 'EISDIR' : 'HW_NOT_REGULAR_FILE' });
 }
 
 /** The text of a regular file (links followed), refusing FIFOs, devices and folders without blocking; see {@link openRegularFile}. */
