@@ -231,11 +231,11 @@ function checkTranscript(event: string, transcriptPath: unknown): void {
   if (typeof transcriptPath !== 'string' || transcriptPath === '') return;
   let stats;
   try {
-    stats = statSync(transcriptPath);
+    stats = statSync(transcriptPath, { throwIfNoEntry: false });
   } catch {
-    return; // missing: the reader reports it (an empty transcript is normal for a new session)
+    return; // unreadable: the reader reports it
   }
-  if (stats.isFile()) return;
+  if (stats === undefined || stats.isFile()) return; // missing: the reader reports it (an empty transcript is normal for a new session)
   const kind = stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a directory' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : stats.isSocket() ? 'a socket' : 'not a regular file';
   throw new Refusal(`hookwise run ${event}: transcript_path ${printable(transcriptPath, 200)} is ${kind}, not a transcript file; nothing done`);
 }

@@ -494,13 +494,17 @@ describe('linked packages (§11; before: "@esbuild/linux-x64 could not be found"
 });
 
 describe('cold start (what a call loads)', () => {
-  it('a bundled PostToolUse call that reads a transcript loads none of node:fs/promises, node:perf_hooks, node:module (~0.3–1.5 ms of start-up each)', async () => {
+  it('a bundled PostToolUse call that reads a transcript loads none of node:fs/promises, node:perf_hooks, node:module (~0.3–1.5 ms of start-up each), nor starts libuv\'s thread pool', async () => {
     const transcript = path.join(project, 'transcript.jsonl');
     writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } } })}\n`);
     const preload = path.join(root, 'module-list.cjs');
     const listed = path.join(root, 'modules.txt');
-    // Written at exit: the built-in modules the whole call loaded.
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, process.moduleLoadList.join('\\n')));\n`);
+    // Written at exit: the built-in modules the whole call loaded, then the process's threads at start and at exit
+    // (the thread pool's four threads stay once started; the watchdog threads of the hook deadlines are joined).
+    writeFileSync(
+      preload,
+      `const threads = () => require('node:fs').readdirSync('/proc/self/task').length; const atStart = threads();\nprocess.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, [...process.moduleLoadList, \`threads \${atStart} \${threads()}\`].join('\\n')));\n`,
+    );
     rmSync(listed, { force: true });
     const result = await call('PostToolUse', postToolUse({ transcript_path: transcript }), { env: { NODE_OPTIONS: `--require ${preload}` } });
     expect(result.code).toBe(0);
@@ -508,5 +512,8 @@ describe('cold start (what a call loads)', () => {
     const modules = readFileSync(listed, 'utf8').split('\n');
     expect(modules).toContain('NativeModule fs'); // the list is real
     expect(modules.filter((name) => /fs\/promises|perf_hooks|NativeModule module$/.test(name))).toEqual([]);
+    const [atStart, atExit] = modules.at(-1)!.split(' ').slice(1).map(Number);
+    expect(atStart).toBeGreaterThan(0);
+    expect(atExit).toBe(atStart);
   });
 });

@@ -297,8 +297,7 @@ function removeFile(file: string): void {
 
 function existsNoFollow(file: string): boolean {
   try {
-    lstatSync(file);
-    return true;
+    return lstatSync(file, { throwIfNoEntry: false }) !== undefined;
   } catch {
     return false;
   }

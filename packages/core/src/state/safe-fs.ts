@@ -120,10 +120,13 @@ export function checkDirectoryChain(root: string, dir: string, create: boolean):
   for (const [index, level] of levels.entries()) {
     let stats;
     try {
-      stats = lstatSync(level);
+      // A missing level is the usual answer (a session's first write, a plugin that keeps no
+      // project state): `throwIfNoEntry` says so without the cost of an exception.
+      stats = lstatSync(level, { throwIfNoEntry: false });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') throw ioError('inspect', level, error);
+      throw ioError('inspect', level, error);
+    }
+    if (stats === undefined) {
       if (!create) return false;
       try {
         // The root's own parents are the project's business (they may be links, e.g. a home on
@@ -178,7 +181,8 @@ export class ChainChecks {
   /** {@link checkDirectoryChain}`(root, dir, create)`, or true when `dir` was found safe a moment ago. */
   check(dir: string, create: boolean): boolean {
     const at = this.checkedAt.get(dir);
-    const now = monotonicMs();
+    const now = Date.now();
+    // A clock set back makes `now < at`: checked again.
     if (at !== undefined && now - at < this.reuseMs && now >= at) return true;
     if (!checkDirectoryChain(this.root, dir, create)) return false;
     this.checkedAt.set(dir, now);
@@ -190,13 +194,6 @@ export class ChainChecks {
     const below = `${dir}${path.sep}`;
     for (const key of this.checkedAt.keys()) if (key === dir || key.startsWith(below)) this.checkedAt.delete(key);
   }
-}
-
-// Monotonic milliseconds (a wall-clock jump must not make an old check look fresh). Not
-// `performance.now()`: its first use loads node:perf_hooks, about 1 ms of a hook process.
-function monotonicMs(): number {
-  const [seconds, nanoseconds] = process.hrtime();
-  return seconds * 1e3 + nanoseconds / 1e6;
 }
 
 /**
@@ -214,6 +211,14 @@ export function readFileInside(root: string, file: string): string | undefined {
  * O_NONBLOCK` and must be a regular file. Undefined when it does not exist.
  */
 export function readFileNoFollow(file: string): string | undefined {
+  // Most reads of a hook call find no file (state a session has not written yet): one lstat
+  // answers that, where a failed open costs an exception (~0.15 ms the first time in a process).
+  // What is there is judged on the open file below, so this answers only "nothing there".
+  try {
+    if (lstatSync(file, { throwIfNoEntry: false }) === undefined) return undefined;
+  } catch {
+    // ENOTDIR, EACCES…: the open below reports it
+  }
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -375,8 +380,10 @@ export function processStartTime(pid: number): string | undefined {
     }
     // The command name (field 2) may contain spaces and parentheses: count from the last ')'.
     // Field 22 is the 20th after it; read off the bytes (no decoding of the whole line).
-    let at = buffer.subarray(0, length).lastIndexOf(0x29) + 2;
-    if (at < 2) return undefined;
+    let at = length - 1;
+    while (at >= 0 && buffer[at] !== 0x29) at--;
+    if (at < 0) return undefined;
+    at += 2;
     for (let spaces = 0; spaces < 19; at++) {
       if (at >= length) return undefined;
       if (buffer[at] === 0x20) spaces++;
