@@ -24,7 +24,10 @@ import type { SessionState, StateStore } from './types.js';
  * Links: nothing below `directory` is followed if it is a symbolic link — `directory` itself,
  * `state/`, the session folder, the file, its lock. Such a read or write is refused with an
  * `UnsafePathError` (code `HW_UNSAFE_PATH`) naming the link, and the link is left alone (see
- * safe-fs.ts for why refusing rather than replacing).
+ * safe-fs.ts for why refusing rather than replacing). A session folder's chain is checked once
+ * per burst of work (safe-fs.ts' ChainChecks: reused for 250 ms, checked and created again when
+ * a use finds the folder gone); the file itself is opened with `O_NOFOLLOW` at every read, and
+ * an update replaces only what its locked read has just opened that way.
  *
  * Concurrency: Claude Code runs each hook as its own process, concurrently. `update` takes a
  * cross-process lock (`<file>.lock`, see lock.ts: a holder that died is detected at once by its
