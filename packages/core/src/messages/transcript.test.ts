@@ -231,6 +231,32 @@ describe('lines of a type no entry reads', () => {
     expect(batches).toBe(1);
   });
 
+  it('keeps each line whole while its read buffers are filled again, by later chunks, later reads and a read at the same time', async () => {
+    // Over 3 MiB each, so every read takes turns between two 1 MiB buffers and gives them back
+    // for the next read; lines of varied length cross every chunk boundary.
+    const linesOf = (tag: string) =>
+      Array.from({ length: 6_000 }, (_, index) =>
+        index % 7 === 3
+          ? JSON.stringify({ type: 'user', message: { role: 'user', content: `${tag} prompt ${index} ${'p'.repeat(index % 900)}` } })
+          : progress(`"n":${index},"tag":"${tag}","pad":"${'x'.repeat((index * 37) % 1_100)}",`),
+      );
+    const first = linesOf('first');
+    const second = linesOf('second');
+    const expected = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const valuesOf = (entries: Awaited<ReturnType<typeof entriesOf>>) =>
+      entries.map((entry) => (entry.type === 'other' ? entry.value : entry.type === 'message' ? { type: entry.role, message: { role: entry.role, content: entry.content } } : entry));
+    const firstFile = write('reuse-first.jsonl', first);
+    const secondFile = write('reuse-second.jsonl', second);
+    expect(statSync(firstFile).size).toBeGreaterThan(3 << 20);
+    // Values read only after the whole file (and the other file, at the same time) was read.
+    const [a, b] = await Promise.all([entriesOf(firstFile), entriesOf(secondFile)]);
+    const again = await entriesOf(secondFile);
+    expect(valuesOf(a)).toStrictEqual(expected(first));
+    expect(valuesOf(b)).toStrictEqual(expected(second));
+    expect(valuesOf(again)).toStrictEqual(expected(second));
+    expect(await collect(firstFile)).toStrictEqual(parseTranscriptText(first.join('\n') + '\n'));
+  });
+
   it('gives a line broken in the middle its type when its value is read', async () => {
     const [entry] = await entriesOf(write('broken.jsonl', [progress('', '{"type":"hook_progress",,}')]));
     expect(entry).toMatchObject({ type: 'other', line: 1 });
