@@ -13,7 +13,9 @@ import { estimateMessageTokens, fromAnthropicMessages, type Message, type Messag
 /** A message still being read, in Anthropic form; core's converter makes it a Message when asked. */
 interface Draft {
   role: 'user' | 'assistant';
+  /** The line's own content array until a later line adds blocks (then a copy: entries are not written into). */
   blocks: unknown[];
+  owned: boolean;
   messageId: string | undefined;
   isMeta: boolean;
   compactSummary: boolean;
@@ -31,6 +33,10 @@ interface Draft {
  */
 export class LiveHistory {
   private drafts: Draft[] = [];
+  /** The converted messages, one per draft; undefined where a draft changed since it was converted. */
+  private converted: Array<Message | undefined> = [];
+  /** Whether some draft changed since `messages()` last converted them all. */
+  private stale = false;
   private openAssistant: Draft | undefined;
   private openResults: Draft | undefined;
   /** Tool names by tool-use id, so a result carries its tool's name (core's converter does it within one call). */
@@ -48,39 +54,58 @@ export class LiveHistory {
       if (type === 'tool_use' && typeof id === 'string' && typeof name === 'string') this.toolNames.set(id, name);
     }
     if (this.openAssistant && messageId !== undefined && this.openAssistant.messageId === messageId) {
-      append(this.openAssistant, blocks);
+      this.append(this.openAssistant, blocks);
       return { newResponse: false };
     }
     this.openResults = undefined;
-    this.openAssistant = this.push({ role: 'assistant', blocks, messageId, isMeta: false, compactSummary: false, message: undefined });
+    this.openAssistant = this.push({ role: 'assistant', blocks, owned: blocks !== content, messageId, isMeta: false, compactSummary: false, message: undefined });
     return { newResponse: true };
   }
 
   /** A user line of tool results: joins the results that came right before it. */
   addResults(content: unknown[]): void {
-    if (this.openResults) append(this.openResults, content);
-    else this.openResults = this.push({ role: 'user', blocks: [...content], messageId: undefined, isMeta: false, compactSummary: false, message: undefined });
+    if (this.openResults) this.append(this.openResults, content);
+    else this.openResults = this.push({ role: 'user', blocks: content, owned: false, messageId: undefined, isMeta: false, compactSummary: false, message: undefined });
   }
 
   /** Any other user line (a prompt, a meta line, a compaction summary), returned as a message. */
   addUser(content: string | unknown[], flags: { isMeta?: boolean; compactSummary?: boolean }): Message {
     this.openAssistant = undefined;
     this.openResults = undefined;
-    const draft = this.push({ role: 'user', blocks: asBlocks(content), messageId: undefined, isMeta: flags.isMeta === true, compactSummary: flags.compactSummary === true, message: undefined });
+    const blocks = asBlocks(content);
+    const draft = this.push({ role: 'user', blocks, owned: blocks !== content, messageId: undefined, isMeta: flags.isMeta === true, compactSummary: flags.compactSummary === true, message: undefined });
     // Converted now: the replay asks whether it is a prompt, and nothing joins a prompt later.
-    return (draft.message = this.convert(draft));
+    const message = (draft.message = this.convert(draft));
+    this.converted[this.converted.length - 1] = message;
+    return message;
   }
 
   /** A compaction: what follows is a new context. */
   clear(): void {
     this.drafts = [];
+    this.converted = [];
+    this.stale = false;
     this.openAssistant = undefined;
     this.openResults = undefined;
   }
 
-  /** The history as provider-neutral messages. Unchanged messages are the same objects as last time. */
+  /**
+   * The history as provider-neutral messages. Unchanged messages are the same objects as last
+   * time. The array is the history's own, valid until the history changes (the replay reads it
+   * during one request only; the engine hands hooks a copy): no array per request.
+   */
   messages(): Message[] {
-    return this.drafts.map((draft) => (draft.message ??= this.convert(draft)));
+    if (this.stale) {
+      const { drafts, converted } = this;
+      for (let index = 0; index < drafts.length; index++) {
+        if (converted[index] === undefined) {
+          const draft = drafts[index]!;
+          converted[index] = draft.message ??= this.convert(draft);
+        }
+      }
+      this.stale = false;
+    }
+    return this.converted as Message[];
   }
 
   private convert(draft: Draft): Message {
@@ -98,17 +123,26 @@ export class LiveHistory {
 
   private push(draft: Draft): Draft {
     this.drafts.push(draft);
+    this.converted.push(undefined);
+    this.stale = true;
     return draft;
+  }
+
+  /** More blocks of the open response or result run (one of the newest drafts: found from the end). */
+  private append(draft: Draft, blocks: unknown[]): void {
+    if (!draft.owned) {
+      draft.blocks = draft.blocks.slice();
+      draft.owned = true;
+    }
+    for (const block of blocks) draft.blocks.push(block);
+    draft.message = undefined;
+    this.converted[this.drafts.lastIndexOf(draft)] = undefined;
+    this.stale = true;
   }
 }
 
 function asBlocks(content: string | unknown[]): unknown[] {
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : [...content];
-}
-
-function append(draft: Draft, blocks: unknown[]): void {
-  for (const block of blocks) draft.blocks.push(block);
-  draft.message = undefined;
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
 // Parts and messages are never changed in place (transformers copy on write, the live history
@@ -140,6 +174,96 @@ export function messageTokens(message: Message, counter: TokenCounter): number {
     memo.set(message, tokens);
   }
   return tokens;
+}
+
+/**
+ * `measureTransform` for one replay's requests, which carry the same history again and again:
+ * what each message position gave up is kept with the message pair it was measured on (the
+ * original and the transformed message), and a request whose position holds the same pair takes
+ * it as is — a transformer that reapplies its prunes on every request returns the same copies
+ * (copy on write). One pointer comparison per changed message instead of a memo lookup per part.
+ * Only whole-number figures are kept (every part's), so the sums are the ones a part-by-part
+ * walk adds up, whatever the order.
+ */
+export class TransformMeter {
+  private befores: Array<Message | undefined> = [];
+  private afters: Array<Message | undefined> = [];
+  private tokens: number[] = [];
+  private parts: number[] = [];
+
+  constructor(private readonly counter: TokenCounter) {}
+
+  measure(original: readonly Message[], transformed: readonly Message[]): { tokens: number; parts: number } {
+    if (original === transformed || original.length !== transformed.length) return measureTransform(original, transformed, this.counter);
+    const { befores, afters } = this;
+    let tokens = 0;
+    let parts = 0;
+    for (let index = 0; index < original.length; index++) {
+      const before = original[index]!;
+      const after = transformed[index]!;
+      if (before === after) continue;
+      let known: number | undefined;
+      if (befores[index] === before && afters[index] === after) {
+        known = this.tokens[index]!;
+        parts += this.parts[index]!;
+      } else {
+        const diff = messageDiff(before, after, this.counter);
+        if (diff.whole) {
+          befores[index] = before;
+          afters[index] = after;
+          this.tokens[index] = known = diff.tokens;
+          this.parts[index] = diff.parts;
+        }
+        parts += diff.parts;
+      }
+      // One figure per message only while every figure so far is whole (then exact in any order); else part by part, as measureTransform adds them.
+      if (known !== undefined && Number.isInteger(tokens)) tokens += known;
+      else tokens = addPartDiffs(tokens, before, after, this.counter);
+    }
+    return { tokens, parts };
+  }
+
+  /** A compaction: the next history is new messages (the old pairs would only keep them alive). */
+  clear(): void {
+    this.befores = [];
+    this.afters = [];
+    this.tokens = [];
+    this.parts = [];
+  }
+}
+
+/** What one message gave up: the changed parts' tokens (before minus after), how many changed, and whether every part's figure is a whole number. */
+function messageDiff(before: Message, after: Message, counter: TokenCounter): { tokens: number; parts: number; whole: boolean } {
+  if (before.parts.length !== after.parts.length) {
+    const beforeTokens = messageTokens(before, counter);
+    const afterTokens = messageTokens(after, counter);
+    return { tokens: beforeTokens - afterTokens, parts: Math.abs(before.parts.length - after.parts.length), whole: Number.isInteger(beforeTokens) && Number.isInteger(afterTokens) };
+  }
+  let tokens = 0;
+  let parts = 0;
+  let whole = true;
+  for (let partIndex = 0; partIndex < before.parts.length; partIndex++) {
+    const beforePart = before.parts[partIndex]!;
+    const afterPart = after.parts[partIndex]!;
+    if (beforePart === afterPart) continue;
+    parts++;
+    const beforeTokens = partTokens(beforePart, counter);
+    const afterTokens = partTokens(afterPart, counter);
+    if (!Number.isInteger(beforeTokens) || !Number.isInteger(afterTokens)) whole = false;
+    tokens += beforeTokens - afterTokens;
+  }
+  return { tokens, parts, whole };
+}
+
+/** `total` plus one message's part figures, added one by one in measureTransform's order. */
+function addPartDiffs(total: number, before: Message, after: Message, counter: TokenCounter): number {
+  if (before.parts.length !== after.parts.length) return total + (messageTokens(before, counter) - messageTokens(after, counter));
+  for (let partIndex = 0; partIndex < before.parts.length; partIndex++) {
+    const beforePart = before.parts[partIndex]!;
+    const afterPart = after.parts[partIndex]!;
+    if (beforePart !== afterPart) total += partTokens(beforePart, counter) - partTokens(afterPart, counter);
+  }
+  return total;
 }
 
 /**

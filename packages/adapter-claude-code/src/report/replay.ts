@@ -15,7 +15,7 @@ import {
   type TranscriptUsage,
 } from '@hookwise/core';
 import type { HookInputOf, MappedEvent } from '../events.js';
-import { LiveHistory, measureTransform, messageTokens } from './measure.js';
+import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
 
 /**
@@ -166,6 +166,7 @@ class Replayer {
 
   private started = false;
   private readonly history = new LiveHistory();
+  private readonly meter: TransformMeter;
   /** Message id of the response whose lines are being read. */
   private openResponse: string | undefined;
   private readonly toolUses = new Map<string, { input: unknown; line: number; toolName: string }>();
@@ -202,6 +203,7 @@ class Replayer {
       pruneSampling: this.pruneSampling,
     };
     this.host = new ReplayHost(this.engine, this.result.sessionId, (point) => this.facts(point));
+    this.meter = new TransformMeter(this.engine.services.tokenCounter);
   }
 
   /**
@@ -318,7 +320,7 @@ class Replayer {
     this.result.pruneRuns++;
     if (emission) this.record(line, [emission], {});
     const value = emission?.outcome.value as Message[] | undefined;
-    const diff = value === undefined ? { tokens: 0, parts: 0 } : measureTransform(original, value, this.engine.services.tokenCounter);
+    const diff = value === undefined ? { tokens: 0, parts: 0 } : this.meter.measure(original, value);
     const figure: PruneFigure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
     if (options.carry) this.turnPrune = figure;
     // The share a compaction could have been spared needs the whole history, counted the same way.
@@ -447,6 +449,7 @@ class Replayer {
     // What follows the boundary is a new context, of a size unknown until the next request
     // unless the boundary says it (events before it must not carry the old size).
     this.history.clear();
+    this.meter.clear();
     this.lastUsage = undefined;
     this.sizeAfterCompaction = boundary.postTokens;
     this.turnPrune = undefined;
