@@ -8,8 +8,7 @@ import { getClassHooks, isHookSet, type HookClass, type HookContext, type HookFu
 import { createLogger, type Logger } from './logger.js';
 import { addPreserved, joinText, type HookFailure, type MergedNotice, type MergedOutcome, type NoticeAction } from './outcome.js';
 import type { PluginInstance, PluginMeta } from './plugin.js';
-import { points, type PointInput, type PointName, type PointPayload } from './points.js';
-import { fastParserFor } from './payload-parse.js';
+import { payloadParserOf, points, type PointInput, type PointName, type PointPayload } from './points.js';
 import { parseWith, type SchemaLike } from './schema.js';
 import { createEventLog } from './state/event-log.js';
 import { createFileStateStore, createSessionState } from './state/file-state-store.js';
@@ -563,15 +562,14 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /**
-   * The schema's check, through its plain-code twin first (payload-parse.ts: the same data for
-   * every payload it accepts, a few times cheaper; a request's history is checked there in a
-   * plain loop, not one schema run per message). What it does not accept goes through the schema
-   * itself, so a bad payload gets the schema's own error. Every point's schema has a twin
-   * (payload-parse.test.ts holds that); without one, the schema alone decides.
+   * The point's schema check, through its plain-code parse first (payload-parse.ts: the same data
+   * for every payload it accepts, a few times cheaper, and no zod schema built; a request's
+   * history is checked there in a plain loop). What it does not accept goes through the schema
+   * itself, built then, so a bad payload gets the schema's own error.
    */
-  function parsePayload<T>(schema: SchemaLike<T>, value: Record<string, unknown>): ReturnType<typeof parseWith<T>> {
-    const data = fastParserFor(schema as SchemaLike<unknown>)?.(value);
-    return data !== undefined ? { ok: true, data: data as T } : parseWith(schema, value);
+  function parsePayload<P extends PointName>(point: P, value: Record<string, unknown>): ReturnType<typeof parseWith<PointPayload<P>>> {
+    const data = payloadParserOf(point)(value);
+    return data !== undefined ? { ok: true, data: data as PointPayload<P> } : parseWith(points[point].schema as unknown as SchemaLike<PointPayload<P>>, value);
   }
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
@@ -581,7 +579,7 @@ export function createEngine(options: EngineOptions): Engine {
     if ((!list || list.length === 0) && point !== 'session:start') return merged;
 
     const spec = points[point];
-    const parsed = parsePayload(spec.schema as unknown as SchemaLike<PointPayload<P>>, { projectDir, host: options.host, ...input });
+    const parsed = parsePayload(point, { projectDir, host: options.host, ...input });
     if (!parsed.ok) {
       await fail(merged, { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown', emitOptions);
       return merged;

@@ -1,8 +1,6 @@
-import * as z from 'zod/mini';
-import { describe, expect, it } from 'vitest';
-import { fastParserFor } from './payload-parse.js';
-import { points, type PointName } from './points.js';
-import type { SchemaLike } from './schema.js';
+import type * as z from 'zod/mini';
+import { describe, expect, it, vi } from 'vitest';
+import { payloadParserOf, points, type PointName } from './points.js';
 
 const message = { role: 'user', parts: [{ type: 'text', text: 'hi' }] };
 
@@ -45,17 +43,14 @@ function sameShape(actual: unknown, expected: unknown): void {
   }
 }
 
-describe('fastParserFor', () => {
+describe('the plain-code payload parse', () => {
   it.each(Object.keys(points) as PointName[])('gives zod’s result for every %s payload it accepts, and accepts no payload zod refuses', (point) => {
-    const schema = points[point].schema as unknown as SchemaLike<unknown> & z.ZodMiniType;
-    const fast = fastParserFor(schema);
-    // Every point's schema is made of parts the fast parse knows: else the engine silently
-    // falls back to the slower schema parse on every emit.
-    expect(fast).toBeTypeOf('function');
+    const schema = points[point].schema as unknown as z.ZodMiniType;
+    const fast = payloadParserOf(point);
     let accepted = 0;
     for (const payload of variants(point)) {
       const expected = schema.safeParse(payload);
-      const data = fast!(payload);
+      const data = fast(payload);
       if (data === undefined) continue;
       accepted++;
       expect(expected.success, `zod refuses ${JSON.stringify(payload)}`).toBe(true);
@@ -66,19 +61,34 @@ describe('fastParserFor', () => {
     expect(accepted).toBeGreaterThan(3);
   });
 
-  it('leaves a schema with a part it does not know to zod', () => {
-    expect(fastParserFor(z.looseObject({ a: z.string().check(z.regex(/x/)) }))).toBeUndefined();
-    expect(fastParserFor(z.looseObject({ a: z.date() }))).toBeUndefined();
-    expect(fastParserFor(z.strictObject({ a: z.string() }))).toBeUndefined();
-    expect(fastParserFor(z.string())).toBeUndefined();
+  it('builds no zod schema (a hook call emitting good payloads needs none); a point’s schema is built when read, once', async () => {
+    vi.resetModules();
+    const calls: string[] = [];
+    vi.doMock('zod/mini', async (importOriginal) => {
+      const zod = await importOriginal<Record<string, unknown>>();
+      return Object.fromEntries(Object.entries(zod).map(([key, value]) => [key, typeof value === 'function' && /^[a-z_]/.test(key) ? (...args: unknown[]) => (calls.push(key), (value as (...args: unknown[]) => unknown)(...args)) : value]));
+    });
+    try {
+      const fresh = await import('./points.js');
+      for (const point of Object.keys(fresh.points) as PointName[]) expect(fresh.payloadParserOf(point)({ ...common, ...full[point] })).toBeDefined();
+      expect(calls).toEqual([]);
+      const schema = fresh.points['tool:after'].schema;
+      expect(calls).toContain('looseObject');
+      const made = calls.length;
+      expect(fresh.points['tool:after'].schema).toBe(schema);
+      expect(calls).toHaveLength(made);
+    } finally {
+      vi.doUnmock('zod/mini');
+      vi.resetModules();
+    }
   });
 
   it('copies arrays and nested objects as zod does (new array, unknown keys of a strict shape dropped)', () => {
     const payload = { ...common, ...full['prompt:submit'], command: { name: 'x', args: '', extra: 1 } };
-    const data = fastParserFor(points['prompt:submit'].schema as never)!(payload)!;
+    const data = payloadParserOf('prompt:submit')(payload)!;
     expect(data['command']).toEqual({ name: 'x', args: '' });
     const request: Record<string, unknown> = { ...common, ...full['llm:before'] };
-    const parsed = fastParserFor(points['llm:before'].schema as never)!(request)!;
+    const parsed = payloadParserOf('llm:before')(request)!;
     expect(parsed['messages']).not.toBe(request['messages']);
     expect(parsed['messages']).toEqual(request['messages']);
   });

@@ -1,165 +1,118 @@
-import type { SchemaLike } from './schema.js';
+import * as z from 'zod/mini';
 
 /**
- * A plain-code parse of a point's payload, for the engine's hot path: the same result as the
- * zod schema's for every payload it accepts, a few times cheaper (a replay emits some 500
- * points per report, a host one per event). It never decides a payload is bad: whatever it
- * does not accept (a wrong type, a missing field, a schema part it does not know) goes to the
- * schema, which gives the result, or the error, it always gave.
- *
- * It is built from the schema itself (zod's `_zod.def`: object shapes, strings, numbers with
- * bounds, booleans, enums, optional, unknown, arrays, custom checks), once per schema on first
- * use, so the points table stays the one source of what a payload holds; a schema part it does
- * not know makes the whole schema take zod's path.
+ * The parts a point's payload is described with (points.ts). Each part gives two things made
+ * from the one description: a plain-code parse for the engine's hot path, and its zod schema.
+ * The parse gives zod's result for every value it accepts, a few times cheaper (a replay emits
+ * some 500 points per report, a host one per event), and builds no zod schema: building one
+ * costs a hook process more than the call that uses it. It never decides a value is bad:
+ * whatever it does not accept (a wrong type, a missing field) goes to the zod schema, built
+ * then, which gives the result, or the error, it always gave. payload-parse.test.ts holds the
+ * two to the same results.
  */
 export type FastParse = (value: Record<string, unknown>) => Record<string, unknown> | undefined;
 
 /** A parser of one value: its parsed value, or NO when it may be invalid (zod decides). */
-type Part = (value: unknown) => unknown;
+type Parse = (value: unknown) => unknown;
 const NO: unique symbol = Symbol('no');
 
-interface ZodLike {
-  _zod: { def: ZodDef; optin?: string; optout?: string };
-}
-interface ZodDef {
-  type: string;
-  checks?: Array<{ _zod: { def: { check: string; value?: unknown; inclusive?: boolean; minimum?: unknown } } }>;
-  coerce?: boolean;
-  innerType?: ZodLike;
-  element?: ZodLike;
-  shape?: Record<string, ZodLike>;
-  catchall?: ZodLike;
-  entries?: Record<string, unknown>;
-  fn?: (value: unknown) => unknown;
+/** One part of a payload: its plain-code parse and its zod schema (built only when asked for). */
+export interface Part<S extends z.ZodMiniType = z.ZodMiniType> {
+  readonly parse: Parse;
+  /** Whether the key may be absent from its object (an optional part, as zod's `optin`/`optout`). */
+  readonly mayBeAbsent: boolean;
+  readonly schema: () => S;
+  /** A `custom` part's check (arrays of them get a one-check loop). */
+  readonly check?: (value: unknown) => boolean;
 }
 
-const built = new WeakMap<object, FastParse | null>();
+type Shape = Readonly<Record<string, Part>>;
+type SchemasOf<T extends Shape> = { -readonly [K in keyof T]: ReturnType<T[K]['schema']> };
 
-/** The fast parse of `schema`, or undefined when the schema has a part it does not know. */
-export function fastParserFor(schema: SchemaLike<unknown>): FastParse | undefined {
-  let parser = built.get(schema);
-  if (parser === undefined) {
-    const part = compile(schema as unknown as ZodLike);
-    parser = part && (schema as unknown as ZodLike)._zod.def.type === 'object' ? (value) => {
-      const parsed = part(value);
-      return parsed === NO ? undefined : (parsed as Record<string, unknown>);
-    } : null;
-    built.set(schema, parser);
-  }
-  return parser ?? undefined;
-}
+const part = <S extends z.ZodMiniType>(schema: () => S, parse: Parse, extra: { mayBeAbsent?: boolean; check?: (value: unknown) => boolean } = {}): Part<S> => ({ parse, schema, mayBeAbsent: extra.mayBeAbsent ?? false, ...(extra.check ? { check: extra.check } : {}) });
 
-function compile(schema: ZodLike | undefined): Part | undefined {
-  const def = schema?._zod?.def;
-  if (!def || def.coerce) return undefined;
-  switch (def.type) {
-    case 'string': {
-      const min = checksOf(def, (check) => (check.check === 'min_length' && typeof check.minimum === 'number' ? check.minimum : undefined));
-      if (min === undefined) return undefined;
-      const least = Math.max(0, ...min);
-      return (value) => (typeof value === 'string' && value.length >= least ? value : NO);
-    }
-    case 'number': {
-      const bounds = checksOf(def, (check) => (check.check === 'greater_than' && typeof check.value === 'number' ? { value: check.value, inclusive: check.inclusive === true } : undefined));
-      if (bounds === undefined) return undefined;
-      return (value) => {
-        if (typeof value !== 'number' || !Number.isFinite(value)) return NO;
-        for (const bound of bounds) if (bound.inclusive ? !(value >= bound.value) : !(value > bound.value)) return NO;
-        return value;
-      };
-    }
-    case 'boolean':
-      return def.checks?.length ? undefined : (value) => (typeof value === 'boolean' ? value : NO);
-    case 'unknown':
-      return def.checks?.length ? undefined : (value) => value;
-    case 'enum': {
-      if (def.checks?.length || !def.entries) return undefined;
-      const allowed = new Set(Object.values(def.entries));
-      return (value) => ((typeof value === 'string' || typeof value === 'number') && allowed.has(value) ? value : NO);
-    }
-    case 'optional': {
-      const inner = def.checks?.length ? undefined : compile(def.innerType);
-      return inner && ((value) => (value === undefined ? undefined : inner(value)));
-    }
-    case 'custom': {
-      const fn = def.fn;
-      if (typeof fn !== 'function' || def.checks?.length) return undefined;
-      return (value) => (fn(value) === true ? value : NO);
-    }
-    case 'array': {
-      const element = def.checks?.length ? undefined : compile(def.element);
-      if (!element) return undefined;
-      const check = def.element?._zod.def.type === 'custom' && !def.element._zod.def.checks?.length ? def.element._zod.def.fn : undefined;
-      if (check) {
-        // A request's history: one direct check per message (the element's own parse would add
-        // a call per message, and a replay checks some 70,000), then one `slice` for the copy.
-        return (value) => {
-          if (!Array.isArray(value)) return NO;
-          for (let index = 0; index < value.length; index++) {
-            const item = value[index] as unknown;
-            // undefined may be a hole, which zod's copy fills: zod decides.
-            if (item === undefined || check(item) !== true) return NO;
-          }
-          return value.slice();
-        };
+/** A string, `z.string()`, at least `minLength` long (`z.minLength`) when given. */
+export const string = (minLength?: number) => {
+  const least = minLength ?? 0;
+  return part(() => (minLength === undefined ? z.string() : z.string().check(z.minLength(minLength))), (value) => (typeof value === 'string' && value.length >= least ? value : NO));
+};
+
+/** A finite number, `z.number()`; `'nonnegative'` (≥ 0) or `'positive'` (> 0) when given. */
+export const number = (sign?: 'nonnegative' | 'positive') =>
+  part(
+    () => (sign === 'nonnegative' ? z.number().check(z.nonnegative()) : sign === 'positive' ? z.number().check(z.positive()) : z.number()),
+    (value) => (typeof value === 'number' && Number.isFinite(value) && (sign === 'nonnegative' ? value >= 0 : sign === 'positive' ? value > 0 : true) ? value : NO),
+  );
+
+export const boolean = () => part(() => z.boolean(), (value) => (typeof value === 'boolean' ? value : NO));
+
+/** Any value, `z.unknown()` (its key is still required: an absent one goes to zod). */
+export const unknown = () => part(() => z.unknown(), (value) => value);
+
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => {
+  const allowed = new Set<unknown>(values);
+  return part(() => z.enum(values), (value) => (typeof value === 'string' && allowed.has(value) ? value : NO));
+};
+
+/** A value `check` accepts, `z.custom(check, { message })`. */
+export const custom = <T>(check: (value: unknown) => value is T, message: string) =>
+  part(() => z.custom<T>(check, { message }), (value) => (check(value) === true ? value : NO), { check });
+
+export const optional = <S extends z.ZodMiniType>(inner: Part<S>) =>
+  part(() => z.optional(inner.schema()), (value) => (value === undefined ? undefined : inner.parse(value)), { mayBeAbsent: true });
+
+export const array = <S extends z.ZodMiniType>(element: Part<S>) => {
+  const check = element.check;
+  // A request's history: one direct check per message (the element's own parse would add a
+  // call per message, and a replay checks some 70,000), then one `slice` for the copy.
+  if (check) {
+    return part(() => z.array(element.schema()), (value) => {
+      if (!Array.isArray(value)) return NO;
+      for (let index = 0; index < value.length; index++) {
+        const item = value[index] as unknown;
+        // undefined may be a hole, which zod's copy fills: zod decides.
+        if (item === undefined || check(item) !== true) return NO;
       }
-      return (value) => {
-        if (!Array.isArray(value)) return NO;
-        const length = value.length;
-        // A loop, not `every`: holes must be checked too. Elements usually parse to themselves
-        // (a request's messages): then the copy is one `slice`.
-        let same = true;
-        for (let index = 0; index < length; index++) {
-          const item = value[index] as unknown;
-          const parsed = element(item);
-          if (parsed === NO) return NO;
-          // An accepted undefined may be a hole, which zod's copy fills: copy one by one then.
-          if (parsed !== item || parsed === undefined) same = false;
-        }
-        if (same) return value.slice();
-        const copy = new Array<unknown>(length);
-        for (let index = 0; index < length; index++) copy[index] = element(value[index]);
-        return copy;
-      };
+      return value.slice();
+    });
+  }
+  const parse = element.parse;
+  return part(() => z.array(element.schema()), (value) => {
+    if (!Array.isArray(value)) return NO;
+    const length = value.length;
+    // A loop, not `every`: holes must be checked too. Elements usually parse to themselves
+    // (a request's messages): then the copy is one `slice`.
+    let same = true;
+    for (let index = 0; index < length; index++) {
+      const item = value[index] as unknown;
+      const parsed = parse(item);
+      if (parsed === NO) return NO;
+      // An accepted undefined may be a hole, which zod's copy fills: copy one by one then.
+      if (parsed !== item || parsed === undefined) same = false;
     }
-    case 'object':
-      return compileObject(def);
-    default:
-      return undefined;
-  }
-}
+    if (same) return value.slice();
+    const copy = new Array<unknown>(length);
+    for (let index = 0; index < length; index++) copy[index] = parse(value[index]);
+    return copy;
+  });
+};
 
-/** Every check of `def` read by `read`; undefined when one is of a kind `read` does not know. */
-function checksOf<T>(def: ZodDef, read: (check: { check: string; value?: unknown; inclusive?: boolean; minimum?: unknown }) => T | undefined): T[] | undefined {
-  const out: T[] = [];
-  for (const check of def.checks ?? []) {
-    const known = read(check._zod.def);
-    if (known === undefined) return undefined;
-    out.push(known);
-  }
-  return out;
-}
+/** An object of these fields, unknown keys dropped, `z.object`. */
+export const object = <T extends Shape>(shape: T) => part(() => z.object(schemasOf(shape)), parseObject(shape, false));
+
+/** An object of these fields, unknown keys kept, `z.looseObject` (a payload). */
+export const looseObject = <T extends Shape>(shape: T) => part(() => z.looseObject(schemasOf(shape)), parseObject(shape, true));
+
+const schemasOf = <T extends Shape>(shape: T): SchemasOf<T> => Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, value.schema()])) as SchemasOf<T>;
 
 /**
- * zod's object parse, for shapes of known parts: declared keys first, in shape order (an absent
- * optional one left out, an absent required one refused), then, for a loose object, every other
- * key of the input as it is (`for…in`, as zod walks it; `__proto__` left out, as zod does).
+ * zod's object parse: declared keys first, in shape order (an absent optional one left out, an
+ * absent required one refused), then, for a loose object, every other key of the input as it is
+ * (`for…in`, as zod walks it; `__proto__` left out, as zod does).
  */
-function compileObject(def: ZodDef): Part | undefined {
-  if (def.checks?.length || !def.shape) return undefined;
-  const catchall = def.catchall?._zod.def;
-  if (catchall !== undefined && (catchall.type !== 'unknown' || catchall.checks?.length)) return undefined;
-  const loose = catchall !== undefined;
-  const keys = Object.keys(def.shape);
-  if (Object.getOwnPropertySymbols(def.shape).length > 0 || keys.includes('__proto__')) return undefined;
-  const fields: Array<{ key: string; parse: Part; mayBeAbsent: boolean }> = [];
-  for (const key of keys) {
-    const schema = def.shape[key]!;
-    const parse = compile(schema);
-    if (!parse) return undefined;
-    fields.push({ key, parse, mayBeAbsent: schema._zod.optin === 'optional' && schema._zod.optout === 'optional' });
-  }
-  const declared = new Set(keys);
+function parseObject(shape: Shape, loose: boolean): Parse {
+  const fields = Object.entries(shape).map(([key, value]) => ({ key, parse: value.parse, mayBeAbsent: value.mayBeAbsent }));
+  const declared = new Set(Object.keys(shape));
   return (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return NO;
     const input = value as Record<string, unknown>;
@@ -180,5 +133,14 @@ function compileObject(def: ZodDef): Part | undefined {
       }
     }
     return out;
+  };
+}
+
+/** An object part's parse as a payload parser: the parsed copy, or undefined when zod must decide. */
+export function fastParseOf(payload: Part): FastParse {
+  const parse = payload.parse;
+  return (value) => {
+    const parsed = parse(value);
+    return parsed === NO ? undefined : (parsed as Record<string, unknown>);
   };
 }

@@ -1,5 +1,6 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type { Message } from './messages/message-model.js';
+import { array, boolean, custom, fastParseOf, looseObject, number, object, oneOf, optional, string, unknown, type FastParse } from './payload-parse.js';
 
 /**
  * The lifecycle points of an agent session. Each has a kind, which says what its hooks may do:
@@ -9,95 +10,103 @@ import type { Message } from './messages/message-model.js';
  */
 export type HookKind = 'observe' | 'guard' | 'transform';
 
-// Schemas are built on first use, one point at a time: a hook process emits one point, and
-// building all ten payload schemas with zod costs more than the call that uses one of them.
-const lazy = <T>(build: () => T): (() => T) => {
-  let value: T | undefined;
-  return () => (value ??= build());
-};
+// Each payload is described once, with the parts of payload-parse.ts: the engine checks a
+// payload with their plain-code parse, and a point's zod schema is built only when it is read
+// (to word a bad payload, or by a caller of `points[p].schema`). Descriptions are made on first
+// use, one point at a time: a hook process emits one or two points.
 
 /** Fields every point carries. */
-const common = lazy(() => ({
-  sessionId: z.string().check(z.minLength(1)),
-  projectDir: z.string(),
+const common = () => ({
+  sessionId: string(1),
+  projectDir: string(),
   /** Which binding emitted it: `claude-code`, `vscode`, `agent-sdk`, `replay`, or a host's own name. */
-  host: z.string(),
-  cwd: z.optional(z.string()),
-  transcriptPath: z.optional(z.string()),
+  host: string(),
+  cwd: optional(string()),
+  transcriptPath: optional(string()),
   /** The model, when the host knows it. */
-  model: z.optional(z.string()),
+  model: optional(string()),
   /** Current context size in tokens, when the host knows it (VS Code-hosted agents do). */
-  contextTokens: z.optional(z.number().check(z.nonnegative())),
+  contextTokens: optional(number('nonnegative')),
   /** The model's context window in tokens, when the host knows it. */
-  contextWindow: z.optional(z.number().check(z.positive())),
-}));
+  contextWindow: optional(number('positive')),
+});
 
 // Messages are checked shallowly: a deep schema over a 10k-message history would cost more
 // than the hooks it guards.
 /** The shallow message check (internal: the engine runs it in a plain loop over long histories). */
 export const isMessageLike = (value: unknown): value is Message =>
   typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string' && Array.isArray((value as { parts?: unknown }).parts);
-const messageLike = () => z.custom<Message>(isMessageLike, { message: 'expected a message { role, parts[] }' });
-const trigger = () => z.enum(['manual', 'auto']);
-const optionalCount = () => z.optional(z.number().check(z.nonnegative()));
+const messageLike = () => custom<Message>(isMessageLike, 'expected a message { role, parts[] }');
+const trigger = () => oneOf(['manual', 'auto']);
+const optionalCount = () => optional(number('nonnegative'));
 
 const builders = {
-  'session:start': () => z.looseObject({ ...common(), source: z.enum(['startup', 'resume', 'clear', 'compact']) }),
-  'prompt:submit': () => z.looseObject({
+  'session:start': () => looseObject({ ...common(), source: oneOf(['startup', 'resume', 'clear', 'compact']) }),
+  'prompt:submit': () => looseObject({
     ...common(),
-    prompt: z.string(),
-    command: z.optional(z.object({ name: z.string(), args: z.string() })),
+    prompt: string(),
+    command: optional(object({ name: string(), args: string() })),
   }),
-  'tool:before': () => z.looseObject({ ...common(), toolName: z.string(), input: z.unknown(), toolUseId: z.optional(z.string()) }),
-  'tool:after': () => z.looseObject({
+  'tool:before': () => looseObject({ ...common(), toolName: string(), input: unknown(), toolUseId: optional(string()) }),
+  'tool:after': () => looseObject({
     ...common(),
-    toolName: z.string(),
-    input: z.unknown(),
-    output: z.unknown(),
-    ok: z.boolean(),
-    error: z.optional(z.string()),
+    toolName: string(),
+    input: unknown(),
+    output: unknown(),
+    ok: boolean(),
+    error: optional(string()),
     durationMs: optionalCount(),
-    toolUseId: z.optional(z.string()),
+    toolUseId: optional(string()),
   }),
-  'llm:before': () => z.looseObject({
+  'llm:before': () => looseObject({
     ...common(),
-    systemPrompt: z.string(),
-    messages: z.array(messageLike()),
-    intentId: z.optional(z.string()),
-    taskId: z.optional(z.string()),
+    systemPrompt: string(),
+    messages: array(messageLike()),
+    intentId: optional(string()),
+    taskId: optional(string()),
   }),
-  'compact:before': () => z.looseObject({
+  'compact:before': () => looseObject({
     ...common(),
     trigger: trigger(),
-    instructions: z.optional(z.string()),
+    instructions: optional(string()),
   }),
-  'compact:after': () => z.looseObject({
+  'compact:after': () => looseObject({
     ...common(),
-    trigger: z.optional(trigger()),
+    trigger: optional(trigger()),
     tokensBefore: optionalCount(),
     tokensAfter: optionalCount(),
-    summary: z.optional(z.string()),
+    summary: optional(string()),
     /** Labels of what hooks preserved at the matching `compact:before` (filled in by the engine). */
-    preserved: z.optional(z.array(z.string())),
+    preserved: optional(array(string())),
   }),
-  'phase:end': () => z.looseObject({
+  'phase:end': () => looseObject({
     ...common(),
-    output: z.string(),
-    taskId: z.optional(z.string()),
-    phase: z.optional(z.string()),
-    agentType: z.optional(z.string()),
+    output: string(),
+    taskId: optional(string()),
+    phase: optional(string()),
+    agentType: optional(string()),
     /** The orchestrator's hand-off request, when known. */
-    request: z.optional(z.string()),
-    agentTranscriptPath: z.optional(z.string()),
+    request: optional(string()),
+    agentTranscriptPath: optional(string()),
   }),
-  'agent:stop': () => z.looseObject({ ...common(), lastMessage: z.optional(z.string()), stopHookActive: z.optional(z.boolean()) }),
-  'session:end': () => z.looseObject({ ...common(), reason: z.string() }),
+  'agent:stop': () => looseObject({ ...common(), lastMessage: optional(string()), stopHookActive: optional(boolean()) }),
+  'session:end': () => looseObject({ ...common(), reason: string() }),
 } as const;
 
-type Schemas = { readonly [P in keyof typeof builders]: ReturnType<(typeof builders)[P]> };
+type Payloads = { readonly [P in keyof typeof builders]: ReturnType<(typeof builders)[P]> };
+type Schemas = { readonly [P in keyof Payloads]: ReturnType<Payloads[P]['schema']> };
 
+const described: { -readonly [P in keyof Payloads]?: Payloads[P] } = {};
+const payloadOf = <P extends keyof Payloads>(point: P): Payloads[P] => (described[point] ??= builders[point]() as never) as Payloads[P];
 const built: { -readonly [P in keyof Schemas]?: Schemas[P] } = {};
-const schemaOf = <P extends keyof Schemas>(point: P): Schemas[P] => (built[point] ??= builders[point]() as never) as Schemas[P];
+const schemaOf = <P extends keyof Schemas>(point: P): Schemas[P] => (built[point] ??= payloadOf(point).schema() as never) as Schemas[P];
+const parsers: { -readonly [P in keyof Payloads]?: FastParse } = {};
+
+/**
+ * The plain-code parse of a point's payload (internal, for the engine): zod's result for every
+ * payload it accepts, undefined for one zod must judge (then parse with `points[point].schema`).
+ */
+export const payloadParserOf = (point: keyof Payloads): FastParse => (parsers[point] ??= fastParseOf(payloadOf(point)));
 
 /** What a transforming point's value must be; a hook's `value` that fails it is reported and ignored. */
 interface TransformSpec<P extends keyof Schemas> {
