@@ -1,11 +1,28 @@
 import type { Options } from 'tsup';
 
 /**
+ * tsup's SWC step (see below) also turns on esbuild's `keepNames`, which puts a
+ * `__name(fn, "fn")` call beside every function and class of the output, run when the module
+ * loads. No package here relies on a renamed function or class keeping its name (error
+ * classes set `name` themselves; hooks are named by `defineHook`), and the calls are a hook
+ * call's cost: in the run bundle they were ~1,600 per call, about 10% of its instructions.
+ * This plugin runs after SWC's set-up and turns `keepNames` off again; SWC still emits the
+ * decorator metadata. (The run bundle keeps names where decorated classes need them: bundle.ts.)
+ */
+export const withoutKeepNames = {
+  name: 'hookwise-without-keep-names',
+  setup(build: { initialOptions: { keepNames?: boolean } }) {
+    build.initialOptions.keepNames = false;
+  },
+};
+
+/**
  * The build every published package shares: ESM only, declarations, source maps, Node 20.
  * tsup switches to SWC when tsconfig has emitDecoratorMetadata and @swc/core is installed
  * (a root devDependency); without SWC the build would silently drop design:paramtypes.
  */
 export const libraryBuild: Options = {
+  esbuildPlugins: [withoutKeepNames],
   entry: ['src/index.ts'],
   format: ['esm'],
   dts: true,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { withoutKeepNames } from '../../tsup.shared.js';
 
 // `run-slow` and `runtime` are separate entries because bin/hookwise.cjs loads them by path:
 // `runtime.js` is what the per-project run bundle includes. `report/command` is written by the
@@ -21,4 +22,5 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   platform: 'node',
+  esbuildPlugins: [withoutKeepNames],
 });

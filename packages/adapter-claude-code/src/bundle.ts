@@ -116,6 +116,9 @@ export function isManifestFresh(manifest: BundleManifest, expected: { configFile
   return stampsFresh(manifest.watched);
 }
 
+/** Decorator helpers as compilers emit them (not reflect-metadata's own `decorate` function). */
+export const DECORATED_CLASSES = /\b(?:__decorate\w*|__decoratorStart\w*|__esDecorate\w*|_ts_decorate\w*|_applyDecoratedDescriptor\w*|_decorate\w*)\b/;
+
 const LAZY_CRYPTO = 'lazy-crypto';
 const LAZY_MODULE = 'lazy-module';
 
@@ -174,9 +177,8 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
   } catch (error) {
     return fail((error as Error).message);
   }
-  let output: import('esbuild').BuildResult<{ write: false; metafile: true }>;
-  try {
-    output = await esbuild.build({
+  const bundle = (keepNames: boolean) =>
+    esbuild.build({
       stdin: { contents: entry, resolveDir: path.dirname(configFile), sourcefile: 'hookwise-run-entry.mjs', loader: 'js' },
       bundle: true,
       format: 'cjs',
@@ -185,13 +187,12 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
       write: false,
       metafile: true,
       treeShaking: true,
-      // Hook names come from class names; keep them through the bundler's renaming.
-      keepNames: true,
+      keepNames,
       // No comments or indentation: a quarter less to read on every call, and no comment can
       // make the file non-ASCII (esbuild escapes strings, not comments), which V8 would then
       // hold as a two-byte string: together ~0.6 ms a call. Stack traces point into the bundle
       // either way. A regular expression with a non-ASCII character still makes it two-byte:
-      // bundle.test.ts checks the bundle of the three plugins stays ASCII.
+      // test/cli.test.ts checks the bundle of the three plugins stays ASCII.
       minifyWhitespace: true,
       charset: 'ascii',
       // ESM packages (core's tsup output) call createRequire(import.meta.url), which CommonJS
@@ -243,6 +244,15 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
         },
       ],
     });
+  let output: import('esbuild').BuildResult<{ write: false; metafile: true }>;
+  try {
+    // A class hook is named after its class (`Class.method`), and the bundler renames a class
+    // when two modules declare the same top-level name; esbuild's keepNames puts names back,
+    // at the price of a `__name` call per function and class, run at every load (~10% of a
+    // hook call's instructions). Only decorated classes are hooks: the bundle keeps names when
+    // its code decorates any class (TypeScript's, tslib's, SWC's, Babel's or esbuild's helpers).
+    output = await bundle(false);
+    if (DECORATED_CLASSES.test(output.outputFiles[0]?.text ?? '')) output = await bundle(true);
   } catch (error) {
     const errors = (error as { errors?: Array<{ text: string }> }).errors;
     return fail(`bundling failed: ${errors?.map((item) => item.text).join('; ') ?? (error as Error).message}`);

@@ -206,6 +206,40 @@ describe('the run bundle', () => {
     expect(firstNonAscii, firstNonAscii < 0 ? '' : bytes.subarray(Math.max(0, firstNonAscii - 60), firstNonAscii + 20).toString('utf8')).toBe(-1);
   });
 
+  it("keeps names only when decorated classes need them: a class hook is named after its class even when the bundler renames it", () => {
+    // Without decorated classes the bundle has no __name call (tested: the three plugins).
+    const plain = scratch();
+    expect(run(plain, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
+    const plainManifest = JSON.parse(read(plain, '.hookwise/cache/run-bundle.json')) as { bundle: string };
+    expect(readFileSync(path.join(plain.dir, '.hookwise', 'cache', plainManifest.bundle), 'utf8')).not.toContain('__name(');
+
+    // A class hook named like a class in hookwise's own code (run.ts has a `Refusal`): one of
+    // the two is renamed in the bundle, and the hook must still be `Refusal.seen`.
+    const project = scratch();
+    writeJson(path.join(project.dir, 'tsconfig.json'), { compilerOptions: { experimentalDecorators: true } });
+    writeFileSync(
+      path.join(project.dir, 'hookwise.config.ts'),
+      [
+        "import { defineConfig, definePlugin, injectable, On } from '@hookwise/core';",
+        '@injectable()',
+        'class Refusal {',
+        "  @On('tool:after')",
+        "  seen(): never { throw new Error('planned failure'); }",
+        '}',
+        "export default defineConfig({ plugins: [definePlugin({ meta: { name: 'names', version: '1.0.0' }, hooks: [Refusal] })()] });",
+        '',
+      ].join('\n'),
+    );
+    const result = run(project, ['run', 'PostToolUse'], postToolUse());
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('names › Refusal.seen on tool:after failed: planned failure');
+    const manifest = JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle?: string; failed?: string };
+    expect(manifest.failed).toBeUndefined();
+    expect(readFileSync(path.join(project.dir, '.hookwise', 'cache', manifest.bundle!), 'utf8')).toContain('__name(');
+    // The bundled call again (the first one may have built the bundle on the slow path).
+    expect(run(project, ['run', 'PostToolUse'], postToolUse('s2')).stderr).toContain('names › Refusal.seen on tool:after failed: planned failure');
+  });
+
   it("keeps one V8 code cache that grows by each event's functions, written once per event", () => {
     const project = scratch();
     expect(run(project, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
