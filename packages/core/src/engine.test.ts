@@ -1,13 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { inject, injectable } from './di.js';
 import { createEngine, type EngineOptions } from './engine.js';
 import { defineHook, On } from './hooks.js';
 import { createMemoryLogger } from './logger.js';
 import type { HookwiseConfig } from './config.js';
 import { definePlugin } from './plugin.js';
+import { points } from './points.js';
 import { createMemoryEventLog } from './state/event-log.js';
 import { createMemoryStateStore } from './state/file-state-store.js';
 import { PLUGIN_OPTIONS, SESSION_ID, SESSION_STATE, TOKEN_COUNTER } from './tokens.js';
@@ -219,6 +220,20 @@ describe('fail open', () => {
     expect(outcome.hooksRun).toBe(0);
     expect(outcome.errors[0]?.kind).toBe('invalid-payload');
     expect(outcome.errors[0]?.message).toContain('toolName');
+  });
+
+  it('reads a point\'s zod schema only for a payload its plain-code check refuses (to word the error)', async () => {
+    const schemaRead = vi.spyOn(points['tool:after'], 'schema', 'get');
+    try {
+      const { engine } = engineWith({ plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })] })()] });
+      expect((await engine.emit('tool:after', toolAfter)).context).toBe('x');
+      expect(schemaRead).not.toHaveBeenCalled();
+      const refused = await engine.emit('tool:after', { ...session, toolName: 42 } as never);
+      expect(refused.errors[0]?.message).toContain('toolName');
+      expect(schemaRead).toHaveBeenCalled();
+    } finally {
+      schemaRead.mockRestore();
+    }
   });
 
   it("checks llm:before's history: plugins get a copy of a sound one, a bad message is reported as the schema says", async () => {
