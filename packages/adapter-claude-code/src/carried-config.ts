@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BundledConfig, HookwiseConfig } from '@hookwise/core';
+import { fileStamps } from '@hookwise/core/fs';
 import { runWithinDeadline } from './run.js';
 
 /**
@@ -18,6 +19,13 @@ export interface CarriedConfig {
 // bound: a package stuck in a loop at import is stopped and nothing is carried (the call then
 // loads it under its own deadline, which names it, as always).
 const LOAD_TIMEOUT_MS = 2_000;
+
+// The files this process loaded to check a config, with their stamp then. A process keeps one
+// copy of a module: after a file changed, a second check here would resolve options with the
+// old code (a hook call, `init` or `doctor` builds once per process; a longer-lived caller
+// may build again), so it carries nothing instead.
+const loadedStamps = new Map<string, string>();
+const stampOf = (file: string) => JSON.stringify(fileStamps([file]));
 
 /**
  * Checks a JSON config while its run bundle is built, with the core the bundle includes
@@ -38,6 +46,11 @@ export async function checkJsonConfig(configFile: string, coreEntry: string): Pr
     // Enabled plugins in the config's order: the order core instantiates them in.
     const names = Object.keys(pluginMap).filter((name) => pluginMap[name] !== false);
     const require = createRequire(configFile);
+    for (const file of [coreEntry, ...names.map((name) => require.resolve(name))]) {
+      const stamp = stampOf(file);
+      if ((loadedStamps.get(file) ?? stamp) !== stamp) return undefined;
+      loadedStamps.set(file, stamp);
+    }
     const { core, plugins } = runWithinDeadline(
       () => ({ core: require(coreEntry) as { configFromBundle(bundled: BundledConfig): Promise<HookwiseConfig> }, plugins: Object.fromEntries(names.map((name) => [name, require(name) as unknown])) }),
       LOAD_TIMEOUT_MS,

@@ -1,9 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonConfig, sourceOf } from '../src/carried-config.js';
 import { generateEntry } from '../src/bundle.js';
-import { assertBuilt, createScratchProject, packagesDir, writeJson, type ScratchProject } from './harness.js';
+import { assertBuilt, createScratchProject, hookwise, packagesDir, writeJson, type ScratchProject } from './harness.js';
 
 /** What the run bundle carries of a JSON config: checked with the built core and plugins, as a build does. */
 const projects: ScratchProject[] = [];
@@ -12,6 +13,7 @@ afterEach(() => projects.splice(0).forEach((project) => project.remove()));
 
 const coreEntry = path.join(packagesDir, 'core', 'dist', 'index.js');
 const evaluate = (source: string): unknown => new Function(`return (${source});`)();
+const postToolUse = JSON.stringify({ session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: { stdout: '' } });
 
 function scratch(config: unknown): { project: ScratchProject; file: string } {
   const project = createScratchProject('hookwise-carried-');
@@ -107,5 +109,38 @@ describe('generateEntry', () => {
     expect(config.checked.text).toBe(readFileSync(file, 'utf8'));
     expect(config.checked.options).toStrictEqual({ '@hookwise/hook-suggest': evaluate(carried!.options['@hookwise/hook-suggest']!) });
     expect(generateEntry(file, '/runtime.js')).not.toContain('checked');
+  });
+});
+
+describe('the run bundle', () => {
+  it('carries what its build resolved; a new plugin version rebuilds it with the new resolution', async () => {
+    const { project, file } = scratch({ plugins: { 'hookwise-plugin-double': { n: 2 } } });
+    const plugin = path.join(project.dir, 'node_modules', 'hookwise-plugin-double');
+    mkdirSync(plugin, { recursive: true });
+    // Its options resolve to `n` times a factor that a new version of the package changes.
+    const release = (version: string, factor: number) => {
+      writeJson(path.join(plugin, 'package.json'), { name: 'hookwise-plugin-double', version, type: 'module', exports: './index.js' });
+      writeFileSync(path.join(plugin, 'index.js'), `import { definePlugin } from '@hookwise/core';\nexport default definePlugin({ meta: { name: 'double', version: '${version}' }, options: () => ({ safeParse: (value) => ({ success: true, data: { n: value.n * ${factor} } }) }), hooks: [] });\n`);
+    };
+    // A hook call builds the bundle in a process of its own, as Claude Code starts one per call.
+    const call = () => {
+      const result = hookwise(['run', 'PostToolUse'], { cwd: project.dir, input: postToolUse, env: { HOME: project.home, CLAUDE_PROJECT_DIR: project.dir } });
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as { bundle: string; watched: Array<[string]> };
+      const bundled = createRequire(import.meta.url)(path.join(project.dir, '.hookwise', 'cache', manifest.bundle)) as { config: { checked?: { text: string; options: Record<string, unknown> } } };
+      return { watched: manifest.watched.map(([watched]) => watched), checked: bundled.config.checked };
+    };
+
+    release('1.0.0', 2);
+    const first = call();
+    expect(first.watched).toContain(path.join(plugin, 'package.json'));
+    expect(first.checked).toStrictEqual({ text: readFileSync(file, 'utf8'), options: { 'hookwise-plugin-double': { n: 4 } } });
+    // This process loads version 1 to check the config itself.
+    expect((await checkJsonConfig(file, coreEntry))?.options).toEqual({ 'hookwise-plugin-double': '{"n": 4}' });
+
+    release('1.0.1', 3);
+    expect(call().checked?.options).toStrictEqual({ 'hookwise-plugin-double': { n: 6 } });
+    // Here version 1 is still loaded: carrying its resolution would be wrong, so nothing is.
+    expect(await checkJsonConfig(file, coreEntry)).toBeUndefined();
   });
 });
