@@ -119,8 +119,29 @@ export function isManifestFresh(manifest: BundleManifest, expected: { configFile
 /** Decorator helpers as compilers emit them (not reflect-metadata's own `decorate` function). */
 export const DECORATED_CLASSES = /\b(?:__decorate\w*|__decoratorStart\w*|__esDecorate\w*|_ts_decorate\w*|_applyDecoratedDescriptor\w*|_decorate\w*)\b/;
 
-const LAZY_CRYPTO = 'lazy-crypto';
+const LAZY_NAMESPACE = 'hookwise-lazy';
+const LAZY_BUILTIN_REQUEST = /^(node:)?(crypto|os)$/;
 const LAZY_MODULE = 'lazy-module';
+
+/**
+ * A stand-in for a Node built-in that a hook call should load only if it uses it: each of the
+ * built-in's functions, loading it on first call; its classes and other values read from it
+ * where a module imports them (tree-shaking drops the unused ones, so nothing loads for them);
+ * the default export a proxy. Made from the built-in itself, so any name a plugin imports exists.
+ */
+export function lazyBuiltinSource(name: string): string {
+  const real = createRequire(import.meta.url)(`node:${name}`) as Record<string, unknown>;
+  const lines = [`const load = () => require(${JSON.stringify(`node:${name}`)});`, 'const pick = (key) => load()[key];'];
+  for (const key of Object.keys(real)) {
+    if (!/^[A-Za-z_$][\w$]*$/.test(key) || key === 'default') continue;
+    const value = real[key];
+    // Lower-case functions are plain functions (createHash, hostname); capitalised ones are classes (Hash, KeyObject): `new` and `instanceof` need the real one.
+    const plainFunction = typeof value === 'function' && /^[a-z]/.test(key);
+    lines.push(plainFunction ? `export const ${key} = (...args) => load().${key}(...args);` : `export const ${key} = /* @__PURE__ */ pick(${JSON.stringify(key)});`);
+  }
+  lines.push('export default new Proxy({}, { get: (_target, key) => load()[key] });', '');
+  return lines.join('\n');
+}
 
 export type BuildResult = { ok: true; bundlePath: string; manifest: BundleManifest } | { ok: false; reason: string; manifest?: BundleManifest };
 
@@ -206,14 +227,15 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
       plugins: [
         {
           // node:crypto costs about 1 ms to load and the run path never hashes (core uses it to
-          // cache TypeScript configs, which the bundle has compiled already): load it on first use.
-          name: 'hookwise-lazy-crypto',
+          // cache TypeScript configs, which the bundle has compiled already); node:os costs
+          // about 0.3 ms, for a home folder a command lookup may need. Both load on first use.
+          name: 'hookwise-lazy-builtins',
           setup(build: import('esbuild').PluginBuild) {
-            build.onResolve({ filter: /^(node:)?crypto$/ }, (args) => (args.importer.endsWith(LAZY_CRYPTO) ? { path: 'node:crypto', external: true } : { path: LAZY_CRYPTO, namespace: 'hookwise' }));
-            build.onLoad({ filter: new RegExp(`^${LAZY_CRYPTO}$`), namespace: 'hookwise' }, () => ({
-              contents: "const load = () => require('node:crypto');\nexport const createHash = (...args) => load().createHash(...args);\nexport const randomUUID = (...args) => load().randomUUID(...args);\nexport const randomBytes = (...args) => load().randomBytes(...args);\nexport default new Proxy({}, { get: (_target, key) => load()[key] });\n",
-              loader: 'js',
-            }));
+            build.onResolve({ filter: LAZY_BUILTIN_REQUEST }, (args) => {
+              const name = args.path.replace(/^node:/, '');
+              return args.namespace === LAZY_NAMESPACE && args.importer === name ? { path: `node:${name}`, external: true } : { path: name, namespace: LAZY_NAMESPACE };
+            });
+            build.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({ contents: lazyBuiltinSource(args.path), loader: 'js' }));
           },
         },
         {
