@@ -346,6 +346,8 @@ export interface BuildReportOptions {
   onLine?: (line: number) => void;
   /** See `PruneSummary.method`; default `every-request`. */
   pruneSampling?: 'turn' | 'every-request';
+  /** See `ReplayOptions.synchronousReads`. */
+  synchronousReads?: boolean;
 }
 
 /** Replays a transcript through the project's plugins and builds the report. */
@@ -359,6 +361,7 @@ export async function buildReport(transcript: string, options: BuildReportOption
     const replay = await replayTranscript(transcript, { engine: setup.engine, clock: setup.clock,
       ...(options.onLine ? { onLine: options.onLine } : {}),
       ...(options.pruneSampling ? { pruneSampling: options.pruneSampling } : {}),
+      ...(options.synchronousReads ? { synchronousReads: true } : {}),
     });
     return analyzeReplay(replay, { plugins: [...setup.engine.plugins], config: setup.configSource, missingPlugins: setup.missingPlugins });
   } finally {

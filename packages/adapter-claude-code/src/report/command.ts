@@ -1,8 +1,9 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HookwiseError } from '@hookwise/core';
 import { buildReport } from './analyze.js';
-import { createProgress } from './progress.js';
+import { createProgress, silentProgress } from './progress.js';
 import { renderHtml } from './render-html.js';
 import { renderText } from './render-text.js';
 
@@ -43,7 +44,8 @@ export async function reportCommand(options: ReportCommandOptions): Promise<numb
   const transcript = path.resolve(options.transcript);
   let bytes: number;
   try {
-    const info = await stat(transcript);
+    // One-shot: a blocking stat costs microseconds, an asynchronous one a thread-pool round trip.
+    const info = statSync(transcript);
     if (!info.isFile()) throw new Error('not a file');
     bytes = info.size;
   } catch (error) {
@@ -51,13 +53,16 @@ export async function reportCommand(options: ReportCommandOptions): Promise<numb
     return 1;
   }
 
-  const progress = typeof options.stderr === 'function' ? { update() {}, stop() {} } : await createProgress(options.stderr, { bytes, file: transcript });
+  const progress = typeof options.stderr === 'function' ? silentProgress : await createProgress(options.stderr, { bytes, file: transcript });
   let report;
   try {
     report = await buildReport(transcript, {
       projectDir: options.projectDir,
       ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
       onLine: (line) => progress.update(line),
+      // Nothing to redraw meanwhile: the transcript is read with blocking calls, without a
+      // thread-pool round trip per read (a bar redraws on a timer, which needs the event loop).
+      ...(progress.drawn ? {} : { synchronousReads: true }),
     });
   } catch (error) {
     progress.stop();

@@ -18,6 +18,8 @@ describe('the progress bar', () => {
   it('draws on a terminal for a big transcript, and clears itself', async () => {
     const { stream, text } = terminal(true);
     const progress = await createProgress(stream, { bytes: PROGRESS_MIN_BYTES * 2, file: bigSession });
+    // A bar redraws on a timer: the report then reads asynchronously, giving the event loop turns.
+    expect(progress.drawn).toBe(true);
     progress.update(1200);
     progress.stop();
     expect(text()).toMatch(/replaying/);
@@ -29,6 +31,7 @@ describe('the progress bar', () => {
     const small = terminal(true);
     for (const [target, bytes] of [[piped, PROGRESS_MIN_BYTES * 2], [small, 10_000]] as const) {
       const progress = await createProgress(target.stream, { bytes, file: bigSession });
+      expect(progress.drawn).toBe(false);
       progress.update(100);
       progress.stop();
       expect(target.text()).toBe('');

@@ -6,9 +6,11 @@ export const PROGRESS_MIN_BYTES = 1024 * 1024;
 export interface Progress {
   update(line: number): void;
   stop(): void;
+  /** Whether a bar is drawn: it redraws on a timer, so the replay must give the event loop turns (asynchronous reads). */
+  readonly drawn: boolean;
 }
 
-const silent: Progress = { update() {}, stop() {} };
+export const silentProgress: Progress = { update() {}, stop() {}, drawn: false };
 
 /** Lines in a file, counted on raw bytes (a few ms for 3 MB), so the bar knows its end. */
 export async function countLines(file: string): Promise<number> {
@@ -37,11 +39,11 @@ export async function countLines(file: string): Promise<number> {
  * loaded only when a bar is drawn, so short replays and scripts never pay for it.
  */
 export async function createProgress(stream: NodeJS.WritableStream, options: { bytes: number; file: string }): Promise<Progress> {
-  if ((stream as { isTTY?: boolean }).isTTY !== true || options.bytes < PROGRESS_MIN_BYTES) return silent;
+  if ((stream as { isTTY?: boolean }).isTTY !== true || options.bytes < PROGRESS_MIN_BYTES) return silentProgress;
   const total = await countLines(options.file).catch(() => 0);
-  if (total === 0) return silent;
+  if (total === 0) return silentProgress;
   const { SingleBar, Presets } = (await import('cli-progress')).default;
   const bar = new SingleBar({ stream, format: 'replaying {bar} {percentage}% | line {value}/{total}', hideCursor: true, clearOnComplete: true, fps: 20 }, Presets.shades_classic);
   bar.start(total, 0);
-  return { update: (line) => bar.update(Math.min(line, total)), stop: () => bar.stop() };
+  return { update: (line) => bar.update(Math.min(line, total)), stop: () => bar.stop(), drawn: true };
 }

@@ -128,6 +128,8 @@ export interface ReplayOptions {
    * not for its default agentic policy, which prunes inside a turn.
    */
   pruneSampling?: 'turn' | 'every-request';
+  /** Read the transcript with blocking calls (core's `synchronous` read): for a caller with nothing to draw meanwhile. */
+  synchronousReads?: boolean;
 }
 
 // A compaction waits this many entries at most for the next measured size.
@@ -508,7 +510,7 @@ export async function replayTranscript(transcript: string, options: ReplayOption
   const replayer = new Replayer(transcript, options);
   // Entries come a chunk at a time, typed by core's rules; only entries that emit wait for the engine.
   let lastLine = 0;
-  for await (const entries of readTranscriptEntries(transcript)) {
+  for await (const entries of readTranscriptEntries(transcript, options.synchronousReads ? { synchronous: true } : {})) {
     for (const entry of entries) {
       if (entry.line !== lastLine) options.onLine?.((lastLine = entry.line));
       const pending = replayer.process(entry);

@@ -257,6 +257,19 @@ describe('lines of a type no entry reads', () => {
     expect(await collect(firstFile)).toStrictEqual(parseTranscriptText(first.join('\n') + '\n'));
   });
 
+  it('reads the same entries with blocking calls when asked, without giving the event loop a turn', async () => {
+    const asynchronous = await entriesOf(bigSession);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    const synchronous = [];
+    for await (const batch of readTranscriptEntries(bigSession, { synchronous: true })) synchronous.push(...batch);
+    // Every await was on a settled promise: no I/O callback, so no turn of the event loop.
+    expect(turned).toBe(false);
+    expect(synchronous).toStrictEqual(asynchronous);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(turned).toBe(true);
+  });
+
   it('gives a line broken in the middle its type when its value is read', async () => {
     const [entry] = await entriesOf(write('broken.jsonl', [progress('', '{"type":"hook_progress",,}')]));
     expect(entry).toMatchObject({ type: 'other', line: 1 });

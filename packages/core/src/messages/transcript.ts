@@ -278,10 +278,10 @@ function rawLine(line: number, bytes: Buffer, start: number, end: number, forEnt
  * Every line of the file, blank ones included, read in chunks so memory stays flat for big
  * files; handed over a chunk's lines at a time (one await per chunk, not per line).
  */
-async function* fileLines(path: string, forEntries: boolean): AsyncGenerator<RawLine[]> {
+async function* fileLines(path: string, forEntries: boolean, synchronous?: boolean): AsyncGenerator<RawLine[]> {
   let handle: RegularFileHandle;
   try {
-    handle = await openRegularFile(path);
+    handle = await openRegularFile(path, synchronous === undefined ? {} : { synchronous });
   } catch (error) {
     throw new Error(`Cannot open transcript ${path}: ${(error as Error).message}`, { cause: error });
   }
@@ -500,14 +500,23 @@ export function transcriptEntriesOf(parsed: TranscriptLine): TranscriptEntry[] {
   return [{ type: 'other', line, value }];
 }
 
+export interface TranscriptReadOptions {
+  /**
+   * Read with blocking calls (`useSynchronousReads` for this read only): no round trip through
+   * libuv's thread pool per read, for a caller with nothing else to do meanwhile (a one-shot
+   * command). Default: the process's setting (asynchronous unless `useSynchronousReads`).
+   */
+  synchronous?: boolean;
+}
+
 /**
  * Streams the typed entries of a transcript file, a chunk's worth at a time (one await per MiB
  * read, not per entry: on a long session that await cost more than typing the lines). Entries
  * never show a line's `toolUseResult` (Claude Code's UI copy of a tool's output, as big as the
  * result): it is left out before parsing. Throws an Error naming the path when it cannot be read.
  */
-export async function* readTranscriptEntries(path: string): AsyncGenerator<TranscriptEntry[]> {
-  for await (const lines of fileLines(path, true)) {
+export async function* readTranscriptEntries(path: string, options: TranscriptReadOptions = {}): AsyncGenerator<TranscriptEntry[]> {
+  for await (const lines of fileLines(path, true, options.synchronous)) {
     const entries: TranscriptEntry[] = [];
     for (const raw of lines) {
       const parsed = parseRawLine(raw);

@@ -459,8 +459,9 @@ export function useSynchronousReads(value = true): void {
  * a libuv thread until a writer appears — a blocked thread keeps the process from exiting at all;
  * the `fstat` then refuses FIFOs, devices and folders. Reads of a regular file are unaffected.
  */
-export async function openRegularFile(file: string): Promise<RegularFileHandle> {
-  if (synchronousReads) {
+export async function openRegularFile(file: string, options: { synchronous?: boolean } = {}): Promise<RegularFileHandle> {
+  // `synchronous`: this caller's reads block (see useSynchronousReads), whatever the process's setting.
+  if (options.synchronous ?? synchronousReads) {
     const fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
     let stats: Stats;
     try {
