@@ -258,15 +258,22 @@ class UnparsedLine {
   }
 }
 
+/** A copy of `bytes[start, end)` (one buffer, from Node's pool when small; `Buffer.from` of a view makes two). */
+function copyOf(bytes: Buffer, start: number, end: number): Buffer {
+  const copy = Buffer.allocUnsafe(end - start);
+  bytes.copy(copy, 0, start, end);
+  return copy;
+}
+
 /**
- * The line `bytes[start, end)`: decoded, or kept unparsed (a view of the bytes). With `forEntries`
+ * The line `bytes[start, end)`: decoded, or kept unparsed (a copy of the bytes). With `forEntries`
  * (the line is only turned into entries, its value not handed out), a user line loses its
  * `toolUseResult` before it is decoded and parsed.
  */
 function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean): RawLine {
   const last = objectEnd(bytes, start, end);
   const type = last === -1 ? undefined : headType(bytes, start, last);
-  if (type !== undefined && UNREAD_TYPES.has(type)) return new UnparsedLine(line, type, Buffer.from(bytes.subarray(start, end)));
+  if (type !== undefined && UNREAD_TYPES.has(type)) return new UnparsedLine(line, type, copyOf(bytes, start, end));
   if (forEntries && type === 'user') {
     const cut = withoutToolUseResult(bytes, start, last);
     if (cut !== undefined) return { line, text: cut.toString('utf8'), full: bytes.subarray(start, end) };
@@ -327,7 +334,7 @@ async function* fileLines(path: string, forEntries: boolean, synchronous?: boole
         }
         start = newline + 1;
       }
-      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start, bytesRead)));
+      if (start < bytesRead) pending.push(copyOf(chunk, start, bytesRead));
       // Lines keep no view of the chunk (a cut line's `full` is read before the next chunk is): it is the next read's buffer.
       spare = chunk;
       if (lines.length > 0) yield lines;
