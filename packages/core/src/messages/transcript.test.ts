@@ -189,6 +189,8 @@ describe('lines of a type no entry reads', () => {
     const entries = await entriesOf(write('unread.jsonl', lines));
     expect(entries.map((entry) => entry.type)).toStrictEqual(['other', 'other', 'other', 'message']);
     expect(entries.slice(0, 3).map((entry) => (entry.type === 'other' ? entry.value : undefined))).toStrictEqual(lines.slice(0, 3).map((line) => JSON.parse(line)));
+    // Written out (JSON), such an entry reads as one with its value in place.
+    expect(JSON.parse(JSON.stringify(entries[0]))).toStrictEqual({ type: 'other', line: 1, value: JSON.parse(lines[0]!) });
     expect((await readTranscript(path.join(scratch, 'unread.jsonl'))).skippedLines).toBe(3);
   });
 

@@ -467,29 +467,68 @@ export function compactBoundaryOf(value: Record<string, unknown>, line = 0): Tra
   return boundary;
 }
 
+/**
+ * The `other` entry of a line of a type no entry reads: its value is parsed only if the consumer
+ * reads it. A class, its getter on the prototype: an object literal with a getter of its own
+ * costs ~15x more to make, and most of a session's lines are such lines (1,723 of 2,385).
+ */
+class UnreadLineEntry {
+  readonly type = 'other' as const;
+  readonly line: number;
+  readonly #source: UnparsedLine;
+
+  constructor(source: UnparsedLine) {
+    this.line = source.line;
+    this.#source = source;
+  }
+
+  get value(): Record<string, unknown> {
+    return this.#source.value;
+  }
+
+  /** As the entry reads: `{ type, line, value }`. */
+  toJSON(): { type: 'other'; line: number; value: Record<string, unknown> } {
+    return { type: this.type, line: this.line, value: this.value };
+  }
+}
+
 /** The typed entries of one parsed line (see {@link TranscriptEntry}). */
 export function transcriptEntriesOf(parsed: TranscriptLine): TranscriptEntry[] {
-  if ('error' in parsed) return [{ type: 'malformed', line: parsed.line, reason: parsed.error }];
-  // Of no interest to any entry: its value is parsed only if the consumer reads it.
-  if (parsed instanceof UnparsedLine) return [{ type: 'other', line: parsed.line, get value() { return parsed.value; } }];
+  const entries: TranscriptEntry[] = [];
+  addEntriesOf(parsed, entries);
+  return entries;
+}
+
+/** `transcriptEntriesOf`, added to `entries` (no array per line). */
+function addEntriesOf(parsed: TranscriptLine, entries: TranscriptEntry[]): void {
+  if ('error' in parsed) {
+    entries.push({ type: 'malformed', line: parsed.line, reason: parsed.error });
+    return;
+  }
+  if (parsed instanceof UnparsedLine) {
+    entries.push(new UnreadLineEntry(parsed));
+    return;
+  }
   const { line, value } = parsed;
   const type = value['type'];
   if (type === 'user' || type === 'assistant') {
     const message = value['message'];
-    if (!isRecord(message)) return [{ type: 'malformed', line, reason: `${type} line: message is not an object` }];
-    const entries: TranscriptEntry[] = [];
+    if (!isRecord(message)) {
+      entries.push({ type: 'malformed', line, reason: `${type} line: message is not an object` });
+      return;
+    }
     const usage = type === 'assistant' ? contextUsageOf(value, line) : undefined;
     if (usage) entries.push({ type: 'usage', ...usage });
     let content = message['content'];
     if (typeof content !== 'string' && !Array.isArray(content)) {
       entries.push({ type: 'malformed', line, reason: `${type} line: message.content is neither a string nor an array` });
-      return entries;
+      return;
     }
     // Checked before filtering: a copy per line only when some block is not an object.
     if (Array.isArray(content) && !content.every(isRecord)) {
       const blocks = content.filter(isRecord);
       entries.push({ type: 'malformed', line, reason: `${type} line: ${content.length - blocks.length} content block(s) are not objects` });
-      if (blocks.length === 0) return entries;
+      if (blocks.length === 0) return;
       content = blocks;
     }
     const entry: TranscriptMessageEntry = { type: 'message', line, role: type, content: content as string | unknown[], isSidechain: value['isSidechain'] === true };
@@ -500,11 +539,10 @@ export function transcriptEntriesOf(parsed: TranscriptLine): TranscriptEntry[] {
     if (value['isMeta'] === true) entry.isMeta = true;
     if (value['isCompactSummary'] === true) entry.isCompactSummary = true;
     entries.push(entry);
-    return entries;
+    return;
   }
   const boundary = compactBoundaryOf(value, line);
-  if (boundary) return [{ type: 'compact-boundary', ...boundary }];
-  return [{ type: 'other', line, value }];
+  entries.push(boundary ? { type: 'compact-boundary', ...boundary } : { type: 'other', line, value });
 }
 
 export interface TranscriptReadOptions {
@@ -527,7 +565,7 @@ export async function* readTranscriptEntries(path: string, options: TranscriptRe
     const entries: TranscriptEntry[] = [];
     for (const raw of lines) {
       const parsed = parseRawLine(raw);
-      if (parsed) for (const entry of transcriptEntriesOf(parsed)) entries.push(entry);
+      if (parsed) addEntriesOf(parsed, entries);
     }
     if (entries.length > 0) yield entries;
   }
