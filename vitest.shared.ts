@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const coreSourceAlias = {
   // Subpaths first: an alias also matches `find/…`, so `@hookwise/core` would swallow them.
   '@hookwise/core/fs': fileURLToPath(new URL('./packages/core/src/fs.ts', import.meta.url)),
+  '@hookwise/core/counting': fileURLToPath(new URL('./packages/core/src/counting.ts', import.meta.url)),
   '@hookwise/core/wire': fileURLToPath(new URL('./packages/core/src/wire.ts', import.meta.url)),
   '@hookwise/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
 };

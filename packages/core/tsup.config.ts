@@ -4,8 +4,9 @@ import { libraryBuild } from '../../tsup.shared.js';
 export default defineConfig({
   ...libraryBuild,
   // `@hookwise/core/wire`: the Anthropic/OpenAI wire types (types only; its JS is empty);
-  // `@hookwise/core/fs`: safe file operations for hosts' own caches.
-  entry: ['src/index.ts', 'src/wire.ts', 'src/fs.ts'],
+  // `@hookwise/core/fs`: safe file operations for hosts' own caches;
+  // `@hookwise/core/counting`: part token figures shared by a host and its plugins.
+  entry: ['src/index.ts', 'src/wire.ts', 'src/fs.ts', 'src/counting.ts'],
   // Core's run-time dependencies are bundled, tree-shaken, into its one file: every hook
   // process imports core, and resolving and loading tsyringe and zod from node_modules costs
   // more than the hook itself. Bundling also makes core the only owner of

@@ -1,4 +1,5 @@
-import { createCharsTokenCounter, type Message, type TokenCounter } from '@hookwise/core';
+import { createCharsTokenCounter, estimateMessageTokens, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
+import { partTokens } from '@hookwise/core/counting';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, outputSizes, prompt, tokens, toolResults, toolTurn } from './__fixtures__/history.js';
 import { DEFAULT_PLACEHOLDER, DIGEST_PREFIX } from './digest.js';
@@ -198,6 +199,40 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
     expect(result.messages).toBe(messages);
     expect(oldest.output).toBe(P);
     expect(opencodeRule(messages).prunedCount).toBe(0);
+  });
+
+  it('keeps the figures it counted for a host measuring the same parts (core’s partTokens): the same as core’s estimate, not counted again', () => {
+    let calls = 0;
+    const counter: TokenCounter = { name: 'shared', count: (text) => (calls++, Math.ceil(text.length / 4)) };
+    const estimate = (part: MessagePart) => estimateMessageTokens({ role: 'user', parts: [part] }, (text) => Math.ceil(text.length / 4));
+    // Written files (their inputs digested when pruned), and the same output text twice.
+    const messages = [
+      prompt('u1'),
+      ...toolTurn(tokens(30_000), { toolName: 'Write', input: { file_path: '/a.ts', content: tokens(8_000, 'a') } }),
+      ...toolTurn(tokens(30_000), { toolName: 'Edit', input: { file_path: '/a.ts', old_string: tokens(2_000, 'b'), new_string: tokens(2_000, 'c') } }),
+      ...toolTurn(tokens(30_000)),
+      prompt('u2'),
+      prompt('u3'),
+    ];
+    const result = pruneToolOutputs(messages, { protectTurns: 2, keepRecent: 0, tokenCounter: counter });
+    expect(result.prunedCount).toBeGreaterThan(0);
+    const changed = result.messages.flatMap((message, index) => message.parts.filter((part, at) => part !== messages[index]!.parts[at]));
+    const originals = result.messages.flatMap((message, index) => messages[index]!.parts.filter((part, at) => part !== message.parts[at]));
+    // Placeholders for outputs and digests for the written files' inputs.
+    expect(new Set(changed.map((part) => part.type))).toStrictEqual(new Set(['tool-call', 'tool-result']));
+    const before = calls;
+    for (const part of [...changed, ...originals]) expect(partTokens(part, counter), part.type).toBe(estimate(part));
+    expect(calls).toBe(before);
+  });
+
+  it('forgets the figures of parts it writes into (inPlace)', () => {
+    const counter: TokenCounter = { name: 'in place', count: (text) => Math.ceil(text.length / 4) };
+    const messages = eligibleHistory([40_000, 25_000]);
+    const oldest = toolResults(messages)[0]!;
+    expect(partTokens(oldest, counter)).toBe(25_000);
+    opencodeRule(messages, { inPlace: true, tokenCounter: counter });
+    expect(oldest.output).toBe(P);
+    expect(partTokens(oldest, counter)).toBe(PLACEHOLDER_TOKENS);
   });
 
   it('memoises token counts per part and counter', () => {

@@ -1,4 +1,6 @@
 import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, isUserPrompt, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
+// Figures this module counts anyway, kept for a host that measures the same parts (the report).
+import { forgetPartTokens, rememberPartTokens } from '@hookwise/core/counting';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf, formatNumber } from './digest.js';
 import {
   callJsonOf,
@@ -126,6 +128,16 @@ const tokenMemo = new WeakMap<TokenCounter, WeakMap<ToolResultPart, number>>();
 
 /** Images inside a tool result count as core's fixed estimate. */
 const IMAGE_TOKENS = IMAGE_TOKEN_ESTIMATE;
+
+/**
+ * Whether `countOutput` gives core's estimate of the part (`partTokens`) whatever the counter:
+ * it counts an empty text as 0 where the estimate asks the counter.
+ */
+function countsAsCore(output: ToolResultContent): boolean {
+  if (typeof output === 'string') return output !== '';
+  for (const item of output) if (item.type !== 'image' && item.text === '') return false;
+  return true;
+}
 
 function countOutput(output: ToolResultContent, counter: TokenCounter): number {
   if (typeof output === 'string') return output === '' ? 0 : counter.count(output);
@@ -311,7 +323,10 @@ function outputTokensOf(entry: Entry, facts: OptionFacts, run: Run): number {
   if (facts.outputTokens < 0) {
     const part = entry.part!;
     let tokens = run.memoCounts.get(part);
-    if (tokens === undefined) run.memoCounts.set(part, (tokens = countOutput(part.output, run.counter)));
+    if (tokens === undefined) {
+      run.memoCounts.set(part, (tokens = countOutput(part.output, run.counter)));
+      if (countsAsCore(part.output)) rememberPartTokens(part, run.counter, tokens);
+    }
     facts.outputTokens = tokens;
   }
   return facts.outputTokens;
@@ -334,8 +349,13 @@ function inputDigestOf(entry: Entry, facts: OptionFacts, run: Run): InputDigest 
     const name = entry.toolName;
     const call = entry.call?.part;
     const digested = run.digestSet !== undefined && name !== undefined && run.digestSet.has(name) && call !== undefined ? digestInput(call.input) : undefined;
-    facts.inputDigest =
-      digested === undefined ? null : { digested, before: run.counter.count(callJsonOf(entry) ?? ''), after: run.counter.count(JSON.stringify(digested)) };
+    if (digested === undefined) facts.inputDigest = null;
+    else {
+      // The input as a request carries it: core's figure of the call part, kept for it.
+      const before = run.counter.count(callJsonOf(entry) ?? '');
+      rememberPartTokens(call!, run.counter, before);
+      facts.inputDigest = { digested, before, after: run.counter.count(JSON.stringify(digested)) };
+    }
   }
   return facts.inputDigest;
 }
@@ -414,7 +434,10 @@ function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement 
       let pruned: ToolResultPart;
       if (cached !== undefined && cached.output === replacement) pruned = cached;
       else replacementMemo.set(part, (pruned = { ...part, output: replacement }));
-      if (run.memoCounts.get(pruned) !== replacementTokens) run.memoCounts.set(pruned, replacementTokens);
+      if (run.memoCounts.get(pruned) !== replacementTokens) {
+        run.memoCounts.set(pruned, replacementTokens);
+        if (replacement !== '') rememberPartTokens(pruned, counter, replacementTokens);
+      }
       output = { part: pruned, reclaimed: gain - replacementTokens, carrier: carrierOf(run.messages[entry.messageIndex]!, pruned) };
     }
   }
@@ -425,7 +448,10 @@ function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement 
     let call: ToolCallPart;
     const cached = digestedCalls.get(current);
     if (cached !== undefined && cached.input === digest.digested) call = cached;
-    else digestedCalls.set(current, (call = { ...current, input: digest.digested }));
+    else {
+      digestedCalls.set(current, (call = { ...current, input: digest.digested }));
+      rememberPartTokens(call, counter, digest.after);
+    }
     input = { location, part: call, reclaimed: digest.before - digest.after, carrier: carrierOf(run.messages[location.messageIndex]!, call) };
   }
   return output === undefined && input === undefined ? null : { output, input };
@@ -477,6 +503,7 @@ function replaceInPlace(entry: Entry, run: Run): boolean {
     const replacementTokens = run.useDigest ? countOutput(replacement, counter) : run.placeholderTokens;
     if (replacementTokens < gain) {
       part.output = replacement;
+      forgetPartTokens(part);
       if (run.memoCounts.get(part) !== replacementTokens) run.memoCounts.set(part, replacementTokens);
       run.tokensReclaimed += gain - replacementTokens;
       changed = true;
@@ -488,6 +515,7 @@ function replaceInPlace(entry: Entry, run: Run): boolean {
     const call = run.output[location.messageIndex]!.parts[location.partIndex] as ToolCallPart;
     // A shared digest must not be written into by whoever owns this part next.
     call.input = { ...digest.digested };
+    forgetPartTokens(call);
     run.tokensReclaimed += digest.before - digest.after;
     changed = true;
   }

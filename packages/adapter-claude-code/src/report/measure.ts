@@ -1,4 +1,5 @@
-import { estimateMessageTokens, fromAnthropicMessages, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
+import { fromAnthropicMessages, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
+import { partTokens as corePartTokens } from '@hookwise/core/counting';
 
 /**
  * Measuring: the live history a request would carry, and what a transformed history gave up,
@@ -145,32 +146,26 @@ function asBlocks(content: string | unknown[]): unknown[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
-// Parts and messages are never changed in place (transformers copy on write, the live history
-// converts a grown message anew), so their token figures are kept per object and per counter:
-// measuring before every request meets the same objects again and again.
-const memos = new WeakMap<TokenCounter, WeakMap<object, number>>();
-
-function memoFor(counter: TokenCounter): WeakMap<object, number> {
-  let memo = memos.get(counter);
-  if (!memo) memos.set(counter, (memo = new WeakMap()));
-  return memo;
-}
-
-/** Tokens of one part, by core's estimate (the one plugins use). */
+/**
+ * Tokens of one part, by core's estimate (the one plugins use), counted once per part object in
+ * the process: core's figure, which a plugin that counted the part first (hook-prune) has kept.
+ */
 export function partTokens(part: MessagePart, counter: TokenCounter): number {
-  const memo = memoFor(counter);
-  let tokens = memo.get(part);
-  if (tokens === undefined) memo.set(part, (tokens = estimateMessageTokens({ role: 'user', parts: [part] }, (text) => counter.count(text))));
-  return tokens;
+  return corePartTokens(part, counter);
 }
+
+// Messages are never changed in place (transformers copy on write, the live history converts a
+// grown message anew), so their sums are kept per object and per counter.
+const messageMemos = new WeakMap<TokenCounter, WeakMap<Message, number>>();
 
 /** Tokens of one message: the sum of its parts. */
 export function messageTokens(message: Message, counter: TokenCounter): number {
-  const memo = memoFor(counter);
+  let memo = messageMemos.get(counter);
+  if (!memo) messageMemos.set(counter, (memo = new WeakMap()));
   let tokens = memo.get(message);
   if (tokens === undefined) {
     tokens = 0;
-    for (const part of message.parts) tokens += partTokens(part, counter);
+    for (const part of message.parts) tokens += corePartTokens(part, counter);
     memo.set(message, tokens);
   }
   return tokens;

@@ -1,4 +1,5 @@
-import type { Message } from './message-model.js';
+import type { TokenCounter } from '../token-counter.js';
+import type { Message, MessagePart } from './message-model.js';
 
 /**
  * Tokens an image is counted as. Providers bill images by pixel size (Anthropic: about
@@ -37,4 +38,59 @@ export function estimateMessageTokens(message: Message, count: (text: string) =>
     }
   }
   return total;
+}
+
+/**
+ * Each part's figure by {@link estimateMessageTokens} (the part alone), kept per part object with
+ * the counter it was counted with: a host that measures a history, and a plugin that counted the
+ * same parts before (hook-prune counts every tool output and write-like input it looks at),
+ * count each text once between them. Parts are treated as immutable, as everywhere in hookwise
+ * (transformers copy on write); whoever writes into a part forgets its figure
+ * ({@link forgetPartTokens}). One counter per part is kept (a process counts with one): a part
+ * asked for with another counter is counted anew, and that figure kept instead.
+ */
+const partFigures = new WeakMap<MessagePart, { counter: TokenCounter; tokens: number }>();
+
+/** Tokens of one part by core's estimate, with `counter`, counted once per part object. */
+export function partTokens(part: MessagePart, counter: TokenCounter): number {
+  const known = partFigures.get(part);
+  if (known !== undefined && known.counter === counter) return known.tokens;
+  const tokens = estimatePartTokens(part, counter);
+  partFigures.set(part, { counter, tokens });
+  return tokens;
+}
+
+/**
+ * Keeps a figure counted elsewhere: it must be what {@link partTokens} would give for this part
+ * and counter (e.g. the counter's count of the tool-call input's JSON, already made for another
+ * reason, or of a non-empty tool output).
+ */
+export function rememberPartTokens(part: MessagePart, counter: TokenCounter, tokens: number): void {
+  partFigures.set(part, { counter, tokens });
+}
+
+/** Drops the kept figure of a part that was written into. */
+export function forgetPartTokens(part: MessagePart): void {
+  partFigures.delete(part);
+}
+
+/** {@link estimateMessageTokens} of one part. */
+function estimatePartTokens(part: MessagePart, counter: TokenCounter): number {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return part.text !== '' ? counter.count(part.text) : 0;
+    case 'image':
+      return IMAGE_TOKEN_ESTIMATE;
+    case 'tool-call':
+      return counter.count(JSON.stringify(part.input) ?? '');
+    case 'tool-result': {
+      if (typeof part.output === 'string') return counter.count(part.output);
+      let total = 0;
+      for (const item of part.output) total += item.type === 'image' ? IMAGE_TOKEN_ESTIMATE : counter.count(item.text);
+      return total;
+    }
+    default:
+      return 0;
+  }
 }
