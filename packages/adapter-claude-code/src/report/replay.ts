@@ -356,14 +356,29 @@ class Replayer {
 
   /** A response that calls no tool may end the turn; one that calls a tool continues it. */
   private noteTurnEnd(entry: TranscriptMessageEntry, continues: boolean): void {
-    const blocks = typeof entry.content === 'string' ? [{ type: 'text', text: entry.content }] : entry.content;
-    if (blocks.some((block) => (block as { type?: unknown }).type === 'tool_use')) {
-      this.turnEnd = undefined;
-      return;
+    let text: string;
+    if (typeof entry.content === 'string') text = entry.content;
+    else {
+      // The text blocks' texts, the empty ones left out, a line apart (one pass, no arrays: every assistant line comes here).
+      text = '';
+      for (const block of entry.content) {
+        const { type, text: blockText } = block as { type?: unknown; text?: unknown };
+        if (type === 'tool_use') {
+          this.turnEnd = undefined;
+          return;
+        }
+        if (type !== 'text') continue;
+        const part = String(blockText ?? '');
+        if (part !== '') text = text === '' ? part : `${text}\n${part}`;
+      }
     }
-    const text = blocks.map((block) => ((block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text ?? '') : '')).filter((part) => part !== '').join('\n');
     // Lines of one response join; a response after a tool call starts the candidate anew.
-    this.turnEnd = continues && this.turnEnd ? { line: this.turnEnd.line, text: [this.turnEnd.text, text].filter((part) => part !== '').join('\n') } : { line: entry.line, text };
+    if (continues && this.turnEnd) {
+      const before = this.turnEnd.text;
+      this.turnEnd = { line: this.turnEnd.line, text: before === '' ? text : text === '' ? before : `${before}\n${text}` };
+    } else {
+      this.turnEnd = { line: entry.line, text };
+    }
   }
 
   private recordUsage(usage: TranscriptUsage, prune: PruneFigure | undefined): void {

@@ -19,6 +19,9 @@ describe('isUserPrompt (the one rule)', () => {
     expect(isUserPrompt(user('Caveat: …', { providerMetadata: { claudeCode: { isMeta: true } } }))).toBe(false);
     expect(isUserPrompt({ role: 'assistant', parts: [{ type: 'text', text: 'hi' }] })).toBe(false);
     expect(isUserPrompt(user('   '))).toBe(false);
+    // Blank by trim's rule, every kind of space and line end included.
+    expect(isUserPrompt(user(' \t\n\r\v\f\u00a0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff'))).toBe(false);
+    expect(isUserPrompt(user('\u00a0x\u3000'))).toBe(true);
   });
 
   // Used to disagree: the report counted these as prompts' neighbours differently from hook-prune.

@@ -4,6 +4,8 @@ import type { Message } from './message-model.js';
 // local command (`/context`, `/cost`), the caveat before it, the marker of an interrupted turn,
 // and reminders it attaches.
 const SYNTHETIC_TEXT = /^\s*(?:<local-command-(?:stdout|stderr|caveat)>|\[Request interrupted by user|<system-reminder>)/;
+// Any character `trim` keeps (regexp `\s` is trim's set): found without copying a long text.
+const NOT_BLANK = /\S/;
 
 /**
  * The one "is this a real user prompt" rule: a user message with text the user wrote (a slash
@@ -18,7 +20,7 @@ export function isUserPrompt(message: Message): boolean {
   for (const part of message.parts) {
     if (part.type === 'tool-result') return false;
     if (part.type === 'image') hasContent = true;
-    else if (part.type === 'text' && part.text.trim() !== '' && !SYNTHETIC_TEXT.test(part.text)) hasContent = true;
+    else if (part.type === 'text' && NOT_BLANK.test(part.text) && !SYNTHETIC_TEXT.test(part.text)) hasContent = true;
   }
   // Checked last: result carriers, by far the most common user messages, never get here.
   const claudeCode = message.providerMetadata?.['claudeCode'] as { isMeta?: unknown } | undefined;
