@@ -241,13 +241,15 @@ describe('rules the report used to have its own version of', () => {
       assistant('a1', 1_000, [{ type: 'text', text: 'partial' }]),
       user('[Request interrupted by user]'),
       user('two'),
-      assistant('a2', 2_000, [{ type: 'text', text: 'the' }]),
-      assistant('a2', 2_000, [{ type: 'text', text: 'answer' }]),
+      assistant('a2', 2_000, [{ type: 'thinking', thinking: 'hmm', signature: 's' }, { type: 'text', text: 'the' }, { type: 'text', text: '' }]),
+      assistant('a2', 2_000, [{ type: 'text', text: '' }]),
+      assistant('a2', 2_000, [{ type: 'text', text: 'answer' }, { type: 'text', text: 'given' }]),
     ]);
     const { config, events } = spyConfig();
     await buildReport(file, { projectDir: workDir, config });
     expect(events.map((event) => event.point)).toEqual(['session:start', 'prompt:submit', 'prompt:submit', 'agent:stop']);
-    expect(events[3]!.payload).toMatchObject({ lastMessage: 'the\nanswer', stopHookActive: false, contextTokens: 2_000 });
+    // The text blocks of the response's lines, empty ones left out, a line apart.
+    expect(events[3]!.payload).toMatchObject({ lastMessage: 'the\nanswer\ngiven', stopHookActive: false, contextTokens: 2_000 });
   });
 
   it('classifies suggestions by the notice structure (the compact action and its kind), never by wording', async () => {
