@@ -224,6 +224,21 @@ describe('lines of a type no entry reads', () => {
     }
   });
 
+  it('reads the type only within the first 2,048 bytes of a line: a value ending past them is parsed', async () => {
+    // `"type":"progress"` after a pad of n characters: its closing quote is at byte 26 + n.
+    const padded = (n: number) => `{"pad":"${'x'.repeat(n)}","type":"progress","data":{}}`;
+    const file = write('limit.jsonl', [padded(2_021), padded(2_022)]);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const entries = await entriesOf(file);
+      expect(entries.map((entry) => entry.type)).toStrictEqual(['other', 'other']);
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(parse.mock.calls[0]![0]).toBe(padded(2_022));
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('stops cleanly when the consumer stops early (the next chunk is already being read)', async () => {
     let batches = 0;
     for await (const batch of readTranscriptEntries(bigSession)) {

@@ -171,16 +171,19 @@ function objectEnd(bytes: Buffer, start: number, end: number): number {
  * over bytes: this runs on every line.
  */
 function headType(bytes: Buffer, start: number, last: number): string | undefined {
-  const head = bytes.subarray(start, Math.min(last, start + TYPE_SCAN_LIMIT));
-  const key = head.indexOf(TYPE_KEY, 1);
-  if (key === -1) return undefined;
+  // Searched in place, bounded after the fact (no view of the head per line: that cost more than the searches).
+  const end = Math.min(last, start + TYPE_SCAN_LIMIT);
+  const key = bytes.indexOf(TYPE_KEY, start + 1);
+  if (key === -1 || key + TYPE_KEY.length > end) return undefined;
   const valueStart = key + TYPE_KEY.length;
-  const valueEnd = head.indexOf(QUOTE, valueStart);
-  if (valueEnd === -1 || valueEnd - valueStart > 32) return undefined;
-  const brace = head.indexOf(OPEN_BRACE, 1);
-  const bracket = head.indexOf(OPEN_BRACKET, 1);
-  if ((brace !== -1 && brace < key) || (bracket !== -1 && bracket < key)) return undefined;
-  return head.toString('latin1', valueStart, valueEnd);
+  const valueEnd = bytes.indexOf(QUOTE, valueStart);
+  if (valueEnd === -1 || valueEnd >= end || valueEnd - valueStart > 32) return undefined;
+  // The first `{` or `[` after the line's own brace: before the key, the key may be a nested one.
+  const brace = bytes.indexOf(OPEN_BRACE, start + 1);
+  if (brace !== -1 && brace < key) return undefined;
+  const bracket = bytes.indexOf(OPEN_BRACKET, start + 1);
+  if (bracket !== -1 && bracket < key) return undefined;
+  return bytes.toString('latin1', valueStart, valueEnd);
 }
 
 /** Index of the quote that opens the string whose closing quote is at `close` (an unescaped one: even backslashes before it), or -1. */
