@@ -68,6 +68,22 @@ describe('runHook', () => {
     expect(result.stderr[0]).toMatch(/more than the 8388608 accepted/);
   });
 
+  it('takes a real U+FFFD in the input as text and refuses invalid UTF-8, from a Buffer or a plain Uint8Array view', async () => {
+    const directory = project();
+    let seen: unknown;
+    const loader = async () => engineWith(directory, { 'tool:after': (payload) => void (seen = payload.output) });
+    const good = await runHook(request('PostToolUse', { session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_response: 'a \uFFFD b é' }, directory), loader);
+    expect(good.stderr).toEqual([]);
+    expect(seen).toBe('a \uFFFD b é');
+    const bytes = Buffer.concat([Buffer.from('{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const padded = new Uint8Array(bytes.length + 8);
+    padded.set(bytes, 4);
+    for (const stdin of [bytes, padded.subarray(4, 4 + bytes.length)]) {
+      const bad = await runHook({ ...request('PostToolUse', '', directory), stdin }, loader);
+      expect(bad.stderr).toEqual([expect.stringMatching(/stdin is not valid UTF-8; nothing done$/)]);
+    }
+  });
+
   it('a plugin block is rendered, not turned into an exit code', async () => {
     const directory = project();
     const result = await runHook(request('UserPromptSubmit', { session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'rm -rf /' }, directory), async () =>

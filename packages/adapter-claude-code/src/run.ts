@@ -158,7 +158,10 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     }
     let text: string;
     try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(request.stdin);
+      // toString first: a strict TextDecoder costs a call ~0.3 ms the first time it is used. It
+      // writes invalid UTF-8 as U+FFFD, and only then does the strict decoder decide (a real U+FFFD passes it).
+      text = Buffer.from(request.stdin.buffer, request.stdin.byteOffset, request.stdin.byteLength).toString('utf8');
+      if (text.includes('\uFFFD')) text = new TextDecoder('utf-8', { fatal: true }).decode(request.stdin);
     } catch {
       throw new Refusal(`hookwise run ${event}: stdin is not valid UTF-8; nothing done`);
     }
@@ -355,7 +358,8 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
     }
     result = { stdout: '', stderr: [`hookwise: internal error, nothing done: ${describe(error)}`], exitCode: 0 };
   }
-  clearTimeout(deadline);
+  // The deadline timer is left set: finish() ends the process now (clearing the call's only
+  // timer costs ~0.1 ms more than leaving it).
   if (ending) return new Promise<never>(() => {}); // an interrupt is already printing and exiting
   return finish(result);
 }
