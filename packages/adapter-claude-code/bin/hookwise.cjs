@@ -251,9 +251,14 @@ function patchChildProcess(childProcess) {
 }
 
 function runFast(event) {
-  // Fail open: whatever escapes before the run-time takes over ends the call as a no-op, never exit 2.
-  process.on('uncaughtException', fail);
-  process.on('unhandledRejection', fail);
+  // Fail open: whatever escapes before the run-time takes over ends the call as a no-op, never
+  // exit 2. The run-time then switches what these listeners do through the slot (see
+  // runHookProcess) rather than replacing them: removing a process listener costs a call ~0.15 ms.
+  const escapedSlot = Symbol.for('hookwise.escaped');
+  globalThis[escapedSlot] = fail;
+  const escaped = (error) => globalThis[escapedSlot](error);
+  process.on('uncaughtException', escaped);
+  process.on('unhandledRejection', escaped);
   const stdin = readStdin();
   if (stdin === undefined) return false;
   guardExit();

@@ -133,6 +133,11 @@ export default [
           await new Promise((r) => spawn('echo', ['JUNK-CHILD-ARRAY'], { stdio: ['ignore', 1, 2] }).on('exit', r));
         }
         if (m === 'throw') throw new Error('attack hook failed on purpose');
+        if (m === 'stray') {
+          setTimeout(() => { throw new Error('stray timer failure'); }, 0);
+          void Promise.reject(new Error('stray rejection'));
+          await new Promise((r) => setTimeout(r, 20));
+        }
         if (m === 'never') await new Promise(() => {});
         if (m === 'slow') await new Promise((r) => setTimeout(r, 120000));
         return undefined;
@@ -352,6 +357,16 @@ describe('plugin code cannot break the contract (§5; before: exit 2, junk befor
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
     expect(result.stderr).toMatch(/config › attack .*process\.exit\(2\) was called by plugin code/);
+  });
+
+  it('an error thrown or a promise rejected outside any hook is one ignored line each; the call goes on', async () => {
+    const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'stray' } });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+    expect(stderrLines(result).sort()).toEqual([
+      'hookwise run PostToolUse: plugin code failed outside a hook (ignored): stray rejection',
+      'hookwise run PostToolUse: plugin code failed outside a hook (ignored): stray timer failure',
+    ]);
   });
 
   it('process.exit(2) from a timer and process.exitCode = 2 do not change the exit code', async () => {
