@@ -1,8 +1,11 @@
 import type * as z from 'zod/mini';
 import { describe, expect, it, vi } from 'vitest';
+import { withZodCalls, type ZodMocking } from '../../../test-support/zod-calls.js';
 import { payloadParserOf, points, type PointName } from './points.js';
 
 const message = { role: 'user', parts: [{ type: 'text', text: 'hi' }] };
+
+const zodMocking: ZodMocking = { mock: (factory) => vi.doMock('zod/mini', factory), unmock: () => vi.doUnmock('zod/mini') };
 
 /** A payload of each point with every declared field set (and one extra field). */
 const full: Record<PointName, Record<string, unknown>> = {
@@ -61,14 +64,8 @@ describe('the plain-code payload parse', () => {
     expect(accepted).toBeGreaterThan(3);
   });
 
-  it('builds no zod schema (a hook call emitting good payloads needs none); a point’s schema is built when read, once', async () => {
-    vi.resetModules();
-    const calls: string[] = [];
-    vi.doMock('zod/mini', async (importOriginal) => {
-      const zod = await importOriginal<Record<string, unknown>>();
-      return Object.fromEntries(Object.entries(zod).map(([key, value]) => [key, typeof value === 'function' && /^[a-z_]/.test(key) ? (...args: unknown[]) => (calls.push(key), (value as (...args: unknown[]) => unknown)(...args)) : value]));
-    });
-    try {
+  it('builds no zod schema (a hook call emitting good payloads needs none); a point’s schema is built when read, once', () =>
+    withZodCalls(zodMocking, async (calls) => {
       const fresh = await import('./points.js');
       for (const point of Object.keys(fresh.points) as PointName[]) expect(fresh.payloadParserOf(point)({ ...common, ...full[point] })).toBeDefined();
       expect(calls).toEqual([]);
@@ -77,11 +74,7 @@ describe('the plain-code payload parse', () => {
       const made = calls.length;
       expect(fresh.points['tool:after'].schema).toBe(schema);
       expect(calls).toHaveLength(made);
-    } finally {
-      vi.doUnmock('zod/mini');
-      vi.resetModules();
-    }
-  });
+    }));
 
   it('copies arrays and nested objects as zod does (new array, unknown keys of a strict shape dropped)', () => {
     const payload = { ...common, ...full['prompt:submit'], command: { name: 'x', args: '', extra: 1 } };
