@@ -16,27 +16,7 @@ export const IMAGE_TOKEN_ESTIMATE = 1_000;
  */
 export function estimateMessageTokens(message: Message, count: (text: string) => number): number {
   let total = 0;
-  for (const part of message.parts) {
-    switch (part.type) {
-      case 'text':
-      case 'reasoning':
-        if (part.text !== '') total += count(part.text);
-        break;
-      case 'image':
-        total += IMAGE_TOKEN_ESTIMATE;
-        break;
-      case 'tool-call':
-        total += count(JSON.stringify(part.input) ?? '');
-        break;
-      case 'tool-result':
-        if (typeof part.output === 'string') {
-          total += count(part.output);
-        } else {
-          for (const item of part.output) total += item.type === 'image' ? IMAGE_TOKEN_ESTIMATE : count(item.text);
-        }
-        break;
-    }
-  }
+  for (const part of message.parts) total += estimatePartTokens(part, count);
   return total;
 }
 
@@ -55,7 +35,7 @@ const partFigures = new WeakMap<MessagePart, { counter: TokenCounter; tokens: nu
 export function partTokens(part: MessagePart, counter: TokenCounter): number {
   const known = partFigures.get(part);
   if (known !== undefined && known.counter === counter) return known.tokens;
-  const tokens = estimatePartTokens(part, counter);
+  const tokens = estimatePartTokens(part, (text) => counter.count(text));
   partFigures.set(part, { counter, tokens });
   return tokens;
 }
@@ -74,20 +54,20 @@ export function forgetPartTokens(part: MessagePart): void {
   partFigures.delete(part);
 }
 
-/** {@link estimateMessageTokens} of one part. */
-function estimatePartTokens(part: MessagePart, counter: TokenCounter): number {
+/** One part's share of {@link estimateMessageTokens}: the one rule for what a part counts as. */
+function estimatePartTokens(part: MessagePart, count: (text: string) => number): number {
   switch (part.type) {
     case 'text':
     case 'reasoning':
-      return part.text !== '' ? counter.count(part.text) : 0;
+      return part.text !== '' ? count(part.text) : 0;
     case 'image':
       return IMAGE_TOKEN_ESTIMATE;
     case 'tool-call':
-      return counter.count(JSON.stringify(part.input) ?? '');
+      return count(JSON.stringify(part.input) ?? '');
     case 'tool-result': {
-      if (typeof part.output === 'string') return counter.count(part.output);
+      if (typeof part.output === 'string') return count(part.output);
       let total = 0;
-      for (const item of part.output) total += item.type === 'image' ? IMAGE_TOKEN_ESTIMATE : counter.count(item.text);
+      for (const item of part.output) total += item.type === 'image' ? IMAGE_TOKEN_ESTIMATE : count(item.text);
       return total;
     }
     default:
