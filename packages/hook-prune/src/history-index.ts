@@ -141,36 +141,43 @@ export function invalidateIndexes(): void {
 }
 
 /**
- * Indexes by a history's first message; two per first message, newest first, so a host that
- * prunes its history and then (once) the pruned copy does not rebuild the history's index.
+ * The indexes kept: those of the history pruned last (its first message), at most two of them,
+ * so a host that prunes its history and then (once) the pruned copy does not rebuild the
+ * history's index. Held here, and let go as soon as another history is pruned (a new session, a
+ * compaction's new history). Not in a WeakMap keyed by the first message, as they were: V8's
+ * young-generation collector keeps the values of an old-generation WeakMap alive whatever their
+ * keys, so every history indexed that way outlived its host's last reference, was promoted to the
+ * old generation with everything its messages hold, and stayed until a full collection (1 MB
+ * promoted per replayed session of the recorded transcript in fixtures/, and a full collection
+ * every dozen). A host taking turns between two sessions indexes each history afresh on its next
+ * request: linear in the history, small next to the request.
  */
-const indexes = new WeakMap<Message, HistoryIndex[]>();
+let latest: HistoryIndex[] = [];
 const SLOTS = 2;
 
-/** The index of `messages`: a stored one extended over what is new, or a new one (stored unless `store` is false). */
+/** The index of `messages`: a kept one extended over what is new, or a new one (kept unless `store` is false). */
 export function historyIndex(messages: Message[], store = true): HistoryIndex {
   const first = messages[0];
   if (first === undefined || !store) return buildIndex(messages);
-  const slots = indexes.get(first);
-  if (slots !== undefined) {
-    for (let slot = 0; slot < slots.length; slot++) {
-      const index = slots[slot]!;
-      if (index.epoch !== epoch || !isPrefix(index, messages)) continue;
-      const extended = index.messages.length === messages.length ? index : extendIndex(index, messages);
-      if (extended !== undefined) {
-        if (slot !== 0) {
-          slots.splice(slot, 1);
-          slots.unshift(extended);
-        }
-        return extended;
+  const slots = latest;
+  for (let slot = 0; slot < slots.length; slot++) {
+    const index = slots[slot]!;
+    if (index.messages[0] !== first || index.epoch !== epoch || !isPrefix(index, messages)) continue;
+    const extended = index.messages.length === messages.length ? index : extendIndex(index, messages);
+    if (extended !== undefined) {
+      if (slot !== 0) {
+        slots.splice(slot, 1);
+        slots.unshift(extended);
       }
-      // Not an extension after all (a call that changes what older results resolve to): start afresh.
-      slots.splice(slot, 1);
-      break;
+      return extended;
     }
+    // Not an extension after all (a call that changes what older results resolve to): start afresh.
+    slots.splice(slot, 1);
+    break;
   }
   const index = buildIndex(messages);
-  if (slots === undefined) indexes.set(first, [index]);
+  // Another history: the indexes of the one before are let go.
+  if (slots.length === 0 || slots[0]!.messages[0] !== first) latest = [index];
   else {
     slots.unshift(index);
     if (slots.length > SLOTS) slots.length = SLOTS;
