@@ -222,6 +222,47 @@ describe('fail open', () => {
     expect(outcome.errors[0]?.message).toContain('toolName');
   });
 
+  it('fills projectDir and host under the payload as `{ projectDir, host, ...input }` did: hooks get a copy, the host’s object is left as it was', async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const { engine } = engineWith({
+      plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': (payload) => {
+        seen.push({ ...payload });
+        (payload as Record<string, unknown>)['toolName'] = 'changed by a hook';
+      } } })] })()],
+    });
+    const input = { extra: 1, ...toolAfter };
+    await engine.emit('tool:after', input);
+    expect(seen[0]).toMatchObject({ projectDir: engine.projectDir, host: engine.host, extra: 1 });
+    expect(Object.keys(seen[0]!).slice(0, 3)).toEqual(['sessionId', 'projectDir', 'host']);
+    expect(input.toolName).toBe(toolAfter.toolName);
+    expect(input).not.toHaveProperty('projectDir');
+    // The host's own values win.
+    await engine.emit('tool:after', { ...toolAfter, projectDir: '/elsewhere', host: 'other' });
+    expect(seen[1]).toMatchObject({ projectDir: '/elsewhere', host: 'other' });
+    // Not a plain object: spread first, as before (own fields kept, a prototype's getter not).
+    class Input {
+      constructor(readonly toolName: string) {
+        Object.assign(this, { ...toolAfter, toolName });
+      }
+      get extraFromPrototype(): number {
+        return 2;
+      }
+    }
+    await engine.emit('tool:after', new Input('Grep') as never);
+    expect(seen[2]).toMatchObject({ toolName: 'Grep', projectDir: engine.projectDir });
+    expect(seen[2]).not.toHaveProperty('extraFromPrototype');
+    class NoSession {
+      get sessionId(): string {
+        return 'from a getter';
+      }
+    }
+    const { sessionId: _own, ...withoutSession } = toolAfter;
+    const refused = await engine.emit('tool:after', Object.assign(new NoSession(), withoutSession) as never);
+    expect(refused.errors[0]?.message).toContain('sessionId');
+    const nothing = await engine.emit('tool:after', undefined as never);
+    expect(nothing.errors[0]).toMatchObject({ kind: 'invalid-payload', message: expect.stringContaining('sessionId') });
+  });
+
   it('reads a point\'s zod schema only for a payload its plain-code check refuses (to word the error)', async () => {
     const schemaRead = vi.spyOn(points['tool:after'], 'schema', 'get');
     try {

@@ -351,6 +351,8 @@ export function createEngine(options: EngineOptions): Engine {
   const runSync = options.runSync;
 
   const ephemeral = options.ephemeral === true;
+  /** What every payload carries unless the host says otherwise. */
+  const defaults: Readonly<Record<string, unknown>> = Object.freeze({ projectDir, host: options.host });
   // Made with the first session container (see PluginScope).
   let engineContainer: DependencyContainer | undefined;
   const engineContainerOf = (): DependencyContainer => {
@@ -567,9 +569,15 @@ export function createEngine(options: EngineOptions): Engine {
    * history is checked there in a plain loop). What it does not accept goes through the schema
    * itself, built then, so a bad payload gets the schema's own error.
    */
-  function parsePayload<P extends PointName>(point: P, value: Record<string, unknown>): ReturnType<typeof parseWith<PointPayload<P>>> {
-    const data = payloadParserOf(point)(value);
-    return data !== undefined ? { ok: true, data: data as PointPayload<P> } : parseWith(points[point].schema as unknown as SchemaLike<PointPayload<P>>, value);
+  function parsePayload<P extends PointName>(point: P, input: PointInput<P>): ReturnType<typeof parseWith<PointPayload<P>>> {
+    // The payload is `{ projectDir, host, ...input }`. A plain object is parsed as that without
+    // the copy (the engine's values stand for keys it lacks; the parse copies it anyway);
+    // anything else (a class instance, an array, no object) is spread first, as it always was.
+    const prototype = typeof input === 'object' && input !== null ? (Object.getPrototypeOf(input) as unknown) : undefined;
+    const plain = prototype === Object.prototype || prototype === null;
+    const value: Record<string, unknown> = plain ? (input as Record<string, unknown>) : { ...defaults, ...input };
+    const data = payloadParserOf(point)(value, defaults);
+    return data !== undefined ? { ok: true, data: data as PointPayload<P> } : parseWith(points[point].schema as unknown as SchemaLike<PointPayload<P>>, plain ? { ...defaults, ...input } : value);
   }
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
@@ -579,7 +587,7 @@ export function createEngine(options: EngineOptions): Engine {
     if ((!list || list.length === 0) && point !== 'session:start') return merged;
 
     const spec = points[point];
-    const parsed = parsePayload(point, { projectDir, host: options.host, ...input });
+    const parsed = parsePayload(point, input);
     if (!parsed.ok) {
       await fail(merged, { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown', emitOptions);
       return merged;

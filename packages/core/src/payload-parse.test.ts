@@ -64,6 +64,26 @@ describe('the plain-code payload parse', () => {
     expect(accepted).toBeGreaterThan(3);
   });
 
+  it.each(Object.keys(points) as PointName[])('with defaults, gives zod’s result for `{ ...defaults, ...payload }` for every %s payload it accepts (the engine’s projectDir and host)', (point) => {
+    const schema = points[point].schema as unknown as z.ZodMiniType;
+    const fast = payloadParserOf(point);
+    const defaults = Object.freeze({ projectDir: '/engine', host: 'engine-host' });
+    let accepted = 0;
+    let defaulted = 0;
+    for (const payload of variants(point)) {
+      const expected = schema.safeParse({ ...defaults, ...payload });
+      const data = fast(payload, defaults);
+      if (data === undefined) continue;
+      accepted++;
+      if (!('projectDir' in payload) || !('host' in payload)) defaulted++;
+      expect(expected.success, `zod refuses ${JSON.stringify(payload)}`).toBe(true);
+      sameShape(data, (expected as { data: unknown }).data);
+      expect(data).not.toBe(payload);
+    }
+    expect(defaulted).toBe(2);
+    expect(accepted).toBeGreaterThan(3);
+  });
+
   it('builds no zod schema (a hook call emitting good payloads needs none); a point’s schema is built when read, once', () =>
     withZodCalls(zodMocking, async (calls) => {
       const fresh = await import('./points.js');
@@ -84,5 +104,45 @@ describe('the plain-code payload parse', () => {
     const parsed = payloadParserOf('llm:before')(request)!;
     expect(parsed['messages']).not.toBe(request['messages']);
     expect(parsed['messages']).toEqual(request['messages']);
+  });
+
+  describe('a request history sent again (messages are immutable: copy on write)', () => {
+    const parse = payloadParserOf('llm:before');
+    const history = (messages: unknown[]) => ({ ...common, systemPrompt: '', messages });
+    const fresh = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
+
+    it('checks every new object, at any position: a bad message added or swapped in is refused with zod’s error', () => {
+      const first = [fresh('a'), fresh('b')];
+      expect(parse(history(first))).toBeDefined();
+      // The same messages and one more that is not a message.
+      const bad = { role: 'user', parts: 'not an array' };
+      const grown = [...first, bad];
+      expect(parse(history(grown))).toBeUndefined();
+      const refused = (points['llm:before'].schema as unknown as z.ZodMiniType).safeParse(history(grown));
+      expect(refused.success).toBe(false);
+      // A changed message is a new object (copy on write): checked again.
+      expect(parse(history([first[0], { ...first[1]!, parts: undefined }]))).toBeUndefined();
+      // Holes and undefined still go to zod, wherever they are.
+      expect(parse(history([first[0], undefined]))).toBeUndefined();
+      expect(parse(history(Object.assign(new Array(2), { 0: first[0] })))).toBeUndefined();
+      // A shorter history after a longer one (a compaction): what is left is still checked.
+      expect(parse(history([bad]))).toBeUndefined();
+      expect(parse(history([first[0]]))).toBeDefined();
+    });
+
+    it('does not check again a message object already checked at its position; one changed in place after its check is passed as it is', () => {
+      const messages = [fresh('a'), fresh('b')];
+      const parsed = parse(history(messages))!;
+      expect(parsed['messages']).toEqual(messages);
+      // Against the rule: a host changing a checked message in place. Not seen (that is what the
+      // rule buys); the hooks get the message as it now is, and the copy of the array still
+      // keeps the host's array out of their reach.
+      (messages[1] as { parts: unknown }).parts = 'changed in place';
+      const again = parse(history(messages))!;
+      expect((again['messages'] as unknown[])[1]).toBe(messages[1]);
+      expect(again['messages']).not.toBe(messages);
+      // The same object at another position is checked there.
+      expect(parse(history([messages[1]]))).toBeUndefined();
+    });
   });
 });

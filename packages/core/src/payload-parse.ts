@@ -10,10 +10,13 @@ import * as z from 'zod/mini';
  * then, which gives the result, or the error, it always gave. payload-parse.test.ts holds the
  * two to the same results.
  */
-export type FastParse = (value: Record<string, unknown>) => Record<string, unknown> | undefined;
+export type FastParse = (value: Record<string, unknown>, defaults?: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined;
 
-/** A parser of one value: its parsed value, or NO when it may be invalid (zod decides). */
-type Parse = (value: unknown) => unknown;
+/**
+ * A parser of one value: its parsed value, or NO when it may be invalid (zod decides). An
+ * object's parse also takes `defaults`: values for declared keys the value lacks.
+ */
+type Parse = (value: unknown, defaults?: Readonly<Record<string, unknown>>) => unknown;
 const NO: unique symbol = Symbol('no');
 
 /** One part of a payload: its plain-code parse and its zod schema (built only when asked for). */
@@ -64,15 +67,29 @@ export const optional = <S extends z.ZodMiniType>(inner: Part<S>) =>
 export const array = <S extends z.ZodMiniType>(element: Part<S>) => {
   const check = element.check;
   // A request's history: one direct check per message (the element's own parse would add a
-  // call per message, and a replay checks some 70,000), then one `slice` for the copy.
+  // call per message), then one `slice` for the copy. A host sends the same history again with
+  // a message or two more, some 250 messages per request and 200 requests per replay: `seen`
+  // keeps, by position, the objects that passed the check in the last array (of any caller; it
+  // holds that one history until the next), and an element that is the very object checked at
+  // its position is not checked again. The rule this rests on holds across hookwise: a message,
+  // once given to hookwise, is never changed in place (a host or a transformer that changes one
+  // makes a new object: copy on write). A new object is always checked; a message changed in
+  // place after its check is not (payload-parse.test.ts pins both).
   if (check) {
+    const seen: unknown[] = [];
     return part(() => z.array(element.schema()), (value) => {
       if (!Array.isArray(value)) return NO;
-      for (let index = 0; index < value.length; index++) {
+      const length = value.length;
+      for (let index = 0; index < length; index++) {
         const item = value[index] as unknown;
         // undefined may be a hole, which zod's copy fills: zod decides.
-        if (item === undefined || check(item) !== true) return NO;
+        if (item === undefined) return NO;
+        if (item === seen[index]) continue;
+        if (check(item) !== true) return NO;
+        seen[index] = item;
       }
+      // Positions past this array no longer match anything: forget them (and let their messages go).
+      if (seen.length > length) seen.length = length;
       return value.slice();
     });
   }
@@ -108,21 +125,27 @@ const schemasOf = <T extends Shape>(shape: T): SchemasOf<T> => Object.fromEntrie
 /**
  * zod's object parse: declared keys first, in shape order (an absent optional one left out, an
  * absent required one refused), then, for a loose object, every other key of the input as it is
- * (`for…in`, as zod walks it; `__proto__` left out, as zod does).
+ * (`for…in`, as zod walks it; `__proto__` left out, as zod does). With `defaults`, the parse of
+ * `{ ...defaults, ...value }` without that copy being made (the engine's `projectDir` and `host`
+ * under every payload): a declared key the value lacks is taken from `defaults`. The caller
+ * gives a plain object (Object.prototype or null as prototype), whose keys `in` and `for…in`
+ * see as the spread would.
  */
 function parseObject(shape: Shape, loose: boolean): Parse {
   const fields = Object.entries(shape).map(([key, value]) => ({ key, parse: value.parse, mayBeAbsent: value.mayBeAbsent }));
   const declared = new Set(Object.keys(shape));
-  return (value) => {
+  return (value, defaults) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return NO;
     const input = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const field of fields) {
+      let source = input;
       if (!(field.key in input)) {
-        if (field.mayBeAbsent) continue;
-        return NO;
+        if (defaults !== undefined && field.key in defaults) source = defaults as Record<string, unknown>;
+        else if (field.mayBeAbsent) continue;
+        else return NO;
       }
-      const parsed = field.parse(input[field.key]);
+      const parsed = field.parse(source[field.key]);
       if (parsed === NO) return NO;
       out[field.key] = parsed;
     }
@@ -136,11 +159,15 @@ function parseObject(shape: Shape, loose: boolean): Parse {
   };
 }
 
-/** An object part's parse as a payload parser: the parsed copy, or undefined when zod must decide. */
+/**
+ * An object part's parse as a payload parser: the parsed copy, or undefined when zod must
+ * decide. `defaults` (see parseObject) stand for keys `value` lacks; `value` must then be a
+ * plain object.
+ */
 export function fastParseOf(payload: Part): FastParse {
   const parse = payload.parse;
-  return (value) => {
-    const parsed = parse(value);
+  return (value, defaults) => {
+    const parsed = parse(value, defaults);
     return parsed === NO ? undefined : (parsed as Record<string, unknown>);
   };
 }
