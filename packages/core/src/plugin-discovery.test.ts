@@ -65,6 +65,16 @@ describe('findInstalledPlugins', () => {
     expect(findInstalledPlugins(path.join(root, 'app'))).toEqual(['@ws/hook-linked']);
   });
 
+  it('reads manifests of any size, and one never lends its bytes to the next (read into one shared buffer)', () => {
+    const modules = path.join(root, 'big', 'node_modules');
+    // Past the first read's 16 KiB, the marker last; then short manifests after long ones.
+    pkg(path.join(modules, 'a-large-plugin'), { name: 'a-large-plugin', description: 'x'.repeat(40_000), keywords: [PLUGIN_KEYWORD] });
+    pkg(path.join(modules, 'b-short'), { name: 'b' });
+    pkg(path.join(modules, 'c-large'), { name: 'c-large', description: `${'y'.repeat(20_000)} ${PLUGIN_KEYWORD}` });
+    pkg(path.join(modules, 'd-tail'), '{"name":"d"}');
+    expect(findInstalledPlugins(path.join(root, 'big'))).toEqual(['a-large-plugin']);
+  });
+
   it('is empty where nothing is installed, and skips a package.json it cannot read', () => {
     mkdirSync(path.join(root, 'empty'));
     expect(findInstalledPlugins(path.join(root, 'empty'))).toEqual([]);

