@@ -324,7 +324,7 @@ export function createSessionState(store: StateStore, sessionId: string, default
 
 /**
  * In-memory {@link StateStore} for tests and in-process hosts (a replay runs one per report).
- * Updates to one key run one after another on a promise chain (the in-process equivalent of the
+ * Updates to one key run one after another, in call order (the in-process equivalent of the
  * file lock). Callers see exactly what the file store would give them (no shared references, no
  * `undefined` properties, dates as strings): each value is kept as a private tree equal to its
  * JSON round trip, copied on the way in and on every read (see json-copy.ts; a copy is several
@@ -333,21 +333,29 @@ export function createSessionState(store: StateStore, sessionId: string, default
  */
 export function createMemoryStateStore(): StateStore {
   const values = new Map<string, unknown>();
-  const chains = new Map<string, Promise<unknown>>();
+  /**
+   * The keys an update is running on, each with the updates waiting for it, in call order (the
+   * in-process lock). An uncontended update (nearly all: a replay's hooks run one at a time)
+   * makes no promise of its own: a promise chain per update cost more than its copies.
+   */
+  const busy = new Map<string, Array<() => void>>();
   const keys = createKeyMemo();
   const keyOf = keys.keyOf;
 
-  function serialised<R>(key: string, task: () => Promise<R>): Promise<R> {
-    const previous = chains.get(key) ?? Promise.resolve();
-    const result = previous.then(task, task);
-    const tail = result.catch(ignore);
-    chains.set(key, tail);
-    // Forget the chain once idle so a long-lived host does not keep one promise per key forever.
-    void tail.then(() => {
-      if (chains.get(key) === tail) chains.delete(key);
-    });
-    return result;
-  }
+  const acquire = (key: string): Promise<void> | undefined => {
+    const waiting = busy.get(key);
+    if (waiting === undefined) {
+      busy.set(key, []);
+      return undefined;
+    }
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  // Hands the key to the next waiting update (it stays busy) or frees it.
+  const release = (key: string): void => {
+    const next = busy.get(key)?.shift();
+    if (next !== undefined) next();
+    else busy.delete(key);
+  };
 
   return {
     async read<T = unknown>(sessionId: string, namespace: string): Promise<T | undefined> {
@@ -355,19 +363,24 @@ export function createMemoryStateStore(): StateStore {
     },
     async update<T = unknown>(sessionId: string, namespace: string, fn: (current: T | undefined) => T | Promise<T>): Promise<T> {
       const key = keyOf(sessionId, namespace); // inside an async function, so a bad name rejects rather than throws
-      return serialised(key, async () => {
+      const wait = acquire(key);
+      // The value is read after the caller's synchronous code, as a queued update reads it.
+      await wait;
+      try {
         const next = await fn(cloneJsonTree(values.get(key) as T | undefined));
         if (next === undefined) values.delete(key);
         else values.set(key, jsonCopy(next, (value) => JSON.parse(serialise(value, key))));
         return next;
-      });
+      } finally {
+        release(key);
+      }
     },
     async clear(sessionId: string, namespace?: string): Promise<void> {
       if (namespace !== undefined) {
         const key = keyOf(sessionId, namespace);
-        await serialised(key, async () => {
-          values.delete(key);
-        });
+        await acquire(key);
+        values.delete(key);
+        release(key);
         return;
       }
       const prefix = `${keys.session(sessionId)}\u0000`;
@@ -375,8 +388,6 @@ export function createMemoryStateStore(): StateStore {
     },
   };
 }
-
-const ignore = (): void => {};
 
 /** Remembered sessions (or a session's namespaces) are forgotten past this many: a long-lived host sees new ones forever. */
 const KEY_MEMO_LIMIT = 1_000;
