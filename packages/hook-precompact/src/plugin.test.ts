@@ -312,6 +312,13 @@ describe('intent summary', () => {
     console.log(`preserved block, story:list + babysit + intent REQ-WEATHER-API-002: ${before.context!.length} characters (budget 8,000)`);
   });
 
+  it('a tool call under an intent id that cannot name a trace is reported, and the agent goes on', async () => {
+    const { emit, events } = setup();
+    const outcome = await emit('tool:after', { ...session, toolName: 'Edit', input: { file_path: 'a.py' }, output: 'ok', ok: true, intentId: '../escape' } as never);
+    expect(outcome.errors).toEqual([]);
+    expect(await events('precompact:error')).toMatchObject([{ what: 'recording the intent trace', sessionId: session.sessionId }]);
+  });
+
   it('a ledger path that escapes the project is refused, reported, and the agent goes on', async () => {
     const { emit, events } = setup({ intent: { ledgerPath: '../outside.jsonl' } });
     const outcome = await emit('llm:before', llm({ intentId: 'REQ-1' }));

@@ -31,10 +31,15 @@ async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'eve
   try {
     return await body();
   } catch (error) {
-    services.logger.warn(`${PLUGIN_NAME}: ${what} failed: ${(error as Error).message}`);
-    await record(services.eventLog, services.logger, { type: 'precompact:error', what, sessionId, message: (error as Error).message });
+    await reportFailure(what, services, sessionId, error);
     return undefined;
   }
+}
+
+/** What {@link guarded} does with a failure (hooks on every event catch their own: no closure per call). */
+async function reportFailure(what: string, services: Pick<Services, 'logger' | 'eventLog'>, sessionId: string, error: unknown): Promise<void> {
+  services.logger.warn(`${PLUGIN_NAME}: ${what} failed: ${(error as Error).message}`);
+  await record(services.eventLog, services.logger, { type: 'precompact:error', what, sessionId, message: (error as Error).message });
 }
 
 async function record(eventLog: EventLog, logger: Logger, entry: { type: string; [key: string]: unknown }): Promise<void> {
@@ -73,10 +78,17 @@ export async function loadIntent(intentId: string, services: { projectDir: strin
 }
 
 async function intentSection(services: Pick<Services, 'options' | 'projectDir' | 'projectState'>, payloadIntentId: unknown): Promise<IntentSection | undefined> {
+  if (services.options.intent === false) return undefined;
+  const intentId = intentIdOf(payloadIntentId) ?? (await getSelectedIntent(services.projectState));
+  return intentId === undefined ? undefined : sectionOf(intentId, services);
+}
+
+/** The intent a payload names (hosts that track intents send `intentId`), if any. */
+const intentIdOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+async function sectionOf(intentId: string, services: Pick<Services, 'options' | 'projectDir' | 'projectState'>): Promise<IntentSection | undefined> {
   const options = services.options.intent;
   if (options === false) return undefined;
-  const intentId = typeof payloadIntentId === 'string' && payloadIntentId !== '' ? payloadIntentId : await getSelectedIntent(services.projectState);
-  if (intentId === undefined) return undefined;
   const loaded = await loadIntent(intentId, services, options);
   if (loaded.summary === null) return undefined;
   return { id: intentId, text: loaded.summary, source: `${loaded.sources.join(' + ')} (hookwise intent show)` };
@@ -188,12 +200,13 @@ const hooks = defineHook<PrecompactOptions>({
       await guarded('clearing active commands', context, payload.sessionId, () => clearActiveCommands(context.state));
     },
 
+    // tool:after and llm:before run on nearly every event, mostly with no intent selected: they
+    // catch their own failures (no closure per call) and read the selection straight from state.
     'tool:after': async (payload, context) => {
       const options = context.options.intent;
       if (options === false) return;
-      await guarded('recording the intent trace', context, payload.sessionId, async () => {
-        const fromPayload = (payload as { intentId?: unknown }).intentId;
-        const intentId = typeof fromPayload === 'string' && fromPayload !== '' ? fromPayload : await getSelectedIntent(context.projectState);
+      try {
+        const intentId = intentIdOf((payload as { intentId?: unknown }).intentId) ?? (await getSelectedIntent(context.projectState));
         if (intentId === undefined) return;
         await appendTraceEntry(
           context.projectState,
@@ -207,13 +220,23 @@ const hooks = defineHook<PrecompactOptions>({
           },
           options.traceLimit,
         );
-      });
+      } catch (error) {
+        await reportFailure('recording the intent trace', context, payload.sessionId, error);
+      }
     },
 
     'llm:before': async (payload, context) => {
       if (context.options.intent === false) return;
-      // The hook context has what the summary needs (no services object per request).
-      const section = await guarded('building the intent summary', context, payload.sessionId, () => intentSection(context, payload.intentId));
+      let section: IntentSection | undefined;
+      try {
+        // The hook context has what the summary needs (no services object per request).
+        const intentId = intentIdOf(payload.intentId) ?? (await getSelectedIntent(context.projectState));
+        if (intentId === undefined) return;
+        section = await sectionOf(intentId, context);
+      } catch (error) {
+        await reportFailure('building the intent summary', context, payload.sessionId, error);
+        return;
+      }
       // `context`, not `value`: the host prepends it to the system prompt; the messages stay as they are.
       return section ? { context: section.text } : undefined;
     },
