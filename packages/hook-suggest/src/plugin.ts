@@ -79,14 +79,15 @@ function freshState(options: SuggestOptions): SuggestPluginState {
 
 /** The stored document, or a fresh one when it is missing or not ours (an older shape, a hand edit). */
 export function normalizeState(value: unknown, options: SuggestOptions): SuggestPluginState {
-  const fresh = freshState(options);
-  if (typeof value !== 'object' || value === null) return fresh;
+  if (typeof value !== 'object' || value === null) return freshState(options);
   const stored = value as Partial<SuggestPluginState>;
   const policy = stored.policy;
   const policyValid =
     typeof policy === 'object' && policy !== null && typeof policy.toolCalls === 'number' && typeof policy.toolCallsSinceCompaction === 'number' && typeof policy.nextToolCallSuggestion === 'number';
+  // Fields a stored policy lacks (an older shape) take their initial values.
+  const initial = initialSuggestionState(options);
   return {
-    policy: policyValid ? { ...fresh.policy, ...policy } : fresh.policy,
+    policy: policyValid ? { ...initial, ...policy } : initial,
     model: typeof stored.model === 'string' ? stored.model : null,
     pendingCompaction: typeof stored.pendingCompaction === 'object' ? (stored.pendingCompaction ?? null) : null,
     lastCompaction: typeof stored.lastCompaction === 'object' ? (stored.lastCompaction ?? null) : null,
@@ -94,8 +95,10 @@ export function normalizeState(value: unknown, options: SuggestOptions): Suggest
 }
 
 /** The host's figure when it has one, else the transcript's; undefined when neither says. Never throws. */
+const hostMeasurement = (contextTokens: number): RawMeasurement => ({ contextTokens, source: 'host' });
+
 async function measureContext(payload: ContextPayload, logger: Logger): Promise<RawMeasurement | undefined> {
-  if (payload.contextTokens !== undefined) return { contextTokens: payload.contextTokens, source: 'host' };
+  if (payload.contextTokens !== undefined) return hostMeasurement(payload.contextTokens);
   if (!payload.transcriptPath) return undefined;
   try {
     const reading = await readContextTokens(payload.transcriptPath);
@@ -155,7 +158,8 @@ async function appendSafely(log: EventLog, record: CompactionRecord | Compaction
  * at most one of them makes each suggestion.
  */
 async function observe(payload: ContextPayload & { sessionId: string }, context: Context, countsToolCall: boolean): Promise<{ notice: Notice } | undefined> {
-  const raw = await measureContext(payload, context.logger);
+  // The host's figure needs no wait (a replay gives one on every event).
+  const raw = payload.contextTokens !== undefined ? hostMeasurement(payload.contextTokens) : await measureContext(payload, context.logger);
   let suggestion: Suggestion | undefined;
   let sizeAfter: CompactionSizeAfterRecord | undefined;
   await context.state.update<SuggestPluginState>((stored) => {
