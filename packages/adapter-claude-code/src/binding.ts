@@ -32,6 +32,8 @@ export interface DispatchResult {
 }
 
 type Common = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string };
+/** What the binding passes for a point: the payload without the fields every event carries. */
+type PointInputOf<P extends PointName> = Omit<PointInput<P>, keyof Common>;
 
 export interface DispatchOptions {
   /**
@@ -50,11 +52,10 @@ export interface DispatchOptions {
  * reported as errors and otherwise ignored.
  */
 export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput, options: DispatchOptions = {}): Promise<DispatchResult> {
-  const common: Common = {
-    sessionId: input.session_id,
-    ...(input.cwd !== undefined ? { cwd: input.cwd } : {}),
-    ...(input.transcript_path !== undefined ? { transcriptPath: input.transcript_path } : {}),
-  };
+  // Built by assignment, as the payloads below: a conditional spread makes an object per field (a replay dispatches some 500 events).
+  const common: Common = { sessionId: input.session_id };
+  if (input.cwd !== undefined) common.cwd = input.cwd;
+  if (input.transcript_path !== undefined) common.transcriptPath = input.transcript_path;
   const dispatch = new Dispatch(engine, common, options.signal);
   const { errors, result } = dispatch;
 
@@ -101,19 +102,17 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     }
     case 'PreToolUse': {
       const tool = input as HookInputOf<'PreToolUse'>;
-      dispatch.absorb(await dispatch.emit('tool:before', { toolName: tool.tool_name, input: tool.tool_input, ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}) }));
+      const payload: PointInputOf<'tool:before'> = { toolName: tool.tool_name, input: tool.tool_input };
+      if (tool.tool_use_id) payload.toolUseId = tool.tool_use_id;
+      dispatch.absorb(await dispatch.emit('tool:before', payload));
       break;
     }
     case 'PostToolUse': {
       const tool = input as HookInputOf<'PostToolUse'>;
-      const after = await dispatch.emit('tool:after', {
-        toolName: tool.tool_name,
-        input: tool.tool_input,
-        output: tool.tool_response,
-        ok: true,
-        ...(tool.tool_use_id ? { toolUseId: tool.tool_use_id } : {}),
-        ...(typeof tool.duration_ms === 'number' && tool.duration_ms >= 0 ? { durationMs: tool.duration_ms } : {}),
-      });
+      const payload: PointInputOf<'tool:after'> = { toolName: tool.tool_name, input: tool.tool_input, output: tool.tool_response, ok: true };
+      if (tool.tool_use_id) payload.toolUseId = tool.tool_use_id;
+      if (typeof tool.duration_ms === 'number' && tool.duration_ms >= 0) payload.durationMs = tool.duration_ms;
+      const after = await dispatch.emit('tool:after', payload);
       dispatch.absorb(after);
       // tool:after transforms the output: Claude Code applies a replacement through updatedToolOutput.
       if (after?.value !== undefined) result.updatedToolOutput = after.value;
@@ -220,12 +219,13 @@ class Dispatch {
     private readonly signal: AbortSignal | undefined,
   ) {}
 
-  async emit<P extends PointName>(point: P, payload: Omit<PointInput<P>, keyof Common>): Promise<MergedOutcome<P> | undefined> {
+  async emit<P extends PointName>(point: P, payload: PointInputOf<P>): Promise<MergedOutcome<P> | undefined> {
     if (!this.engine.has(point) && point !== 'session:start') return undefined;
     this.points.push(point);
     const model = (await this.adapterState())?.model;
-    const merged = await this.engine.emit(point, { ...(model ? { model } : {}), ...this.common, ...payload } as unknown as PointInput<P>, this.signal ? { signal: this.signal } : {});
-    this.errors.push(...merged.errors);
+    const full = model ? { model, ...this.common, ...payload } : { ...this.common, ...payload };
+    const merged = await this.engine.emit(point, full as unknown as PointInput<P>, this.signal ? { signal: this.signal } : undefined);
+    for (const failure of merged.errors) this.errors.push(failure);
     return merged;
   }
 
