@@ -187,7 +187,8 @@ class SessionScope {
   }
 }
 
-type BaseContext = Pick<HookContext, 'point' | 'sessionId' | 'projectDir' | 'host' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock' | 'ephemeral'>;
+/** What every hook call of an engine shares (made once per engine, not per emit). */
+type SharedContext = Pick<HookContext, 'projectDir' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock' | 'ephemeral'>;
 
 /**
  * The context of one hook call. A class with a prototype getter rather than an object literal:
@@ -212,19 +213,21 @@ class RunContext implements HookContext {
   private aborted = false;
 
   constructor(
-    base: BaseContext,
+    shared: SharedContext,
     hook: PreparedHook,
     private readonly scope: PluginScope,
+    sessionId: string,
+    host: string,
   ) {
-    this.point = base.point;
-    this.sessionId = base.sessionId;
-    this.projectDir = base.projectDir;
-    this.host = base.host;
-    this.logger = base.logger;
-    this.eventLog = base.eventLog;
-    this.tokenCounter = base.tokenCounter;
-    this.clock = base.clock;
-    this.ephemeral = base.ephemeral;
+    this.point = hook.point;
+    this.sessionId = sessionId;
+    this.projectDir = shared.projectDir;
+    this.host = host;
+    this.logger = shared.logger;
+    this.eventLog = shared.eventLog;
+    this.tokenCounter = shared.tokenCounter;
+    this.clock = shared.clock;
+    this.ephemeral = shared.ephemeral;
     this.pluginName = hook.pluginName;
     this.hookName = hook.hookName;
     this.options = hook.plugin.options;
@@ -351,6 +354,7 @@ export function createEngine(options: EngineOptions): Engine {
   const runSync = options.runSync;
 
   const ephemeral = options.ephemeral === true;
+  const shared: SharedContext = { projectDir, logger, eventLog, tokenCounter, clock, ephemeral };
   /** What every payload carries unless the host says otherwise. */
   const defaults: Readonly<Record<string, unknown>> = Object.freeze({ projectDir, host: options.host });
   // Made with the first session container (see PluginScope).
@@ -515,9 +519,9 @@ export function createEngine(options: EngineOptions): Engine {
    * interrupt it anyway), so the deadline and the abort controller are only made for promises,
    * and the signal only when the hook asks for it: a no-op hook costs a few microseconds.
    */
-  const runHook = (hook: PreparedHook, scope: PluginScope, payload: unknown, base: BaseContext, signal: AbortSignal | undefined, startedAt: number): unknown => {
+  const runHook = (hook: PreparedHook, scope: PluginScope, payload: { sessionId: string; host: string }, signal: AbortSignal | undefined, startedAt: number): unknown => {
     if (scope.setupError !== undefined) throw scope.setupError;
-    const context = new RunContext(base, hook, scope);
+    const context = new RunContext(shared, hook, scope, payload.sessionId, payload.host);
     const result = runSync ? runSync(() => hook.call(scope, payload, context), hookTimeoutMs) : hook.call(scope, payload, context);
     if (!isThenable(result)) return result;
     if (deadlines && !signal) {
@@ -603,7 +607,6 @@ export function createEngine(options: EngineOptions): Engine {
     const kind = spec.kind;
     const transform = 'transform' in spec ? (spec.transform as { field: string; expected: string; accepts(value: unknown): boolean }) : undefined;
     let changed = false;
-    const base: BaseContext = { point, sessionId, projectDir, host: payload.host, logger, eventLog, tokenCounter, clock, ephemeral };
 
     const signal = emitOptions?.signal;
     const startedAt = clock.now();
@@ -616,7 +619,7 @@ export function createEngine(options: EngineOptions): Engine {
       merged.hooksRun++;
       let result: unknown;
       try {
-        result = runHook(hook, pluginScope(sessionId, hook.plugin), payload, base, signal, startedAt);
+        result = runHook(hook, pluginScope(sessionId, hook.plugin), payload, signal, startedAt);
         if (isThenable(result)) result = await result;
       } catch (error) {
         await fail(

@@ -72,7 +72,9 @@ export class ReplayHost {
    */
   async emit<P extends PointName>(point: P, payload: Omit<PointInput<P>, 'sessionId'>): Promise<Emission | undefined> {
     if (!this.engine.has(point)) return undefined;
-    const outcome = await this.engine.emit(point, Object.assign(this.facts(point), { sessionId: this.sessionId }, payload) as unknown as PointInput<P>);
+    const input = this.facts(point) as Record<string, unknown>;
+    input['sessionId'] = this.sessionId;
+    const outcome = await this.engine.emit(point, Object.assign(input, payload) as unknown as PointInput<P>);
     return { point, outcome };
   }
 }
