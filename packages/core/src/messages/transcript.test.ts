@@ -211,6 +211,30 @@ describe('lines of a type no entry reads', () => {
     expect(entries[4]!.type === 'other' && entries[4]!.value).toStrictEqual({ cwd: '/a"b', type: 'progress', data: {} });
   });
 
+  it('finds the type past keys and values like it and past arrays, without parsing', async () => {
+    const lines = [
+      // Keys ending in "type", `y`s (more than it looks at one by one) and "type" inside a string before the key.
+      '{"subtype":"x","userType":"yyyy","say":"y y y y y","note":"type:\\"type\\":\\"user\\"","type":"progress","data":{}}',
+      // An array before the key holds no keys: the key is still the line's own.
+      '{"tags":["a","[b"],"type":"queue-operation","operation":"enqueue"}',
+      '{"type":"file-history-snapshot","snapshot":{}}',
+      // Type names that only start like one read (a longer name, a name cut by an escaped quote).
+      '{"type":"progressive","message":{"role":"user","content":"x"}}',
+      '{"type":"progress\\"","data":{}}',
+    ];
+    const file = write('heads.jsonl', lines);
+    const parse = vi.spyOn(JSON, 'parse');
+    let entries;
+    try {
+      entries = await entriesOf(file);
+      expect(parse.mock.calls.map(([text]) => text)).toStrictEqual(lines.slice(3));
+    } finally {
+      parse.mockRestore();
+    }
+    expect(entries.map((entry) => entry.type)).toStrictEqual(['other', 'other', 'other', 'other', 'other']);
+    expect(entries.map((entry) => (entry.type === 'other' ? entry.value : undefined))).toStrictEqual(lines.map((line) => JSON.parse(line)));
+  });
+
   it('does not parse them on the recorded session: 1,723 of its 2,385 lines', async () => {
     const parse = vi.spyOn(JSON, 'parse');
     try {

@@ -137,14 +137,13 @@ type RawLine = { line: number; text: string; full?: Buffer } | UnparsedLine;
  * queue operations): most of a long session's lines (1,723 of 2,385, 41 % of the bytes, in the
  * recorded session in fixtures/).
  */
-const UNREAD_TYPES: ReadonlySet<string> = new Set(['progress', 'file-history-snapshot', 'queue-operation']);
+const UNREAD_TYPES = ['progress', 'file-history-snapshot', 'queue-operation'] as const;
 
 const TYPE_KEY = Buffer.from('"type":"');
 /** A tool result line's copy of the tool's output for Claude Code's UI: as big as the result in `message`, and read by no entry. */
 const TOOL_USE_RESULT_KEY = Buffer.from(',"toolUseResult":');
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -163,27 +162,57 @@ function objectEnd(bytes: Buffer, start: number, end: number): number {
   return bytes[start] === OPEN_BRACE && bytes[last] === CLOSE_BRACE ? last : -1;
 }
 
+/** The line types {@link rawLine} tells apart without parsing, each with its closing quote (bytes). */
+const HEAD_TYPES = [...UNREAD_TYPES, 'user'] as const;
+type HeadType = (typeof HEAD_TYPES)[number];
+const HEAD_TYPE_BYTES = HEAD_TYPES.map((type) => Buffer.from(`${type}"`));
+// Distinct: the first byte picks the one type to compare.
+const HEAD_TYPES_BY_FIRST_BYTE = HEAD_TYPE_BYTES.map((bytes) => bytes[0]!);
+const LOWERCASE_Y = 0x79;
+// `y`s in other keys and values before `type` ("userType") are skipped one search each; past
+// this many, the rest of the head is searched for the key as a whole.
+const MAX_Y_SEARCHES = 4;
+
 /**
- * The top-level `type` of the line `bytes[start, last]`, read without parsing it. Certain only in
- * the shape Claude Code writes: compact, with no `{` or `[` before its first `"type":"` key (so
- * that key is a top-level one: in a JSON string a quote is escaped, so those bytes are never
- * inside a string). Anything else is undefined and the line is parsed. Native searches, no loop
- * over bytes: this runs on every line.
+ * Index of the first `"type":"` in `bytes[from, end)` (the whole key within), or -1. Found by its
+ * `y`: a search for one byte is a tenth of the cost of a search for the key's bytes, whose first
+ * byte, a quote, is every few bytes of JSON.
  */
-function headType(bytes: Buffer, start: number, last: number): string | undefined {
+function typeKeyAt(bytes: Buffer, from: number, end: number): number {
+  let y = from + 2;
+  for (let searches = 0; searches < MAX_Y_SEARCHES; searches++) {
+    y = bytes.indexOf(LOWERCASE_Y, y);
+    if (y === -1 || y - 2 + TYPE_KEY.length > end) return -1;
+    if (bytes[y - 2] === QUOTE && bytes[y - 1] === 0x74 && bytes[y + 1] === 0x70 && bytes[y + 2] === 0x65 && bytes[y + 3] === QUOTE && bytes[y + 4] === COLON && bytes[y + 5] === QUOTE) return y - 2;
+    y += 1;
+  }
+  const key = bytes.indexOf(TYPE_KEY, y - 2);
+  return key === -1 || key + TYPE_KEY.length > end ? -1 : key;
+}
+
+/**
+ * The top-level `type` of the line `bytes[start, last]` when it is one of {@link HEAD_TYPES},
+ * read without parsing it; undefined for any other type (the line is parsed). Certain only in the
+ * shape Claude Code writes: compact, with no `{` between the line's own and its first
+ * `"type":"`. Then that key is a top-level one: those bytes are never inside a JSON string (a
+ * quote in a string is escaped), and a key belongs to an object, which opens with `{` (an array
+ * before the key, as in `{"tags":["a"],"type":…}`, holds no keys). Native searches for single
+ * bytes, no loop over bytes: this runs on every line.
+ */
+function headType(bytes: Buffer, start: number, last: number): HeadType | undefined {
   // Searched in place, bounded after the fact (no view of the head per line: that cost more than the searches).
   const end = Math.min(last, start + TYPE_SCAN_LIMIT);
-  const key = bytes.indexOf(TYPE_KEY, start + 1);
-  if (key === -1 || key + TYPE_KEY.length > end) return undefined;
+  const key = typeKeyAt(bytes, start + 1, end);
+  // The nearest `{` before the key is the line's own (a search that stops there at the latest).
+  if (key === -1 || bytes.lastIndexOf(OPEN_BRACE, key) !== start) return undefined;
   const valueStart = key + TYPE_KEY.length;
-  const valueEnd = bytes.indexOf(QUOTE, valueStart);
-  if (valueEnd === -1 || valueEnd >= end || valueEnd - valueStart > 32) return undefined;
-  // The first `{` or `[` after the line's own brace: before the key, the key may be a nested one.
-  const brace = bytes.indexOf(OPEN_BRACE, start + 1);
-  if (brace !== -1 && brace < key) return undefined;
-  const bracket = bytes.indexOf(OPEN_BRACKET, start + 1);
-  if (bracket !== -1 && bracket < key) return undefined;
-  return bytes.toString('latin1', valueStart, valueEnd);
+  const index = HEAD_TYPES_BY_FIRST_BYTE.indexOf(bytes[valueStart]!);
+  if (index === -1) return undefined;
+  const name = HEAD_TYPE_BYTES[index]!;
+  // The value's closing quote must lie within the scanned head, as a quote searched for would.
+  if (valueStart + name.length > end) return undefined;
+  for (let offset = 1; offset < name.length; offset++) if (bytes[valueStart + offset] !== name[offset]) return undefined;
+  return HEAD_TYPES[index];
 }
 
 /** Index of the quote that opens the string whose closing quote is at `close` (an unescaped one: even backslashes before it), or -1. */
@@ -277,7 +306,8 @@ function copyOf(bytes: Buffer, start: number, end: number): Buffer {
 function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean): RawLine {
   const last = objectEnd(bytes, start, end);
   const type = last === -1 ? undefined : headType(bytes, start, last);
-  if (type !== undefined && UNREAD_TYPES.has(type)) return new UnparsedLine(line, type, copyOf(bytes, start, end));
+  // Every head type but `user` is one of UNREAD_TYPES.
+  if (type !== undefined && type !== 'user') return new UnparsedLine(line, type, copyOf(bytes, start, end));
   if (forEntries && type === 'user') {
     const cut = withoutToolUseResult(bytes, start, last);
     if (cut !== undefined) return { line, text: cut, full: bytes.subarray(start, end) };
