@@ -235,6 +235,20 @@ describe('lines of a type no entry reads', () => {
     expect(entries.map((entry) => (entry.type === 'other' ? entry.value : undefined))).toStrictEqual(lines.map((line) => JSON.parse(line)));
   });
 
+  it('searches a chunk of lines without a type key for it once, not once per line to the chunk end', async () => {
+    const file = write('no-type.jsonl', Array.from({ length: 2_000 }, (_, index) => `{"n":${index}}`));
+    const indexOf = vi.spyOn(Buffer.prototype, 'indexOf');
+    let entries;
+    try {
+      entries = await entriesOf(file);
+      const searchesForKey = indexOf.mock.calls.filter(([needle]) => needle === 0x79 || (Buffer.isBuffer(needle) && needle.toString() === '"type":"'));
+      expect(searchesForKey).toHaveLength(1);
+    } finally {
+      indexOf.mockRestore();
+    }
+    expect(entries.map((entry) => entry.type === 'other' && entry.value['n'])).toStrictEqual(Array.from({ length: 2_000 }, (_, index) => index));
+  });
+
   it('does not parse them on the recorded session: 1,723 of its 2,385 lines', async () => {
     const parse = vi.spyOn(JSON, 'parse');
     try {

@@ -174,19 +174,54 @@ const LOWERCASE_Y = 0x79;
 const MAX_Y_SEARCHES = 4;
 
 /**
+ * Searches of one buffer for a byte or bytes from positions that only grow (line after line),
+ * each answered from the last one's result while that still holds (it is the first match at or
+ * after the position asked). A search runs past the line it is for when that line has no match,
+ * maybe to the buffer's end: without this, a buffer of lines without a match would be searched
+ * to its end once per line.
+ */
+class ForwardSearch {
+  private from = 0;
+  private found = -2;
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly needle: number | Buffer,
+  ) {}
+
+  /** Index of the first match at or after `at`, or -1. */
+  next(at: number): number {
+    if (this.found === -2 || at < this.from || (this.found !== -1 && at > this.found)) {
+      this.found = this.bytes.indexOf(this.needle, at);
+      this.from = at;
+    }
+    return this.found;
+  }
+}
+
+/** The searches {@link headType} makes in one buffer. */
+class HeadSearches {
+  readonly y: ForwardSearch;
+  readonly key: ForwardSearch;
+  constructor(bytes: Buffer) {
+    this.y = new ForwardSearch(bytes, LOWERCASE_Y);
+    this.key = new ForwardSearch(bytes, TYPE_KEY);
+  }
+}
+
+/**
  * Index of the first `"type":"` in `bytes[from, end)` (the whole key within), or -1. Found by its
  * `y`: a search for one byte is a tenth of the cost of a search for the key's bytes, whose first
  * byte, a quote, is every few bytes of JSON.
  */
-function typeKeyAt(bytes: Buffer, from: number, end: number): number {
+function typeKeyAt(bytes: Buffer, from: number, end: number, searches: HeadSearches): number {
   let y = from + 2;
-  for (let searches = 0; searches < MAX_Y_SEARCHES; searches++) {
-    y = bytes.indexOf(LOWERCASE_Y, y);
+  for (let count = 0; count < MAX_Y_SEARCHES; count++) {
+    y = searches.y.next(y);
     if (y === -1 || y - 2 + TYPE_KEY.length > end) return -1;
     if (bytes[y - 2] === QUOTE && bytes[y - 1] === 0x74 && bytes[y + 1] === 0x70 && bytes[y + 2] === 0x65 && bytes[y + 3] === QUOTE && bytes[y + 4] === COLON && bytes[y + 5] === QUOTE) return y - 2;
     y += 1;
   }
-  const key = bytes.indexOf(TYPE_KEY, y - 2);
+  const key = searches.key.next(y - 2);
   return key === -1 || key + TYPE_KEY.length > end ? -1 : key;
 }
 
@@ -199,10 +234,10 @@ function typeKeyAt(bytes: Buffer, from: number, end: number): number {
  * before the key, as in `{"tags":["a"],"type":…}`, holds no keys). Native searches for single
  * bytes, no loop over bytes: this runs on every line.
  */
-function headType(bytes: Buffer, start: number, last: number): HeadType | undefined {
+function headType(bytes: Buffer, start: number, last: number, searches: HeadSearches): HeadType | undefined {
   // Searched in place, bounded after the fact (no view of the head per line: that cost more than the searches).
   const end = Math.min(last, start + TYPE_SCAN_LIMIT);
-  const key = typeKeyAt(bytes, start + 1, end);
+  const key = typeKeyAt(bytes, start + 1, end, searches);
   // The nearest `{` before the key is the line's own (a search that stops there at the latest).
   if (key === -1 || bytes.lastIndexOf(OPEN_BRACE, key) !== start) return undefined;
   const valueStart = key + TYPE_KEY.length;
@@ -303,9 +338,9 @@ function copyOf(bytes: Buffer, start: number, end: number): Buffer {
  * (the line is only turned into entries, its value not handed out), a user line loses its
  * `toolUseResult` before it is decoded and parsed.
  */
-function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean): RawLine {
+function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean, searches = new HeadSearches(bytes)): RawLine {
   const last = objectEnd(bytes, start, end);
-  const type = last === -1 ? undefined : headType(bytes, start, last);
+  const type = last === -1 ? undefined : headType(bytes, start, last, searches);
   // Every head type but `user` is one of UNREAD_TYPES.
   if (type !== undefined && type !== 'user') return new UnparsedLine(line, type, copyOf(bytes, start, end));
   if (forEntries && type === 'user') {
@@ -354,13 +389,14 @@ async function* fileLines(path: string, forEntries: boolean, synchronous?: boole
       spare = undefined;
       reading = handle.read(buffer, 0, buffer.length, null);
       const lines: RawLine[] = [];
+      const searches = new HeadSearches(chunk);
       let start = 0;
       let newline: number;
       // Splitting bytes on '\n' is safe for UTF-8: that byte never occurs inside a multi-byte character.
       while ((newline = chunk.indexOf(NEWLINE, start)) !== -1 && newline < bytesRead) {
         line += 1;
         if (pending.length === 0) {
-          lines.push(rawLine(line, chunk, start, newline, forEntries));
+          lines.push(rawLine(line, chunk, start, newline, forEntries, searches));
         } else {
           const joined = Buffer.concat([...pending, chunk.subarray(start, newline)]);
           lines.push(rawLine(line, joined, 0, joined.length, forEntries));
