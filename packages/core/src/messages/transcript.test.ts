@@ -194,6 +194,18 @@ describe('lines of a type no entry reads', () => {
     expect((await readTranscript(path.join(scratch, 'unread.jsonl'))).skippedLines).toBe(3);
   });
 
+  it('gives the value of a line that is not ASCII as its UTF-8 text, invalid bytes as U+FFFD like a decoded line', async () => {
+    const file = path.join(scratch, 'unread-utf8.jsonl');
+    const lines = [progress('"note":"café 中文 🎉 \\u00e9",'), progress('"bad":"\xff\xfe",')];
+    // The second line's two bytes are not UTF-8: written as bytes, not as characters.
+    writeFileSync(file, Buffer.concat([Buffer.from(lines[0]! + '\r\n'), Buffer.from(lines[1]!, 'latin1'), Buffer.from('\n')]));
+    const entries = await entriesOf(file);
+    expect(entries.map((entry) => entry.type)).toStrictEqual(['other', 'other']);
+    expect(entries[0]!.type === 'other' && entries[0]!.value['note']).toBe('café 中文 🎉 é');
+    expect(entries[1]!.type === 'other' && entries[1]!.value['bad']).toBe('\uFFFD\uFFFD');
+    expect(await collect(file)).toStrictEqual(parseTranscriptText(readFileSync(file, 'utf8')));
+  });
+
   it('parses a line whose type it cannot be sure of without parsing, and reports a broken one', async () => {
     const lines = [
       // The word in a nested value, or in a string, is not the line's type.

@@ -297,26 +297,33 @@ function withoutToolUseResult(bytes: Buffer, start: number, last: number): strin
   return line.toString('utf8', 0, key) + line.toString('utf8', tail);
 }
 
+/** A byte above 0x7f, as a character of a latin1 string. */
+const NON_ASCII = /[\x80-\xff]/;
+
 /**
  * A line of one of {@link UNREAD_TYPES}: its type is known, its JSON is parsed only if its
  * `value` is asked for (a consumer looking at a timestamp). Its middle is not checked: a line
  * broken there counts as a line of its type, not as malformed (it carries nothing entries read);
- * one cut short (no closing brace) is parsed, so it is reported. Its bytes are a copy: the read
- * buffer they came from is filled again by a later read.
+ * one cut short (no closing brace) is parsed, so it is reported. Its bytes are kept as a copy (the
+ * read buffer they came from is filled again by a later read), in a latin1 string: one character
+ * per byte, copied into the JS heap like any short string (a Buffer per line costs ~1.6x more,
+ * with its share of an 8 KiB pool slab), and the line's own text when it is ASCII, as it nearly
+ * always is; the bytes of one that is not are decoded as UTF-8 when its value is read.
  */
 class UnparsedLine {
   private parsed: Record<string, unknown> | undefined;
   constructor(
     readonly line: number,
     readonly lineType: string,
-    private readonly bytes: Buffer,
+    private readonly latin1: string,
   ) {}
 
   get value(): Record<string, unknown> {
     if (this.parsed === undefined) {
+      const text = NON_ASCII.test(this.latin1) ? Buffer.from(this.latin1, 'latin1').toString('utf8') : this.latin1;
       let value: unknown;
       try {
-        value = JSON.parse(cleanLine(this.bytes.toString('utf8'), this.line));
+        value = JSON.parse(cleanLine(text, this.line));
       } catch {
         value = undefined;
       }
@@ -342,7 +349,7 @@ function rawLine(line: number, bytes: Buffer, start: number, end: number, forEnt
   const last = objectEnd(bytes, start, end);
   const type = last === -1 ? undefined : headType(bytes, start, last, searches);
   // Every head type but `user` is one of UNREAD_TYPES.
-  if (type !== undefined && type !== 'user') return new UnparsedLine(line, type, copyOf(bytes, start, end));
+  if (type !== undefined && type !== 'user') return new UnparsedLine(line, type, bytes.toString('latin1', start, end));
   if (forEntries && type === 'user') {
     const cut = withoutToolUseResult(bytes, start, last);
     if (cut !== undefined) return { line, text: cut, full: bytes.subarray(start, end) };
