@@ -379,6 +379,24 @@ describe("a tool result line's toolUseResult (Claude Code's UI copy of the outpu
     expect(entries).toStrictEqual(parsedEntries(lines));
   });
 
+  it('is found past many `U`s after it, and a line without it is parsed whole', async () => {
+    const lines = [
+      result(',"sourceToolAssistantUUID":"UUUU","x":"U"', '{"out":"UUUUUUUUUUUU","n":{"U":"U"}}'),
+      result(',"sourceToolAssistantUUID":"a1"', '"Error: UNKNOWN UNIX USER"'),
+      // No toolUseResult, `U`s everywhere.
+      '{"type":"user","message":{"role":"user","content":"UUUUUUUUUUUUUUUUUUUU"},"uuid":"UUID"}',
+    ];
+    const parse = vi.spyOn(JSON, 'parse');
+    let entries;
+    try {
+      entries = await entriesOfLines('tool-use-result-u.jsonl', lines);
+      expect(parse.mock.calls.map(([text]) => (text as string).includes('"toolUseResult":'))).toStrictEqual([false, false, false]);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(entries).toStrictEqual(parsedEntries(lines));
+  });
+
   it('still reports a line broken outside it, with the whole line\'s error', async () => {
     const broken = result(',"sourceToolAssistantUUID":"a1"').replace('"role":"user",', '"role":"user",,');
     const [entry] = await entriesOfLines('tool-use-result-broken.jsonl', [broken]);

@@ -261,6 +261,34 @@ function stringStart(bytes: Buffer, close: number, floor: number): number {
   return -1;
 }
 
+const UPPERCASE_U = 0x55;
+/** Where the `U` of `,"toolUseResult":` is in it. */
+const TOOL_USE_RESULT_U = TOOL_USE_RESULT_KEY.indexOf(UPPERCASE_U);
+// `U`s after the key (in the fields after it, or in a value with the same key nested in it) are
+// skipped one search each; past this many, the rest of the line is searched for the key as a whole.
+const MAX_U_SEARCHES = 8;
+
+/**
+ * Index of the last `,"toolUseResult":` in `line`, or -1. Found by its `U`, searching backwards:
+ * through JSON, a search for one byte runs ~20x faster than one for the key's bytes (64 KiB of
+ * JSON: 0.8 µs, 20 µs), and from the line's end it crosses the field's value, a tool's output.
+ */
+function lastToolUseResultKey(line: Buffer): number {
+  let at = line.length - 1;
+  for (let count = 0; count < MAX_U_SEARCHES; count++) {
+    const u = line.lastIndexOf(UPPERCASE_U, at);
+    if (u < TOOL_USE_RESULT_U) return -1;
+    const key = u - TOOL_USE_RESULT_U;
+    let offset = 0;
+    while (offset < TOOL_USE_RESULT_KEY.length && line[key + offset] === TOOL_USE_RESULT_KEY[offset]) offset++;
+    if (offset === TOOL_USE_RESULT_KEY.length) return key;
+    at = u - 1;
+  }
+  // A key starting here at the latest has its `U` at `at` or before (a negative offset would count from the end).
+  const latest = at - TOOL_USE_RESULT_U;
+  return latest < 0 ? -1 : line.lastIndexOf(TOOL_USE_RESULT_KEY, latest);
+}
+
 /**
  * The text of the line `bytes[start, last]` (a user line) without its top-level `toolUseResult` field, or
  * undefined. The field is found as the last `,"toolUseResult":` and its value ends where the
@@ -270,7 +298,7 @@ function stringStart(bytes: Buffer, close: number, floor: number): number {
  */
 function withoutToolUseResult(bytes: Buffer, start: number, last: number): string | undefined {
   const line = bytes.subarray(start, last + 1);
-  const key = line.lastIndexOf(TOOL_USE_RESULT_KEY);
+  const key = lastToolUseResultKey(line);
   if (key === -1) return undefined;
   const floor = Math.max(key + TOOL_USE_RESULT_KEY.length, line.length - TAIL_SCAN_LIMIT);
   // Walk back over `,"name":scalar` fields from the closing brace until the value before is toolUseResult's.
