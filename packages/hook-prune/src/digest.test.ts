@@ -21,4 +21,22 @@ describe('fingerprint', () => {
     expect(fingerprint('x'.repeat(100_000))).toBe('0da3ee45545a51b3');
     expect(fingerprint(Array.from({ length: 5_000 }, (_, index) => String.fromCharCode(index % 0x3000)).join(''))).toBe('8c7ca59d39df7163');
   });
+
+  it('writes each 32-bit half as toString(16) padded to 8 digits would, high bit set or not', () => {
+    const fnv = (text: string, seed: number, prime: number) => {
+      let hash = seed | 0;
+      for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), prime);
+      return (hash >>> 0).toString(16).padStart(8, '0');
+    };
+    const halves: string[] = [];
+    for (let length = 0; length < 600; length++) {
+      const text = 'ab\u00e9\u4e2d'.repeat(length).slice(0, length);
+      const expected = [fnv(text, 0x811c9dc5, 0x01000193), fnv(text, 0x01000193 ^ text.length, 0x5bd1e995)];
+      halves.push(...expected);
+      expect(fingerprint(text), text).toBe(expected.join(''));
+    }
+    // Both kinds of values were met: 2^31 and above (a double to V8), and below 2^28 (zero-padded).
+    expect(halves.filter((half) => half >= '8').length).toBeGreaterThan(100);
+    expect(halves.some((half) => half.startsWith('0'))).toBe(true);
+  });
 });

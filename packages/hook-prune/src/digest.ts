@@ -89,6 +89,18 @@ export const INPUT_FIELD_MIN_CHARS = 120;
 // Fields that say where the content went: never digested, whatever their length.
 const LOCATION_FIELDS = new Set<string>(['file_path', 'path', 'notebook_path', 'filePath', 'cell_id', 'replace_all', 'edit_mode', 'cell_type']);
 
+/** Two hex digits of each byte value. */
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/**
+ * A 32-bit value as 8 hex digits (`(value >>> 0).toString(16).padStart(8, '0')`). By table: a
+ * value of 2^31 or more is a double to V8, which `toString(16)` formats digit by digit with
+ * floating-point division, ~1.4 µs a hash (~0.17 ms per report of the fixture's session).
+ */
+function hex32(value: number): string {
+  return HEX_BYTES[(value >>> 24) & 255]! + HEX_BYTES[(value >>> 16) & 255]! + HEX_BYTES[(value >>> 8) & 255]! + HEX_BYTES[value & 255]!;
+}
+
 /** FNV-1a (32-bit) of the text, twice with different seeds: a cheap, stable fingerprint, not a security hash. */
 export function fingerprint(text: string): string {
   // `| 0`: both start as 32-bit integers. 0x811c9dc5 alone is above 2^31, a float to V8, which
@@ -101,7 +113,7 @@ export function fingerprint(text: string): string {
     a = Math.imul(a ^ code, 0x01000193);
     b = Math.imul(b ^ code, 0x5bd1e995);
   }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  return hex32(a) + hex32(b);
 }
 
 const isDigestedField = (value: unknown) => typeof value === 'string' && value.startsWith(INPUT_DIGEST_PREFIX);
