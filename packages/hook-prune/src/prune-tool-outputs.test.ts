@@ -235,6 +235,26 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
     expect(partTokens(oldest, counter)).toBe(PLACEHOLDER_TOKENS);
   });
 
+  it('counts an empty text of an output as 0 and keeps that figure out of core’s (which asks the counter), before and after pruning in place', () => {
+    // A counter that counts an empty text as a token: core's estimate and this module's differ there.
+    const counter: TokenCounter = { name: 'plus one', count: (text) => Math.ceil((text.length + 1) / 4) };
+    const part = { type: 'tool-result', toolCallId: 'e', toolName: 'Bash', output: [{ type: 'text', text: tokens(1_000) }, { type: 'text', text: '' }] } as const satisfies MessagePart;
+    const output = structuredClone(part) as Extract<MessagePart, { type: 'tool-result' }>;
+    const figure = counter.count(tokens(1_000));
+    expect(toolResultTokens(output, counter)).toBe(figure);
+    expect(partTokens(output, counter)).toBe(figure + 1);
+    expect(toolResultTokens(output, counter)).toBe(figure);
+    // Written into with the placeholder (inPlace): core's figure of the new output is this module's too.
+    const messages = eligibleHistory([40_000, 25_000]);
+    const oldest = toolResults(messages)[0]!;
+    oldest.output = [{ type: 'text', text: tokens(25_000) }, { type: 'text', text: '' }];
+    expect(toolResultTokens(oldest, counter)).toBe(counter.count(tokens(25_000)));
+    opencodeRule(messages, { inPlace: true, tokenCounter: counter });
+    expect(oldest.output).toBe(P);
+    expect(toolResultTokens(oldest, counter)).toBe(counter.count(P));
+    expect(partTokens(oldest, counter)).toBe(counter.count(P));
+  });
+
   it('memoises token counts per part and counter', () => {
     let calls = 0;
     const counter: TokenCounter = { name: 'counting', count: (text) => (calls++, Math.ceil(text.length / 4)) };

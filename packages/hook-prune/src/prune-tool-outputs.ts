@@ -1,6 +1,6 @@
 import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, isUserPrompt, type Message, type MessagePart, type TokenCounter, type ToolCallPart, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
 // Figures this module counts anyway, kept for a host that measures the same parts (the report).
-import { forgetPartTokens, rememberPartTokens } from '@hookwise/core/counting';
+import { forgetPartTokens, partTokens, rememberPartTokens } from '@hookwise/core/counting';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER, DIGEST_PREFIX, digestInput, digestOf, formatNumber } from './digest.js';
 import {
   callJsonOf,
@@ -123,8 +123,11 @@ export interface PruneResult {
   reason: string;
 }
 
-/** Memoised token counts, per counter, per part object. Parts are treated as immutable (copy-on-write), so a part's count never goes stale. */
-const tokenMemo = new WeakMap<TokenCounter, WeakMap<ToolResultPart, number>>();
+/**
+ * Token counts of outputs whose figure is not core's (see `countsAsCore`), per counter and part
+ * object. Parts are treated as immutable (copy-on-write), so a part's count never goes stale.
+ */
+const ownCounts = new WeakMap<TokenCounter, WeakMap<ToolResultPart, number>>();
 
 /** Images inside a tool result count as core's fixed estimate. */
 const IMAGE_TOKENS = IMAGE_TOKEN_ESTIMATE;
@@ -146,19 +149,37 @@ function countOutput(output: ToolResultContent, counter: TokenCounter): number {
   return total;
 }
 
+function ownCountsOf(counter: TokenCounter): WeakMap<ToolResultPart, number> {
+  let memo = ownCounts.get(counter);
+  if (memo === undefined) ownCounts.set(counter, (memo = new WeakMap()));
+  return memo;
+}
+
+/**
+ * Tokens of a result's output, counted once per part and counter: core's memo (`partTokens`)
+ * holds the figure when it is core's estimate too (almost always), so a host measuring the same
+ * parts (the report) finds it there; this module's own memo holds the others.
+ */
+function outputTokens(part: ToolResultPart, counter: TokenCounter): number {
+  if (countsAsCore(part.output)) return partTokens(part, counter);
+  const memo = ownCountsOf(counter);
+  let tokens = memo.get(part);
+  if (tokens === undefined) memo.set(part, (tokens = countOutput(part.output, counter)));
+  return tokens;
+}
+
+/** Keeps `tokens` as the output figure of a part this module wrote (a pruned copy, or a part written into). */
+function keepOutputTokens(part: ToolResultPart, counter: TokenCounter, tokens: number): void {
+  if (countsAsCore(part.output)) rememberPartTokens(part, counter, tokens);
+  else {
+    forgetPartTokens(part);
+    ownCountsOf(counter).set(part, tokens);
+  }
+}
+
 /** Tokens of a tool result's output, memoised. Exported for hosts that report sizes the same way the pruner sees them. */
 export function toolResultTokens(part: ToolResultPart, counter: TokenCounter = defaultTokenCounter): number {
-  let memo = tokenMemo.get(counter);
-  if (memo === undefined) {
-    memo = new WeakMap();
-    tokenMemo.set(counter, memo);
-  }
-  let tokens = memo.get(part);
-  if (tokens === undefined) {
-    tokens = countOutput(part.output, counter);
-    memo.set(part, tokens);
-  }
-  return tokens;
+  return outputTokens(part, counter);
 }
 
 /** Whether an output is a placeholder or digest left by a pruner (this one, OpenCode, tunacode). */
@@ -295,7 +316,6 @@ interface Run {
   readonly placeholderTokens: number;
   readonly protectedSet: ReadonlySet<string> | undefined;
   readonly digestSet: ReadonlySet<string> | undefined;
-  readonly memoCounts: WeakMap<ToolResultPart, number>;
   readonly inPlace: boolean;
   output: Message[];
   prunedIds: string[];
@@ -320,15 +340,7 @@ function factsOf(entry: Entry, run: Run): OptionFacts {
 
 /** Tokens of a result's output, memoised per part and counter. */
 function outputTokensOf(entry: Entry, facts: OptionFacts, run: Run): number {
-  if (facts.outputTokens < 0) {
-    const part = entry.part!;
-    let tokens = run.memoCounts.get(part);
-    if (tokens === undefined) {
-      run.memoCounts.set(part, (tokens = countOutput(part.output, run.counter)));
-      if (countsAsCore(part.output)) rememberPartTokens(part, run.counter, tokens);
-    }
-    facts.outputTokens = tokens;
-  }
+  if (facts.outputTokens < 0) facts.outputTokens = outputTokens(entry.part!, run.counter);
   return facts.outputTokens;
 }
 
@@ -434,10 +446,7 @@ function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement 
       let pruned: ToolResultPart;
       if (cached !== undefined && cached.output === replacement) pruned = cached;
       else replacementMemo.set(part, (pruned = { ...part, output: replacement }));
-      if (run.memoCounts.get(pruned) !== replacementTokens) {
-        run.memoCounts.set(pruned, replacementTokens);
-        if (replacement !== '') rememberPartTokens(pruned, counter, replacementTokens);
-      }
+      keepOutputTokens(pruned, counter, replacementTokens);
       output = { part: pruned, reclaimed: gain - replacementTokens, carrier: carrierOf(run.messages[entry.messageIndex]!, pruned) };
     }
   }
@@ -503,8 +512,7 @@ function replaceInPlace(entry: Entry, run: Run): boolean {
     const replacementTokens = run.useDigest ? countOutput(replacement, counter) : run.placeholderTokens;
     if (replacementTokens < gain) {
       part.output = replacement;
-      forgetPartTokens(part);
-      if (run.memoCounts.get(part) !== replacementTokens) run.memoCounts.set(part, replacementTokens);
+      keepOutputTokens(part, counter, replacementTokens);
       run.tokensReclaimed += gain - replacementTokens;
       changed = true;
     }
@@ -619,9 +627,7 @@ export function pruneToolOutputs(messages: Message[], options: PruneOptions = {}
   const index = historyIndex(messages, !inPlace);
   useFactsFor(index, counter, placeholderOption, protectedTools, digestTools);
   const entries = index.entries;
-  let memoCounts = tokenMemo.get(counter);
-  if (memoCounts === undefined) tokenMemo.set(counter, (memoCounts = new WeakMap()));
-  const run: Run = { messages, counter, placeholder, useDigest, placeholderTokens, protectedSet, digestSet, memoCounts, inPlace, output: messages, prunedIds: [], tokensReclaimed: 0 };
+  const run: Run = { messages, counter, placeholder, useDigest, placeholderTokens, protectedSet, digestSet, inPlace, output: messages, prunedIds: [], tokensReclaimed: 0 };
 
   // This run's marks: the latest step's results (protected by recency), earlier prunes.
   const runMark = ++index.run;
