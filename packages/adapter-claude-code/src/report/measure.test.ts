@@ -9,6 +9,24 @@ const message = (role: Message['role'], ...parts: MessagePart[]): Message => ({ 
 const withPart = (original: Message, index: number, part: MessagePart): Message => ({ ...original, parts: original.parts.map((each, at) => (at === index ? part : each)) });
 const placeholder = (part: MessagePart): MessagePart => ({ ...(part as Extract<MessagePart, { type: 'tool-result' }>), output: '[cleared]' });
 
+describe('measureTransform', () => {
+  const chars = createCharsTokenCounter(4);
+  const history: Message[] = [message('user', text('go')), message('user', result('a', 'x'.repeat(4_000)), text('note')), message('assistant', text('abcdefgh'))];
+
+  it('counts replaced parts as before minus after, a message with parts added or dropped by its totals, a shorter history by its totals', () => {
+    expect(measureTransform(history, history, chars)).toStrictEqual({ tokens: 0, parts: 0 });
+    expect(measureTransform(history, [...history], chars)).toStrictEqual({ tokens: 0, parts: 0 });
+    // The 4,000-character output (1,000 tokens) replaced by '[cleared]' (3).
+    const pruned = withPart(history[1]!, 0, placeholder(history[1]!.parts[0]!));
+    expect(measureTransform(history, [history[0]!, pruned, history[2]!], chars)).toStrictEqual({ tokens: 1_000 - 3, parts: 1 });
+    // The output dropped from its message: 1,001 tokens before, 1 after.
+    const dropped: Message = { ...history[1]!, parts: [history[1]!.parts[1]!] };
+    expect(measureTransform(history, [history[0]!, dropped, history[2]!], chars)).toStrictEqual({ tokens: 1_000, parts: 1 });
+    // The last message dropped: the totals differ by its 2 tokens, and its one part is gone.
+    expect(measureTransform(history, [history[0]!, history[1]!], chars)).toStrictEqual({ tokens: 2, parts: 1 });
+  });
+});
+
 describe('TransformMeter', () => {
   const chars = createCharsTokenCounter(4);
 

@@ -1,5 +1,5 @@
 import { fromAnthropicMessages, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
-import { partTokens as corePartTokens } from '@hookwise/core/counting';
+import { partTokens } from '@hookwise/core/counting';
 
 /**
  * Measuring: the live history a request would carry, and what a transformed history gave up,
@@ -146,29 +146,23 @@ function asBlocks(content: string | unknown[]): unknown[] {
   return typeof content === 'string' ? [{ type: 'text', text: content }] : content;
 }
 
-/**
- * Tokens of one part, by core's estimate (the one plugins use), counted once per part object in
- * the process: core's figure, which a plugin that counted the part first (hook-prune) has kept.
- */
-export function partTokens(part: MessagePart, counter: TokenCounter): number {
-  return corePartTokens(part, counter);
-}
-
-// Messages are never changed in place (transformers copy on write, the live history converts a
-// grown message anew), so their sums are kept per object and per counter.
-const messageMemos = new WeakMap<TokenCounter, WeakMap<Message, number>>();
+// Tokens of one part by core's estimate (the one plugins use), counted once per part object in
+// the process: core's figure, which a plugin that counted the part first (hook-prune) has kept.
+// A message's sum is not kept: the report sums each message once (the history at a compaction;
+// the meter keeps its figures per changed pair), so a memo per message was a WeakMap write per
+// message that was never read.
 
 /** Tokens of one message: the sum of its parts. */
 export function messageTokens(message: Message, counter: TokenCounter): number {
-  let memo = messageMemos.get(counter);
-  if (!memo) messageMemos.set(counter, (memo = new WeakMap()));
-  let tokens = memo.get(message);
-  if (tokens === undefined) {
-    tokens = 0;
-    for (const part of message.parts) tokens += corePartTokens(part, counter);
-    memo.set(message, tokens);
-  }
+  let tokens = 0;
+  for (const part of message.parts) tokens += partTokens(part, counter);
   return tokens;
+}
+
+/** Tokens a transform took out, and how many parts it changed. */
+export interface TransformFigure {
+  tokens: number;
+  parts: number;
 }
 
 /**
@@ -183,60 +177,41 @@ export function messageTokens(message: Message, counter: TokenCounter): number {
 export class TransformMeter {
   private befores: Array<Message | undefined> = [];
   private afters: Array<Message | undefined> = [];
-  private tokens: number[] = [];
-  private parts: number[] = [];
+  private figures: Array<TransformFigure | undefined> = [];
 
   constructor(private readonly counter: TokenCounter) {}
 
-  measure(original: readonly Message[], transformed: readonly Message[]): { tokens: number; parts: number } {
-    if (original === transformed || original.length !== transformed.length) return measureTransform(original, transformed, this.counter);
-    const { befores, afters } = this;
-    let tokens = 0;
-    let parts = 0;
-    for (let index = 0; index < original.length; index++) {
-      const before = original[index]!;
-      const after = transformed[index]!;
-      if (before === after) continue;
-      let known: number | undefined;
-      if (befores[index] === before && afters[index] === after) {
-        known = this.tokens[index]!;
-        parts += this.parts[index]!;
-      } else {
-        const diff = messageDiff(before, after, this.counter);
-        if (diff.whole) {
-          befores[index] = before;
-          afters[index] = after;
-          this.tokens[index] = known = diff.tokens;
-          this.parts[index] = diff.parts;
-        }
-        parts += diff.parts;
-      }
-      // One figure per message only while every figure so far is whole (then exact in any order); else part by part, as measureTransform adds them.
-      if (known !== undefined && Number.isInteger(tokens)) tokens += known;
-      else tokens = addPartDiffs(tokens, before, after, this.counter);
-    }
-    return { tokens, parts };
+  measure(original: readonly Message[], transformed: readonly Message[]): TransformFigure {
+    return measureTransform(original, transformed, this.counter, this);
+  }
+
+  /** The figure of the pair at `index`, kept or measured now (and kept); undefined when its part figures are not all whole numbers. */
+  pairFigure(index: number, before: Message, after: Message): TransformFigure | undefined {
+    if (this.befores[index] === before && this.afters[index] === after) return this.figures[index];
+    const diff = messageDiff(before, after, this.counter);
+    if (diff === undefined) return undefined;
+    this.befores[index] = before;
+    this.afters[index] = after;
+    return (this.figures[index] = diff);
   }
 
   /** A compaction: the next history is new messages (the old pairs would only keep them alive). */
   clear(): void {
     this.befores = [];
     this.afters = [];
-    this.tokens = [];
-    this.parts = [];
+    this.figures = [];
   }
 }
 
-/** What one message gave up: the changed parts' tokens (before minus after), how many changed, and whether every part's figure is a whole number. */
-function messageDiff(before: Message, after: Message, counter: TokenCounter): { tokens: number; parts: number; whole: boolean } {
+/** What one message gave up: the changed parts' tokens (before minus after) and how many changed; undefined when some part's figure is not a whole number. */
+function messageDiff(before: Message, after: Message, counter: TokenCounter): TransformFigure | undefined {
   if (before.parts.length !== after.parts.length) {
     const beforeTokens = messageTokens(before, counter);
     const afterTokens = messageTokens(after, counter);
-    return { tokens: beforeTokens - afterTokens, parts: Math.abs(before.parts.length - after.parts.length), whole: Number.isInteger(beforeTokens) && Number.isInteger(afterTokens) };
+    return Number.isInteger(beforeTokens) && Number.isInteger(afterTokens) ? { tokens: beforeTokens - afterTokens, parts: changedParts(before, after) } : undefined;
   }
   let tokens = 0;
   let parts = 0;
-  let whole = true;
   for (let partIndex = 0; partIndex < before.parts.length; partIndex++) {
     const beforePart = before.parts[partIndex]!;
     const afterPart = after.parts[partIndex]!;
@@ -244,13 +219,21 @@ function messageDiff(before: Message, after: Message, counter: TokenCounter): { 
     parts++;
     const beforeTokens = partTokens(beforePart, counter);
     const afterTokens = partTokens(afterPart, counter);
-    if (!Number.isInteger(beforeTokens) || !Number.isInteger(afterTokens)) whole = false;
+    if (!Number.isInteger(beforeTokens) || !Number.isInteger(afterTokens)) return undefined;
     tokens += beforeTokens - afterTokens;
   }
-  return { tokens, parts, whole };
+  return { tokens, parts };
 }
 
-/** `total` plus one message's part figures, added one by one in measureTransform's order. */
+/** How many parts of a replaced message changed: the replaced ones, or the difference in number when parts were added or dropped. */
+function changedParts(before: Message, after: Message): number {
+  if (before.parts.length !== after.parts.length) return Math.abs(before.parts.length - after.parts.length);
+  let parts = 0;
+  for (let partIndex = 0; partIndex < before.parts.length; partIndex++) if (before.parts[partIndex] !== after.parts[partIndex]) parts++;
+  return parts;
+}
+
+/** `total` plus one message's part figures, added one by one: the order every figure is summed in. */
 function addPartDiffs(total: number, before: Message, after: Message, counter: TokenCounter): number {
   if (before.parts.length !== after.parts.length) return total + (messageTokens(before, counter) - messageTokens(after, counter));
   for (let partIndex = 0; partIndex < before.parts.length; partIndex++) {
@@ -264,9 +247,11 @@ function addPartDiffs(total: number, before: Message, after: Message, counter: T
 /**
  * What a transformed history gave up against the original: tokens of the parts that were
  * replaced minus their replacements, and how many parts changed. Transformers copy on write,
- * so messages and parts left alone are the same objects and cost a reference comparison.
+ * so messages and parts left alone are the same objects and cost a reference comparison. A
+ * message with parts added or dropped counts as its total before minus after. With a `meter`,
+ * each replaced message's figure is the one it kept for the same pair (see `TransformMeter`).
  */
-export function measureTransform(original: readonly Message[], transformed: readonly Message[], counter: TokenCounter): { tokens: number; parts: number } {
+export function measureTransform(original: readonly Message[], transformed: readonly Message[], counter: TokenCounter, meter?: TransformMeter): TransformFigure {
   if (original === transformed) return { tokens: 0, parts: 0 };
   if (original.length !== transformed.length) {
     // A transformer that drops messages: compare totals.
@@ -282,17 +267,14 @@ export function measureTransform(original: readonly Message[], transformed: read
     const before = original[index]!;
     const after = transformed[index]!;
     if (before === after) continue;
-    if (before.parts.length !== after.parts.length) {
-      tokens += messageTokens(before, counter) - messageTokens(after, counter);
-      parts += Math.abs(before.parts.length - after.parts.length);
-      continue;
-    }
-    for (let partIndex = 0; partIndex < before.parts.length; partIndex++) {
-      const beforePart = before.parts[partIndex]!;
-      const afterPart = after.parts[partIndex]!;
-      if (beforePart === afterPart) continue;
-      parts++;
-      tokens += partTokens(beforePart, counter) - partTokens(afterPart, counter);
+    const known = meter?.pairFigure(index, before, after);
+    // A message's figure at once only while every figure so far is whole (then exact in any order); else part by part.
+    if (known !== undefined && Number.isInteger(tokens)) {
+      tokens += known.tokens;
+      parts += known.parts;
+    } else {
+      tokens = addPartDiffs(tokens, before, after, counter);
+      parts += changedParts(before, after);
     }
   }
   return { tokens, parts };
