@@ -312,6 +312,20 @@ class DeadlineQueue {
     this.timer.unref?.();
   }
 
+  /**
+   * Disarms the timer when no call is running (the engine is disposed). Its timer would
+   * otherwise hold the queue, and through the last call's context the engine's state and
+   * plugins, for a whole timeout after the engine's last hook (a host that makes an engine per
+   * task, or per report, kept each one for 5 s). A call still running keeps its deadline.
+   */
+  stop(): void {
+    while (this.head?.settled) this.head = this.head.next;
+    if (this.head !== undefined) return;
+    this.tail = undefined;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
   private readonly expire = (): void => {
     this.timer = undefined;
     const now = monotonicMs();
@@ -761,6 +775,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
     },
     async dispose() {
+      deadlines?.stop();
       for (const owner of sessions.values()) await owner.dispose();
       sessions.clear();
       await engineContainer?.dispose();
