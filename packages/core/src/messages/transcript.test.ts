@@ -206,6 +206,23 @@ describe('lines of a type no entry reads', () => {
     expect(await collect(file)).toStrictEqual(parseTranscriptText(readFileSync(file, 'utf8')));
   });
 
+  it('keeps the bytes of each such line, adjacent or not, whatever comes between', async () => {
+    const lines = [
+      progress('"n":1,'),
+      progress('"n":2,'),
+      '',
+      progress('"n":3,') + '\r',
+      '{"type":"queue-operation","operation":"dequeue"}',
+      '{"type":"user","message":{"role":"user","content":"between"}}',
+      '{"type":"file-history-snapshot","snapshot":{"n":4}}\r',
+      '   ',
+      progress('"n":5,'),
+    ];
+    const entries = await entriesOf(write('unread-runs.jsonl', lines));
+    const expected = lines.flatMap((line, index) => (line.trim() === '' || line.includes('"user"') ? [] : [{ line: index + 1, value: JSON.parse(line) as unknown }]));
+    expect(entries.flatMap((entry) => (entry.type === 'other' ? [{ line: entry.line, value: entry.value }] : []))).toStrictEqual(expected);
+  });
+
   it('parses a line whose type it cannot be sure of without parsing, and reports a broken one', async () => {
     const lines = [
       // The word in a nested value, or in a string, is not the line's type.

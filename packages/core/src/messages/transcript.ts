@@ -325,33 +325,76 @@ function withoutToolUseResult(bytes: Buffer, start: number, last: number): strin
   return line.toString('utf8', 0, key) + line.toString('utf8', tail);
 }
 
-/** A byte above 0x7f, as a character of a latin1 string. */
-const NON_ASCII = /[\x80-\xff]/;
+/**
+ * The bytes of one read buffer's unread lines, copied out of it together before it is filled
+ * again: one copy per chunk, runs of adjacent lines copied as one (with the newlines between).
+ * Not a Buffer per line (each with its share of an 8 KiB pool slab: twice the time), nor a string
+ * per line (faster to make, but a megabyte more of the JS heap per read of the recorded session:
+ * 113 scavenges instead of 101 in 100 report runs, each ~2 ms). An entry a consumer keeps keeps
+ * its chunk's copy (at most the chunk, 1 MiB).
+ */
+class UnreadBytes {
+  /** The copy, once made (a line joined from two chunks is a copy already: it is its own). */
+  bytes: Buffer | undefined;
+  // [start, end) of each run of adjacent kept lines in the read buffer.
+  private readonly runs: number[] = [];
+  private size = 0;
+  constructor(private readonly chunk: Buffer) {}
+
+  static whole(bytes: Buffer): UnreadBytes {
+    const unread = new UnreadBytes(bytes);
+    unread.bytes = bytes;
+    return unread;
+  }
+
+  /** Keeps `chunk[start, end)`; returns where it will be in the copy. */
+  keep(start: number, end: number): number {
+    const runs = this.runs;
+    // The last run ends at the newline before this line: it grows by the newline and the line.
+    if (runs.length > 0 && runs[runs.length - 1] === start - 1) {
+      runs[runs.length - 1] = end;
+      const offset = this.size + 1;
+      this.size = offset + end - start;
+      return offset;
+    }
+    runs.push(start, end);
+    const offset = this.size;
+    this.size = offset + end - start;
+    return offset;
+  }
+
+  /** Copies what was kept, before the read buffer is filled again. */
+  copy(): void {
+    if (this.size === 0) return;
+    const bytes = Buffer.allocUnsafe(this.size);
+    let at = 0;
+    for (let index = 0; index < this.runs.length; index += 2) at += this.chunk.copy(bytes, at, this.runs[index]!, this.runs[index + 1]!);
+    this.bytes = bytes;
+  }
+}
 
 /**
  * A line of one of {@link UNREAD_TYPES}: its type is known, its JSON is parsed only if its
  * `value` is asked for (a consumer looking at a timestamp). Its middle is not checked: a line
  * broken there counts as a line of its type, not as malformed (it carries nothing entries read);
- * one cut short (no closing brace) is parsed, so it is reported. Its bytes are kept as a copy (the
- * read buffer they came from is filled again by a later read), in a latin1 string: one character
- * per byte, copied into the JS heap like any short string (a Buffer per line costs ~1.6x more,
- * with its share of an 8 KiB pool slab), and the line's own text when it is ASCII, as it nearly
- * always is; the bytes of one that is not are decoded as UTF-8 when its value is read.
+ * one cut short (no closing brace) is parsed, so it is reported. Its bytes are a copy (see
+ * {@link UnreadBytes}): the read buffer they came from is filled again by a later read.
  */
 class UnparsedLine {
   private parsed: Record<string, unknown> | undefined;
   constructor(
     readonly line: number,
     readonly lineType: string,
-    private readonly latin1: string,
+    private readonly source: UnreadBytes,
+    private readonly offset: number,
+    private readonly length: number,
   ) {}
 
   get value(): Record<string, unknown> {
     if (this.parsed === undefined) {
-      const text = NON_ASCII.test(this.latin1) ? Buffer.from(this.latin1, 'latin1').toString('utf8') : this.latin1;
       let value: unknown;
       try {
-        value = JSON.parse(cleanLine(text, this.line));
+        value = JSON.parse(cleanLine(this.source.bytes!.toString('utf8', this.offset, this.offset + this.length), this.line));
       } catch {
         value = undefined;
       }
@@ -373,11 +416,14 @@ function copyOf(bytes: Buffer, start: number, end: number): Buffer {
  * (the line is only turned into entries, its value not handed out), a user line loses its
  * `toolUseResult` before it is decoded and parsed.
  */
-function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean, searches = new HeadSearches(bytes)): RawLine {
+function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean, searches = new HeadSearches(bytes), unread?: UnreadBytes): RawLine {
   const last = objectEnd(bytes, start, end);
   const type = last === -1 ? undefined : headType(bytes, start, last, searches);
   // Every head type but `user` is one of UNREAD_TYPES.
-  if (type !== undefined && type !== 'user') return new UnparsedLine(line, type, bytes.toString('latin1', start, end));
+  if (type !== undefined && type !== 'user') {
+    if (unread === undefined) return new UnparsedLine(line, type, UnreadBytes.whole(bytes), start, end - start);
+    return new UnparsedLine(line, type, unread, unread.keep(start, end), end - start);
+  }
   if (forEntries && type === 'user') {
     const cut = withoutToolUseResult(bytes, start, last);
     if (cut !== undefined) return { line, text: cut, full: bytes.subarray(start, end) };
@@ -425,13 +471,14 @@ async function* fileLines(path: string, forEntries: boolean, synchronous?: boole
       reading = handle.read(buffer, 0, buffer.length, null);
       const lines: RawLine[] = [];
       const searches = new HeadSearches(chunk);
+      const unread = new UnreadBytes(chunk);
       let start = 0;
       let newline: number;
       // Splitting bytes on '\n' is safe for UTF-8: that byte never occurs inside a multi-byte character.
       while ((newline = chunk.indexOf(NEWLINE, start)) !== -1 && newline < bytesRead) {
         line += 1;
         if (pending.length === 0) {
-          lines.push(rawLine(line, chunk, start, newline, forEntries, searches));
+          lines.push(rawLine(line, chunk, start, newline, forEntries, searches, unread));
         } else {
           const joined = Buffer.concat([...pending, chunk.subarray(start, newline)]);
           lines.push(rawLine(line, joined, 0, joined.length, forEntries));
@@ -440,6 +487,7 @@ async function* fileLines(path: string, forEntries: boolean, synchronous?: boole
         start = newline + 1;
       }
       if (start < bytesRead) pending.push(copyOf(chunk, start, bytesRead));
+      unread.copy();
       // Lines keep no view of the chunk (a cut line's `full` is read before the next chunk is): it is the next read's buffer.
       spare = chunk;
       if (lines.length > 0) yield lines;
