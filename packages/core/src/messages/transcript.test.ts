@@ -414,6 +414,26 @@ describe("a tool result line's toolUseResult (Claude Code's UI copy of the outpu
     expect(entries).toStrictEqual(parsedEntries(lines));
   });
 
+  it('is cut out whether it is shorter or longer than the fields after it, leaving the lines around it as they were', async () => {
+    const lines = [
+      // Shorter than what follows it, then longer.
+      result(',"sourceToolAssistantUUID":"a1","requestId":"req_0123456789","n":1', '1'),
+      result(',"id":"z"', `"${'x'.repeat(300)}"`),
+      '{"type":"progress","data":{"n":2}}',
+      result(',"sourceToolAssistantUUID":"a3"'),
+      '{"type":"queue-operation","operation":"enqueue"}',
+    ];
+    const parse = vi.spyOn(JSON, 'parse');
+    let entries;
+    try {
+      entries = await entriesOfLines('tool-use-result-lengths.jsonl', lines);
+      expect(parse.mock.calls.map(([text]) => (text as string).includes('"toolUseResult":'))).toStrictEqual([false, false, false]);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(entries.map((entry) => (entry.type === 'other' ? { type: 'other', line: entry.line, value: entry.value } : entry))).toStrictEqual(parsedEntries(lines));
+  });
+
   it('still reports a line broken outside it, with the whole line\'s error', async () => {
     const broken = result(',"sourceToolAssistantUUID":"a1"').replace('"role":"user",', '"role":"user",,');
     const [entry] = await entriesOfLines('tool-use-result-broken.jsonl', [broken]);

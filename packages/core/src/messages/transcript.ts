@@ -321,8 +321,30 @@ function withoutToolUseResult(bytes: Buffer, start: number, last: number): strin
     if (keyStart - 1 < key) return undefined;
     tail = keyStart - 1;
   }
-  // Two decodes joined: a joined copy of the bytes, then one decode, cost more (JSON.parse reads the join as one text).
-  return line.toString('utf8', 0, key) + line.toString('utf8', tail);
+  return textWithout(line, key, tail);
+}
+
+// Where textWithout keeps the bytes it overwrites (the tail is at most TAIL_SCAN_LIMIT bytes).
+const SCRATCH = Buffer.allocUnsafe(TAIL_SCAN_LIMIT);
+
+/**
+ * The text of `line` without `line[key, tail)`, as one flat string: the tail (a few ids, then
+ * `}`) moved next to the head in the read buffer, one decode, then the buffer put back as it was.
+ * Two decodes joined make a cons string, which JSON.parse flattens into a second copy of the
+ * line (half a megabyte of JS heap per read of the recorded session); a joined copy of the bytes
+ * costs a copy of the head.
+ */
+function textWithout(line: Buffer, key: number, tail: number): string {
+  const tailLength = line.length - tail;
+  // The tail would overwrite itself (the cut is shorter than it): two decodes joined.
+  if (tail - key < tailLength) return line.toString('utf8', 0, key) + line.toString('utf8', tail);
+  line.copy(SCRATCH, 0, key, key + tailLength);
+  line.copy(line, key, tail, line.length);
+  try {
+    return line.toString('utf8', 0, key + tailLength);
+  } finally {
+    SCRATCH.copy(line, key, 0, tailLength);
+  }
 }
 
 /**
