@@ -214,6 +214,43 @@ describe('fail open', () => {
     ]);
     expect((await eventLog.readAll()).filter((record) => record.type === 'hook:error').map((record) => record.pluginName)).toEqual(['slow', 'last']);
   });
+  it('reports a hook whose returned thenable throws or rejects as an error, and runs the next hook', async () => {
+    const odd = definePlugin({
+      meta: { name: 'odd', version: '1' },
+      hooks: [
+        defineHook({
+          name: 'h',
+          on: {
+            'tool:after': (payload) =>
+              (payload.output === 'throws'
+                ? { then: () => { throw new Error('then threw'); } }
+                : Promise.reject(new Error('rejected'))) as never,
+          },
+        }),
+      ],
+    });
+    const fine = definePlugin({ meta: { name: 'fine', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': async () => ({ context: 'yes' }) } })] });
+    const { engine } = engineWith({ plugins: [odd(), fine()] });
+    for (const [output, message] of [['throws', 'then threw'], ['rejects', 'rejected']]) {
+      const outcome = await engine.emit('tool:after', { ...toolAfter, output });
+      expect(outcome.context).toBe('yes');
+      expect(outcome.errors).toMatchObject([{ pluginName: 'odd', kind: 'error', message }]);
+    }
+    await engine.dispose();
+  });
+
+  it('never aborts the signal of a hook call that finished before its deadline', async () => {
+    let aborted = 0;
+    const quick = definePlugin({
+      meta: { name: 'quick', version: '1' },
+      hooks: [defineHook({ name: 'h', on: { 'tool:after': async (_payload, context) => void context.signal.addEventListener('abort', () => aborted++) } })],
+    });
+    const { engine } = engineWith({ plugins: [quick()] }, { hookTimeoutMs: 20 });
+    expect((await engine.emit('tool:after', toolAfter)).errors).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(aborted).toBe(0);
+  });
+
   it('dispose disarms the deadline timer (it held the engine for a whole timeout), unless a call is still running', async () => {
     vi.useFakeTimers();
     try {
