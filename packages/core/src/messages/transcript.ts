@@ -232,7 +232,8 @@ function typeKeyAt(bytes: Buffer, from: number, end: number, searches: HeadSearc
  * `"type":"`. Then that key is a top-level one: those bytes are never inside a JSON string (a
  * quote in a string is escaped), and a key belongs to an object, which opens with `{` (an array
  * before the key, as in `{"tags":["a"],"type":…}`, holds no keys). Native searches for single
- * bytes, no loop over bytes: this runs on every line.
+ * bytes, no loop over the head's bytes (the one loop compares the type's name): this runs on
+ * every line.
  */
 function headType(bytes: Buffer, start: number, last: number, searches: HeadSearches): HeadType | undefined {
   // Searched in place, bounded after the fact (no view of the head per line: that cost more than the searches).
