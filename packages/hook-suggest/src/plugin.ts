@@ -94,9 +94,10 @@ export function normalizeState(value: unknown, options: SuggestOptions): Suggest
   };
 }
 
-/** The host's figure when it has one, else the transcript's; undefined when neither says. Never throws. */
+/** A context size the host gave with the event. */
 const hostMeasurement = (contextTokens: number): RawMeasurement => ({ contextTokens, source: 'host' });
 
+/** The host's figure when it has one, else the transcript's; undefined when neither says. Never throws. */
 async function measureContext(payload: ContextPayload, logger: Logger): Promise<RawMeasurement | undefined> {
   if (payload.contextTokens !== undefined) return hostMeasurement(payload.contextTokens);
   if (!payload.transcriptPath) return undefined;
