@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -314,7 +315,7 @@ describe('helpers', () => {
   const directories: string[] = [];
   afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
-  it('lastAssistantText reads the final assistant text of a sub-agent transcript, skipping broken lines', () => {
+  it('lastAssistantText reads the final assistant text of a sub-agent transcript, skipping broken lines', async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-binding-'));
     directories.push(directory);
     const file = path.join(directory, 'agent.jsonl');
@@ -327,7 +328,17 @@ describe('helpers', () => {
         '{"type":"assistant", broken',
       ].join('\n'),
     );
-    expect(lastAssistantText(file)).toBe('final report');
-    expect(lastAssistantText(path.join(directory, 'missing.jsonl'))).toBeUndefined();
+    expect(await lastAssistantText(file)).toBe('final report');
+    expect(await lastAssistantText(path.join(directory, 'missing.jsonl'))).toBeUndefined();
+  });
+
+  it('lastAssistantText refuses a FIFO or a folder at agent_transcript_path at once, without waiting for a writer', async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-binding-'));
+    directories.push(directory);
+    const fifo = path.join(directory, 'agent.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    // An open that waited for a writer would never settle: nothing writes to this FIFO.
+    expect(await lastAssistantText(fifo)).toBeUndefined();
+    expect(await lastAssistantText(directory)).toBeUndefined();
   });
 });

@@ -90,6 +90,12 @@ export function recentWriteFailure(projectDir: string): boolean {
   }
 }
 
+/** A full, read-only or forbidden disk: not a race with another writer, which the next call gets past. */
+function isLastingWriteError(error: unknown): boolean {
+  const code = ((error as { cause?: NodeJS.ErrnoException })?.cause ?? (error as NodeJS.ErrnoException))?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM';
+}
+
 function markWriteFailure(projectDir: string): void {
   const marker = path.join(cacheDirOf(projectDir), WRITE_FAILED_MARKER);
   try {
@@ -176,8 +182,8 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
     const manifest = finish({ failed: reason });
     try {
       writeAtomic(projectDir, path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
-    } catch {
-      markWriteFailure(projectDir);
+    } catch (error) {
+      if (isLastingWriteError(error)) markWriteFailure(projectDir);
     }
     return { ok: false, reason, manifest };
   };
@@ -190,15 +196,54 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
   sweepTempFiles(cacheDir);
 
   const coreEntry = resolveCore(projectDir, runtime);
-  // A JSON config is checked now, so that calls skip validating it and its plugins' options.
-  const carried = configFile.endsWith('.json') && coreEntry ? await checkJsonConfig(configFile, coreEntry) : undefined;
+  const compile = (entry: string) => compileRunEntry(esbuild, { projectDir, configFile, coreEntry }, entry);
   let entry: string;
   try {
-    entry = generateEntry(configFile, runtime, carried);
+    entry = generateEntry(configFile, runtime);
   } catch (error) {
     return fail((error as Error).message);
   }
-  const bundle = (keepNames: boolean) =>
+  let output: CompiledEntry;
+  try {
+    output = await compile(entry);
+    // A JSON config is checked now, with the bundle just built, so that calls skip validating
+    // it and its plugins' options; the bundle is then built again carrying the result.
+    const unchecked = output.outputFiles[0]?.text;
+    const carried = configFile.endsWith('.json') && coreEntry && unchecked ? await checkJsonConfig(configFile, { code: unchecked, file: path.join(cacheDir, 'run-check.cjs') }) : undefined;
+    if (carried) output = await compile(generateEntry(configFile, runtime, carried));
+  } catch (error) {
+    const errors = (error as { errors?: Array<{ text: string }> }).errors;
+    return fail(`bundling failed: ${errors?.map((item) => item.text).join('; ') ?? (error as Error).message}`);
+  }
+  for (const input of Object.keys(output.metafile.inputs)) {
+    if (input.startsWith('<stdin>') || input.includes('hookwise-run-entry')) continue;
+    const absolute = path.resolve(projectDir, input);
+    watchedFiles.add(packageJsonOf(absolute) ?? absolute);
+  }
+  const code = output.outputFiles[0]?.contents;
+  if (!code) return fail('bundling produced no output');
+  const bundleName = `run-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.cjs`;
+  const bundlePath = path.join(cacheDir, bundleName);
+  try {
+    writeAtomic(projectDir, bundlePath, code);
+    const manifest = finish({ bundle: bundleName });
+    writeAtomic(projectDir, path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
+    clearWriteFailure(projectDir);
+    removeOldBundles(cacheDir, bundleName);
+    return { ok: true, bundlePath, manifest };
+  } catch (error) {
+    if (isLastingWriteError(error)) markWriteFailure(projectDir);
+    return { ok: false, reason: `could not write the bundle: ${(error as Error).message}` };
+  }
+}
+
+type Esbuild = typeof import('esbuild');
+type CompiledEntry = import('esbuild').BuildResult<{ write: false; metafile: true }>;
+
+/** Bundles a generated entry (see `generateEntry`) into one CommonJS file's text, not written. */
+export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: string; configFile: string; coreEntry: string | undefined }, entry: string): Promise<CompiledEntry> {
+  const { projectDir, configFile, coreEntry } = options;
+  const bundle = (entry: string, keepNames: boolean) =>
     esbuild.build({
       stdin: { contents: entry, resolveDir: path.dirname(configFile), sourcefile: 'hookwise-run-entry.mjs', loader: 'js' },
       bundle: true,
@@ -266,39 +311,13 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
         },
       ],
     });
-  let output: import('esbuild').BuildResult<{ write: false; metafile: true }>;
-  try {
-    // A class hook is named after its class (`Class.method`), and the bundler renames a class
-    // when two modules declare the same top-level name; esbuild's keepNames puts names back,
-    // at the price of a `__name` call per function and class, run at every load (~10% of a
-    // hook call's instructions). Only decorated classes are hooks: the bundle keeps names when
-    // its code decorates any class (TypeScript's, tslib's, SWC's, Babel's or esbuild's helpers).
-    output = await bundle(false);
-    if (DECORATED_CLASSES.test(output.outputFiles[0]?.text ?? '')) output = await bundle(true);
-  } catch (error) {
-    const errors = (error as { errors?: Array<{ text: string }> }).errors;
-    return fail(`bundling failed: ${errors?.map((item) => item.text).join('; ') ?? (error as Error).message}`);
-  }
-  for (const input of Object.keys(output.metafile.inputs)) {
-    if (input.startsWith('<stdin>') || input.includes('hookwise-run-entry')) continue;
-    const absolute = path.resolve(projectDir, input);
-    watchedFiles.add(packageJsonOf(absolute) ?? absolute);
-  }
-  const code = output.outputFiles[0]?.contents;
-  if (!code) return fail('bundling produced no output');
-  const bundleName = `run-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.cjs`;
-  const bundlePath = path.join(cacheDir, bundleName);
-  try {
-    writeAtomic(projectDir, bundlePath, code);
-    const manifest = finish({ bundle: bundleName });
-    writeAtomic(projectDir, path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
-    clearWriteFailure(projectDir);
-    removeOldBundles(cacheDir, bundleName);
-    return { ok: true, bundlePath, manifest };
-  } catch (error) {
-    markWriteFailure(projectDir);
-    return { ok: false, reason: `could not write the bundle: ${(error as Error).message}` };
-  }
+  // A class hook is named after its class (`Class.method`), and the bundler renames a class
+  // when two modules declare the same top-level name; esbuild's keepNames puts names back,
+  // at the price of a `__name` call per function and class, run at every load (~10% of a
+  // hook call's instructions). Only decorated classes are hooks: the bundle keeps names when
+  // its code decorates any class (TypeScript's, tslib's, SWC's, Babel's or esbuild's helpers).
+  const output = await bundle(entry, false);
+  return DECORATED_CLASSES.test(output.outputFiles[0]?.text ?? '') ? bundle(entry, true) : output;
 }
 
 /**
@@ -308,7 +327,7 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
  * — a sibling of the real esbuild folder — is not found ("The package @esbuild/linux-x64 could
  * not be found"), and every call would take the unbundled path.
  */
-async function importEsbuild(): Promise<typeof import('esbuild')> {
+export async function importEsbuild(): Promise<typeof import('esbuild')> {
   const entry = realpathSync(createRequire(import.meta.url).resolve('esbuild'));
   const loaded = (await import(pathToFileURL(entry).href)) as typeof import('esbuild') & { default?: typeof import('esbuild') };
   return typeof loaded.build === 'function' ? loaded : (loaded.default as typeof import('esbuild'));
@@ -349,8 +368,8 @@ export function generateEntry(configFile: string, runtime: string, carried?: Car
   } else {
     lines.push(`export const config = { kind: 'module', file: ${JSON.stringify(configFile)}, load: ${loader(configFile)} };`);
   }
-  // `config` and `loadBundledModules` are exported for bench/snapshot.mjs (a heap image with the modules loaded).
-  lines.push(`export { loadBundledModules } from ${JSON.stringify(runtime)};`, `export function run(request) {`, `  return runBundled(request, config);`, `}`);
+  // `config`, `loadBundledModules` and `configFromBundle` are exported for the build's own config check (carried-config.ts) and bench/snapshot.mjs.
+  lines.push(`export { loadBundledModules, configFromBundle } from ${JSON.stringify(runtime)};`, `export function run(request) {`, `  return runBundled(request, config);`, `}`);
   return `${lines.join('\n')}\n`;
 }
 

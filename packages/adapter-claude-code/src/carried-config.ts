@@ -1,8 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import Module from 'node:module';
+import path from 'node:path';
 import type { BundledConfig, HookwiseConfig } from '@hookwise/core';
-import { fileStamps } from '@hookwise/core/fs';
-import { runWithinDeadline } from './run.js';
+import { remainingCallTime } from './run.js';
+import type { LazyBundledConfig } from './runtime.js';
+
+// A plugin package stuck in a loop at import is stopped here and nothing is carried; the call
+// then loads it under its own deadline, which names it.
+const CHECK_TIMEOUT_MS = 10_000;
 
 /**
  * What the run bundle carries of a JSON config (core's `CheckedJsonConfig`, with each plugin's
@@ -15,50 +20,44 @@ export interface CarriedConfig {
   options: Record<string, string>;
 }
 
-// Loading the plugin packages here runs their top level outside any call, so it gets its own
-// bound: a package stuck in a loop at import is stopped and nothing is carried (the call then
-// loads it under its own deadline, which names it, as always).
-const LOAD_TIMEOUT_MS = 2_000;
-
-// The files this process loaded to check a config, with their stamp then. A process keeps one
-// copy of a module: after a file changed, a second check here would resolve options with the
-// old code (a hook call, `init` or `doctor` builds once per process; a longer-lived caller
-// may build again), so it carries nothing instead.
-const loadedStamps = new Map<string, string>();
-const stampOf = (file: string) => JSON.stringify(fileStamps([file]));
+/** What a bundle built without carried options exports (see `generateEntry`). */
+interface UncheckedBundle {
+  config: LazyBundledConfig;
+  loadBundledModules(lazy: LazyBundledConfig, timeoutMs?: number): BundledConfig;
+  configFromBundle(bundled: BundledConfig): Promise<HookwiseConfig>;
+}
 
 /**
- * Checks a JSON config while its run bundle is built, with the core the bundle includes
- * (`coreEntry`) and the plugin packages as the config's folder resolves them (as esbuild
- * does): the config is validated and each plugin's options resolved, so that a hook call
- * needs to do neither (doing it builds every plugin's zod option schema, some 4 ms a call).
+ * Checks a JSON config while its run bundle is built: the config is validated and each plugin's
+ * options resolved, so that a hook call needs to do neither (doing it builds every plugin's zod
+ * option schema on every call).
+ *
+ * The check runs the bundle itself, built once without carried options (`code`, as if it were
+ * at `file`): the same core and plugin code the calls will run, as CommonJS. It never loads an
+ * ES module through `require()` under a watchdog: V8 terminating `require()` of an ES module
+ * mid-instantiation aborts the whole process (Node 20 and 22), which the first burst of
+ * concurrent hook calls on a fresh install used to hit. The bundle's own loader bounds plugin
+ * top levels (see CHECK_TIMEOUT_MS).
  *
  * Undefined when anything does not check out (bad JSON, a bad option, a package that does not
  * load, the file changing meanwhile): the call then validates as it always did and reports
  * the problem in its own words. A plugin whose resolved options are not plain data (see
  * `sourceOf`) is left out: its options are validated on each call.
  */
-export async function checkJsonConfig(configFile: string, coreEntry: string): Promise<CarriedConfig | undefined> {
+export async function checkJsonConfig(configFile: string, bundle: { code: string; file: string }): Promise<CarriedConfig | undefined> {
   try {
     const text = readFileSync(configFile, 'utf8');
-    const raw = JSON.parse(text) as { plugins?: unknown; hooks?: unknown };
+    const raw = JSON.parse(text) as { plugins?: unknown };
     const pluginMap = isPlainRecord(raw?.plugins) ? raw.plugins : {};
     // Enabled plugins in the config's order: the order core instantiates them in.
     const names = Object.keys(pluginMap).filter((name) => pluginMap[name] !== false);
-    const require = createRequire(configFile);
-    for (const file of [coreEntry, ...names.map((name) => require.resolve(name))]) {
-      const stamp = stampOf(file);
-      if ((loadedStamps.get(file) ?? stamp) !== stamp) return undefined;
-      loadedStamps.set(file, stamp);
-    }
-    const { core, plugins } = runWithinDeadline(
-      () => ({ core: require(coreEntry) as { configFromBundle(bundled: BundledConfig): Promise<HookwiseConfig> }, plugins: Object.fromEntries(names.map((name) => [name, require(name) as unknown])) }),
-      LOAD_TIMEOUT_MS,
-      (ms) => new Error(`loading the plugin packages took over ${ms} ms`),
-    );
+    const loaded = loadFromSource(bundle.code, bundle.file) as UncheckedBundle;
+    const lazy = loaded.config;
+    if (lazy.kind !== 'json') return undefined;
     // Hook files play no part in plugin options: an empty list of hook sets stands in for each.
-    const hookModules = Object.fromEntries((Array.isArray(raw?.hooks) ? raw.hooks : []).filter((item): item is string => typeof item === 'string').map((specifier) => [specifier, { default: [] }]));
-    const config = await core.configFromBundle({ kind: 'json', file: configFile, plugins, hookModules });
+    const hookLoaders = Object.fromEntries(Object.keys(lazy.hookModules).map((specifier) => [specifier, () => ({ default: [] })]));
+    const bundled = loaded.loadBundledModules({ ...lazy, hookModules: hookLoaders }, Math.min(remainingCallTime(), CHECK_TIMEOUT_MS));
+    const config = await loaded.configFromBundle(bundled);
     const instances = config.plugins ?? [];
     if (instances.length !== names.length || readFileSync(configFile, 'utf8') !== text) return undefined;
     const options: Record<string, string> = {};
@@ -70,6 +69,15 @@ export async function checkJsonConfig(configFile: string, coreEntry: string): Pr
   } catch {
     return undefined;
   }
+}
+
+/** Evaluates CommonJS source as the module at `file` (resolving from its folder) without writing it. */
+function loadFromSource(code: string, file: string): unknown {
+  const compiled = new Module(file) as Module & { _compile(code: string, file: string): void };
+  compiled.filename = file;
+  compiled.paths = (Module as unknown as { _nodeModulePaths(from: string): string[] })._nodeModulePaths(path.dirname(file));
+  compiled._compile(code, file);
+  return compiled.exports;
 }
 
 const isPlainRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

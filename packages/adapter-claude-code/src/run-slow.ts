@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lstatSync, readlinkSync } from 'node:fs';
-import { buildRunBundle, bundlePathOf, isManifestFresh, markFailed, readManifest, recentWriteFailure, type BundleManifest } from './bundle.js';
-import { escapeControl, findProjectConfig, resolveProjectDir, runHookProcess, runHookWithinDeadline, type RunRequest } from './run.js';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
+import { acquireFileLock, checkDirectoryChain, type HeldLock } from '@hookwise/core/fs';
+import { buildRunBundle, bundlePathOf, cacheDirOf, isManifestFresh, MANIFEST_NAME, markFailed, readManifest, recentWriteFailure, type BundleManifest } from './bundle.js';
+import { escapeControl, findProjectConfig, logCliRecord, remainingCallTime, resolveProjectDir, runHookProcess, runHookWithinDeadline, type RunRequest } from './run.js';
 
 /** The run-time file the per-project bundle includes: `dist/runtime.js` beside this module. */
 export function runtimeFile(): string {
@@ -29,28 +30,90 @@ export async function runSlow(request: RunRequest, options: { bundleFailed?: boo
     }
   }
   if (configFile && request.env.HOOKWISE_NO_BUNDLE !== '1') {
-    const manifest = readManifest(projectDir);
-    const fresh = manifest && isManifestFresh(manifest, { configFile, runtime });
-    // A fresh bundle the bin could not load is rebuilt once; a failed build is not retried
-    // until a watched file changes (the manifest records the failure), nor for a minute after
-    // a build that could not be written (full disk).
-    if ((!fresh || (manifest?.bundle && options.bundleFailed)) && !recentWriteFailure(projectDir)) {
-      const built = await buildRunBundle({ projectDir, configFile, runtime });
-      const bundle = built.ok ? loadBundle(projectDir, built.manifest, built.bundlePath) : undefined;
-      if (bundle) return bundle.run(request);
-    } else if (fresh && manifest?.bundle) {
-      const file = bundlePathOf(projectDir, manifest);
-      const bundle = file ? loadBundle(projectDir, manifest, file) : undefined;
-      if (bundle) return bundle.run(request);
-    }
+    const bundle = await bundleForCall({ projectDir, configFile, runtime }, options.bundleFailed === true);
+    if (bundle) return bundle.run(request);
   }
   return runUnbundled(request);
 }
 
-function loadBundle(projectDir: string, manifest: BundleManifest, bundlePath: string): { run(request: RunRequest): Promise<never> } | undefined {
+interface LoadedBundle {
+  run(request: RunRequest): Promise<never>;
+}
+
+// How long a call waits for another process's build before it runs unbundled. The first burst
+// of a fresh install (Claude Code runs the hooks of parallel tool calls at once) has one
+// process build while the others wait and then load what it built.
+const BUILD_WAIT_MS = 20_000;
+const LOCK_OPTIONS = { maxWaitMs: 0, staleMs: 60_000, minDelayMs: 1, maxDelayMs: 1 };
+
+/**
+ * The project's run bundle for this call: the fresh one, else one this call builds, else one a
+ * concurrent call is building (waited for, within the call's deadline). One process builds at
+ * a time (a lock beside the manifest), so a burst of first calls builds once. Undefined when the
+ * call must run unbundled: a build that failed for a lasting cause (recorded in the manifest
+ * until a watched file changes), a disk that took no write a minute ago, or no bundle in time.
+ */
+async function bundleForCall(target: { projectDir: string; configFile: string; runtime: string }, bundleFailed: boolean): Promise<LoadedBundle | undefined> {
+  const { projectDir } = target;
+  const waitUntil = Date.now() + Math.min(BUILD_WAIT_MS, remainingCallTime() / 2);
+  // The bin could not load the bundle the manifest names: rebuild it once, unless it changed meanwhile.
+  let unloadable = bundleFailed ? readManifest(projectDir)?.bundle : undefined;
+  for (;;) {
+    const manifest = readManifest(projectDir);
+    const fresh = manifest !== undefined && isManifestFresh(manifest, target);
+    if (fresh && manifest.failed) return undefined;
+    if (fresh && manifest.bundle && manifest.bundle !== unloadable) {
+      const loaded = loadBundle(projectDir, manifest);
+      if (loaded !== 'missing') return loaded;
+      // Gone: replaced by a concurrent build (the next look finds the new manifest) or removed; else rebuilt.
+      unloadable = manifest.bundle;
+      continue;
+    } else {
+      if (recentWriteFailure(projectDir)) return undefined;
+      const lock = await tryBuildLock(projectDir);
+      if (lock) {
+        try {
+          const current = readManifest(projectDir);
+          // Built by another process between our look and our lock: use that.
+          if (current && isManifestFresh(current, target) && (current.failed || current.bundle !== unloadable)) continue;
+          const built = await buildRunBundle(target);
+          // Builds are rare (a fresh install, a changed config or package): each one is recorded.
+          await logCliRecord(undefined, projectDir, built.ok ? { bundle: built.manifest.bundle, buildMs: built.manifest.buildMs } : { reason: built.reason, recorded: built.manifest?.failed !== undefined }, built.ok ? 'cli:bundle-built' : 'cli:bundle-failed');
+          if (!built.ok) return undefined;
+          unloadable = undefined;
+          const loaded = loadBundle(projectDir, built.manifest, built.bundlePath);
+          return loaded === 'missing' ? undefined : loaded;
+        } finally {
+          lock.release();
+        }
+      }
+    }
+    if (Date.now() >= waitUntil) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+  }
+}
+
+async function tryBuildLock(projectDir: string): Promise<HeldLock | undefined> {
   try {
-    return createRequire(import.meta.url)(bundlePath) as { run(request: RunRequest): Promise<never> };
+    checkDirectoryChain(path.join(projectDir, '.hookwise'), cacheDirOf(projectDir), true);
+    return await acquireFileLock(path.join(cacheDirOf(projectDir), MANIFEST_NAME), LOCK_OPTIONS);
+  } catch {
+    return undefined; // held by a live build, or the folder is not writable (the build would say why)
+  }
+}
+
+/**
+ * Loads a built bundle. `'missing'` when its file is not there (a concurrent build replaced it:
+ * a race, not a reason to stop building); undefined when it does not load for a lasting cause,
+ * which the manifest records so that calls stop trying until a watched file changes.
+ */
+function loadBundle(projectDir: string, manifest: BundleManifest, bundlePath = bundlePathOf(projectDir, manifest)): LoadedBundle | 'missing' | undefined {
+  if (bundlePath === undefined) return 'missing';
+  try {
+    return createRequire(import.meta.url)(bundlePath) as LoadedBundle;
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code === 'MODULE_NOT_FOUND' || code === 'ENOENT') && !existsSync(bundlePath)) return 'missing';
     markFailed(projectDir, manifest, `the bundle does not load: ${(error as Error).message.split('\n')[0]}`);
     return undefined;
   }

@@ -93,6 +93,9 @@ export function callTimeoutOf(env: Record<string, string | undefined>): number {
  */
 let callDeadlineAt = Number.POSITIVE_INFINITY;
 
+/** Milliseconds left before the running call's deadline (infinite outside a call). */
+export const remainingCallTime = (): number => callDeadlineAt - Date.now();
+
 /** A synchronous run (a module's top level) was stopped because the call's deadline passed. */
 export class CallDeadlineError extends Error {
   constructor(
@@ -212,7 +215,7 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     }
     const message = escapeControl(error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: internal error, nothing done: ${describe(error)}`);
     stderr.push(message.length > 2_000 ? `${message.slice(0, 2_000)}…` : message);
-    await logCliError(engine?.services.eventLog, projectDir, { event: event ?? null, ...(sessionId ? { sessionId } : {}), message: message.slice(0, 4_000), ...(error instanceof Refusal ? {} : { stack: (error as Error)?.stack?.slice(0, 4_000) }) });
+    await logCliRecord(engine?.services.eventLog, projectDir, { event: event ?? null, ...(sessionId ? { sessionId } : {}), message: message.slice(0, 4_000), ...(error instanceof Refusal ? {} : { stack: (error as Error)?.stack?.slice(0, 4_000) }) });
     return { stdout: '', stderr, exitCode: 0 };
   } finally {
     await engine?.dispose().catch(() => undefined);
@@ -249,11 +252,11 @@ function describe(error: unknown): string {
 }
 
 /**
- * Records an internal error in the project's event log. The config's own log path is used
+ * Records a CLI event (an internal error, a timeout, a bundle build) in the project's event log. The config's own log path is used
  * when the engine was built; otherwise the default path, and only in a project that uses
  * hookwise (has a config or a `.hookwise/` folder), so a stray call leaves no files behind.
  */
-async function logCliError(eventLog: EventLog | undefined, projectDir: string, details: Record<string, unknown>, type = 'cli:error'): Promise<void> {
+export async function logCliRecord(eventLog: EventLog | undefined, projectDir: string, details: Record<string, unknown>, type = 'cli:error'): Promise<void> {
   try {
     let log = eventLog;
     if (!log) {
@@ -308,7 +311,7 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
     const line = `hookwise run ${progress.event ?? ''}: ${why} while ${what}${stuck ? ` (${stuck.what})` : ''}; ${result ? 'printed what the plugins produced' : 'no plugin output to print'}, exit 0`;
     const record = { type, event: progress.event ?? null, ...(progress.sessionId ? { sessionId: progress.sessionId } : {}), stage: progress.stage, ...stuck?.details, pendingUpdates: pending, message: line };
     // The log append is one synchronous write once its folder is checked; give it a moment, no more.
-    const logged = progress.engine ? progress.engine.services.eventLog.append(record) : progress.projectDir ? logCliError(undefined, progress.projectDir, record, record.type) : Promise.resolve();
+    const logged = progress.engine ? progress.engine.services.eventLog.append(record) : progress.projectDir ? logCliRecord(undefined, progress.projectDir, record, record.type) : Promise.resolve();
     const timer = setTimeout(() => finish(result, line), 100);
     void Promise.resolve(logged)
       .catch(() => undefined)

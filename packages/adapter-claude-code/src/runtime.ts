@@ -23,16 +23,19 @@ export type LazyBundledConfig =
     };
 
 export type { BundledConfig };
+export { configFromBundle };
 
 const HOST = 'claude-code';
 
 /**
  * The config's modules, loaded (their top level run) in the order the config lists them, all
- * under one watchdog bounded by the call's deadline (one thread, not one per module). A throw
+ * under one watchdog bounded by the call's deadline and `timeoutMs` (one thread, not one per
+ * module). The bundle is CommonJS, so the watchdog never lands inside an ES module's
+ * instantiation, which V8 does not survive. A throw
  * becomes a ConfigError naming the module; a module still running at the deadline is named in
  * the CallDeadlineError that ends the call.
  */
-export function loadBundledModules(lazy: LazyBundledConfig): BundledConfig {
+export function loadBundledModules(lazy: LazyBundledConfig, timeoutMs = Number.POSITIVE_INFINITY): BundledConfig {
   let current = lazy.file;
   const load = (label: string, loader: () => unknown): unknown => {
     current = label;
@@ -50,7 +53,7 @@ export function loadBundledModules(lazy: LazyBundledConfig): BundledConfig {
       lazy.kind === 'module'
         ? { kind: 'module', file: lazy.file, module: load(lazy.file, lazy.load) }
         : { kind: 'json', file: lazy.file, plugins: each(lazy.plugins), hookModules: each(lazy.hookModules), ...(lazy.checked ? { checked: lazy.checked } : {}) },
-    Number.POSITIVE_INFINITY,
+    timeoutMs,
     () => new CallDeadlineError(`${current} was still running its top level: a loop at import?`, { module: current }),
   );
 }

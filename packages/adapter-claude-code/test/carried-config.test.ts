@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkJsonConfig, sourceOf } from '../src/carried-config.js';
-import { generateEntry } from '../src/bundle.js';
-import { assertBuilt, createScratchProject, hookwise, packagesDir, writeJson, type ScratchProject } from './harness.js';
+import { compileRunEntry, generateEntry, importEsbuild } from '../src/bundle.js';
+import { assertBuilt, createScratchProject, hookwise, packageRoot, packagesDir, writeJson, type ScratchProject } from './harness.js';
 
 /** What the run bundle carries of a JSON config: checked with the built core and plugins, as a build does. */
 const projects: ScratchProject[] = [];
@@ -12,6 +12,15 @@ beforeAll(() => assertBuilt());
 afterEach(() => projects.splice(0).forEach((project) => project.remove()));
 
 const coreEntry = path.join(packagesDir, 'core', 'dist', 'index.js');
+const runtime = path.join(packageRoot, 'dist', 'runtime.js');
+
+/** The bundle a build checks a JSON config with: built without carried options, as buildRunBundle does first. */
+async function unchecked(file: string): Promise<{ code: string; file: string }> {
+  const projectDir = path.dirname(file);
+  const output = await compileRunEntry(await importEsbuild(), { projectDir, configFile: file, coreEntry }, generateEntry(file, runtime));
+  return { code: output.outputFiles[0]!.text, file: path.join(projectDir, '.hookwise', 'cache', 'run-check.cjs') };
+}
+const check = async (file: string) => checkJsonConfig(file, await unchecked(file));
 const evaluate = (source: string): unknown => new Function(`return (${source});`)();
 const postToolUse = JSON.stringify({ session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: { stdout: '' } });
 
@@ -69,7 +78,7 @@ describe('sourceOf', () => {
 describe('checkJsonConfig', () => {
   it('carries the config text and every plugin option as the call would resolve it', async () => {
     const { file } = scratch({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': { budgetChars: 2000 }, '@hookwise/hook-suggest': { toolCalls: 7 }, '@hookwise/hook-nothing': false } });
-    const carried = await checkJsonConfig(file, coreEntry);
+    const carried = await check(file);
     expect(carried?.text).toBe(readFileSync(file, 'utf8'));
     expect(Object.keys(carried!.options)).toEqual(['@hookwise/hook-prune', '@hookwise/hook-precompact', '@hookwise/hook-suggest']);
     const expected = await resolvedByCore(file);
@@ -78,12 +87,20 @@ describe('checkJsonConfig', () => {
   });
 
   it('carries nothing when the config or an option is bad, or a plugin does not load: the call reports it', async () => {
-    expect(await checkJsonConfig(scratch({ plugins: { '@hookwise/hook-suggest': { toolCalls: -3 } } }).file, coreEntry)).toBeUndefined();
-    expect(await checkJsonConfig(scratch({ plugins: {}, logLevle: 'debug' }).file, coreEntry)).toBeUndefined();
-    expect(await checkJsonConfig(scratch({ plugins: { '@hookwise/hook-missing': {} } }).file, coreEntry)).toBeUndefined();
-    const { file } = scratch({});
+    expect(await check(scratch({ plugins: { '@hookwise/hook-suggest': { toolCalls: -3 } } }).file)).toBeUndefined();
+    expect(await check(scratch({ plugins: {}, logLevle: 'debug' }).file)).toBeUndefined();
+    // A package that throws at import.
+    const { project: throwing, file: throwingFile } = scratch({ plugins: { 'hookwise-plugin-throws': {} } });
+    const folder = path.join(throwing.dir, 'node_modules', 'hookwise-plugin-throws');
+    mkdirSync(folder, { recursive: true });
+    writeJson(path.join(folder, 'package.json'), { name: 'hookwise-plugin-throws', type: 'module', exports: './index.js' });
+    writeFileSync(path.join(folder, 'index.js'), "throw new Error('broken at import');\n");
+    expect(await check(throwingFile)).toBeUndefined();
+    // The file turned bad after the bundle was built.
+    const { file } = scratch({ plugins: { '@hookwise/hook-suggest': {} } });
+    const bundle = await unchecked(file);
     writeFileSync(file, '{ not json');
-    expect(await checkJsonConfig(file, coreEntry)).toBeUndefined();
+    expect(await checkJsonConfig(file, bundle)).toBeUndefined();
   });
 
   it('leaves out a plugin whose resolved options are not plain data: it is validated on each call', async () => {
@@ -94,7 +111,7 @@ describe('checkJsonConfig', () => {
     writeFileSync(path.join(odd, 'index.js'), "import { definePlugin } from '@hookwise/core';\nexport default definePlugin({ meta: { name: 'odd', version: '1.0.0' }, options: { safeParse: () => ({ success: true, data: { since: new Date(0) } }) }, hooks: [] });\n");
     // Hook files are not loaded to check plugin options (this one would throw).
     writeFileSync(path.join(project.dir, 'hooks.mjs'), "throw new Error('not loaded at build time');\n");
-    const carried = await checkJsonConfig(file, coreEntry);
+    const carried = await check(file);
     expect(Object.keys(carried!.options)).toEqual(['@hookwise/hook-suggest']);
   });
 });
@@ -102,7 +119,7 @@ describe('checkJsonConfig', () => {
 describe('generateEntry', () => {
   it('hands what was checked to core with the loaders, and nothing without it', async () => {
     const { file } = scratch({ plugins: { '@hookwise/hook-suggest': { toolCalls: 7 } } });
-    const carried = await checkJsonConfig(file, coreEntry);
+    const carried = await check(file);
     const entry = generateEntry(file, '/runtime.js', carried);
     const configLine = entry.split('\n').find((line) => line.startsWith('export const config = '))!;
     const config = evaluate(configLine.slice('export const config = '.length, -1).replace(/\(\) => require\([^)]*\)/g, 'null')) as { checked: { text: string; options: Record<string, unknown> } };
@@ -135,12 +152,11 @@ describe('the run bundle', () => {
     const first = call();
     expect(first.watched).toContain(path.join(plugin, 'package.json'));
     expect(first.checked).toStrictEqual({ text: readFileSync(file, 'utf8'), options: { 'hookwise-plugin-double': { n: 4 } } });
-    // This process loads version 1 to check the config itself.
-    expect((await checkJsonConfig(file, coreEntry))?.options).toEqual({ 'hookwise-plugin-double': '{"n": 4}' });
+    expect((await check(file))?.options).toEqual({ 'hookwise-plugin-double': '{"n": 4}' });
 
     release('1.0.1', 3);
     expect(call().checked?.options).toStrictEqual({ 'hookwise-plugin-double': { n: 6 } });
-    // Here version 1 is still loaded: carrying its resolution would be wrong, so nothing is.
-    expect(await checkJsonConfig(file, coreEntry)).toBeUndefined();
+    // Each check runs the code just bundled, never a copy this process loaded before.
+    expect((await check(file))?.options).toEqual({ 'hookwise-plugin-double': '{"n": 6}' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -104,6 +104,35 @@ describe('loadConfig', () => {
     writeFileSync(path.join(directory, 'timeout.ts'), 'export const timeout: number = 654;\n');
     expect((await loadConfig(directory)).config.hookTimeoutMs).toBe(654);
     expect(outputs()).toHaveLength(2);
+  });
+
+  it('never writes or imports through a link planted in the TypeScript config cache', async () => {
+    const directory = project({ 'hookwise.config.ts': 'const config: { hookTimeoutMs: number } = { hookTimeoutMs: 7 };\nexport default config;\n' });
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'hookwise-elsewhere-'));
+    try {
+      // A linked cache folder: nothing is written where it points, the load fails naming the link.
+      mkdirSync(path.join(directory, '.hookwise'));
+      symlinkSync(elsewhere, path.join(directory, '.hookwise', 'cache'));
+      await expect(loadConfig(directory)).rejects.toThrow(/could not cache the compiled config: .*cache.*symbolic link/);
+      expect(readdirSync(elsewhere)).toEqual([]);
+      rmSync(path.join(directory, '.hookwise', 'cache'));
+      // A real cache whose manifest names a planted file outside it: compiled again, not imported.
+      expect((await loadConfig(directory)).config.hookTimeoutMs).toBe(7);
+      const cache = path.join(directory, '.hookwise', 'cache');
+      const manifest = readdirSync(cache).find((name) => name.endsWith('.json'))!;
+      const planted = path.join(elsewhere, 'config-0000000000000000.mjs');
+      writeFileSync(planted, 'export default { hookTimeoutMs: 666 };\n');
+      const output = readdirSync(cache).find((name) => name.endsWith('.mjs'))!;
+      writeFileSync(path.join(cache, manifest), JSON.stringify({ ...JSON.parse(readFileSync(path.join(cache, manifest), 'utf8')), output: planted }));
+      expect((await loadConfig(directory)).config.hookTimeoutMs).toBe(7);
+      // The output replaced by a link to the planted module: neither imported nor written through.
+      rmSync(path.join(cache, output));
+      symlinkSync(planted, path.join(cache, output));
+      await expect(loadConfig(directory)).rejects.toThrow(/could not cache the compiled config: .*symbolic link/);
+      expect(readFileSync(planted, 'utf8')).toBe('export default { hookTimeoutMs: 666 };\n');
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('builds a JSON config from modules a host supplies (a bundle), with the same checks', async () => {

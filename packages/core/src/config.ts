@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,6 +8,7 @@ import { isHookSet, type HookSet } from './hooks.js';
 import type { LogLevel } from './logger.js';
 import { isPluginInstance, withResolvedOptions, type PluginInstance } from './plugin.js';
 import { fileStamps, stampsFresh, type FileStamp } from './state/file-stamps.js';
+import { checkDirectoryChain, readFileInside, writeFileAtomicInside } from './state/safe-fs.js';
 import { parseWith } from './schema.js';
 
 export interface HookwiseConfig {
@@ -326,14 +327,15 @@ const sha1 = (text: string | Buffer) => createHash!('sha1').update(text).digest(
  */
 async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<string> {
   createHash ??= (await import('node:crypto')).createHash;
-  // Loaded here, not at the top: node:fs/promises costs a hook process ~1.5 ms to load, and only this path needs it.
-  const { mkdir, readFile, rename, writeFile } = await import('node:fs/promises');
+  // The cache is under `.hookwise`, which may hold planted links: every read and write goes
+  // through the link-refusing helpers, and only a regular file inside the cache is imported.
+  const root = path.dirname(cacheDir);
   const manifestPath = path.join(cacheDir, `config-${sha1(file).slice(0, 12)}.json`);
   try {
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as CompileManifest;
-    if (manifest.entry === file && Array.isArray(manifest.inputs) && existsSync(manifest.output) && stampsFresh(manifest.inputs)) return manifest.output;
+    const manifest = JSON.parse(readFileInside(root, manifestPath) ?? 'null') as CompileManifest | null;
+    if (manifest?.entry === file && Array.isArray(manifest.inputs) && isCachedOutput(cacheDir, manifest.output) && stampsFresh(manifest.inputs)) return manifest.output;
   } catch {
-    // no manifest or an unreadable one: compile again
+    // no manifest, an unreadable one or a link in its place: compile again
   }
   let esbuild: typeof import('esbuild');
   try {
@@ -355,16 +357,24 @@ async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<
   });
   const code = result.outputFiles[0]?.text ?? '';
   const inputs = fileStamps(Object.keys(result.metafile.inputs).map((input) => path.resolve(path.dirname(file), input)));
-  await mkdir(cacheDir, { recursive: true });
   // The output lives in the project so that its bare imports resolve from the project's node_modules.
   const output = path.join(cacheDir, `config-${sha1(code).slice(0, 16)}.mjs`);
-  if (!existsSync(output)) {
-    const temporary = `${output}.${process.pid}.tmp`;
-    await writeFile(temporary, code);
-    await rename(temporary, output);
+  try {
+    if (!isCachedOutput(cacheDir, output)) writeFileAtomicInside(root, output, code);
+    writeFileAtomicInside(root, manifestPath, JSON.stringify({ entry: file, output, inputs } satisfies CompileManifest));
+  } catch (error) {
+    throw new ConfigError(`could not cache the compiled config: ${(error as Error).message}`, { file, cause: error });
   }
-  const temporaryManifest = `${manifestPath}.${process.pid}.tmp`;
-  await writeFile(temporaryManifest, JSON.stringify({ entry: file, output, inputs } satisfies CompileManifest));
-  await rename(temporaryManifest, manifestPath);
   return output;
+}
+
+/** A compiled config hookwise wrote: a regular file (not a link) directly in the cache folder. */
+function isCachedOutput(cacheDir: string, output: unknown): output is string {
+  if (typeof output !== 'string' || path.dirname(output) !== cacheDir || !/^config-[0-9a-f]{16}\.mjs$/.test(path.basename(output))) return false;
+  try {
+    checkDirectoryChain(path.dirname(cacheDir), cacheDir, false);
+    return lstatSync(output).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -9,6 +9,8 @@
  */
 export type { RegularFileHandle } from './state/safe-fs.js';
 export { checkDirectoryChain, openRegularFile, readFileInside, readRegularFile, sweepTempFiles, UnsafePathError, useSynchronousReads, writeFileAtomicInside } from './state/safe-fs.js';
+export { acquireFileLock } from './state/lock.js';
+export type { HeldLock } from './state/lock.js';
 export { fileStamps, stampsFresh } from './state/file-stamps.js';
 export type { FileStamp } from './state/file-stamps.js';
 export { findInstalledPlugins, PLUGIN_KEYWORD } from './plugin-discovery.js';
