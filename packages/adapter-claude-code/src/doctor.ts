@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '@hookwise/core';
-import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest } from './bundle.js';
+import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest, recentWriteFailure } from './bundle.js';
 import { POINT_EVENTS } from './events.js';
 import { loadProjectEngine, pointsInUse, readSettings } from './project.js';
 import { checkOpenCodePlugin } from './opencode-setup.js';
@@ -107,7 +107,9 @@ export async function doctor(options: DoctorOptions): Promise<number> {
     const fresh = manifest !== undefined && isManifestFresh(manifest, { configFile, runtime: options.runtime });
     if (fresh && manifest.bundle && bundlePathOf(projectDir, manifest)) ok(`hook calls use the cached run bundle (.hookwise/cache/${manifest.bundle})`);
     else {
-      if (fresh && manifest.failed) warn(`hook calls use the unbundled path (about 4× slower to start): the last build failed: ${manifest.failed}`);
+      // Only lasting causes are recorded (a race with another build is not): calls stop building until a watched file changes.
+      if (fresh && manifest.failed) warn(`hook calls use the unbundled path (about 4× slower to start): the last build failed: ${manifest.failed} (a lasting cause: calls do not build again until the config or a package it uses changes)`);
+      else if (recentWriteFailure(projectDir)) warn('the last build could not be written (a full, read-only or forbidden disk): hook calls use the unbundled path and try again after a minute');
       else if (fresh && manifest.bundle) warn(`the manifest names .hookwise/cache/${manifest.bundle}, which is missing or not a regular file`);
       else warn(manifest ? 'the run bundle is out of date (a watched file changed); the next hook call rebuilds it' : 'no run bundle has been built yet');
       const built = await buildRunBundle({ projectDir, configFile, runtime: options.runtime });
