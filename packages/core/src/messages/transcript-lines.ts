@@ -1,4 +1,4 @@
-import { openRegularFile, type RegularFileHandle } from '../state/safe-fs.js';
+import { openRegularFile, type RegularFileHandle } from '../state/regular-file.js';
 import { isRecord } from './provider-metadata.js';
 import type { TranscriptLine } from './transcript.js';
 

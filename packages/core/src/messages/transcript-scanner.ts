@@ -1,5 +1,5 @@
 import { fstatSync } from 'node:fs';
-import type { RegularFileHandle } from '../state/safe-fs.js';
+import type { RegularFileHandle } from '../state/regular-file.js';
 import { isRecord } from './provider-metadata.js';
 import type { TranscriptLine } from './transcript.js';
 import { cleanLine, openTranscript, parseLine, type LineBatch, type LineReadOptions, type UnreadLine } from './transcript-lines.js';

@@ -1,4 +1,4 @@
-import { openRegularFile } from '../state/safe-fs.js';
+import { openRegularFile } from '../state/regular-file.js';
 import { isRecord } from './provider-metadata.js';
 import { compactBoundaryOf, contextUsageOf, type TranscriptCompactBoundary, type TranscriptUsage } from './transcript.js';
 
