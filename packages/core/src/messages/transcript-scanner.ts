@@ -384,6 +384,15 @@ function parseRawLine(raw: RawLine): TranscriptLine | undefined {
   return parsed !== undefined && !('error' in parsed) ? parsed : parseLine(raw.line, cleanLine(raw.full.toString('utf8'), raw.line));
 }
 
+function parseRawLines(raws: RawLine[]): TranscriptLine[] {
+  const lines: TranscriptLine[] = [];
+  for (const raw of raws) {
+    const parsed = parseRawLine(raw);
+    if (parsed) lines.push(parsed);
+  }
+  return lines;
+}
+
 /**
  * The scanner behind the line-reader seam (see `TranscriptLineReader`): the file read in chunks
  * so memory stays flat for big files, handed over a chunk's lines at a time (one await per
@@ -419,8 +428,7 @@ export async function* scanTranscriptLines(path: string, options: LineReadOption
       if (buffer !== spare) giveChunk(spare);
       spare = undefined;
       reading = handle.read(buffer, 0, buffer.length, null);
-      const lines: TranscriptLine[] = [];
-      const firstLine = line;
+      const raws: RawLine[] = [];
       const searches = new HeadSearches(chunk);
       const unread = new UnreadBytes(chunk);
       let start = 0;
@@ -428,28 +436,26 @@ export async function* scanTranscriptLines(path: string, options: LineReadOption
       // Splitting bytes on '\n' is safe for UTF-8: that byte never occurs inside a multi-byte character.
       while ((newline = chunk.indexOf(NEWLINE, start)) !== -1 && newline < bytesRead) {
         line += 1;
-        let parsed: TranscriptLine | undefined;
         if (pending.length === 0) {
-          parsed = parseRawLine(rawLine(line, chunk, start, newline, forEntries, searches, unread));
+          raws.push(rawLine(line, chunk, start, newline, forEntries, searches, unread));
         } else {
           const joined = Buffer.concat([...pending, chunk.subarray(start, newline)]);
-          parsed = parseRawLine(rawLine(line, joined, 0, joined.length, forEntries));
+          raws.push(rawLine(line, joined, 0, joined.length, forEntries));
           pending = [];
         }
-        if (parsed) lines.push(parsed);
         start = newline + 1;
       }
       if (start < bytesRead) pending.push(copyOf(chunk, start, bytesRead));
       unread.copy();
-      // Lines keep no view of the chunk (a cut line's `full` was read above): it is the next read's buffer.
+      // Parsed before the chunk is the next read's buffer (a cut line's `full` is a view of it).
+      const lines = parseRawLines(raws);
       spare = chunk;
-      if (line > firstLine) yield { lines, lineCount: line };
+      if (raws.length > 0) yield { lines, lineCount: line };
     }
     if (pending.length > 0) {
       line += 1;
       const joined = Buffer.concat(pending);
-      const parsed = parseRawLine(rawLine(line, joined, 0, joined.length, forEntries));
-      yield { lines: parsed ? [parsed] : [], lineCount: line };
+      yield { lines: parseRawLines([rawLine(line, joined, 0, joined.length, forEntries)]), lineCount: line };
     }
   } finally {
     // A consumer that stopped early leaves a read under way: let it end before closing (a read
