@@ -10,7 +10,8 @@ import { cleanLine, openTranscript, parseLine, type LineBatch, type LineReadOpti
  * it and leaves lines of a type no entry reads unparsed until asked; it cuts a tool result's
  * `toolUseResult` (Claude Code's UI copy of the output) out before parsing a user line; it
  * reuses its read buffers and reads the next chunk while this one is parsed. Why each trick is
- * kept, with its figures: `packages/core/bench/README.md` ("Transcript reader").
+ * kept, with its figures: `packages/core/bench/README.md` ("Transcript reader"). One difference
+ * by design: a line of an unread type broken in its middle is typed by its head, not reported.
  */
 
 // Big enough that a long transcript takes few reads, small enough to stay out of the old generation.
