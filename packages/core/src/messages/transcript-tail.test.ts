@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { readContextTokens, readTranscriptTail } from './transcript-tail.js';
+import { readContextTokens, readLastAssistantText, readTranscriptTail } from './transcript-tail.js';
 
 const fixturesRoot = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
 const bigSession = path.join(fixturesRoot, 'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl');
@@ -140,5 +141,59 @@ describe('readTranscriptTail on edge cases', () => {
     expect(await readTranscriptTail(await transcript([], ''))).toEqual({});
     const missing = path.join(directory, 'missing.jsonl');
     await expect(readTranscriptTail(missing)).rejects.toThrow(`Cannot open transcript ${missing}`);
+  });
+});
+
+describe('readLastAssistantText', () => {
+  const said = (content: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content }, ...extra });
+
+  it('gives the text parts of the last assistant message with text, joined with a newline', async () => {
+    const file = await transcript([
+      said([{ type: 'text', text: 'first' }]),
+      said([{ type: 'text', text: 'final' }, { type: 'tool_use', id: 't', name: 'Read', input: {} }, { type: 'text', text: 'report' }]),
+      said([{ type: 'tool_use', id: 't2', name: 'Read', input: {} }]),
+      said([{ type: 'text', text: '  ' }]),
+      user('thanks'),
+    ]);
+    expect(await readLastAssistantText(file)).toBe('final\nreport');
+    expect(await readLastAssistantText(await transcript([said('plain string'), user('x')]))).toBe('plain string');
+  });
+
+  it('skips a truncated last line', async () => {
+    const file = await transcript([said([{ type: 'text', text: 'done' }]), said([{ type: 'text', text: 'half written' }]).slice(0, 45)], '');
+    expect(await readLastAssistantText(file)).toBe('done');
+  });
+
+  it('gives undefined for a missing file, a file without assistant text and a directory', async () => {
+    expect(await readLastAssistantText(path.join(directory, 'missing.jsonl'))).toBeUndefined();
+    expect(await readLastAssistantText(await transcript([user('only a prompt')]))).toBeUndefined();
+    const folder = path.join(directory, 'folder.jsonl');
+    await mkdir(folder);
+    expect(await readLastAssistantText(folder)).toBeUndefined();
+  });
+
+  // A FIFO with no writer would block an ordinary open until one appears: the test would time out.
+  it('gives undefined for a FIFO without waiting for a writer', { timeout: 5_000 }, async () => {
+    const fifo = path.join(directory, 'agent.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(await readLastAssistantText(fifo)).toBeUndefined();
+  });
+
+  it('reads only the last maxBytes (default 256 KiB) of a huge file', async () => {
+    const file = path.join(directory, 'huge.jsonl');
+    // An assistant line, then a sparse hole of 8 MiB: nothing of the line is in the last 256 KiB.
+    await writeFile(file, said([{ type: 'text', text: 'long ago' }]) + '\n');
+    await truncate(file, 8 * 1024 * 1024);
+    expect(await readLastAssistantText(file)).toBeUndefined();
+    expect(await readLastAssistantText(file, { maxBytes: 16 * 1024 * 1024 })).toBe('long ago');
+  });
+
+  it('reads a line that starts exactly where maxBytes runs out, not one cut by it', async () => {
+    const last = said([{ type: 'text', text: 'edge' }]);
+    const file = await transcript([user('x'.repeat(500)), last]);
+    const lastBytes = Buffer.byteLength(last) + 1;
+    expect(await readLastAssistantText(file, { maxBytes: lastBytes })).toBe('edge');
+    expect(await readLastAssistantText(file, { maxBytes: lastBytes - 1 })).toBeUndefined();
+    expect(await readLastAssistantText(file, { maxBytes: lastBytes, chunkSize: 7 })).toBe('edge');
   });
 });

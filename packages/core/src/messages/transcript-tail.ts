@@ -1,4 +1,4 @@
-import { openRegularFile } from '../state/safe-fs.js';
+import { openRegularFile } from '../state/regular-file.js';
 import { isRecord } from './provider-metadata.js';
 import { compactBoundaryOf, contextUsageOf, type TranscriptCompactBoundary, type TranscriptUsage } from './transcript.js';
 
@@ -25,6 +25,8 @@ export interface ContextReading {
 }
 
 const DEFAULT_TAIL_MAX_BYTES = 32 * 1024 * 1024;
+// What the Claude Code binding read of a sub-agent transcript for its last text.
+const DEFAULT_LAST_TEXT_MAX_BYTES = 256 * 1024;
 const DEFAULT_CHUNK_SIZE = 64 * 1024;
 const NEWLINE = 0x0a;
 
@@ -80,6 +82,46 @@ export async function readContextTokens(path: string, options: TailReadOptions =
   return { contextTokens: tail.usage.contextTokens, source: 'usage', usage: tail.usage };
 }
 
+/**
+ * The text of the last assistant message of a transcript whose text is not blank: its text
+ * parts joined with a newline (a string content as it is). Reads backwards, at most the last
+ * `maxBytes` (default 256 KiB), through the regular-file reader, so a FIFO, a folder or a device
+ * is refused without blocking. Lines that are not JSON are skipped (a half-written last line).
+ * Undefined when there is no such message in that span, or the file cannot be read: a sub-agent
+ * whose transcript is gone has no output, which the plugin judges.
+ */
+export async function readLastAssistantText(path: string, options: TailReadOptions = {}): Promise<string | undefined> {
+  try {
+    // The line cut by the window's start is tried too: it may be whole, and a cut one does not parse.
+    for await (const text of linesFromEnd(path, { ...options, maxBytes: options.maxBytes ?? DEFAULT_LAST_TEXT_MAX_BYTES }, true)) {
+      const found = assistantTextOf(text);
+      if (found !== undefined) return found;
+    }
+  } catch {
+    // Unreadable: no text.
+  }
+  return undefined;
+}
+
+/** The non-blank text of an assistant line, else undefined. */
+function assistantTextOf(text: string): string | undefined {
+  if (!text.includes('"assistant"')) return undefined;
+  const record = parseObject(text);
+  if (record?.['type'] !== 'assistant') return undefined;
+  const message = record['message'];
+  const content = isRecord(message) ? message['content'] : undefined;
+  const joined =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .filter((part): part is { text: string } => isRecord(part) && part['type'] === 'text' && typeof part['text'] === 'string')
+            .map((part) => part.text)
+            .join('\n')
+        : '';
+  return joined.trim() === '' ? undefined : joined;
+}
+
 function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
@@ -90,10 +132,10 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 /**
- * The file's lines, last first. A line longer than a chunk is assembled from several reads; a
- * partial line left when `maxBytes` runs out is dropped, never yielded cut.
+ * The file's lines, last first. A line longer than a chunk is assembled from several reads; the
+ * line that `maxBytes` runs out in is dropped, or yielded as far as it was read with `keepCut`.
  */
-async function* linesFromEnd(path: string, options: TailReadOptions): AsyncGenerator<string> {
+async function* linesFromEnd(path: string, options: TailReadOptions, keepCut = false): AsyncGenerator<string> {
   const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_TAIL_MAX_BYTES);
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
   let handle;
@@ -132,7 +174,7 @@ async function* linesFromEnd(path: string, options: TailReadOptions): AsyncGener
       }
       if (end > 0) laterParts.unshift(Buffer.from(bytes.subarray(0, end)));
     }
-    if (position === 0 && laterParts.length > 0) {
+    if ((position === 0 || keepCut) && laterParts.length > 0) {
       const text = Buffer.concat(laterParts).toString('utf8');
       if (text.trim() !== '') yield text;
     }

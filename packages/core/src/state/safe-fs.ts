@@ -1,6 +1,11 @@
-import { close, closeSync, constants, fstat, fstatSync, fsyncSync, lstatSync, mkdirSync, open, openSync, read, readdirSync, readSync, readFile, readFileSync, readlinkSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { HookwiseError } from '../errors.js';
+import { isProcessAlive } from './processes.js';
+import { kindOf } from './regular-file.js';
+
+export { isProcessAlive, processStartTime } from './processes.js';
+export { openRegularFile, readRegularFile, useSynchronousReads, type RegularFileHandle } from './regular-file.js';
 
 /**
  * File access below hookwise's own folder (`.hookwise/` or the configured `stateDir`) that never
@@ -45,15 +50,6 @@ function linkTarget(file: string): string {
   }
 }
 
-/** A short description of a non-regular, non-link entry for messages. */
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
-
 /** An fs error as one HookwiseError naming the operation, the path and the real cause. */
 export function ioError(operation: string, file: string, error: unknown): HookwiseError {
   if (HookwiseError.isInstance(error)) return error;
@@ -85,7 +81,7 @@ const isNormalAbsolute = (file: string): boolean => path.sep === '/' && file.sta
  * The folders from `root` down to `dir`, both absolute; throws when `dir` is outside `root`.
  * The paths hookwise builds are already absolute and normal, and a hook call checks a chain
  * several times: those take string operations, the same result as path.resolve/relative/join
- * (which cost a hook process ~0.4 ms); anything else goes through them.
+ * (which cost a hook process measurably); anything else goes through them.
  */
 function chainLevels(root: string, dir: string): string[] {
   if (isNormalAbsolute(root) && isNormalAbsolute(dir)) {
@@ -212,8 +208,8 @@ export function readFileInside(root: string, file: string): string | undefined {
  */
 export function readFileNoFollow(file: string): string | undefined {
   // Most reads of a hook call find no file (state a session has not written yet): one lstat
-  // answers that, where a failed open costs an exception (~0.15 ms the first time in a process).
-  // What is there is judged on the open file below, so this answers only "nothing there".
+  // answers that, where a failed open costs an exception. What is there is judged on the open
+  // file below, so this answers only "nothing there".
   try {
     if (lstatSync(file, { throwIfNoEntry: false }) === undefined) return undefined;
   } catch {
@@ -346,162 +342,5 @@ export function sweepTempFiles(dir: string, prefix = ''): void {
         // another sweeper got it first
       }
     }
-  }
-}
-
-/** Whether a process with this pid exists (EPERM means it exists but belongs to someone else). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * The start time of a process as the kernel reports it (Linux: field 22 of /proc/<pid>/stat,
- * clock ticks since boot). With the pid it identifies one process even after the pid is reused.
- * Undefined where /proc is not available (macOS, Windows) or the process is gone.
- */
-export function processStartTime(pid: number): string | undefined {
-  try {
-    // One read into a small buffer: the file reports size 0, and readFileSync's growing reads of
-    // it cost a hook call (which reads its own) ~0.3 ms more. The line is well under 1 KiB.
-    const fd = openSync(`/proc/${pid}/stat`, constants.O_RDONLY);
-    const buffer = Buffer.allocUnsafe(1024);
-    let length: number;
-    try {
-      length = readSync(fd, buffer, 0, buffer.length, 0);
-    } finally {
-      closeSync(fd);
-    }
-    // The command name (field 2) may contain spaces and parentheses: count from the last ')'.
-    // Field 22 is the 20th after it; read off the bytes (no decoding of the whole line).
-    let at = length - 1;
-    while (at >= 0 && buffer[at] !== 0x29) at--;
-    if (at < 0) return undefined;
-    at += 2;
-    for (let spaces = 0; spaces < 19; at++) {
-      if (at >= length) return undefined;
-      if (buffer[at] === 0x20) spaces++;
-    }
-    let field = '';
-    for (; at < length && buffer[at] !== 0x20 && buffer[at] !== 0x0a; at++) field += String.fromCharCode(buffer[at]!);
-    return field;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * An open regular file: the part of `fs/promises`' FileHandle that hookwise's readers use, over
- * callback `fs`. Not a FileHandle because loading `node:fs/promises` costs a hook process about
- * 1.5 ms of start-up, and every PostToolUse call opens the transcript.
- */
-export interface RegularFileHandle {
-  readonly fd: number;
-  stat(): Promise<Stats>;
-  /** Reads at `position`, or at the current position when it is null (as FileHandle.read). */
-  read<B extends NodeJS.ArrayBufferView>(buffer: B, offset: number, length: number, position: number | null): Promise<{ bytesRead: number; buffer: B }>;
-  /** The rest of the file from the current position. */
-  readFile(encoding: BufferEncoding): Promise<string>;
-  close(): Promise<void>;
-}
-
-const settle =
-  <T>(resolve: (value: T) => void, reject: (error: unknown) => void) =>
-  (error: NodeJS.ErrnoException | null, value: T): void =>
-    error ? reject(error) : resolve(value);
-
-function handleOf(fd: number): RegularFileHandle {
-  return {
-    fd,
-    stat: () => new Promise((resolve, reject) => fstat(fd, settle(resolve, reject))),
-    read: (buffer, offset, length, position) =>
-      new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead, buffer })))),
-    readFile: (encoding) => new Promise((resolve, reject) => readFile(fd, encoding, settle(resolve, reject))),
-    close: () => new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve()))),
-  };
-}
-
-/** The same handle over synchronous calls: each promise is settled when it is returned. */
-function synchronousHandleOf(fd: number): RegularFileHandle {
-  return {
-    fd,
-    stat: async () => fstatSync(fd),
-    read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position), buffer }),
-    readFile: async (encoding) => readFileSync(fd, encoding),
-    close: async () => closeSync(fd),
-  };
-}
-
-let synchronousReads = false;
-
-/**
- * Makes {@link openRegularFile} and {@link readRegularFile} work with synchronous calls in this
- * process: for a short-lived process that runs one thing at a time, such as the `hookwise run`
- * hook process. Its hooks run one after another, so a read blocking the thread for its few
- * microseconds keeps nothing else waiting, while the first asynchronous file call of a process
- * starts libuv's thread pool (four threads, ~0.5 ms of a hook call that reads one transcript).
- * FIFOs and devices are refused exactly as before: the open is non-blocking, then `fstat`
- * decides. Long-lived hosts (an editor) keep the default, asynchronous calls.
- */
-export function useSynchronousReads(value = true): void {
-  synchronousReads = value;
-}
-
-/**
- * Opens a file for reading only if it is a regular file (links are followed: transcripts live
- * outside `.hookwise`). `O_NONBLOCK` makes the open of a FIFO return at once instead of blocking
- * a libuv thread until a writer appears — a blocked thread keeps the process from exiting at all;
- * the `fstat` then refuses FIFOs, devices and folders. Reads of a regular file are unaffected.
- */
-export async function openRegularFile(file: string, options: { synchronous?: boolean } = {}): Promise<RegularFileHandle> {
-  // `synchronous`: this caller's reads block (see useSynchronousReads), whatever the process's setting.
-  if (options.synchronous ?? synchronousReads) {
-    const fd = openSync(file, constants.O_RDONLY | O_NONBLOCK);
-    let stats: Stats;
-    try {
-      stats = fstatSync(fd);
-    } catch (error) {
-      closeSync(fd);
-      throw error;
-    }
-    if (!stats.isFile()) {
-      closeSync(fd);
-      throw notRegular(file, stats);
-    }
-    return synchronousHandleOf(fd);
-  }
-  const handle = handleOf(await new Promise<number>((resolve, reject) => open(file, constants.O_RDONLY | O_NONBLOCK, settle(resolve, reject))));
-  let stats: Stats;
-  try {
-    stats = await handle.stat();
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-  if (!stats.isFile()) {
-    await handle.close();
-    throw notRegular(file, stats);
-  }
-  return handle;
-}
-
-function notRegular(file: string, stats: Stats): HookwiseError {
-  // A folder keeps the errno callers already test for; anything else gets a code of its own.
-  return new HookwiseError(`${file} is ${kindOf(stats)}, not a regular file`, { code: stats.isDirectory() ? 'EISDIR' : 'HW_NOT_REGULAR_FILE' });
-}
-
-/** The text of a regular file (links followed), refusing FIFOs, devices and folders without blocking; see {@link openRegularFile}. */
-export async function readRegularFile(file: string): Promise<string> {
-  const handle = await openRegularFile(file);
-  try {
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
   }
 }
