@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, points, silentLogger, type Engine, type HookMap, type PointName, type StateStore } from '@hookwise/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADAPTER_NAMESPACE, dispatchEvent, lastAssistantText, replaceAgentOutput } from './binding.js';
+import { ADAPTER_NAMESPACE, dispatchEvent, replaceAgentOutput } from './binding.js';
 import { inputSchemas, type AnyHookInput, type MappedEvent } from './events.js';
 
 const base = { session_id: 'session-1', transcript_path: '/tmp/transcript.jsonl', cwd: '/work/project' };
@@ -311,34 +311,37 @@ describe('adapter state', () => {
   });
 });
 
-describe('helpers', () => {
+describe('sub-agent transcripts', () => {
   const directories: string[] = [];
   afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
-
-  it('lastAssistantText reads the final assistant text of a sub-agent transcript, skipping broken lines', async () => {
+  const scratch = () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-binding-'));
     directories.push(directory);
-    const file = path.join(directory, 'agent.jsonl');
+    return directory;
+  };
+
+  it('SubagentStop without last_assistant_message hands phase:end the final assistant text of agent_transcript_path', async () => {
+    const file = path.join(scratch(), 'agent.jsonl');
     writeFileSync(
       file,
       [
         JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'first' }] } }),
-        JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', id: 't', name: 'Read', input: {} }] } }),
         JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'final report' }] } }),
         '{"type":"assistant", broken',
       ].join('\n'),
     );
-    expect(await lastAssistantText(file)).toBe('final report');
-    expect(await lastAssistantText(path.join(directory, 'missing.jsonl'))).toBeUndefined();
+    const { calls } = await dispatch('SubagentStop', { agent_id: 'agent-1', agent_type: 'Explore', agent_transcript_path: file, stop_hook_active: false });
+    expect(calls.find((call) => call.point === 'phase:end')?.payload).toMatchObject({ output: 'final report' });
   });
 
-  it('lastAssistantText refuses a FIFO or a folder at agent_transcript_path at once, without waiting for a writer', async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-binding-'));
-    directories.push(directory);
+  it('a FIFO or a folder at agent_transcript_path is refused at once, never opened waiting for a writer', async () => {
+    const directory = scratch();
     const fifo = path.join(directory, 'agent.jsonl');
     execFileSync('mkfifo', [fifo]);
-    // An open that waited for a writer would never settle: nothing writes to this FIFO.
-    expect(await lastAssistantText(fifo)).toBeUndefined();
-    expect(await lastAssistantText(directory)).toBeUndefined();
+    // A blocking open would never return: nothing writes to this FIFO.
+    for (const transcript of [fifo, directory]) {
+      const { calls } = await dispatch('SubagentStop', { agent_id: 'agent-1', agent_type: 'Explore', agent_transcript_path: transcript, stop_hook_active: false });
+      expect(calls.find((call) => call.point === 'phase:end')?.payload).toMatchObject({ output: '' });
+    }
   });
 });

@@ -1,5 +1,4 @@
-import { openRegularFile, type RegularFileHandle } from '@hookwise/core/fs';
-import { joinText, parseSlashCommand, type Engine, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
+import { joinText, parseSlashCommand, readLastAssistantText, type Engine, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
 import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
 import { renderOutput, type EventResult, type RenderedOutput } from './output.js';
 
@@ -164,7 +163,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       // Claude Code 2.1.330 runs compaction as a sub-agent with an empty agent_type. No Agent
       // tool call waits for its result, so it is no phase of the user's work and leaves no hand-off.
       if (stop.agent_type === '') break;
-      const output = stop.last_assistant_message ?? (stop.agent_transcript_path ? await lastAssistantText(stop.agent_transcript_path) : undefined) ?? '';
+      const output = stop.last_assistant_message ?? (stop.agent_transcript_path ? await readLastAssistantText(stop.agent_transcript_path) : undefined) ?? '';
       const merged = await dispatch.emit('phase:end', {
         output,
         ...(stop.agent_id ? { taskId: stop.agent_id } : {}),
@@ -346,35 +345,3 @@ export function replaceAgentOutput(response: unknown, summary: string): unknown 
   return summary;
 }
 
-/** Reads up to the last 256 KiB of a sub-agent transcript for its final assistant text. */
-export async function lastAssistantText(transcriptPath: string, maxBytes = 256 * 1024): Promise<string | undefined> {
-  let handle: RegularFileHandle | undefined;
-  try {
-    // Core's reader: a FIFO or device planted at the path is refused, never opened blocking.
-    handle = await openRegularFile(transcriptPath);
-    const size = (await handle.stat()).size;
-    const length = Math.min(size, maxBytes);
-    const buffer = Buffer.alloc(length);
-    await handle.read(buffer, 0, length, size - length);
-    const lines = buffer.toString('utf8').split('\n');
-    for (let index = lines.length - 1; index >= 0; index--) {
-      const line = lines[index]!;
-      if (!line.includes('"assistant"')) continue;
-      let record: { type?: unknown; message?: { content?: unknown } };
-      try {
-        record = JSON.parse(line) as typeof record;
-      } catch {
-        continue;
-      }
-      if (record.type !== 'assistant') continue;
-      const content = record.message?.content;
-      const text = typeof content === 'string' ? content : Array.isArray(content) ? content.filter((part) => part?.type === 'text' && typeof part.text === 'string').map((part) => part.text as string).join('\n') : '';
-      if (text.trim() !== '') return text;
-    }
-  } catch {
-    // An unreadable transcript leaves the output empty; the plugin decides what that means.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-  return undefined;
-}
