@@ -5,6 +5,12 @@ export const DEFAULT_PLACEHOLDER = '[Old tool result content cleared]';
 /** Every digest starts with this; it is how a digest is recognised as already pruned. */
 export const DIGEST_PREFIX = '[Old tool result cleared: ';
 
+/** Whether an output is a placeholder or digest left by a pruner (this one, OpenCode, tunacode). */
+export function isPrunedOutput(output: ToolResultContent, placeholder: string = DEFAULT_PLACEHOLDER): boolean {
+  // Short strings only: a placeholder is one line, and a 50 KB output is rejected on length alone.
+  return typeof output === 'string' && output.length < 1_024 && (output === placeholder || output === DEFAULT_PLACEHOLDER || output.startsWith(DIGEST_PREFIX));
+}
+
 // The inputs that say what a call was about, most telling first (Claude Code, OpenCode, MCP tools).
 const KEY_INPUT_FIELDS = ['file_path', 'path', 'notebook_path', 'filePath', 'command', 'cmd', 'pattern', 'url', 'query', 'description'] as const;
 const KEY_INPUT_MAX = 160;
