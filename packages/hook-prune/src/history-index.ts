@@ -120,10 +120,6 @@ export interface HistoryIndex {
   readonly prunedMarks: number[];
   /** The number of the current run on this index (marks equal to it are this run's). */
   run: number;
-  /** Per key id: the entry that added it to the walk's seen keys, in the latest walk that reached it. */
-  readonly keyAddedAt: number[];
-  /** What the walk found over the history's oldest entries, kept for the next runs (owned by the pruner). */
-  settled: unknown;
   /** The set of earlier prunes `prunedMarks` mark (with `prunedMark`), and up to which entry. */
   prunedSet: ReadonlySet<string> | undefined;
   prunedMark: number;
@@ -181,8 +177,6 @@ export function buildIndex(messages: Message[]): HistoryIndex {
     keys: new Map(),
     keyTexts: [],
     keySeen: [],
-    keyAddedAt: [],
-    settled: undefined,
     latestMarks: [],
     prunedMarks: [],
     run: 0,
@@ -278,7 +272,6 @@ function addEntry(index: HistoryIndex, entry: Entry, flags: number): void {
 /** Forgets the option-dependent facts (the options changed). */
 export function forgetFacts(index: HistoryIndex): void {
   const { flags, entries } = index;
-  index.settled = undefined;
   for (let at = 0; at < flags.length; at++) {
     flags[at] = flags[at]! & STATIC_FLAGS;
     entries[at]!.facts = undefined;
@@ -304,18 +297,15 @@ export function callJsonOf(entry: Entry): string | undefined {
 
 /**
  * The supersede key of the entry's call as a small number, the same for equal keys: two calls
- * are the same question when their tool names and their inputs as JSON are equal (the walk
- * compared `name NUL json` strings; JSON has no raw NUL, so this is the same test). By tool
- * name, then by the JSON's length, then the JSON itself (compared, not hashed: a Write's JSON,
- * made once for its token count anyway, is neither copied into a key nor hashed, and two inputs
- * of one length are rare).
+ * are the same question when their tool names and their inputs as JSON are equal. Interned by
+ * tool name, then by the JSON's length, then the JSON itself (two inputs of one length are rare).
  */
 export function keyIdOf(index: HistoryIndex, at: number): number {
   let id = index.keyIds[at]!;
   if (id !== KEY_UNKNOWN) return id;
   const entry = index.entries[at]!;
   const call = entry.nearCall!;
-  // JSON.stringify(undefined) is undefined, which the key's template wrote as "undefined" (a JSON text never reads so).
+  // JSON.stringify(undefined) is undefined: keyed as the text "undefined", which no JSON text is.
   const json = (call === entry.call?.part ? callJsonOf(entry) : JSON.stringify(call.input)) ?? 'undefined';
   let byLength = index.keys.get(call.toolName);
   if (byLength === undefined) index.keys.set(call.toolName, (byLength = new Map()));
@@ -329,7 +319,6 @@ export function keyIdOf(index: HistoryIndex, at: number): number {
 
 function newKey(index: HistoryIndex, json: string): number {
   index.keyTexts.push(json);
-  index.keyAddedAt.push(-1);
   index.keySeen.push(0);
   return index.keySeen.length - 1;
 }

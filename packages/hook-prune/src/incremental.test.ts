@@ -231,9 +231,9 @@ describe('a pruner keeps its index while the history grows, and indexes anything
     expect(kept(primed(early), [...early, lateCall, prompt('u9')])).toBe(false);
   });
 
-  it('a new call asking what a long-settled one asked makes that one stale (what was kept of the oldest entries is dropped)', () => {
+  it('a new call asking what a much older one asked makes that one stale, as from scratch', () => {
     const options: PruneOptions = { tokenCounter: chars, protectTokens: 100_000, minimumTokens: 1_000 };
-    // Thirty small reads of different files: no crossing, so the oldest entries are settled and kept.
+    // Thirty small reads of different files: no crossing.
     const history: Message[] = [prompt('u1')];
     for (let file = 0; file < 30; file++) history.push(...toolTurn(tokens(1_500), { input: { file_path: `/repo/file-${file}.ts` } }));
     const runs: Message[][] = [];
@@ -247,7 +247,7 @@ describe('a pruner keeps its index while the history grows, and indexes anything
     expect(pruner.prune(again, options).prunedCount).toBe(1);
   });
 
-  it('an earlier prune among the newest results (recent now, re-applied later) is not settled on', () => {
+  it('an earlier prune among the newest results is kept while recent and re-applied later, as from scratch', () => {
     const options = (previouslyPruned: string[]): PruneOptions => ({ tokenCounter: chars, protectTokens: 100_000, minimumTokens: 1_000, previouslyPruned });
     const history: Message[] = [prompt('u1'), ...toolTurn(tokens(3_000), { input: { file_path: '/repo/x.ts' } })];
     for (let file = 0; file < 10; file++) history.push(...toolTurn(tokens(100), { input: { file_path: `/repo/file-${file}.ts` } }));

@@ -10,8 +10,8 @@ import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput } from './trim-output
 
 const tokens = () => z.number().check(z.nonnegative());
 
-// Built on first use, not at import: building a zod schema costs a hook call ~1 ms, and a call
-// whose options the run bundle validated when it was built never needs it.
+// Built on first use, not at import: a hook call whose options the run bundle validated when it
+// was built never needs it.
 const buildOptionsSchema = () => z.object({
   /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
   protectTokens: z.optional(tokens()),

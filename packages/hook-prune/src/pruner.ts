@@ -31,7 +31,7 @@ export function createPruner(): Pruner {
 
   /**
    * The set of earlier prunes; the one made last run when the list is equal (a host reads it from
-   * its state before every request), so the index's marks and settled sums stay valid.
+   * its state before every request), so the index's marks of it stay valid.
    */
   function prunedSet(ids: Iterable<string>): ReadonlySet<string> {
     if (!Array.isArray(ids)) return new Set(ids);
@@ -74,40 +74,6 @@ function latestStepIds(messages: Message[]): Set<string> | undefined {
   return undefined;
 }
 
-/**
- * What the walk found over a history's oldest entries (from entry `from - 1` back to the latest
- * compaction summary), walked with no crossing and past everything recent: the newest
- * `keepRecent` results, the turns `protectTurns` protects, the latest step. A later run on the
- * same history grown takes it as is, instead of walking those entries again, when it reaches
- * them with no crossing and the sums stay within the window: their classes cannot have changed
- * (the same earlier prunes and options, nothing recent among them, and a newer call asking what
- * one of them asked drops it). Token sums are whole numbers (else nothing is kept), so adding
- * them at once gives the walk's sums exactly.
- */
-interface Settled {
-  pruned: ReadonlySet<string> | undefined;
-  prunedMark: number;
-  keepRecent: number;
-  protectTurns: number;
-  supersede: boolean;
-  from: number;
-  prompts: number;
-  scanned: number;
-  window: number;
-  staleTokens: number;
-  /** Entries the walk listed as stale and as re-applied there, newest first. */
-  stale: number[];
-  reapply: number[];
-}
-
-function settledFor(index: HistoryIndex, policy: Policy, pruned: ReadonlySet<string> | undefined, prunedMark: number, oldestLatest: number): Settled | undefined {
-  const settled = index.settled as Settled | undefined;
-  if (settled === undefined) return undefined;
-  const same = settled.pruned === pruned && settled.prunedMark === prunedMark && settled.keepRecent === policy.keepRecent && settled.protectTurns === policy.protectTurns && settled.supersede === policy.supersede;
-  // The latest step among them: those results are recent now.
-  return same && settled.from <= oldestLatest ? settled : undefined;
-}
-
 function unchangedResult(messages: Message[], scannedCount: number, decision: PruneDecision, reason: string): PruneResult {
   return { messages, tokensReclaimed: 0, prunedCount: 0, scannedCount, prunedIds: [], decision, reason };
 }
@@ -121,18 +87,10 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
 
   // This run's marks: the latest step's results (protected by recency), earlier prunes.
   const runMark = ++index.run;
-  const { flags, windowTokens: windowOf, gains, keySeen, latestMarks, prunedMarks, keyAddedAt } = index;
+  const { flags, windowTokens: windowOf, gains, keySeen, latestMarks, prunedMarks } = index;
   const latestStep = latestStepIds(messages);
-  /** The oldest entry of the latest step (results protected by recency wherever they are). */
-  let oldestLatest = entries.length;
-  if (latestStep !== undefined) {
-    for (const id of latestStep) {
-      forEachResult(index, id, (at) => {
-        latestMarks[at] = runMark;
-        if (at < oldestLatest) oldestLatest = at;
-      });
-    }
-  }
+  // Results of the latest step are protected by recency wherever they are.
+  if (latestStep !== undefined) for (const id of latestStep) forEachResult(index, id, (at) => (latestMarks[at] = runMark));
   const prunedMark = previouslyPruned === undefined ? 0 : markPruned(index, previouslyPruned);
 
   // Pass 1, newest to oldest: count prompts, fill the window, find the crossing result.
@@ -147,43 +105,8 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
   let stale: number[] | undefined;
   let reapply: number[] | undefined;
 
-  // What an earlier run found over the oldest entries, if it still holds (see `Settled`), and
-  // where this run's oldest entries begin, to keep what it finds there for the next runs.
-  let settled = settledFor(index, policy, previouslyPruned, prunedMark, oldestLatest);
-  /** `settled.from`, or -1 (the walk never reaches it). */
-  let settledAt = settled === undefined ? -1 : settled.from;
-  let settledFrom = -1;
-  let atSettled: { prompts: number; scanned: number; window: number; candidates: number; stale: number; reapply: number } | undefined;
-  /** Whether an earlier prune stands among the newest entries (which may turn from recent to re-applied later). */
-  let prunedAmongNewest = false;
-
   for (let at = entries.length - 1; at >= 0; at--) {
     let flag = flags[at]!;
-    if (settledFrom < 0) {
-      if (scannedCount >= keepRecent && prompts >= protectTurns && prompts >= staleTurns && at < oldestLatest) {
-        // From here back no entry is recent or in a protected turn: what the walk finds there is settled.
-        settledFrom = at + 1;
-        atSettled = { prompts, scanned: scannedCount, window: windowTokens, candidates: candidateTokens, stale: stale?.length ?? 0, reapply: reapply?.length ?? 0 };
-      } else if (prunedMark !== 0 && prunedMarks[at] === prunedMark) {
-        prunedAmongNewest = true;
-      }
-    }
-    if (at < settledAt && settled !== undefined) {
-      const reachable = scannedCount >= keepRecent && prompts >= protectTurns && prompts >= staleTurns;
-      if (reachable && crossing < 0 && Number.isInteger(windowTokens) && Number.isInteger(candidateTokens) && windowTokens + settled.window <= protectTokens) {
-        // No crossing back there either: the oldest entries give what they gave (whole-number sums, so the same sums).
-        prompts += settled.prompts;
-        scannedCount += settled.scanned;
-        windowTokens += settled.window;
-        candidateTokens += settled.staleTokens;
-        for (const entry of settled.stale) (stale ??= []).push(entry);
-        for (const entry of settled.reapply) (reapply ??= []).push(entry);
-        break;
-      }
-      // The crossing is back there: walk it.
-      settled = undefined;
-      settledAt = -1;
-    }
     // The latest compaction summary: nothing before it is counted or touched.
     if ((flag & F_SUMMARY) !== 0) break;
     if ((flag & F_PROMPT) !== 0) {
@@ -218,14 +141,6 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
           }
         } else {
           keySeen[key] = runMark;
-          // A newer call asks what one of the settled entries asked: that one is stale now, what was kept is not so.
-          const adder = keyAddedAt[key]!;
-          const kept = index.settled as Settled | undefined;
-          if (kept !== undefined && at >= kept.from && adder >= 0 && adder < kept.from) {
-            index.settled = settled = undefined;
-            settledAt = -1;
-          }
-          keyAddedAt[key] = at;
         }
       }
     }
@@ -246,24 +161,6 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
       break;
     }
   }
-  if (crossing < 0 && atSettled !== undefined && !prunedAmongNewest && Number.isInteger(windowTokens) && Number.isInteger(candidateTokens)) {
-    // Walked to the end without a crossing: keep what the oldest entries gave, for the next runs.
-    index.settled = {
-      pruned: previouslyPruned,
-      prunedMark,
-      keepRecent,
-      protectTurns,
-      supersede,
-      from: settledFrom,
-      prompts: prompts - atSettled.prompts,
-      scanned: scannedCount - atSettled.scanned,
-      window: windowTokens - atSettled.window,
-      staleTokens: candidateTokens - atSettled.candidates,
-      stale: stale?.slice(atSettled.stale) ?? [],
-      reapply: reapply?.slice(atSettled.reapply) ?? [],
-    } satisfies Settled;
-  }
-
   const commit = candidateTokens > minimumTokens;
   if (!commit && reapply === undefined) {
     if (prompts < protectTurns) {

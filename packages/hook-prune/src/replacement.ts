@@ -1,7 +1,7 @@
 import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '@hookwise/core';
-import { partTokens, rememberPartTokens } from '@hookwise/core/counting';
+import { rememberPartTokens } from '@hookwise/core/counting';
 import { digestInput, digestOf, isPrunedOutput } from './digest.js';
-import { F_FACTS, F_OUTPUT_PRUNED, F_PROMPT, F_PROTECTED, F_SKIP, F_SUMMARY, forEachResult, forgetFacts, type Entry, type HistoryIndex, type InputDigest, type OptionFacts, type Replacement } from './history-index.js';
+import { callJsonOf, F_FACTS, F_OUTPUT_PRUNED, F_PROMPT, F_PROTECTED, F_SKIP, F_SUMMARY, forEachResult, forgetFacts, type Entry, type HistoryIndex, type InputDigest, type OptionFacts, type Replacement } from './history-index.js';
 import { countOutput, keepOutputTokens, outputTokens } from './output-tokens.js';
 import type { Policy } from './policy.js';
 
@@ -78,8 +78,13 @@ function inputDigestOf(entry: Entry, facts: OptionFacts, run: Run): InputDigest 
     const call = entry.call?.part;
     const { digestSet, counter } = run.policy;
     const digested = digestSet !== undefined && name !== undefined && digestSet.has(name) && call !== undefined ? digestInput(call.input) : undefined;
-    // The input as a request carries it (its JSON): core's figure of the call part.
-    facts.inputDigest = digested === undefined ? null : { digested, before: partTokens(call!, counter), after: counter.count(JSON.stringify(digested)) };
+    if (digested === undefined) facts.inputDigest = null;
+    else {
+      // The input as a request carries it (its JSON, made once for the supersede key too): core's figure of the call part.
+      const before = counter.count(callJsonOf(entry) ?? '');
+      rememberPartTokens(call!, counter, before);
+      facts.inputDigest = { digested, before, after: counter.count(JSON.stringify(digested)) };
+    }
   }
   return facts.inputDigest;
 }
