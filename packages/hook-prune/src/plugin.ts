@@ -87,7 +87,7 @@ async function readPrunedIds(context: HookContext<PrunePluginOptions>): Promise<
   }
 }
 
-/** The default of `pressurePercent`: where the user of the recorded session compacted (bench/README.md). */
+/** The default of `pressurePercent`: where the user of the recorded session compacted (README, "pressurePercent"). */
 export const DEFAULT_PRESSURE_PERCENT = 70;
 
 /** Sessions whose pruners a plugin instance keeps (a host runs a few at once). */
@@ -186,11 +186,13 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
   return { value: trimmed.value };
 }
 
+const meta = { name: PLUGIN_NAME, version };
+
 /** A plugin definition whose hooks share one set of session pruners. */
 function definePrunePlugin() {
   const sessions = new SessionPrunings(SESSIONS_KEPT);
   return definePlugin<PrunePluginOptions, PrunePluginOptions>({
-    meta: { name: PLUGIN_NAME, version },
+    meta,
     options: prunePluginOptionsSchema,
     hooks: [
       defineHook<PrunePluginOptions>({
@@ -201,15 +203,14 @@ function definePrunePlugin() {
   });
 }
 
-const described = definePrunePlugin();
-
 /**
  * The plugin: on every model request (`llm:before`), replaces the request's messages with
  * pruned ones. The stored history is never changed; what was reclaimed goes to the event log
  * as `{ type: 'prune:applied', tokensReclaimed, prunedCount, scannedCount }`. Each instance
  * keeps a pruner per session, so sessions sharing a process never share or evict one's index.
  */
-export const prune: PluginFactory<PrunePluginOptions, PrunePluginOptions> = Object.assign((options?: PrunePluginOptions) => definePrunePlugin()(options), {
-  meta: described.meta,
-  definition: described.definition,
-});
+export const prune = Object.defineProperties((options?: PrunePluginOptions) => definePrunePlugin()(options), {
+  meta: { value: meta, enumerable: true },
+  // A fresh definition each time: its hooks own their pruners, as an instance's do.
+  definition: { get: () => definePrunePlugin().definition, enumerable: true },
+}) as PluginFactory<PrunePluginOptions, PrunePluginOptions>;
