@@ -3,7 +3,7 @@
 // response, the history since the latest compaction, growing: the same message objects with
 // new ones appended), each iteration on fresh message objects, as each report reads the file
 // anew (so nothing learnt in an earlier iteration applies). Per session (218 requests):
-//   - pruneToolOutputs alone, with the plugin's sticky flow (the ids of each committed batch
+//   - a session's pruner (createPruner) alone, with the plugin's sticky flow (the ids of each committed batch
 //     handed back) and its pressure rule (minimum 0 from 70 % of the window);
 //   - the plugin's llm:before hook through core's engine (memory state, ephemeral, as the
 //     report builds it), and the same engine with a hook that returns nothing (the engine's
@@ -16,22 +16,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
-import { prune, pruneToolOutputs, thresholdsFor } from '../dist/index.js';
+import { createPruner, prune, thresholdsFor } from '../dist/index.js';
 import { sessionRequests } from './requests.mjs';
 
 const file = process.argv[2] ?? fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
 const { messages, requests } = await sessionRequests(file);
 
 const PRESSURE_PERCENT = 70; // the plugin's default
-/** pruneToolOutputs as the plugin calls it (default options), on one session's requests. */
+/** A session's pruner as the plugin calls it (default options), on one session's requests. */
 function pruneSession(history) {
+  const pruner = createPruner();
   let prunedIds;
   let pruned = 0;
   for (const request of requests) {
     const { protectTokens, minimumTokens } = thresholdsFor(request.model);
     const underPressure = (request.contextTokens ?? 0) >= (200_000 * PRESSURE_PERCENT) / 100;
     const messages = history.slice(request.start, request.end);
-    const result = pruneToolOutputs(messages, {
+    const result = pruner.prune(messages, {
       protectTokens,
       minimumTokens: underPressure ? 0 : minimumTokens,
       ...(prunedIds !== undefined ? { previouslyPruned: [...prunedIds] } : {}),
@@ -98,7 +99,7 @@ const task = (name, makeEngine, run) => {
     },
   ];
 };
-const PRUNE = 'pruneToolOutputs (sticky, pressure rule)';
+const PRUNE = 'a session pruner (sticky, pressure rule)';
 const PLUGIN = 'engine + hook-prune llm:before';
 const NOOP = 'engine + a no-op llm:before hook';
 const bench = new Bench({ iterations: 30, time: 0, warmupIterations: 15 });

@@ -1,5 +1,6 @@
-// Benchmark of pruneToolOutputs against a floor measured in the same run (a bare loop summing
-// the length of every tool output), on synthetic histories of 1k, 10k and 100k messages.
+// Benchmark of pruning against a floor measured in the same run (a bare loop summing the length
+// of every tool output), on synthetic histories of 1k, 10k and 100k messages: cold is
+// pruneToolOutputs (keeps nothing), warm a session's pruner (createPruner) pruning again.
 // Imports the built package: run `npx tsup` in packages/core and here first.
 //   node bench/run.mjs            all sizes, default options (the agentic policy)
 //   node bench/run.mjs 1000 10000 chosen sizes
@@ -8,7 +9,7 @@ import { createCharsTokenCounter } from '@hookwise/core';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { pruneToolOutputs } from '../dist/index.js';
+import { createPruner, pruneToolOutputs } from '../dist/index.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -101,16 +102,18 @@ for (const count of messageCounts) {
     coldTimes.push(time(() => pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS })).ms);
   }
 
-  // Warm: the same counter, as in a long-lived host that prunes a fresh copy before every request.
+  // Warm: a session's pruner and the same counter, as in a long-lived host that prunes before every request.
   const counter = createCharsTokenCounter(4);
-  let result = pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS });
+  const pruner = createPruner();
+  let result = pruner.prune(messages, { tokenCounter: counter, ...OPTIONS });
   const warmTimes = [];
-  for (let pass = 0; pass < passes; pass++) warmTimes.push(time(() => (result = pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS }))).ms);
+  for (let pass = 0; pass < passes; pass++) warmTimes.push(time(() => (result = pruner.prune(messages, { tokenCounter: counter, ...OPTIONS }))).ms);
 
-  // Second run on its own output: must change nothing.
+  // Second run on its own output (another pruner: another history): must change nothing.
+  const noOpPruner = createPruner();
   const noOpTimes = [];
   for (let pass = 0; pass < passes; pass++) {
-    const { ms, value } = time(() => pruneToolOutputs(result.messages, { tokenCounter: counter, ...OPTIONS }));
+    const { ms, value } = time(() => noOpPruner.prune(result.messages, { tokenCounter: counter, ...OPTIONS }));
     if (value.messages !== result.messages) throw new Error('second run changed the messages');
     noOpTimes.push(ms);
   }
@@ -119,7 +122,7 @@ for (const count of messageCounts) {
   result = undefined;
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
-  const held = pruneToolOutputs(messages, { tokenCounter: counter, ...OPTIONS });
+  const held = pruner.prune(messages, { tokenCounter: counter, ...OPTIONS });
   gc();
   const extraHeap = process.memoryUsage().heapUsed - heapBefore;
 
@@ -143,5 +146,5 @@ for (const count of messageCounts) {
   if (sink < 0) console.log(sink);
 }
 
-console.log(`pruneToolOutputs, Node ${process.version}, medians of 11 passes (5 at 100k); chars/4 counter; a prompt every ${PROMPT_EVERY} messages; options ${JSON.stringify(OPTIONS)}`);
+console.log(`hook-prune, Node ${process.version}, medians of 11 passes (5 at 100k); chars/4 counter; a prompt every ${PROMPT_EVERY} messages; options ${JSON.stringify(OPTIONS)}`);
 console.table(rows);

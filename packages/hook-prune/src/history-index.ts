@@ -1,13 +1,11 @@
 import { isUserPrompt, type Message, type MessagePart, type ToolCallPart, type ToolResultPart } from '@hookwise/core';
 
 /**
- * What `pruneToolOutputs` needs to know about a history, computed once per message object and
- * kept while the history grows. A host prunes a fresh copy of its history before every request:
- * the same message objects again, new ones after them. The index is extended over the new ones
- * (work proportional to what is new, plus a pointer comparison per message and part to know
- * the rest is unchanged); anything else (a message replaced or removed, a compaction that
- * starts a new history, a message whose parts were added or replaced in place) builds a new
- * one. Parts are treated as immutable, as everywhere in this package (copy-on-write).
+ * What the pruner needs to know about a history, kept by a pruner while its history grows: a
+ * host prunes a fresh copy of its history before every request, the same message objects with
+ * new ones after them, so the index is extended over the new ones only. Messages and parts are
+ * treated as immutable, as everywhere in this package (copy-on-write): a pointer comparison per
+ * message and part tells the kept index still holds.
  */
 
 /** Where a part is: message index and part index. */
@@ -100,8 +98,6 @@ export interface HistoryIndex {
   /** Ids of results whose call was not found when they were indexed: a later call with one of these ids changes their facts. */
   readonly orphans: Set<string>;
   readonly entries: Entry[];
-  /** Module epoch when built: an in-place prune (which writes into parts) invalidates every index. */
-  readonly epoch: number;
   /** The options `Entry.facts` were computed for (owned by the pruner). */
   options: unknown;
   // What the walk reads per entry, in flat arrays (a load each, no object per step):
@@ -124,65 +120,21 @@ export interface HistoryIndex {
   readonly prunedMarks: number[];
   /** The number of the current run on this index (marks equal to it are this run's). */
   run: number;
-  /** Per key id: the entry that added it to the walk's seen keys, in the latest walk that reached it. */
-  readonly keyAddedAt: number[];
-  /** What the walk found over the history's oldest entries, kept for the next runs (owned by the pruner). */
-  settled: unknown;
   /** The set of earlier prunes `prunedMarks` mark (with `prunedMark`), and up to which entry. */
   prunedSet: ReadonlySet<string> | undefined;
   prunedMark: number;
   prunedUpTo: number;
 }
 
-/** Bumped by every in-place prune: parts written into make every index's facts suspect. */
-let epoch = 0;
-export function invalidateIndexes(): void {
-  epoch++;
-}
-
 /**
- * The indexes kept: those of the history pruned last (its first message), at most two of them,
- * so a host that prunes its history and then (once) the pruned copy does not rebuild the
- * history's index. Held here, and let go as soon as another history is pruned (a new session, a
- * compaction's new history). Not in a WeakMap keyed by the first message, as they were: V8's
- * young-generation collector keeps the values of an old-generation WeakMap alive whatever their
- * keys, so every history indexed that way outlived its host's last reference, was promoted to the
- * old generation with everything its messages hold, and stayed until a full collection (1 MB
- * promoted per replayed session of the recorded transcript in fixtures/, and a full collection
- * every dozen). A host taking turns between two sessions indexes each history afresh on its next
- * request: linear in the history, small next to the request.
+ * `kept` extended over what `messages` adds to it (the same message objects holding the same
+ * parts, new ones after them), or undefined when `messages` is another history: a message
+ * replaced, removed or edited in place, a compaction's new history, or a new call that changes
+ * what an older result resolves to. `kept` is untouched then.
  */
-let latest: HistoryIndex[] = [];
-const SLOTS = 2;
-
-/** The index of `messages`: a kept one extended over what is new, or a new one (kept unless `store` is false). */
-export function historyIndex(messages: Message[], store = true): HistoryIndex {
-  const first = messages[0];
-  if (first === undefined || !store) return buildIndex(messages);
-  const slots = latest;
-  for (let slot = 0; slot < slots.length; slot++) {
-    const index = slots[slot]!;
-    if (index.messages[0] !== first || index.epoch !== epoch || !isPrefix(index, messages)) continue;
-    const extended = index.messages.length === messages.length ? index : extendIndex(index, messages);
-    if (extended !== undefined) {
-      if (slot !== 0) {
-        slots.splice(slot, 1);
-        slots.unshift(extended);
-      }
-      return extended;
-    }
-    // Not an extension after all (a call that changes what older results resolve to): start afresh.
-    slots.splice(slot, 1);
-    break;
-  }
-  const index = buildIndex(messages);
-  // Another history: the indexes of the one before are let go.
-  if (slots.length === 0 || slots[0]!.messages[0] !== first) latest = [index];
-  else {
-    slots.unshift(index);
-    if (slots.length > SLOTS) slots.length = SLOTS;
-  }
-  return index;
+export function extendedIndex(kept: HistoryIndex, messages: Message[]): HistoryIndex | undefined {
+  if (!isPrefix(kept, messages)) return undefined;
+  return kept.messages.length === messages.length ? kept : extendIndex(kept, messages);
 }
 
 /**
@@ -206,7 +158,8 @@ function isPrefix(index: HistoryIndex, messages: Message[]): boolean {
   return true;
 }
 
-function buildIndex(messages: Message[]): HistoryIndex {
+/** A new index of `messages`. */
+export function buildIndex(messages: Message[]): HistoryIndex {
   const index: HistoryIndex = {
     messages: [],
     partCounts: [],
@@ -214,7 +167,6 @@ function buildIndex(messages: Message[]): HistoryIndex {
     calls: new Map(),
     orphans: new Set(),
     entries: [],
-    epoch,
     options: undefined,
     flags: [],
     ids: [],
@@ -225,8 +177,6 @@ function buildIndex(messages: Message[]): HistoryIndex {
     keys: new Map(),
     keyTexts: [],
     keySeen: [],
-    keyAddedAt: [],
-    settled: undefined,
     latestMarks: [],
     prunedMarks: [],
     run: 0,
@@ -322,7 +272,6 @@ function addEntry(index: HistoryIndex, entry: Entry, flags: number): void {
 /** Forgets the option-dependent facts (the options changed). */
 export function forgetFacts(index: HistoryIndex): void {
   const { flags, entries } = index;
-  index.settled = undefined;
   for (let at = 0; at < flags.length; at++) {
     flags[at] = flags[at]! & STATIC_FLAGS;
     entries[at]!.facts = undefined;
@@ -348,18 +297,15 @@ export function callJsonOf(entry: Entry): string | undefined {
 
 /**
  * The supersede key of the entry's call as a small number, the same for equal keys: two calls
- * are the same question when their tool names and their inputs as JSON are equal (the walk
- * compared `name NUL json` strings; JSON has no raw NUL, so this is the same test). By tool
- * name, then by the JSON's length, then the JSON itself (compared, not hashed: a Write's JSON,
- * made once for its token count anyway, is neither copied into a key nor hashed, and two inputs
- * of one length are rare).
+ * are the same question when their tool names and their inputs as JSON are equal. Interned by
+ * tool name, then by the JSON's length, then the JSON itself (two inputs of one length are rare).
  */
 export function keyIdOf(index: HistoryIndex, at: number): number {
   let id = index.keyIds[at]!;
   if (id !== KEY_UNKNOWN) return id;
   const entry = index.entries[at]!;
   const call = entry.nearCall!;
-  // JSON.stringify(undefined) is undefined, which the key's template wrote as "undefined" (a JSON text never reads so).
+  // JSON.stringify(undefined) is undefined: keyed as the text "undefined", which no JSON text is.
   const json = (call === entry.call?.part ? callJsonOf(entry) : JSON.stringify(call.input)) ?? 'undefined';
   let byLength = index.keys.get(call.toolName);
   if (byLength === undefined) index.keys.set(call.toolName, (byLength = new Map()));
@@ -373,7 +319,6 @@ export function keyIdOf(index: HistoryIndex, at: number): number {
 
 function newKey(index: HistoryIndex, json: string): number {
   index.keyTexts.push(json);
-  index.keyAddedAt.push(-1);
   index.keySeen.push(0);
   return index.keySeen.length - 1;
 }

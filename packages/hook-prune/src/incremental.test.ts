@@ -5,14 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sessionRequests } from '../bench/requests.mjs';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
-import { historyIndex } from './history-index.js';
 import { pruneToolOutputs, type PruneOptions, type PruneResult } from './prune-tool-outputs.js';
+import { createPruner, type Pruner } from './pruner.js';
+import { SessionPrunings } from './session-pruners.js';
 
-// A host prunes a fresh copy of its growing history before every request (the report does it
-// 218 times on the recorded session): the same message objects, new ones appended. What the
-// pruner learnt about the old ones is kept (history-index.ts). These tests hold that path to
-// the answer of a run that knows nothing: the same history deep-copied (new objects, so no
-// index, no memo applies), with the earlier prunes it computed itself.
+// A host prunes a fresh copy of its growing history before every request, through a pruner
+// per session that keeps what it learnt about the old messages. These tests hold its answers to
+// pruneToolOutputs's (the plain one-shot run) on a deep copy of the same history (new objects:
+// no memo applies, and a pruner writing into its input would show), with the earlier prunes each
+// side computed itself.
 
 const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
 const files = readdirSync(transcripts, { recursive: true, encoding: 'utf8' })
@@ -31,32 +32,35 @@ function fromScratch(history: Message[], options: PruneOptions): { result: Prune
 }
 
 /**
- * Replays `histories` as a sticky host does (the ids of each committed batch handed back), once
- * from scratch and then through the kept index, and compares every run. The runs from scratch
- * go first, all of them: each prunes a copy (another history), which would let the kept index
- * go between warm runs. Returns the decisions.
+ * A sticky host's requests (the ids of each committed batch handed back), through `pruner` and
+ * from scratch: each call compares the two runs and returns the decision.
  */
-function replay(histories: readonly Message[][], options: (run: number) => PruneOptions): Record<string, number> {
-  const cold: string[] = [];
+function stickyHost(pruner: Pruner = createPruner()): (history: Message[], options: PruneOptions, label: string) => string {
   let coldPruned: string[] | undefined;
-  for (const [run, history] of histories.entries()) {
-    const base = options(run);
-    const { result, bytes: coldBytes } = fromScratch(history, coldPruned === undefined ? base : { ...base, previouslyPruned: coldPruned });
-    // A digest per run: the bytes of every prefix of a long session would not fit in memory.
-    cold.push(createHash('sha256').update(coldBytes).digest('hex'));
-    if (result.decision === 'pruned') coldPruned = result.prunedIds;
-  }
-  const decisions: Record<string, number> = {};
   let warmPruned: string[] | undefined;
-  for (const [run, history] of histories.entries()) {
-    const base = options(run);
-    const warm = pruneToolOutputs(history, warmPruned === undefined ? base : { ...base, previouslyPruned: [...warmPruned] });
-    expect(createHash('sha256').update(bytes(warm, history)).digest('hex'), `run ${run + 1}`).toBe(cold[run]);
-    decisions[warm.decision] = (decisions[warm.decision] ?? 0) + 1;
+  return (history, base, label) => {
+    const cold = fromScratch(history, coldPruned === undefined ? base : { ...base, previouslyPruned: coldPruned });
+    if (cold.result.decision === 'pruned') coldPruned = cold.result.prunedIds;
+    const warm = pruner.prune(history, warmPruned === undefined ? base : { ...base, previouslyPruned: [...warmPruned] });
+    // Digests: the bytes of every prefix of a long session make long failure messages.
+    expect(digest(bytes(warm, history)), label).toBe(digest(cold.bytes));
     if (warm.decision === 'pruned') warmPruned = warm.prunedIds;
+    return warm.decision;
+  };
+}
+
+/** Replays `histories` through one pruner and from scratch (see `stickyHost`). Returns the decisions. */
+function replay(histories: readonly Message[][], options: (run: number) => PruneOptions): Record<string, number> {
+  const host = stickyHost();
+  const decisions: Record<string, number> = {};
+  for (const [run, history] of histories.entries()) {
+    const decision = host(history, options(run), `run ${run + 1}`);
+    decisions[decision] = (decisions[decision] ?? 0) + 1;
   }
   return decisions;
 }
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Every prefix of each history since a compaction (and the request points only, with `every` > 1). */
 async function* prefixes(file: string, every = 1): AsyncGenerator<Message[]> {
@@ -124,10 +128,11 @@ describe('incremental pruning on a growing history = a run from scratch', () => 
   it(`${bigSession}: every 2nd prefix, arbitrary earlier prunes handed over (not what this function returned)`, async () => {
     const histories = await collect(prefixes(bigSession, 2));
     const prunes = arbitraryPrunes(histories);
+    const pruner = createPruner();
     let changed = 0;
     for (const [run, history] of histories.entries()) {
       const options = prunes(run);
-      const warm = pruneToolOutputs(history, options);
+      const warm = pruner.prune(history, options);
       expect(bytes(warm, history), `run ${run}`).toBe(fromScratch(history, options).bytes);
       if (warm.messages !== history) changed++;
     }
@@ -144,64 +149,62 @@ describe('incremental pruning on a growing history = a run from scratch', () => 
   });
 });
 
-describe('what is not an extension of the indexed history is indexed afresh', () => {
+describe('a pruner keeps its index while the history grows, and indexes anything else afresh', () => {
   const OPENCODE_RULE: PruneOptions = { protectTurns: 2, keepRecent: 0, supersede: false, tokenCounter: chars };
-  /** Whether pruning `after` reuses the index of the history `prime` ran on; checks its answer against a run from scratch. */
-  function check(after: Message[], index: object, options: PruneOptions = OPENCODE_RULE): boolean {
-    const result = pruneToolOutputs(after, options);
-    // Asked before the run from scratch, which prunes another history (a copy): only the latest history's indexes are kept.
-    const reused = historyIndex(after) === index;
+  /** Prunes `after` with `pruner`, checks the answer against a run from scratch, and says whether the pruner kept its index. */
+  function kept(pruner: Pruner, after: Message[], options: PruneOptions = OPENCODE_RULE): boolean {
+    const builds = pruner.indexBuilds;
+    const result = pruner.prune(after, options);
     expect(bytes(result, after)).toBe(fromScratch(after, options).bytes);
-    return reused;
+    return pruner.indexBuilds === builds;
   }
-  /** Prunes `history` (indexing it) and returns its index. */
-  function prime(history: Message[], options: PruneOptions = OPENCODE_RULE): object {
-    pruneToolOutputs(history, options);
-    return historyIndex(history);
+  /** A pruner that has pruned (and indexed) `history`. */
+  function primed(history: Message[], options: PruneOptions = OPENCODE_RULE): Pruner {
+    const pruner = createPruner();
+    pruner.prune(history, options);
+    expect(pruner.indexBuilds).toBe(1);
+    return pruner;
   }
 
-  it('an extension (the same objects, new ones appended) reuses the index', () => {
+  it('an extension (the same objects, new ones appended) keeps the index', () => {
     const history = eligibleHistory([40_000, 25_000]);
-    const index = prime(history);
-    expect(check([...history, ...toolTurn(tokens(30_000)), prompt('u3'), prompt('u4')], index)).toBe(true);
+    expect(kept(primed(history), [...history, ...toolTurn(tokens(30_000)), prompt('u3'), prompt('u4')])).toBe(true);
   });
 
   it('a compaction (a new first message, the summary) starts a new index', () => {
     const history = eligibleHistory([40_000, 25_000]);
     const summary: Message = { role: 'user', parts: [{ type: 'text', text: 'Summary' }], compactSummary: true };
-    const index = prime(history);
-    expect(check([summary, ...eligibleHistory([40_000, 25_000])], index)).toBe(false);
+    expect(kept(primed(history), [summary, ...eligibleHistory([40_000, 25_000])])).toBe(false);
   });
 
   it('an edited message (another object in its place) is indexed afresh', () => {
     const history = eligibleHistory([40_000, 25_000]);
-    const index = prime(history);
     const edited = history.slice();
     const carrier = edited.findIndex((message) => message.parts.some((part) => part.type === 'tool-result'));
     edited[carrier] = { ...edited[carrier]!, parts: [{ ...(edited[carrier]!.parts[0] as ToolResultPart), output: tokens(1_000) }] };
-    expect(check(edited, index)).toBe(false);
+    expect(kept(primed(history), edited)).toBe(false);
   });
 
   it('a removed message is indexed afresh', () => {
     const history = eligibleHistory([40_000, 25_000, 10_000]);
-    expect(check([...history.slice(0, 3), ...history.slice(5)], prime(history))).toBe(false);
+    expect(kept(primed(history), [...history.slice(0, 3), ...history.slice(5)])).toBe(false);
     // A shorter history (the last messages dropped) is not an extension either.
-    expect(check(history.slice(0, -2), prime(history))).toBe(false);
+    expect(kept(primed(history), history.slice(0, -2))).toBe(false);
   });
 
   it('a message whose parts were replaced or added in place is indexed afresh', () => {
     const history = eligibleHistory([40_000, 25_000]);
     const carrier = history.find((message) => message.parts.some((part) => part.type === 'tool-result'))!;
     const parts = carrier.parts as MessagePart[];
-    let index = prime(history);
+    let pruner = primed(history);
     parts[0] = { ...(parts[0] as ToolResultPart), output: tokens(60_000) };
-    expect(check(history.slice(), index)).toBe(false);
-    index = prime(history);
+    expect(kept(pruner, history.slice())).toBe(false);
+    pruner = primed(history);
     parts.push({ type: 'text', text: 'note' });
-    expect(check(history.slice(), index)).toBe(false);
+    expect(kept(pruner, history.slice())).toBe(false);
   });
 
-  it('other options (counter, placeholder, protected tools, input digests) give the same answers as from scratch', () => {
+  it('other options (counter, placeholder, protected tools, input digests) keep the index and give the answers from scratch', () => {
     const history = [prompt('u1'), ...toolTurn(tokens(30_000), { toolName: 'Write', input: { file_path: '/a.ts', content: 'x'.repeat(40_000) } }), ...eligibleHistory([40_000, 25_000])];
     const variants: PruneOptions[] = [
       { tokenCounter: createCharsTokenCounter(3) },
@@ -212,34 +215,25 @@ describe('what is not an extension of the indexed history is indexed afresh', ()
       { digestInputs: ['Edit'] },
       {},
     ];
-    const index = prime(history);
-    // The same messages: the index stays, its option-dependent facts are redone for each change
-    // (all warm runs first: a run from scratch prunes another history, which lets the index go).
-    const warm = variants.map((variant) => {
-      const options = { ...OPENCODE_RULE, ...variant };
-      const copy = history.slice();
-      const result = pruneToolOutputs(copy, options);
-      expect(historyIndex(copy)).toBe(index);
-      return { options, bytes: bytes(result, copy) };
-    });
-    for (const { options, bytes: warmBytes } of warm) expect(warmBytes).toBe(fromScratch(history, options).bytes);
+    const pruner = primed(history);
+    for (const variant of variants) expect(kept(pruner, history.slice(), { ...OPENCODE_RULE, ...variant })).toBe(true);
   });
 
   it('a new call whose id an older call or an orphan result already has is indexed afresh', () => {
     const [call, result] = toolTurn(tokens(30_000), { id: 'dup' });
     const history = [prompt('u1'), call!, result!, ...eligibleHistory([40_000, 25_000])];
     // The same id again: the older result now resolves to the newer call (the last one wins).
-    expect(check([...history, ...toolTurn(tokens(10), { id: 'dup', toolName: 'Skill' }), prompt('u9')], prime(history))).toBe(false);
+    expect(kept(primed(history), [...history, ...toolTurn(tokens(10), { id: 'dup', toolName: 'Skill' }), prompt('u9')])).toBe(false);
     // A result whose call comes later.
     const orphan: Message = { role: 'user', parts: [{ type: 'tool-result', toolCallId: 'late', output: tokens(30_000) }] };
     const early = [prompt('u1'), orphan, ...eligibleHistory([40_000, 25_000])];
     const lateCall: Message = { role: 'assistant', parts: [{ type: 'tool-call', toolCallId: 'late', toolName: 'Skill', input: {} }] };
-    expect(check([...early, lateCall, prompt('u9')], prime(early))).toBe(false);
+    expect(kept(primed(early), [...early, lateCall, prompt('u9')])).toBe(false);
   });
 
-  it('a new call asking what a long-settled one asked makes that one stale (what was kept of the oldest entries is dropped)', () => {
+  it('a new call asking what a much older one asked makes that one stale, as from scratch', () => {
     const options: PruneOptions = { tokenCounter: chars, protectTokens: 100_000, minimumTokens: 1_000 };
-    // Thirty small reads of different files: no crossing, so the oldest entries are settled and kept.
+    // Thirty small reads of different files: no crossing.
     const history: Message[] = [prompt('u1')];
     for (let file = 0; file < 30; file++) history.push(...toolTurn(tokens(1_500), { input: { file_path: `/repo/file-${file}.ts` } }));
     const runs: Message[][] = [];
@@ -247,11 +241,13 @@ describe('what is not an extension of the indexed history is indexed afresh', ()
     // The first file read again: its first read is stale (1,500 tokens, more than the minimum).
     const again = [...history, ...toolTurn(tokens(10), { input: { file_path: '/repo/file-0.ts' } }), prompt('u2')];
     runs.push(again);
-    for (const run of runs) expect(bytes(pruneToolOutputs(run, options), run)).toBe(fromScratch(run, options).bytes);
-    expect(pruneToolOutputs(again, options).prunedCount).toBe(1);
+    const pruner = createPruner();
+    for (const run of runs) kept(pruner, run, options);
+    expect(pruner.indexBuilds).toBe(1);
+    expect(pruner.prune(again, options).prunedCount).toBe(1);
   });
 
-  it('an earlier prune among the newest results (recent now, re-applied later) is not settled on', () => {
+  it('an earlier prune among the newest results is kept while recent and re-applied later, as from scratch', () => {
     const options = (previouslyPruned: string[]): PruneOptions => ({ tokenCounter: chars, protectTokens: 100_000, minimumTokens: 1_000, previouslyPruned });
     const history: Message[] = [prompt('u1'), ...toolTurn(tokens(3_000), { input: { file_path: '/repo/x.ts' } })];
     for (let file = 0; file < 10; file++) history.push(...toolTurn(tokens(100), { input: { file_path: `/repo/file-${file}.ts` } }));
@@ -259,46 +255,50 @@ describe('what is not an extension of the indexed history is indexed afresh', ()
     const [call, result] = toolTurn(tokens(10), { id: 'again', input: { file_path: '/repo/x.ts' } });
     history.push(call!, result!);
     const pruned = ['again'];
-    const first = pruneToolOutputs(history, options(pruned));
+    const pruner = createPruner();
+    const first = pruner.prune(history, options(pruned));
     expect(bytes(first, history)).toBe(fromScratch(history, options(pruned)).bytes);
     expect(first.decision).toBe('pruned');
     // Three more results: the second read is no longer recent, it is re-applied and asks nothing: the first read is not stale.
     const grown = [...history];
     for (let file = 10; file < 13; file++) grown.push(...toolTurn(tokens(100), { input: { file_path: `/repo/file-${file}.ts` } }));
     grown.push(prompt('u2'));
-    const later = pruneToolOutputs(grown, options(pruned));
+    const later = pruner.prune(grown, options(pruned));
     expect(bytes(later, grown)).toBe(fromScratch(grown, options(pruned)).bytes);
     expect(later.decision).toBe('reapplied');
+    expect(pruner.indexBuilds).toBe(1);
+  });
+});
+
+describe('sessions: each keeps its own warm index', () => {
+  it('two sessions interleaved in one process give the answers from scratch, each indexed once', async () => {
+    const [a, b] = await Promise.all([collect(prefixes(bigSession, 9)), collect(prefixes('marot-spotter/tool_heavy.jsonl'))]);
+    // Only the histories of a's first compaction's span grow from one request to the next.
+    const firstSpan = a.filter((history) => history[0] === a[0]![0]);
+    expect(firstSpan.length).toBeGreaterThan(10);
+    expect(b.length).toBeGreaterThan(10);
+    const sessions = new SessionPrunings(32);
+    const hostA = stickyHost(sessions.get('a').pruner);
+    const hostB = stickyHost(sessions.get('b').pruner);
+    const decisions: string[] = [];
+    for (let run = 0; run < Math.max(firstSpan.length, b.length); run++) {
+      if (run < firstSpan.length) decisions.push(hostA(firstSpan[run]!, {}, `a, run ${run + 1}`));
+      if (run < b.length) hostB(b[run]!, {}, `b, run ${run + 1}`);
+    }
+    expect(sessions.get('a').pruner.indexBuilds).toBe(1);
+    expect(sessions.get('b').pruner.indexBuilds).toBe(1);
+    expect(decisions).toContain('pruned');
   });
 
-  it('another history lets the indexes of the one before go; the pruned copy of a history is indexed beside it', () => {
-    const history = eligibleHistory([40_000, 25_000]);
-    const index = prime(history);
-    const pruned = pruneToolOutputs(history, OPENCODE_RULE).messages;
-    expect(pruned).not.toBe(history);
-    // The pruned copy (same first message, other parts) gets an index of its own; the history keeps its.
-    const copyIndex = historyIndex(pruned);
-    expect(copyIndex).not.toBe(index);
-    expect(historyIndex(history)).toBe(index);
-    expect(historyIndex(pruned)).toBe(copyIndex);
-    // Another session's history (another first message): the first history's indexes are let go.
-    const other = eligibleHistory([40_000, 25_000]);
-    const otherIndex = prime(other);
-    expect(historyIndex(other)).toBe(otherIndex);
-    const again = historyIndex(history);
-    expect(again).not.toBe(index);
-    // Indexed afresh, it answers as before.
-    expect(bytes(pruneToolOutputs(history, OPENCODE_RULE), history)).toBe(fromScratch(history, OPENCODE_RULE).bytes);
-  });
-
-  it('an in-place run (which writes into parts) makes every index stale', () => {
-    const history = eligibleHistory([40_000, 25_000]);
-    pruneToolOutputs(history, OPENCODE_RULE);
-    const index = historyIndex(history);
-    const copy = history.slice();
-    expect(pruneToolOutputs(copy, { ...OPENCODE_RULE, inPlace: true }).prunedCount).toBe(1);
-    expect(historyIndex(history)).not.toBe(index);
-    expect(pruneToolOutputs(history, OPENCODE_RULE).prunedCount).toBe(0);
+  it('past its limit the least recently used session is dropped; the others stay warm', () => {
+    const sessions = new SessionPrunings(2);
+    const first = sessions.get('one');
+    const second = sessions.get('two');
+    expect(sessions.get('one')).toBe(first);
+    sessions.get('three');
+    expect(sessions.size).toBe(2);
+    expect(sessions.get('one')).toBe(first);
+    expect(sessions.get('two')).not.toBe(second);
   });
 });
 

@@ -1,7 +1,7 @@
 import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, type Message } from '@hookwise/core';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
-import defaultExport, { prune } from './index.js';
+import defaultExport, { prune, pruneToolOutputs } from './index.js';
 
 /** The mechanics are tested under OpenCode's rule and chars/4, where `tokens(n)` is n tokens; the agentic default has its own test. */
 const OPENCODE_RULE = { protectTurns: 2, keepRecent: 0, supersede: false };
@@ -40,6 +40,24 @@ describe('prune() plugin on llm:before', () => {
     expect(history).toEqual(snapshot);
     const records = await eventLog.readAll();
     expect(records).toMatchObject([{ type: 'prune:applied', tokensReclaimed: 25_000 - 9, prunedCount: 1, scannedCount: 2 }]);
+  });
+
+  it('two sessions interleaved on one engine each get the answer pruneToolOutputs gives for their own history', async () => {
+    const { engine } = setup();
+    const histories = { a: eligibleHistory([40_000, 25_000]), b: eligibleHistory([10_000, 10_000]) };
+    const grown = (history: Message[], turn: number) => [...history, ...toolTurn(tokens(30_000 + turn)), prompt(`u${turn}`), prompt(`v${turn}`)];
+    let changed = 0;
+    for (let turn = 0; turn < 4; turn++) {
+      for (const session of ['a', 'b'] as const) {
+        const messages = (histories[session] = grown(histories[session], turn));
+        const outcome = await engine.emit('llm:before', { sessionId: session, systemPrompt: '', messages });
+        // Each history grows by one batch a turn: the earlier prunes the plugin re-applies are ones the plain function makes anyway.
+        const expected = pruneToolOutputs(structuredClone(messages), { ...OPENCODE_RULE, protectTokens: 40_000, minimumTokens: 20_000, tokenCounter: createCharsTokenCounter(4) });
+        expect(JSON.stringify(outcome.value ?? messages), `${session}, turn ${turn}`).toBe(JSON.stringify(expected.messages));
+        if (outcome.value !== undefined) changed++;
+      }
+    }
+    expect(changed).toBeGreaterThan(2);
   });
 
   it('returns no value when nothing changes, and logs nothing', async () => {

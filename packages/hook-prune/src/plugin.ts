@@ -1,17 +1,17 @@
 import path from 'node:path';
-import { defineHook, definePlugin, estimateMessageTokens, isSafeName, resolveContextWindow, type HookContext, type Message, type PointPayload, type TokenCounter } from '@hookwise/core';
+import { defineHook, definePlugin, isSafeName, resolveContextWindow, type HookContext, type PluginFactory, type PointPayload } from '@hookwise/core';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
 import * as z from 'zod/mini';
 import { version } from '../package.json';
-import { pruneToolOutputs } from './prune-tool-outputs.js';
+import { SessionPrunings, type SessionPruning } from './session-pruners.js';
 import { thresholdsFor } from './thresholds.js';
 import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput } from './trim-output.js';
 
 const tokens = () => z.number().check(z.nonnegative());
 
-// Built on first use, not at import: building a zod schema costs a hook call ~1 ms, and a call
-// whose options the run bundle validated when it was built never needs it.
+// Built on first use, not at import: a hook call whose options the run bundle validated when it
+// was built never needs it.
 const buildOptionsSchema = () => z.object({
   /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
   protectTokens: z.optional(tokens()),
@@ -87,39 +87,23 @@ async function readPrunedIds(context: HookContext<PrunePluginOptions>): Promise<
   }
 }
 
-/** The default of `pressurePercent`. Measured: on the recorded session in fixtures/, the user compacted at 71 % of the window; with the minimum held there, hook-prune had freed 19 % of the history instead of 32.6 %. */
+/** The default of `pressurePercent`: where the user of the recorded session compacted (README, "pressurePercent"). */
 export const DEFAULT_PRESSURE_PERCENT = 70;
 
-/**
- * Tokens of each message by core's estimate, per counter and message object: a host without a
- * measured context (no `contextTokens`) sends the same messages again with every request.
- */
-const messageTokenMemo = new WeakMap<TokenCounter, WeakMap<Message, number>>();
+/** Sessions whose pruners a plugin instance keeps (a host runs a few at once). */
+const SESSIONS_KEPT = 32;
 
-function historyTokens(messages: readonly Message[], counter: TokenCounter): number {
-  let memo = messageTokenMemo.get(counter);
-  if (memo === undefined) messageTokenMemo.set(counter, (memo = new WeakMap()));
-  const count = (text: string) => counter.count(text);
-  let sum = 0;
-  for (const message of messages) {
-    let tokens = memo.get(message);
-    if (tokens === undefined) memo.set(message, (tokens = estimateMessageTokens(message, count)));
-    sum += tokens;
-  }
-  return sum;
-}
-
-async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookContext<PrunePluginOptions>) {
+async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookContext<PrunePluginOptions>, session: SessionPruning) {
   const options = context.options;
   const thresholds = thresholdsFor(payload.contextWindow ?? payload.model);
   const sticky = options.sticky !== false;
   const previouslyPruned = sticky ? await readPrunedIds(context) : undefined;
-  const contextTokens = payload.contextTokens ?? historyTokens(payload.messages, context.tokenCounter);
+  const contextTokens = payload.contextTokens ?? session.historyTokens(payload.messages, context.tokenCounter);
   const { contextWindow } = resolveContextWindow({ hostWindow: payload.contextWindow, model: payload.model, contextTokens });
   const underPressure = contextTokens >= (contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100;
 
   // Options left out stay undefined: pruneToolOutputs takes undefined as its default.
-  const result = pruneToolOutputs(payload.messages, {
+  const result = session.pruner.prune(payload.messages, {
     protectTokens: options.protectTokens ?? thresholds.protectTokens,
     minimumTokens: underPressure ? 0 : (options.minimumTokens ?? thresholds.minimumTokens),
     keepRecent: options.keepRecent,
@@ -202,13 +186,31 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
   return { value: trimmed.value };
 }
 
+const meta = { name: PLUGIN_NAME, version };
+
+/** A plugin definition whose hooks share one set of session pruners. */
+function definePrunePlugin() {
+  const sessions = new SessionPrunings(SESSIONS_KEPT);
+  return definePlugin<PrunePluginOptions, PrunePluginOptions>({
+    meta,
+    options: prunePluginOptionsSchema,
+    hooks: [
+      defineHook<PrunePluginOptions>({
+        name: 'prune-tool-outputs',
+        on: { 'llm:before': (payload, context) => onLlmBefore(payload, context, sessions.get(payload.sessionId)), 'tool:after': onToolAfter },
+      }),
+    ],
+  });
+}
+
 /**
  * The plugin: on every model request (`llm:before`), replaces the request's messages with
  * pruned ones. The stored history is never changed; what was reclaimed goes to the event log
- * as `{ type: 'prune:applied', tokensReclaimed, prunedCount, scannedCount }`.
+ * as `{ type: 'prune:applied', tokensReclaimed, prunedCount, scannedCount }`. Each instance
+ * keeps a pruner per session, so sessions sharing a process never share or evict one's index.
  */
-export const prune = definePlugin<PrunePluginOptions, PrunePluginOptions>({
-  meta: { name: PLUGIN_NAME, version },
-  options: prunePluginOptionsSchema,
-  hooks: [defineHook<PrunePluginOptions>({ name: 'prune-tool-outputs', on: { 'llm:before': onLlmBefore, 'tool:after': onToolAfter } })],
-});
+export const prune = Object.defineProperties((options?: PrunePluginOptions) => definePrunePlugin()(options), {
+  meta: { value: meta, enumerable: true },
+  // A fresh definition each time: its hooks own their pruners, as an instance's do.
+  definition: { get: () => definePrunePlugin().definition, enumerable: true },
+}) as PluginFactory<PrunePluginOptions, PrunePluginOptions>;

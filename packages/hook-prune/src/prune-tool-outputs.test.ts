@@ -192,15 +192,6 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
     expect(changes).toEqual([3, 0, 0]);
   });
 
-  it('inPlace writes into the given parts and returns the given array', () => {
-    const messages = eligibleHistory([40_000, 25_000]);
-    const oldest = toolResults(messages)[0]!;
-    const result = opencodeRule(messages, { inPlace: true });
-    expect(result.messages).toBe(messages);
-    expect(oldest.output).toBe(P);
-    expect(opencodeRule(messages).prunedCount).toBe(0);
-  });
-
   it('keeps the figures it counted for a host measuring the same parts (core’s partTokens): the same as core’s estimate, not counted again', () => {
     let calls = 0;
     const counter: TokenCounter = { name: 'shared', count: (text) => (calls++, Math.ceil(text.length / 4)) };
@@ -225,17 +216,7 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
     expect(calls).toBe(before);
   });
 
-  it('forgets the figures of parts it writes into (inPlace)', () => {
-    const counter: TokenCounter = { name: 'in place', count: (text) => Math.ceil(text.length / 4) };
-    const messages = eligibleHistory([40_000, 25_000]);
-    const oldest = toolResults(messages)[0]!;
-    expect(partTokens(oldest, counter)).toBe(25_000);
-    opencodeRule(messages, { inPlace: true, tokenCounter: counter });
-    expect(oldest.output).toBe(P);
-    expect(partTokens(oldest, counter)).toBe(PLACEHOLDER_TOKENS);
-  });
-
-  it('counts an empty text of an output as 0 and keeps that figure out of core’s (which asks the counter), before and after pruning in place', () => {
+  it('counts an empty text of an output as 0, where core’s estimate asks the counter, before and after pruning', () => {
     // A counter that counts an empty text as a token: core's estimate and this module's differ there.
     const counter: TokenCounter = { name: 'plus one', count: (text) => Math.ceil((text.length + 1) / 4) };
     const part = { type: 'tool-result', toolCallId: 'e', toolName: 'Bash', output: [{ type: 'text', text: tokens(1_000) }, { type: 'text', text: '' }] } as const satisfies MessagePart;
@@ -244,15 +225,15 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
     expect(toolResultTokens(output, counter)).toBe(figure);
     expect(partTokens(output, counter)).toBe(figure + 1);
     expect(toolResultTokens(output, counter)).toBe(figure);
-    // Written into with the placeholder (inPlace): core's figure of the new output is this module's too.
+    // Pruned: the placeholder's figure is the same for both.
     const messages = eligibleHistory([40_000, 25_000]);
     const oldest = toolResults(messages)[0]!;
     oldest.output = [{ type: 'text', text: tokens(25_000) }, { type: 'text', text: '' }];
     expect(toolResultTokens(oldest, counter)).toBe(counter.count(tokens(25_000)));
-    opencodeRule(messages, { inPlace: true, tokenCounter: counter });
-    expect(oldest.output).toBe(P);
-    expect(toolResultTokens(oldest, counter)).toBe(counter.count(P));
-    expect(partTokens(oldest, counter)).toBe(counter.count(P));
+    const pruned = toolResults(opencodeRule(messages, { tokenCounter: counter }).messages)[0]!;
+    expect(pruned.output).toBe(P);
+    expect(toolResultTokens(pruned, counter)).toBe(counter.count(P));
+    expect(partTokens(pruned, counter)).toBe(counter.count(P));
   });
 
   it('memoises token counts per part and counter', () => {

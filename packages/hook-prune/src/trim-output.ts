@@ -15,9 +15,8 @@ export interface TrimOptions {
   tailChars?: number;
 }
 
-// What the default buys: on the recorded session in fixtures/ no output but Read's passed 4,212
-// characters, so trimming changes nothing there; it is a guard for the outlier (a log dump, a
-// full test run): `seq 1 5000` (23,893 characters) reaches the model as 9,000 plus one line.
+// A guard for the outlier (a log dump, a full test run): the outputs of a typical session stay
+// well under it, and a cut output keeps its head and tail, where errors and summaries are.
 export const DEFAULT_TRIM_OVER_CHARS = 20_000;
 export const DEFAULT_TRIM_HEAD_CHARS = 6_000;
 export const DEFAULT_TRIM_TAIL_CHARS = 3_000;

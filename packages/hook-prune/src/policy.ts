@@ -1,0 +1,150 @@
+import { defaultTokenCounter, type Message, type TokenCounter } from '@hookwise/core';
+import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER } from './digest.js';
+import { countOutput } from './output-tokens.js';
+import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';
+
+// The agentic defaults: an agent loop is one or two prompts and hundreds of tool calls, so
+// protection is by recency. What each default buys on the recorded session is in bench/README.md.
+/** Newest results kept whatever their size, as Anthropic's context editing keeps 3 tool uses. */
+export const DEFAULT_KEEP_RECENT = 3;
+/** No protection by user turns (OpenCode's rule is 2: with it, one long prompt protects everything). */
+export const DEFAULT_PROTECT_TURNS = 0;
+/** A re-read of the same file or a re-run of the same command makes the older output stale. */
+export const DEFAULT_SUPERSEDE = true;
+
+/**
+ * Tools whose output is never pruned: skill bodies and sub-agent reports are instructions or
+ * unique evidence that cannot be re-fetched by running the tool again, and a todo list is state.
+ */
+export const DEFAULT_PROTECTED_TOOLS: readonly string[] = Object.freeze(['skill', 'Skill', 'Task', 'Agent', 'TodoWrite', 'todowrite']);
+
+export interface PruneOptions {
+  /**
+   * Newest prunable tool tokens kept verbatim (default 40,000; see `thresholdsFor`). Results
+   * protected by recency (latest step, `keepRecent`, `protectTurns`) do not count toward it.
+   */
+  protectTokens?: number;
+  /** Commit only when the candidates total strictly more than this (default 20,000). */
+  minimumTokens?: number;
+  /**
+   * The newest tool results (of any tool, errors included) never pruned, whatever their size.
+   * Default 3, as Anthropic's `clear_tool_uses_20250919` keeps 3 tool uses.
+   */
+  keepRecent?: number;
+  /**
+   * Tool results with fewer than this many real user prompts at or after their message are
+   * never pruned. Default 0: an agent loop is one or two prompts and hundreds of tool calls, so
+   * protection is by recency. 2 is OpenCode's rule (the current and the previous turn).
+   */
+  protectTurns?: number;
+  /** Tool names whose results are never counted or pruned (default `DEFAULT_PROTECTED_TOOLS`). */
+  protectedTools?: readonly string[];
+  /** Replacement text, or `'digest'` for a one-line digest (tool, key input, size, first error line). */
+  placeholder?: string;
+  /**
+   * Also prune outputs made stale by a later identical call (same tool, same input), even inside
+   * the protected window; never one of the latest step or the newest `keepRecent` (nor, with
+   * `protectTurns` ≥ 1, of the current turn). Default true.
+   */
+  supersede?: boolean;
+  /**
+   * With a pruned output, also replace the large fields of its call's input by a digest (tool,
+   * path, size, hash) for these tools: the content they wrote is on disk. The call keeps its id.
+   * Default `DEFAULT_DIGEST_INPUT_TOOLS`; `false` or `[]` turns it off.
+   */
+  digestInputs?: readonly string[] | false;
+  /** Counts tokens (default core's calibrated counter). */
+  tokenCounter?: TokenCounter;
+  /**
+   * Tool call ids an earlier run pruned. They are pruned again (unless now protected by
+   * recency) without counting toward the window or the minimum, so a host that prunes a fresh
+   * copy of its history before every request changes the prompt prefix once per batch, not once
+   * per request.
+   */
+  previouslyPruned?: Iterable<string>;
+}
+
+export type PruneDecision =
+  /** Something was pruned; `messages` differs from the input. */
+  | 'pruned'
+  /** Earlier prunes were re-applied, no new batch was worth it. */
+  | 'reapplied'
+  /** Fewer real user prompts than `protectTurns` (the name is OpenCode's rule of 2). */
+  | 'fewer-than-two-user-prompts'
+  | 'nothing-eligible'
+  | 'within-protected-window'
+  | 'below-minimum';
+
+export interface PruneResult {
+  /** The input array itself when nothing changed; otherwise a new array in which only changed messages are new objects. */
+  messages: Message[];
+  /** Tokens of the pruned outputs minus tokens of their replacements. */
+  tokensReclaimed: number;
+  /** Tool results replaced by this run (re-applied ones included). */
+  prunedCount: number;
+  /** Tool results looked at (everything after the latest compaction summary). */
+  scannedCount: number;
+  /** Tool call ids of every result this run replaced: hand them back as `previouslyPruned`. */
+  prunedIds: string[];
+  decision: PruneDecision;
+  /** Why, in one sentence. */
+  reason: string;
+}
+
+/** The options of one run, checked and with their defaults. */
+export interface Policy {
+  readonly protectTokens: number;
+  readonly minimumTokens: number;
+  readonly keepRecent: number;
+  readonly protectTurns: number;
+  /** Stale outputs and earlier prunes are never touched in the current turn when turns are protected at all. */
+  readonly staleTurns: number;
+  readonly supersede: boolean;
+  readonly counter: TokenCounter;
+  /** The option as given (`'digest'` included): with the tool lists, what an entry's facts depend on. */
+  readonly placeholderOption: string;
+  /** The text a pruned output is recognised by (the default one with digests). */
+  readonly placeholder: string;
+  readonly useDigest: boolean;
+  readonly placeholderTokens: number;
+  readonly protectedTools: readonly string[];
+  readonly protectedSet: ReadonlySet<string> | undefined;
+  readonly digestTools: readonly string[] | undefined;
+  readonly digestSet: ReadonlySet<string> | undefined;
+}
+
+function checkCount(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a finite number ≥ 0, got ${value}`);
+  return value;
+}
+
+export function policyOf(options: PruneOptions): Policy {
+  const protectTokens = checkCount(options.protectTokens, DEFAULT_PROTECT_TOKENS, 'protectTokens');
+  const minimumTokens = checkCount(options.minimumTokens, DEFAULT_MINIMUM_TOKENS, 'minimumTokens');
+  const keepRecent = checkCount(options.keepRecent, DEFAULT_KEEP_RECENT, 'keepRecent');
+  const protectTurns = checkCount(options.protectTurns, DEFAULT_PROTECT_TURNS, 'protectTurns');
+  const counter = options.tokenCounter ?? defaultTokenCounter;
+  const placeholderOption = options.placeholder ?? DEFAULT_PLACEHOLDER;
+  const useDigest = placeholderOption === 'digest';
+  const placeholder = useDigest ? DEFAULT_PLACEHOLDER : placeholderOption;
+  const protectedTools = options.protectedTools ?? DEFAULT_PROTECTED_TOOLS;
+  const digestTools = options.digestInputs === false ? undefined : (options.digestInputs ?? DEFAULT_DIGEST_INPUT_TOOLS);
+  return {
+    protectTokens,
+    minimumTokens,
+    keepRecent,
+    protectTurns,
+    staleTurns: Math.min(protectTurns, 1),
+    supersede: options.supersede ?? DEFAULT_SUPERSEDE,
+    counter,
+    placeholderOption,
+    placeholder,
+    useDigest,
+    placeholderTokens: useDigest ? 0 : countOutput(placeholder, counter),
+    protectedTools,
+    protectedSet: protectedTools.length === 0 ? undefined : new Set(protectedTools),
+    digestTools,
+    digestSet: digestTools === undefined || digestTools.length === 0 ? undefined : new Set(digestTools),
+  };
+}
