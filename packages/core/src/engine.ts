@@ -170,6 +170,7 @@ export function createEngine(options: EngineOptions): Engine {
         await fail(merged, failureOf(hook, error), sessionId, emitOptions);
         continue;
       }
+      if (result === undefined || result === null) continue;
       const step = mergeOutcome(merged, hook, result, payload as Record<string, unknown>, spec.kind, transform);
       payload = step.payload as PointPayload<P>;
       changed ||= step.changed;
