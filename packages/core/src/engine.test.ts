@@ -251,32 +251,6 @@ describe('fail open', () => {
     expect(aborted).toBe(0);
   });
 
-  it('dispose disarms the deadline timer (it held the engine for a whole timeout), unless a call is still running', async () => {
-    vi.useFakeTimers();
-    try {
-      const hooks = defineHook({
-        name: 'h',
-        on: { 'tool:after': async (payload, context) => (payload.output === 'hang' ? new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())) : undefined) },
-      });
-      const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [hooks] });
-      const done = engineWith({ plugins: [plugin()] }, { hookTimeoutMs: 1_000 }).engine;
-      expect((await done.emit('tool:after', toolAfter)).errors).toEqual([]);
-      expect(vi.getTimerCount()).toBe(1);
-      await done.dispose();
-      expect(vi.getTimerCount()).toBe(0);
-
-      const busy = engineWith({ plugins: [plugin()] }, { hookTimeoutMs: 1_000 }).engine;
-      const running = busy.emit('tool:after', { ...toolAfter, output: 'hang' });
-      await vi.advanceTimersByTimeAsync(10);
-      await busy.dispose();
-      expect(vi.getTimerCount()).toBe(1);
-      await vi.advanceTimersByTimeAsync(1_000);
-      expect((await running).errors.map((error) => error.kind)).toEqual(['timeout']);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
   it('reports an invalid payload instead of throwing', async () => {
     const { engine } = engineWith({ plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })] })()] });
     const outcome = await engine.emit('tool:after', { ...session, toolName: 42 } as never);

@@ -9,19 +9,39 @@ export interface Logger {
 
 const rank: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
+/** One message a logger passes on: its level, text and details, and the two as one line of text. */
+export interface LogEntry {
+  level: Exclude<LogLevel, 'silent'>;
+  message: string;
+  details?: Record<string, unknown>;
+  /** `message`, then `details` as JSON when there are any: what a plain text log shows. */
+  text: string;
+}
+
+/**
+ * A logger that hands each message at `level` or more severe to `sink`, with its level, so a
+ * host can route it to its own log (an editor's output channel, OpenCode's `app.log`) without
+ * parsing text. `level` may be a function, read at each message, for a host that learns its
+ * level after the logger is made (from the config it loads later).
+ */
+export function createLevelLogger(sink: (entry: LogEntry) => void, level: LogLevel | (() => LogLevel) = 'warn'): Logger {
+  const fixed = typeof level === 'function' ? undefined : rank[level];
+  const emit = (name: Exclude<LogLevel, 'silent'>) => (message: string, details?: Record<string, unknown>) => {
+    if (rank[name] > (fixed ?? rank[(level as () => LogLevel)()])) return;
+    const hasDetails = details !== undefined && Object.keys(details).length > 0;
+    sink({ level: name, message, ...(hasDetails ? { details } : {}), text: hasDetails ? `${message} ${safeJson(details)}` : message });
+  };
+  return { error: emit('error'), warn: emit('warn'), info: emit('info'), debug: emit('debug') };
+}
+
 /**
  * Logs one line per message to a writer (stderr by default). Hook processes must keep stdout
  * for the one JSON object Claude Code reads, so the default never touches stdout.
  */
 export function createLogger(options: { level?: LogLevel; write?: (line: string) => void; prefix?: string } = {}): Logger {
-  const level = rank[options.level ?? 'warn'];
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const prefix = options.prefix ?? 'hookwise';
-  const emit = (name: Exclude<LogLevel, 'silent'>) => (message: string, details?: Record<string, unknown>) => {
-    if (rank[name] > level) return;
-    write(`${prefix} ${name}: ${message}${details && Object.keys(details).length > 0 ? ` ${safeJson(details)}` : ''}`);
-  };
-  return { error: emit('error'), warn: emit('warn'), info: emit('info'), debug: emit('debug') };
+  return createLevelLogger((entry) => write(`${prefix} ${entry.level}: ${entry.text}`), options.level ?? 'warn');
 }
 
 /** A logger that keeps lines in memory; for tests and for hosts that show them later. */

@@ -1,0 +1,73 @@
+/** How long a hook call may run when neither the config (`hookTimeoutMs`) nor the host says. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
+
+/** Why a wait ended before its work: the deadline passed, or the caller's signal aborted. */
+export type DeadlineCause = 'timeout' | 'abort';
+
+export interface DeadlineOptions {
+  /** Stop waiting when this aborts too (a host's own, shorter deadline). */
+  signal?: AbortSignal | undefined;
+}
+
+/** The longest delay `setTimeout` takes as given; past it, Node fires at once. */
+const MAX_TIMER_MS = 0x7fffffff;
+
+/**
+ * Waits for `work` at most `ms` milliseconds: core's one deadline, used by the engine for each
+ * hook call and by hosts around whatever they wait for.
+ *
+ * Settles as the work does when it finishes first. Otherwise `onTimeout` decides: what it
+ * returns is the result, what it throws is the rejection (`() => undefined` to go on without the
+ * value, a throw to fail). A promise cannot be cancelled, so the work goes on unobserved; hand
+ * it an AbortSignal of its own and abort that in `onTimeout` to stop it.
+ *
+ * `work` may be a function: it is called here, a throw becomes the rejection, and it is not
+ * called at all when `signal` has already aborted. `ms` of `Infinity` waits with no deadline
+ * (the signal alone can end it); other values are held to what a timer can time (1 ms to about
+ * 24.8 days). The timer is unref'd: a pending deadline never keeps a process alive.
+ */
+export function withDeadline<T, F>(
+  work: PromiseLike<T> | (() => T | PromiseLike<T>),
+  ms: number,
+  onTimeout: (cause: DeadlineCause) => F,
+  options: DeadlineOptions = {},
+): Promise<T | F> {
+  const signal = options.signal;
+  return new Promise<T | F>((resolve, reject) => {
+    let done = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (): boolean => {
+      if (done) return false;
+      done = true;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      return true;
+    };
+    const stop = (cause: DeadlineCause): void => {
+      if (!finish()) return;
+      try {
+        resolve(onTimeout(cause));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const onAbort = (): void => stop('abort');
+
+    if (signal?.aborted) return stop('abort');
+    if (ms !== Number.POSITIVE_INFINITY) {
+      timer = setTimeout(() => stop('timeout'), Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms))));
+      timer.unref?.();
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const running = typeof work === 'function' ? work() : work;
+      // Promise.resolve adopts a thenable, so a `then` that throws is a rejection too.
+      Promise.resolve(running).then(
+        (value) => void (finish() && resolve(value)),
+        (error: unknown) => void (finish() && reject(error)),
+      );
+    } catch (error) {
+      if (finish()) reject(error);
+    }
+  });
+}
