@@ -70,7 +70,11 @@ export interface LockRetryOptions {
   maxWaitMs?: number;
   /** Smallest pause between attempts. Default 2. */
   minDelayMs?: number;
-  /** Largest pause between attempts. Default 50. */
+  /**
+   * Largest pause between attempts. Default 500: the pause grows from `minDelayMs` as a wait goes
+   * on, so a long queue of waiters polls rarely; with hundreds of them polling every few
+   * milliseconds, the holder itself waited for CPU and the queue drained four times slower.
+   */
   maxDelayMs?: number;
 }
 
@@ -97,7 +101,7 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
     minDelayMs: Math.max(1, options.retries?.minDelayMs ?? 2),
     maxDelayMs: 0,
   };
-  lockOptions.maxDelayMs = Math.max(lockOptions.minDelayMs, options.retries?.maxDelayMs ?? 50);
+  lockOptions.maxDelayMs = Math.max(lockOptions.minDelayMs, options.retries?.maxDelayMs ?? 500);
   const inFlight = new Set<Promise<unknown>>();
 
   // Validated names are single path components (no `/`, `.` or `..` left after toFileName), so
