@@ -76,7 +76,8 @@ describe.each(kinds)('the first burst of hook calls, installed %s', (kind) => {
       installProject(kind, registry!, project, specifiersOf(PACKAGES), { ...cleanEnv(), HOME: process.env.HOME } as NodeJS.ProcessEnv);
     }
     bin = path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
-    writeFileSync(path.join(project, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-suggest': { toolCalls: THRESHOLD } } }));
+    // One suggestion at the threshold and no reminder within the burst (the next would be due after 1,000 more calls).
+    writeFileSync(path.join(project, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-suggest': { toolCalls: THRESHOLD, toolCallStep: 1_000 } } }));
   }, 600_000);
 
   it.each([50, 300])('%i concurrent first calls: all exit 0 silently, all counted, one suggestion, one build', async (count) => {

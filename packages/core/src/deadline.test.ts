@@ -87,6 +87,19 @@ describe('withDeadline', () => {
     expect(onTimeout).not.toHaveBeenCalled();
   });
 
+  it('moves the deadline on while holdWhile answers true, and times out once it answers false', async () => {
+    vi.useFakeTimers();
+    let holding = true;
+    const onTimeout = vi.fn(() => 'late');
+    const result = withDeadline(never(), 100, onTimeout, { holdWhile: () => holding });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(onTimeout).not.toHaveBeenCalled();
+    holding = false;
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(result).resolves.toBe('late');
+    expect(onTimeout).toHaveBeenCalledOnce();
+  });
+
   it('exports the default hook deadline hosts share with the engine', () => {
     expect(DEFAULT_HOOK_TIMEOUT_MS).toBe(5_000);
   });

@@ -7,6 +7,12 @@ export type DeadlineCause = 'timeout' | 'abort';
 export interface DeadlineOptions {
   /** Stop waiting when this aborts too (a host's own, shorter deadline). */
   signal?: AbortSignal | undefined;
+  /**
+   * Asked when the deadline falls due: while it answers true, the deadline moves on by another
+   * `ms`. For time that is not the work's own, such as a hook waiting for a state lock that a
+   * burst of concurrent hook processes holds in turn (the host's deadline still bounds it).
+   */
+  holdWhile?: (() => boolean) | undefined;
 }
 
 /** The longest delay `setTimeout` takes as given; past it, Node fires at once. */
@@ -54,10 +60,11 @@ export function withDeadline<T, F>(
     const onAbort = (): void => stop('abort');
 
     if (signal?.aborted) return stop('abort');
-    if (ms !== Number.POSITIVE_INFINITY) {
-      timer = setTimeout(() => stop('timeout'), Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms))));
+    const arm = (): void => {
+      timer = setTimeout(() => (options.holdWhile?.() ? arm() : stop('timeout')), Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms))));
       timer.unref?.();
-    }
+    };
+    if (ms !== Number.POSITIVE_INFINITY) arm();
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const running = typeof work === 'function' ? work() : work;

@@ -129,7 +129,8 @@ export function createEngine(options: EngineOptions): Engine {
   const scopes = new SessionScopes(engineContainerOf, stateStore);
   const records = createSessionRecords(stateStore, clock, logger);
   const { fail, invalid } = createFailureReporter(logger, eventLog);
-  const runHook = createHookRunner({ shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral }, clock, hookTimeoutMs, runSync: options.runSync });
+  const waitingForLock = (stateStore as { waitingForLock?: () => boolean }).waitingForLock;
+  const runHook = createHookRunner({ shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral }, clock, hookTimeoutMs, runSync: options.runSync, waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)) });
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
     const merged: MergedOutcome<P> = { point, notices: [], preserved: [], errors: [], hooksRun: 0 };

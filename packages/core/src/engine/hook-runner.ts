@@ -81,6 +81,8 @@ export interface HookRunnerOptions {
   hookTimeoutMs: number;
   /** See `EngineOptions.runSync`. */
   runSync: (<T>(call: () => T, timeoutMs: number) => T) | undefined;
+  /** Whether the state store is waiting for another process's lock: that time is not the hook's (see DeadlineOptions.holdWhile). */
+  waitingForLock?: (() => boolean) | undefined;
 }
 
 /** Calls one hook; what it returns (a value, or a promise bounded by the hook's deadline). */
@@ -92,7 +94,7 @@ export type HookRunner = (hook: PreparedHook, scope: PluginScope, payload: { ses
  * and by the host's signal: past either, the hook's signal aborts and the call rejects with a
  * HookTimeoutError (timed from the emit's start when the host's signal ended it).
  */
-export function createHookRunner({ shared, clock, hookTimeoutMs, runSync }: HookRunnerOptions): HookRunner {
+export function createHookRunner({ shared, clock, hookTimeoutMs, runSync, waitingForLock }: HookRunnerOptions): HookRunner {
   return (hook, scope, payload, signal, startedAt) => {
     if (scope.setupError !== undefined) throw scope.setupError;
     const context = new RunContext(shared, hook, scope, payload.sessionId, payload.host);
@@ -106,7 +108,7 @@ export function createHookRunner({ shared, clock, hookTimeoutMs, runSync }: Hook
         const timeoutMs = cause === 'timeout' ? hookTimeoutMs : Math.max(0, clock.now() - startedAt);
         throw new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs });
       },
-      { signal },
+      { signal, holdWhile: waitingForLock },
     );
   };
 }

@@ -7,6 +7,7 @@ import { StateCorruptError, UnsafeNameError } from '../errors.js';
 import { createMemoryLogger } from '../logger.js';
 import { buildStateModulesForChildren, childScript, runChild, type ChildBuild } from './__fixtures__/build-for-children.js';
 import { createFileStateStore, createMemoryStateStore, createSessionState } from './file-state-store.js';
+import { acquireFileLock } from './lock.js';
 import type { StateStore } from './types.js';
 
 let directory: string;
@@ -114,6 +115,22 @@ function sharedBehaviour(name: string, makeStore: () => StateStore): void {
 
 sharedBehaviour('file store', () => createFileStateStore({ directory, logger: createMemoryLogger() }));
 sharedBehaviour('memory store', () => createMemoryStateStore());
+
+describe('file store: waiting for a lock', () => {
+  it('says it is waiting while another holder has the lock, and stops saying so once it has it', async () => {
+    const store = createFileStateStore({ directory });
+    await store.update('session-1', 'counter', () => 0);
+    // Held as another live process would hold it.
+    const held = await acquireFileLock(path.join(directory, 'state', 'session-1', 'counter.json'), { maxWaitMs: 0, staleMs: 60_000, minDelayMs: 1, maxDelayMs: 1 });
+    expect(store.waitingForLock()).toBe(false);
+    const update = store.update<number>('session-1', 'counter', (current) => (current ?? 0) + 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(store.waitingForLock()).toBe(true);
+    held.release();
+    expect(await update).toBe(1);
+    expect(store.waitingForLock()).toBe(false);
+  });
+});
 
 describe('file store: layout and hostile input', () => {
   it('stores <directory>/state/<sessionId>/<namespace>.json, mapping "/" to "+" and ":" to "="', async () => {

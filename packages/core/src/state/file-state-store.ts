@@ -84,6 +84,8 @@ export interface FlushableStateStore extends StateStore {
   flush(): Promise<void>;
   /** How many updates and clears are still running. */
   pending(): number;
+  /** Whether an update or clear is waiting for another process to release a state lock (time a hook's deadline does not count). */
+  waitingForLock(): boolean;
 }
 
 const DEFAULT_LOCK_STALE_MS = 60_000;
@@ -103,6 +105,7 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
   };
   lockOptions.maxDelayMs = Math.max(lockOptions.minDelayMs, options.retries?.maxDelayMs ?? 500);
   const inFlight = new Set<Promise<unknown>>();
+  let lockWaits = 0;
 
   // Validated names are single path components (no `/`, `.` or `..` left after toFileName), so
   // joining them with the separator is what path.join would return, without its normalising pass.
@@ -172,6 +175,7 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
     chains.check(directory, true);
     for (let attempt = 0; ; attempt++) {
       let lock;
+      lockWaits++;
       try {
         lock = await acquireFileLock(file, lockOptions);
       } catch (error) {
@@ -180,6 +184,8 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
         chains.forget(directory);
         chains.check(directory, true);
         lock = await acquireFileLock(file, lockOptions);
+      } finally {
+        lockWaits--;
       }
       try {
         // Under the lock nobody else writes this file, so a temp file of it is a dead writer's.
@@ -286,6 +292,7 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
     },
 
     pending: () => inFlight.size,
+    waitingForLock: () => lockWaits > 0,
   };
 }
 
