@@ -71,11 +71,11 @@ async function bundleForCall(target: { projectDir: string; configFile: string; r
     } else {
       if (recentWriteFailure(projectDir)) return undefined;
       const lock = await tryBuildLock(projectDir);
-      if (lock) {
+      if (lock !== 'busy') {
         try {
           const current = readManifest(projectDir);
           // Built by another process between our look and our lock: use that.
-          if (current && isManifestFresh(current, target) && (current.failed || current.bundle !== unloadable)) continue;
+          if (lock && current && isManifestFresh(current, target) && (current.failed || current.bundle !== unloadable)) continue;
           const built = await buildRunBundle(target);
           // Builds are rare (a fresh install, a changed config or package): each one is recorded.
           await logCliRecord(undefined, projectDir, built.ok ? { bundle: built.manifest.bundle, buildMs: built.manifest.buildMs } : { reason: built.reason, recorded: built.manifest?.failed !== undefined }, built.ok ? 'cli:bundle-built' : 'cli:bundle-failed');
@@ -84,7 +84,7 @@ async function bundleForCall(target: { projectDir: string; configFile: string; r
           const loaded = loadBundle(projectDir, built.manifest, built.bundlePath);
           return loaded === 'missing' ? undefined : loaded;
         } finally {
-          lock.release();
+          lock?.release();
         }
       }
     }
@@ -93,12 +93,17 @@ async function bundleForCall(target: { projectDir: string; configFile: string; r
   }
 }
 
-async function tryBuildLock(projectDir: string): Promise<HeldLock | undefined> {
+/**
+ * The build lock; `'busy'` while another live process builds; undefined when no lock can be
+ * taken at all (a full or read-only disk, a linked folder): the build then runs without one and
+ * says why it cannot write, which is recorded as a lasting cause where it is one.
+ */
+async function tryBuildLock(projectDir: string): Promise<HeldLock | 'busy' | undefined> {
   try {
     checkDirectoryChain(path.join(projectDir, '.hookwise'), cacheDirOf(projectDir), true);
     return await acquireFileLock(path.join(cacheDirOf(projectDir), MANIFEST_NAME), LOCK_OPTIONS);
-  } catch {
-    return undefined; // held by a live build, or the folder is not writable (the build would say why)
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'HW_STATE_LOCK' ? 'busy' : undefined;
   }
 }
 
