@@ -86,17 +86,17 @@ function freshBundle(projectDir, configFile) {
   return path.join(cacheDir, manifest.bundle);
 }
 
-// Loads the bundle with a V8 code cache beside it: compiling ~0.5 MB of JavaScript is about a
-// third of a hook call's start-up, and Node 20 has no built-in compile cache. The cache is
+// Loads the bundle with a V8 code cache beside it: compiling the bundle is a large part of a
+// hook call's start-up, and Node 20 has no built-in compile cache. The cache is
 // written at exit of a call, so it covers the functions calls actually ran; V8 rejects it by
 // itself when Node or the bundle changed, and it is then written again. Its first line names
 // the events whose calls it covers: a call for an event not named there writes it again with
 // that call's functions added (the first call after a build is often SessionStart, which runs
 // little of what PostToolUse runs; without this every PostToolUse call would compile its own
-// functions again, ~1.5 ms). So a bundle's cache is written once per event, not once per call.
+// functions again). So a bundle's cache is written once per event, not once per call.
 // The bundle's top level is hookwise's own code only: the config's modules (config, plugins,
 // hook files) run later, under the call's deadline (see src/runtime.ts).
-// The Module class, without loading the public node:module (~0.3 ms a call): the same object.
+// The Module class, without loading the public node:module (slow to load): the same object.
 const Module = module.constructor;
 
 const CACHE_HEADER = 'hookwise-v8cache 1';
@@ -253,7 +253,7 @@ function patchChildProcess(childProcess) {
 function runFast(event) {
   // Fail open: whatever escapes before the run-time takes over ends the call as a no-op, never
   // exit 2. The run-time then switches what these listeners do through the slot (see
-  // runHookProcess) rather than replacing them: removing a process listener costs a call ~0.15 ms.
+  // runHookProcess) rather than replacing them, which costs more.
   const escapedSlot = Symbol.for('hookwise.escaped');
   globalThis[escapedSlot] = fail;
   const escaped = (error) => globalThis[escapedSlot](error);

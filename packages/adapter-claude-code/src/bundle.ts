@@ -76,7 +76,7 @@ export function bundlePathOf(projectDir: string, manifest: BundleManifest): stri
 
 // When the bundle or its manifest cannot be written at all (a full disk), no manifest can say
 // so: an empty marker file (no data block needed) does, and calls skip building for a minute
-// instead of paying ~400 ms for a build they cannot save on every call.
+// instead of paying for a build they cannot save on every call.
 const WRITE_FAILED_MARKER = 'write-failed';
 const WRITE_RETRY_MS = 60_000;
 
@@ -256,7 +256,7 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
       keepNames,
       // No comments or indentation: a quarter less to read on every call, and no comment can
       // make the file non-ASCII (esbuild escapes strings, not comments), which V8 would then
-      // hold as a two-byte string: together ~0.6 ms a call. Stack traces point into the bundle
+      // hold as a two-byte string, slower to compile. Stack traces point into the bundle
       // either way. A regular expression with a non-ASCII character still makes it two-byte:
       // test/cli.test.ts checks the bundle of the three plugins stays ASCII.
       minifyWhitespace: true,
@@ -271,9 +271,9 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
       external: ['esbuild'],
       plugins: [
         {
-          // node:crypto costs about 1 ms to load and the run path never hashes (core uses it to
-          // cache TypeScript configs, which the bundle has compiled already); node:os costs
-          // about 0.3 ms, for a home folder a command lookup may need. Both load on first use.
+          // node:crypto is slow to load and the run path never hashes (core uses it to cache
+          // TypeScript configs, which the bundle has compiled already); node:os is wanted only
+          // for a home folder a command lookup may need. Both load on first use.
           name: 'hookwise-lazy-builtins',
           setup(build: import('esbuild').PluginBuild) {
             build.onResolve({ filter: LAZY_BUILTIN_REQUEST }, (args) => {
@@ -284,7 +284,7 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
           },
         },
         {
-          // node:module costs about 0.3 ms to load, and core only calls createRequire at its top
+          // node:module is slow to load, and core only calls createRequire at its top
           // level (a `require` for CommonJS dependencies that the bundle has resolved already) and
           // to resolve plugins on the unbundled path: core gets a createRequire that loads
           // node:module when the require it returns is first used. Other modules get the real one.
@@ -313,8 +313,8 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
     });
   // A class hook is named after its class (`Class.method`), and the bundler renames a class
   // when two modules declare the same top-level name; esbuild's keepNames puts names back,
-  // at the price of a `__name` call per function and class, run at every load (~10% of a
-  // hook call's instructions). Only decorated classes are hooks: the bundle keeps names when
+  // at the price of a `__name` call per function and class, run at every load. Only
+  // decorated classes are hooks: the bundle keeps names when
   // its code decorates any class (TypeScript's, tslib's, SWC's, Babel's or esbuild's helpers).
   const output = await bundle(entry, false);
   return DECORATED_CLASSES.test(output.outputFiles[0]?.text ?? '') ? bundle(entry, true) : output;

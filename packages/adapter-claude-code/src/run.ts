@@ -161,7 +161,7 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     }
     let text: string;
     try {
-      // toString first: a strict TextDecoder costs a call ~0.3 ms the first time it is used. It
+      // toString first: a strict TextDecoder is slow the first time it is used. It
       // writes invalid UTF-8 as U+FFFD, and only then does the strict decoder decide (a real U+FFFD passes it).
       text = Buffer.from(request.stdin.buffer, request.stdin.byteOffset, request.stdin.byteLength).toString('utf8');
       if (text.includes('\uFFFD')) text = new TextDecoder('utf-8', { fatal: true }).decode(request.stdin);
@@ -283,7 +283,7 @@ export async function logCliRecord(eventLog: EventLog | undefined, projectDir: s
  */
 export async function runHookProcess(request: RunRequest, loadEngine: EngineLoader): Promise<never> {
   // Lazily, through a getter, so that a call that prints nothing never builds the stdio
-  // streams (on pipes that loads net and the stream modules, ~2 ms a call).
+  // streams (on pipes that loads net and the stream modules).
   Object.defineProperty(process, 'stdout', { configurable: true, enumerable: true, get: () => process.stderr });
   // One hook at a time runs here: files are read with synchronous calls, and libuv's thread
   // pool (four threads) is never started for a transcript read (see useSynchronousReads).
@@ -332,7 +332,7 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
     if (ending) return;
     writeAllSync(2, `${escapeControl(`hookwise run ${progress.event ?? ''}: plugin code failed outside a hook (ignored): ${describe(error).slice(0, 500)}`)}\n`);
   };
-  // The bin's listeners call whatever its slot holds (replacing listeners costs ~0.15 ms); without the bin, ours replace any.
+  // The bin's listeners call whatever its slot holds (cheaper than replacing them); without the bin, ours replace any.
   const slots = globalThis as Record<symbol, unknown>;
   if (typeof slots[ESCAPED_SLOT] === 'function') {
     slots[ESCAPED_SLOT] = stray;
@@ -367,8 +367,7 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
     }
     result = { stdout: '', stderr: [`hookwise: internal error, nothing done: ${describe(error)}`], exitCode: 0 };
   }
-  // The deadline timer is left set: finish() ends the process now (clearing the call's only
-  // timer costs ~0.1 ms more than leaving it).
+  // The deadline timer is left set: finish() ends the process now.
   if (ending) return new Promise<never>(() => {}); // an interrupt is already printing and exiting
   return finish(result);
 }
