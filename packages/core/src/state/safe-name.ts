@@ -32,39 +32,11 @@ const DRIVE_LETTER_PREFIX = /^[A-Za-z]:/;
  */
 export function assertSafeName(value: unknown, what: string, options: SafeNameOptions = {}): string {
   const maxLength = options.maxLength ?? DEFAULT_MAX_NAME_LENGTH;
-  if (isPlainSafe(value, maxLength, options.allowSlash === true)) return value;
-  return refuse(value, what, options, maxLength);
+  return checkName(value, what, options, maxLength);
 }
 
-/**
- * The accepting answer of {@link assertSafeName}, in one pass over the characters: a name that
- * passes here passes every rule below, and anything else goes through those rules for the
- * reason. Every hook call checks its session id and each state namespace, and the first use of
- * each regular expression costs a hook process tens of microseconds to compile.
- */
-function isPlainSafe(value: unknown, maxLength: number, allowSlash: boolean): value is string {
-  if (typeof value !== 'string' || value.length === 0 || value.length > maxLength) return false;
-  let segmentStart = 0;
-  for (let index = 0; index <= value.length; index++) {
-    const code = index === value.length ? 0x2f : value.charCodeAt(index);
-    if (code === 0x2f) {
-      // `/` (or the end): the segment before it must be neither empty, `.` nor `..`.
-      if (index !== value.length && !allowSlash) return false;
-      const length = index - segmentStart;
-      if (length === 0 || (length <= 2 && value.charCodeAt(segmentStart) === 0x2e && (length === 1 || value.charCodeAt(segmentStart + 1) === 0x2e))) return false;
-      segmentStart = index + 1;
-      continue;
-    }
-    // A-Z a-z 0-9 . _ : -
-    if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x3a) || code === 0x2e || code === 0x5f || code === 0x2d)) return false;
-  }
-  // `C:…` is a drive letter on Windows even though `:` is allowed elsewhere.
-  const first = value.charCodeAt(0) | 0x20;
-  return !(value.length >= 2 && value.charCodeAt(1) === 0x3a && first >= 0x61 && first <= 0x7a);
-}
-
-/** Throws the {@link UnsafeNameError} that says why `value` is not a safe name (or returns it when it is one after all). */
-function refuse(value: unknown, what: string, options: SafeNameOptions, maxLength: number): string {
+/** Returns `value` when it is a safe name; throws the {@link UnsafeNameError} that says why not otherwise. */
+function checkName(value: unknown, what: string, options: SafeNameOptions, maxLength: number): string {
   if (typeof value !== 'string') {
     throw new UnsafeNameError(what, describeNonString(value), `must be a string, got ${value === null ? 'null' : typeof value}`);
   }
@@ -102,7 +74,6 @@ function refuse(value: unknown, what: string, options: SafeNameOptions, maxLengt
 
 /** {@link assertSafeName} as a predicate. */
 export function isSafeName(value: unknown, options: SafeNameOptions = {}): value is string {
-  if (isPlainSafe(value, options.maxLength ?? DEFAULT_MAX_NAME_LENGTH, options.allowSlash === true)) return true;
   try {
     assertSafeName(value, 'name', options);
     return true;
