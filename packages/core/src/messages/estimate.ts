@@ -54,7 +54,7 @@ export function forgetPartTokens(part: MessagePart): void {
   partFigures.delete(part);
 }
 
-/** One part's share of {@link estimateMessageTokens}: the one rule for what a part counts as. */
+/** One part's share of {@link estimateMessageTokens}: the one rule for what a part counts as (an empty text counts 0, whatever the counter). */
 function estimatePartTokens(part: MessagePart, count: (text: string) => number): number {
   switch (part.type) {
     case 'text':
@@ -65,9 +65,9 @@ function estimatePartTokens(part: MessagePart, count: (text: string) => number):
     case 'tool-call':
       return count(JSON.stringify(part.input) ?? '');
     case 'tool-result': {
-      if (typeof part.output === 'string') return count(part.output);
+      if (typeof part.output === 'string') return part.output !== '' ? count(part.output) : 0;
       let total = 0;
-      for (const item of part.output) total += item.type === 'image' ? IMAGE_TOKEN_ESTIMATE : count(item.text);
+      for (const item of part.output) total += item.type === 'image' ? IMAGE_TOKEN_ESTIMATE : item.text !== '' ? count(item.text) : 0;
       return total;
     }
     default:
