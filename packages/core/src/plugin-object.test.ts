@@ -69,7 +69,8 @@ describe('context.record', () => {
   it('appends to the event log with the plugin name and session id filled in', async () => {
     const plugin = definePlugin({
       meta: { name: 'recorder', version: '1' },
-      on: { 'tool:after': async (payload, context) => void (await context.record({ type: 'recorder:saw', toolName: payload.toolName })) },
+      // Passed around on its own, as plugins do with their services.
+      on: { 'tool:after': async (payload, { record }) => void (await record({ type: 'recorder:saw', toolName: payload.toolName })) },
     });
     const { engine, eventLog } = engineWith({ plugins: [plugin()] });
     await engine.emit('tool:after', toolAfter);

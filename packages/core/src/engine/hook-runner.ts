@@ -68,9 +68,8 @@ class RunContext implements HookContext {
     return (this.measured ??= Object.freeze({ ...this.merged }));
   }
 
-  record(entry: RecordEntry): Promise<void> {
-    return this.recorder(this.pluginName, this.sessionId, entry);
-  }
+  /** A property, not a method: plugins pass `context.record` around on its own. */
+  readonly record = (entry: RecordEntry): Promise<void> => this.recorder(this.pluginName, this.sessionId, entry);
 
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
