@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defineConfig, type HookwiseConfig } from './config.js';
 import { createEngine } from './engine.js';
@@ -17,13 +18,14 @@ function engineWith(config: HookwiseConfig, eventLog: EventLog = createMemoryEve
   return { engine, eventLog, logger };
 }
 
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
 describe('a plugin is one object', () => {
-  it('runs the README example: definePlugin({ meta, on }) used as plugins: [counter()]', async () => {
-    // Exactly the example of core's README ("Writing a plugin").
-    const counter = definePlugin({
-      meta: { name: 'tool-counter', version: '1.0.0' },
-      on: { 'tool:after': async (payload, context) => ({ notice: `${payload.toolName} ran` }) },
-    });
+  it('runs the README example ("Writing a plugin") as written: used as plugins: [counter()]', async () => {
+    const block = /## Writing a plugin[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toContain("on: { 'tool:after':");
+    // Plain JavaScript once `export` goes: run exactly that code with core's definePlugin.
+    const counter = new Function('definePlugin', `${block!.replace(/^export /m, '')}\nreturn counter;`)(definePlugin) as ReturnType<typeof definePlugin>;
 
     const { engine } = engineWith(defineConfig({ plugins: [counter()] }));
     const outcome = await engine.emit('tool:after', toolAfter);
