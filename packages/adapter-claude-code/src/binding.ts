@@ -1,6 +1,6 @@
 import { joinText, parseSlashCommand, readLastAssistantText, type Engine, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
 import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
-import { renderOutput, type EventResult, type RenderedOutput } from './output.js';
+import { noticeOf, renderOutput, type EventResult, type RenderedOutput } from './output.js';
 
 /** The adapter's own state namespace (per session): the compaction trigger, model, held prompt, hand-offs. */
 export const ADAPTER_NAMESPACE = 'hookwise-claude-code';
@@ -66,7 +66,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     if (held !== undefined) {
       const merged = await dispatch.emit('prompt:submit', { prompt: held });
       // Its context belonged to a turn that has started; only the notice still makes sense.
-      if (merged?.notice) result.notice = joinText(result.notice, merged.notice, 'notice');
+      if (merged?.notice) result.notice = joinText(result.notice, noticeOf(merged, engine.host), 'notice');
     }
   }
 
@@ -181,7 +181,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
           return { ...state, handoffs };
         });
       }
-      if (merged?.notice) result.notice = merged.notice;
+      if (merged?.notice) result.notice = noticeOf(merged, engine.host);
       break;
     }
     case 'Stop': {
@@ -256,7 +256,7 @@ class Dispatch {
     if (!merged) return;
     const result = this.result;
     result.context = joinText(result.context, merged.context, 'context');
-    result.notice = joinText(result.notice, merged.notice, 'notice');
+    result.notice = joinText(result.notice, noticeOf(merged, this.engine.host), 'notice');
     if (merged.block && !result.block) result.block = { reason: merged.block.reason };
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_POINTS, type MappedEvent } from './events.js';
-import { capText, OUTPUT_CHARACTER_CAP, renderOutput, serializeOutput } from './output.js';
+import type { MergedNotice } from '@hookwise/core';
+import { capText, noticeOf, OUTPUT_CHARACTER_CAP, renderOutput, serializeOutput } from './output.js';
 
 const events = Object.keys(EVENT_POINTS) as MappedEvent[];
 
@@ -93,5 +94,28 @@ describe('capText', () => {
     const emoji = '😀'.repeat(6_000);
     const cut = capText(emoji);
     expect(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cut)).toBe(false);
+  });
+});
+
+describe('notices in Claude Code’s terms', () => {
+  const notice = (statement: string, actions: MergedNotice['actions'] = []): MergedNotice => ({ text: statement, statement, about: [], actions, pluginName: 'p', hookName: 'tool:after' });
+
+  it('words the compact action as its /compact command and a plugin command as its command line', () => {
+    const suggestion = notice('Context at 71% (141,369 / 200,000 tokens).', [
+      { label: 'Compact now', hostAction: 'compact' },
+      { label: 'Dismiss', command: 'suggest dismiss', note: 'quiet until 80%' },
+    ]);
+    expect(noticeOf({ notices: [suggestion, notice('plain'), notice('  ')] }, 'claude-code')).toBe(
+      'Context at 71% (141,369 / 200,000 tokens). Consider /compact now. (hookwise suggest dismiss: quiet until 80%)\nplain',
+    );
+  });
+
+  it('keeps the engine’s host-neutral text under the Agent SDK', () => {
+    expect(noticeOf({ notice: 'neutral', notices: [notice('statement', [{ label: 'Compact now', hostAction: 'compact' }])] }, 'agent-sdk')).toBe('neutral');
+  });
+
+  it('is undefined without notices', () => {
+    expect(noticeOf({ notices: [] }, 'claude-code')).toBeUndefined();
+    expect(noticeOf(undefined, 'claude-code')).toBeUndefined();
   });
 });

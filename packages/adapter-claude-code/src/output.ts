@@ -1,3 +1,4 @@
+import { joinText, type MergedOutcome, type NoticeAction } from '@hookwise/core';
 import type { MappedEvent } from './events.js';
 
 /** Claude Code saves any hook output string longer than this to a file and gives the model a preview. */
@@ -46,6 +47,25 @@ export interface EventResult {
    * schema and keeps the original when it does not match, so it must have the output's shape.
    */
   updatedToolOutput?: unknown;
+}
+
+/** An offer of a notice in Claude Code's terms: its `/compact` command, or the `hookwise` command line. */
+function offerText(action: NoticeAction): string {
+  if ('hostAction' in action) return 'Consider /compact now.';
+  return `(${['hookwise', action.command, ...(action.args ?? [])].join(' ')}${action.note ? `: ${action.note}` : ''})`;
+}
+
+/**
+ * The notices of an outcome as the user sees them. Under Claude Code: each plugin's statement,
+ * then its offers in Claude Code's terms (plugins word no host's commands), joined the way the
+ * engine joins them. Under the Agent SDK, where the app decides what a slash command does, the
+ * engine's host-neutral text.
+ */
+export function noticeOf(merged: Pick<MergedOutcome, 'notice' | 'notices'> | undefined, host: string): string | undefined {
+  if (host !== 'claude-code') return merged?.notice;
+  let text: string | undefined;
+  for (const notice of merged?.notices ?? []) text = joinText(text, [notice.statement, ...notice.actions.map(offerText)].join(' '), 'notice');
+  return text;
 }
 
 /** What to print: one JSON object, plain text (PreCompact only), or nothing. */

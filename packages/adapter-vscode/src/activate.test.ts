@@ -42,7 +42,7 @@ function suggestLike(dismissed: string[]) {
               ? {
                   notice: {
                     text: '2 tool calls: consider compacting.',
-                    kind: 'tool-calls',
+                    about: ['tool-calls'],
                     actions: [
                       { label: 'Compact now', hostAction: 'compact' as const },
                       { label: 'Dismiss', command: 'suggest dismiss' },
@@ -165,7 +165,12 @@ describe('activateHookwise', () => {
     await binding.afterToolUse(tool);
     expect(fake.messages).toHaveLength(1);
     // Non-modal: the buttons come straight after the text, with no `{ modal: true }` options.
-    expect(fake.messages[0]).toMatchObject({ level: 'info', message: 'hookwise: 2 tool calls: consider compacting.', items: ['Compact now', 'Dismiss'] });
+    // The text is the engine's host-neutral wording: the statement, then its offers.
+    expect(fake.messages[0]).toMatchObject({
+      level: 'info',
+      message: 'hookwise: 2 tool calls: consider compacting. Consider compacting the context now. (hookwise suggest dismiss)',
+      items: ['Compact now', 'Dismiss'],
+    });
     fake.messages[0]!.answer('Compact now');
     await flush();
     expect(compact).toHaveBeenCalledWith('task-1');

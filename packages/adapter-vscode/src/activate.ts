@@ -207,7 +207,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
 
   /**
    * A notice that offers actions becomes a non-modal notification with one button per action;
-   * the plugin said what it offers (its kind and its own commands), so nothing here names a plugin.
+   * the plugin said what it offers (what it is about and its own commands), so nothing here names a plugin.
    */
   function show(taskId: string, notice: MergedNotice): void {
     const actions = usable(notice.actions);

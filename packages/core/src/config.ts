@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
 import { ConfigError, HookwiseError, PluginError } from './errors.js';
-import { isHookSet, type HookSet } from './hooks.js';
+import { isHookSet, type HookMap, type HookSet } from './hooks.js';
 import type { LogLevel } from './logger.js';
 import { isPluginInstance, withResolvedOptions, type PluginInstance } from './plugin.js';
 import { fileStamps, stampsFresh, type FileStamp } from './state/file-stamps.js';
@@ -14,7 +14,9 @@ import { parseWith } from './schema.js';
 export interface HookwiseConfig {
   /** Plugin instances, in the order their hooks run. */
   plugins?: Array<PluginInstance<any>>;
-  /** The project's own hooks, made with `defineHook`; they run after the plugins' hooks. */
+  /** The project's own hooks by point, `{ 'tool:after': (payload, context) => … }`; they run after the plugins' hooks. */
+  on?: HookMap;
+  /** The project's own hooks as `defineHook` sets (still accepted; `on` is the plainer form). */
   hooks?: Array<HookSet<any>>;
   /** Deadline of each hook call in ms (default 5,000). */
   hookTimeoutMs?: number;
@@ -52,9 +54,16 @@ const commonShape = () => ({
 const buildModuleConfigSchema = () =>
   z.strictObject({
     plugins: z.optional(z.array(z.custom<PluginInstance<any>>(isPluginInstance, { message: 'expected a plugin instance, e.g. prune({ … }) from @hookwise/hook-prune' }))),
+    on: z.optional(z.custom<HookMap>(isHookMap, { message: "expected hooks by point, e.g. { 'tool:after': (payload, context) => … }" })),
     hooks: z.optional(z.array(z.custom<HookSet<any>>(isHookSet, { message: 'expected a hook set made with defineHook({ name, on })' }))),
     ...commonShape(),
   });
+
+/** An object of hook functions (or `{ handler, order }` entries) by point; the engine checks the point names. */
+function isHookMap(value: unknown): value is HookMap {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  return Object.values(value).every((entry) => typeof entry === 'function' || (typeof entry === 'object' && entry !== null && typeof (entry as { handler?: unknown }).handler === 'function'));
+}
 
 const buildJsonConfigSchema = () =>
   z.strictObject({

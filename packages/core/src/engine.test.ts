@@ -451,7 +451,7 @@ describe('plugins and DI', () => {
   it('returns quickly with nothing to do when no hook listens', async () => {
     const { engine } = engineWith({});
     expect(engine.has('tool:after')).toBe(false);
-    expect(await engine.emit('tool:after', toolAfter)).toEqual({ point: 'tool:after', notices: [], preserved: [], errors: [], hooksRun: 0 });
+    expect(await engine.emit('tool:after', toolAfter)).toEqual({ point: 'tool:after', notices: [], preserved: [], measurements: {}, errors: [], hooksRun: 0 });
   });
 });
 
@@ -489,7 +489,7 @@ describe('issue 11: engine bugs and the structured notice', () => {
     expect([first.hooksRun, again.hooksRun]).toEqual([1, 0]);
   });
 
-  it('carries a notice kind and actions naming the plugin’s own commands; refuses others', async () => {
+  it('carries what a notice is about and actions naming the plugin’s own commands; refuses others', async () => {
     const { engine } = engineWith({
       plugins: [
         plugin(
@@ -498,10 +498,10 @@ describe('issue 11: engine bugs and the structured notice', () => {
             'tool:after': () => ({
               notice: {
                 text: 'Context at 72%.',
-                kind: 'capacity',
+                about: ['capacity'],
                 actions: [
                   { label: 'Compact now', hostAction: 'compact' },
-                  { label: 'Dismiss', command: 'x dismiss' },
+                  { label: 'Dismiss', command: 'x dismiss', note: 'quiet until 80%' },
                   { label: 'Steal', command: 'other secret' },
                 ],
               },
@@ -513,10 +513,19 @@ describe('issue 11: engine bugs and the structured notice', () => {
       ],
     });
     const outcome = await engine.emit('tool:after', toolAfter);
-    expect(outcome.notice).toBe('Context at 72%.\nplain text');
+    // The merged text words the offers host-neutrally; the statement stays for hosts that word them.
+    const suggestText = 'Context at 72%. Consider compacting the context now. (hookwise x dismiss: quiet until 80%)';
+    expect(outcome.notice).toBe(`${suggestText}\nplain text`);
     expect(outcome.notices).toEqual([
-      { text: 'Context at 72%.', kind: 'capacity', pluginName: 'suggest-like', hookName: 'suggest-like-hook', actions: [{ label: 'Compact now', hostAction: 'compact' }, { label: 'Dismiss', command: 'x dismiss' }] },
-      { text: 'plain text', pluginName: 'plain', hookName: 'plain-hook', actions: [] },
+      {
+        text: suggestText,
+        statement: 'Context at 72%.',
+        about: ['capacity'],
+        pluginName: 'suggest-like',
+        hookName: 'suggest-like-hook',
+        actions: [{ label: 'Compact now', hostAction: 'compact' }, { label: 'Dismiss', command: 'x dismiss', note: 'quiet until 80%' }],
+      },
+      { text: 'plain text', statement: 'plain text', about: [], pluginName: 'plain', hookName: 'plain-hook', actions: [] },
     ]);
     expect(outcome.errors).toMatchObject([{ pluginName: 'suggest-like', kind: 'invalid-outcome', message: expect.stringContaining('"Steal" names no command') }]);
   });

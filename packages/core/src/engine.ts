@@ -16,6 +16,7 @@ import { createCharsTokenCounter, createJsonAwareTokenCounter, defaultTokenCount
 import { CLOCK, EVENT_LOG, HOST, LOGGER, PROJECT_DIR, STATE_STORE, TOKEN_COUNTER } from './tokens.js';
 import { createFailureReporter, type EmitOptions } from './engine/failure-report.js';
 import { createHookRunner, failureOf, isThenable } from './engine/hook-runner.js';
+import { createRecorder } from './engine/recorder.js';
 import { buildHookTable } from './engine/hook-table.js';
 import { mergeOutcome, type TransformSpec } from './engine/merge-outcome.js';
 import { checkPayload } from './engine/payload-check.js';
@@ -125,15 +126,16 @@ export function createEngine(options: EngineOptions): Engine {
 
   // Validate every plugin's options now, so a bad config fails when it is loaded.
   const plugins: PreparedPlugin[] = (config.plugins ?? []).map((instance) => ({ instance, meta: instance.meta, options: instance.resolveOptions() }));
-  const byPoint = buildHookTable(plugins, config.hooks);
+  const byPoint = buildHookTable(plugins, config.hooks, config.on);
   const scopes = new SessionScopes(engineContainerOf, stateStore);
   const records = createSessionRecords(stateStore, clock, logger);
   const { fail, invalid } = createFailureReporter(logger, eventLog);
+  const recorder = createRecorder(eventLog, logger);
   const waitingForLock = (stateStore as { waitingForLock?: () => boolean }).waitingForLock;
-  const runHook = createHookRunner({ shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral }, clock, hookTimeoutMs, runSync: options.runSync, waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)) });
+  const runHook = createHookRunner({ shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral }, recorder, clock, hookTimeoutMs, runSync: options.runSync, waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)) });
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
-    const merged: MergedOutcome<P> = { point, notices: [], preserved: [], errors: [], hooksRun: 0 };
+    const merged: MergedOutcome<P> = { point, notices: [], preserved: [], measurements: {}, errors: [], hooksRun: 0 };
     const list = byPoint.get(point);
     // session:start is still recorded with no hooks on it: plugin commands use the last session.
     if ((!list || list.length === 0) && point !== 'session:start') return merged;
@@ -165,7 +167,7 @@ export function createEngine(options: EngineOptions): Engine {
       merged.hooksRun++;
       let result: unknown;
       try {
-        result = runHook(hook, scopes.plugin(sessionId, hook.plugin), payload, signal, startedAt);
+        result = runHook(hook, scopes.plugin(sessionId, hook.plugin), payload, merged.measurements, signal, startedAt);
         if (isThenable(result)) result = await result;
       } catch (error) {
         await fail(merged, failureOf(hook, error), sessionId, emitOptions);
@@ -220,6 +222,7 @@ export function createEngine(options: EngineOptions): Engine {
           tokenCounter,
           clock,
           ephemeral,
+          record: (entry) => recorder(owner.meta.name, sessionId, entry),
         });
         return text ?? '';
       } catch (error) {

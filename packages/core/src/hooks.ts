@@ -1,7 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
-import type { OutcomeOf } from './outcome.js';
+import type { RecordEntry } from './engine/recorder.js';
+import type { Measurements, OutcomeOf } from './outcome.js';
 import type { PointName, PointPayload } from './points.js';
 import type { EventLog, SessionState } from './state/types.js';
 import type { TokenCounter } from './token-counter.js';
@@ -27,6 +28,11 @@ export interface PluginContext<Options = unknown> {
    * run): keep everything in `state` and `eventLog`, write no files of your own.
    */
   ephemeral: boolean;
+  /**
+   * Appends `entry` to the event log with the plugin's name and the session id filled in.
+   * Never throws: a failed write is logged (at warn the first time), so a hook needs no wrapper.
+   */
+  record(entry: RecordEntry): Promise<void>;
 }
 
 /** Everything a hook may use besides its payload. */
@@ -38,6 +44,8 @@ export interface HookContext<Options = unknown> extends PluginContext<Options> {
   container: DependencyContainer;
   /** Aborted when the hook passes its deadline. */
   signal: AbortSignal;
+  /** What the earlier hooks of this emit measured (their outcomes' `measurements`), read-only. */
+  readonly measurements: Readonly<Measurements>;
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -52,11 +60,16 @@ export interface HookEntry<P extends PointName, Options = unknown> {
   order?: HookOrder;
 }
 
+/**
+ * Hooks by point: `{ 'tool:after': fn }`, or `{ 'compact:before': { handler, order: 'pre' } }`
+ * for one hook whose order differs from its plugin's. What `definePlugin({ on })` and
+ * `defineConfig({ on })` take.
+ */
 export type HookMap<Options = unknown> = { [P in PointName]?: HookFunction<P, Options> | HookEntry<P, Options> };
 
 const hookSetMarker = Symbol.for('hookwise.HookSet');
 
-/** Hooks written as plain functions: what config files use, since they need no decorators. */
+/** A named set of hooks (`defineHook`): still accepted in `hooks`; new code writes `on` instead. */
 export interface HookSet<Options = unknown> {
   readonly [hookSetMarker]: true;
   name: string;

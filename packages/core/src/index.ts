@@ -11,6 +11,8 @@ export type { HookContext, PluginContext, HookFunction, HookEntry, HookMap, Hook
 export { inject, injectable } from './di.js';
 export type { DependencyContainer, InjectionToken } from './di.js';
 export { TOKENS } from './tokens.js';
+export type { Measurements } from './outcome.js';
+export type { RecordEntry } from './engine/recorder.js';
 
 // Lifecycle points and outcomes
 export { points } from './points.js';

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import { PluginError } from './errors.js';
-import type { HookClass, HookSet, PluginContext } from './hooks.js';
+import type { HookClass, HookMap, HookOrder, HookSet, PluginContext } from './hooks.js';
 import { parseWith, type SchemaLike } from './schema.js';
 
 export interface PluginMeta {
@@ -21,8 +21,15 @@ export interface PluginDefinition<Options, Input = Options> {
    * plugin's package are unchanged.
    */
   options?: SchemaLike<Options, Input> | (() => SchemaLike<Options, Input>);
-  /** `@injectable()` classes with `@On` methods, and `defineHook` sets. */
-  hooks: ReadonlyArray<HookClass | HookSet<Options>>;
+  /**
+   * The plugin's hooks by point: `{ 'tool:after': (payload, context) => ({ notice: '…' }) }`.
+   * Each is typed by its point (what it may return: observe, guard or transform outcomes).
+   */
+  on?: HookMap<Options>;
+  /** Where the plugin's hooks run among the others': `pre` first, `post` last, else config order. */
+  order?: HookOrder;
+  /** `@injectable()` classes with `@On` methods, for hooks that want injected services (`defineHook` sets also work). */
+  hooks?: ReadonlyArray<HookClass | HookSet<Options>>;
   /** Registers the plugin's own services in its container (a child of the session's). */
   register?: (container: DependencyContainer, options: Options) => void;
   /**

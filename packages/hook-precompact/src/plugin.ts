@@ -1,4 +1,4 @@
-import { defineHook, definePlugin, HookwiseError, parseSlashCommand, UnsafeNameError, type EventLog, type Logger, type PluginCommand, type SessionState } from '@hookwise/core';
+import { definePlugin, HookwiseError, parseSlashCommand, UnsafeNameError, type HookMap, type Logger, type PluginCommand, type PluginContext, type SessionState } from '@hookwise/core';
 import {
   activateCommand,
   clearActiveCommands,
@@ -22,12 +22,13 @@ interface Services {
   state: SessionState;
   projectState: SessionState;
   logger: Logger;
-  eventLog: EventLog;
+  /** `context.record`: appends to the event log, never throws. */
+  record: PluginContext['record'];
   now: Date;
 }
 
 /** A hook must never break the agent: report and step aside. */
-async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'eventLog'>, sessionId: string, body: () => Promise<T>): Promise<T | undefined> {
+async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'record'>, sessionId: string, body: () => Promise<T>): Promise<T | undefined> {
   try {
     return await body();
   } catch (error) {
@@ -37,17 +38,9 @@ async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'eve
 }
 
 /** What {@link guarded} does with a failure (hooks on every event catch their own: no closure per call). */
-async function reportFailure(what: string, services: Pick<Services, 'logger' | 'eventLog'>, sessionId: string, error: unknown): Promise<void> {
+async function reportFailure(what: string, services: Pick<Services, 'logger' | 'record'>, sessionId: string, error: unknown): Promise<void> {
   services.logger.warn(`${PLUGIN_NAME}: ${what} failed: ${(error as Error).message}`);
-  await record(services.eventLog, services.logger, { type: 'precompact:error', what, sessionId, message: (error as Error).message });
-}
-
-async function record(eventLog: EventLog, logger: Logger, entry: { type: string; [key: string]: unknown }): Promise<void> {
-  try {
-    await eventLog.append(entry);
-  } catch (error) {
-    logger.warn(`${PLUGIN_NAME}: could not write the event log: ${(error as Error).message}`);
-  }
+  await services.record({ type: 'precompact:error', what, sessionId, message: (error as Error).message });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,7 +132,7 @@ async function preserve(services: Services & { sessionId: string }, payloadInten
     return block ? { ...rest, lastPreserved: { text: block.text, labels: block.labels, at: services.now.toISOString() } } : rest;
   });
   for (const problem of problems) services.logger.warn(`${PLUGIN_NAME}: ${problem}`);
-  await record(services.eventLog, services.logger, {
+  await services.record({
     type: 'precompact:preserved',
     sessionId: services.sessionId,
     labels: block?.labels ?? [],
@@ -161,158 +154,155 @@ async function preserve(services: Services & { sessionId: string }, payloadInten
  */
 const HANDBACK_MAX_AGE_MS = 600_000;
 
-const hooks = defineHook<PrecompactOptions>({
-  name: 'precompact',
-  on: {
-    'prompt:submit': async (payload, context) => {
-      const options = context.options.commands;
-      if (options === false || !options.fromPrompt) return;
-      await guarded('registering a slash command', context, payload.sessionId, async () => {
-        // Only a command the host reports it ran: a prompt that merely starts with `/x` may name a
-        // command the host does not have (Claude Code then sends it to the model as text).
-        const parsed = payload.command ? { name: payload.command.name.replace(/^\//, ''), args: payload.command.args } : undefined;
-        if (!parsed) return;
-        try {
-          assertCommandName(parsed.name);
-        } catch (error) {
-          if (!UnsafeNameError.isInstance(error)) throw error;
-          context.logger.warn(`${PLUGIN_NAME}: ${error.message}`);
-          await record(context.eventLog, context.logger, { type: 'precompact:command-refused', sessionId: payload.sessionId, name: parsed.name, reason: error.message });
-          return;
-        }
-        // Built-in commands (/compact, /clear, /model …) have no file: only file-backed commands become active.
-        const lookup = await findCommandFile(parsed.name, options.searchPath, { projectDir: context.projectDir, ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}) });
-        if (!lookup.found) {
-          if (lookup.refused !== undefined) {
-            context.logger.warn(`${PLUGIN_NAME}: ${lookup.refused}`);
-            await record(context.eventLog, context.logger, { type: 'precompact:command-refused', sessionId: payload.sessionId, name: parsed.name, reason: lookup.refused });
-          }
-          return;
-        }
-        await activateCommand(context.state, parsed.name, parsed.args, { activatedAt: new Date(context.clock.now()), source: 'prompt' });
-      });
-    },
-
-    'session:start': async (payload, context) => {
-      if (context.options.commands === false) return;
-      // resume and compact continue the same work; startup and clear begin new work.
-      if (payload.source !== 'startup' && payload.source !== 'clear') return;
-      await guarded('clearing active commands', context, payload.sessionId, () => clearActiveCommands(context.state));
-    },
-
-    // tool:after and llm:before run on nearly every event, mostly with no intent selected: they
-    // catch their own failures (no closure per call) and read the selection straight from state.
-    'tool:after': async (payload, context) => {
-      const options = context.options.intent;
-      if (options === false) return;
+const on: HookMap<PrecompactOptions> = {
+  'prompt:submit': async (payload, context) => {
+    const options = context.options.commands;
+    if (options === false || !options.fromPrompt) return;
+    await guarded('registering a slash command', context, payload.sessionId, async () => {
+      // Only a command the host reports it ran: a prompt that merely starts with `/x` may name a
+      // command the host does not have (Claude Code then sends it to the model as text).
+      const parsed = payload.command ? { name: payload.command.name.replace(/^\//, ''), args: payload.command.args } : undefined;
+      if (!parsed) return;
       try {
-        const intentId = intentIdOf((payload as { intentId?: unknown }).intentId) ?? (await getSelectedIntent(context.projectState));
-        if (intentId === undefined) return;
-        await appendTraceEntry(
-          context.projectState,
-          intentId,
-          {
-            time: new Date(context.clock.now()).toISOString(),
-            tool: payload.toolName,
-            files: targetFilesOf(payload.input, context.projectDir),
-            mutation: options.mutatingTools.includes(payload.toolName),
-            ok: payload.ok,
-          },
-          options.traceLimit,
-        );
+        assertCommandName(parsed.name);
       } catch (error) {
-        await reportFailure('recording the intent trace', context, payload.sessionId, error);
-      }
-    },
-
-    'llm:before': async (payload, context) => {
-      if (context.options.intent === false) return;
-      let section: IntentSection | undefined;
-      try {
-        // The hook context has what the summary needs (no services object per request).
-        const intentId = intentIdOf(payload.intentId) ?? (await getSelectedIntent(context.projectState));
-        if (intentId === undefined) return;
-        section = await sectionOf(intentId, context);
-      } catch (error) {
-        await reportFailure('building the intent summary', context, payload.sessionId, error);
+        if (!UnsafeNameError.isInstance(error)) throw error;
+        context.logger.warn(`${PLUGIN_NAME}: ${error.message}`);
+        await context.record({ type: 'precompact:command-refused', sessionId: payload.sessionId, name: parsed.name, reason: error.message });
         return;
       }
-      // `context`, not `value`: the host prepends it to the system prompt; the messages stay as they are.
-      return section ? { context: section.text } : undefined;
-    },
-
-    'compact:before': async (payload, context) => {
-      const result = await guarded('building the preserved block', context, payload.sessionId, () =>
-        preserve({ ...servicesOf(context), sessionId: payload.sessionId }, (payload as { intentId?: unknown }).intentId),
-      );
-      if (!result) return;
-      const notice = result.problems.length > 0 ? `hookwise precompact: ${result.problems.join('; ')}` : undefined;
-      if (!result.block) return notice ? { notice } : undefined;
-      return { context: result.block.text, preserved: result.block.labels, ...(notice ? { notice } : {}) };
-    },
-
-    'compact:after': async (payload, context) => {
-      // The summarizer may have dropped the block: hand the same block back as fresh context.
-      const text = await guarded('handing back the preserved block', context, payload.sessionId, async () => {
-        const stored = (await context.state.read<SessionRecord>())?.lastPreserved;
-        // A block from an earlier compaction (this one's compact:before never came) may name commands no longer active.
-        const age = stored ? context.clock.now() - Date.parse(stored.at) : Number.POSITIVE_INFINITY;
-        if (stored && typeof stored.text === 'string' && age >= 0 && age <= HANDBACK_MAX_AGE_MS) return stored.text;
-        return (await buildBlock(servicesOf(context), (payload as { intentId?: unknown }).intentId)).block?.text;
-      });
-      return text ? { context: text } : undefined;
-    },
-
-    'phase:end': async (payload, context) => {
-      const options = context.options.handoff;
-      if (options === false) return;
-      const summary = await guarded('summarising the hand-off', context, payload.sessionId, async () => {
-        const remembered = (await context.state.read<SessionRecord>())?.handoff;
-        const result = summarizeHandoff(
-          {
-            output: payload.output,
-            ...(payload.request !== undefined ? { request: payload.request } : {}),
-            ...(payload.taskId !== undefined ? { taskId: payload.taskId } : {}),
-            ...(payload.phase !== undefined ? { phase: payload.phase } : {}),
-            ...(remembered ? { remembered } : {}),
-          },
-          { maxTokens: options.maxTokens, maxCodeLines: options.maxCodeLines, tokenCounter: context.tokenCounter },
-        );
-        const { taskId, feature, specPath } = result.fields;
-        if (taskId !== undefined || feature !== undefined || specPath !== undefined) {
-          await context.state.update<SessionRecord>((current) => ({
-            ...current,
-            handoff: { ...current?.handoff, ...(taskId !== undefined ? { taskId } : {}), ...(feature !== undefined ? { feature } : {}), ...(specPath !== undefined ? { specPath } : {}) },
-          }));
+      // Built-in commands (/compact, /clear, /model …) have no file: only file-backed commands become active.
+      const lookup = await findCommandFile(parsed.name, options.searchPath, { projectDir: context.projectDir, ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}) });
+      if (!lookup.found) {
+        if (lookup.refused !== undefined) {
+          context.logger.warn(`${PLUGIN_NAME}: ${lookup.refused}`);
+          await context.record({ type: 'precompact:command-refused', sessionId: payload.sessionId, name: parsed.name, reason: lookup.refused });
         }
-        await record(context.eventLog, context.logger, {
-          type: 'precompact:handoff',
-          sessionId: payload.sessionId,
-          taskId: result.fields.taskId,
-          phase: result.fields.phase,
-          source: result.source,
-          charsBefore: payload.output.length,
-          tokensBefore: context.tokenCounter.count(payload.output),
-          charsAfter: result.text.length,
-          tokensAfter: result.tokens,
-          dropped: result.dropped,
-        });
-        return result;
-      });
-      // The transform replaces the raw output: the orchestrator never holds it.
-      return summary ? { value: summary.text } : undefined;
-    },
+        return;
+      }
+      await activateCommand(context.state, parsed.name, parsed.args, { activatedAt: new Date(context.clock.now()), source: 'prompt' });
+    });
   },
-});
 
-function servicesOf(context: { projectDir: string; options: PrecompactOptions; state: SessionState; projectState: SessionState; logger: Logger; eventLog: EventLog; clock: { now(): number } }): Services {
+  'session:start': async (payload, context) => {
+    if (context.options.commands === false) return;
+    // resume and compact continue the same work; startup and clear begin new work.
+    if (payload.source !== 'startup' && payload.source !== 'clear') return;
+    await guarded('clearing active commands', context, payload.sessionId, () => clearActiveCommands(context.state));
+  },
+
+  // tool:after and llm:before run on nearly every event, mostly with no intent selected: they
+  // catch their own failures (no closure per call) and read the selection straight from state.
+  'tool:after': async (payload, context) => {
+    const options = context.options.intent;
+    if (options === false) return;
+    try {
+      const intentId = intentIdOf((payload as { intentId?: unknown }).intentId) ?? (await getSelectedIntent(context.projectState));
+      if (intentId === undefined) return;
+      await appendTraceEntry(
+        context.projectState,
+        intentId,
+        {
+          time: new Date(context.clock.now()).toISOString(),
+          tool: payload.toolName,
+          files: targetFilesOf(payload.input, context.projectDir),
+          mutation: options.mutatingTools.includes(payload.toolName),
+          ok: payload.ok,
+        },
+        options.traceLimit,
+      );
+    } catch (error) {
+      await reportFailure('recording the intent trace', context, payload.sessionId, error);
+    }
+  },
+
+  'llm:before': async (payload, context) => {
+    if (context.options.intent === false) return;
+    let section: IntentSection | undefined;
+    try {
+      // The hook context has what the summary needs (no services object per request).
+      const intentId = intentIdOf(payload.intentId) ?? (await getSelectedIntent(context.projectState));
+      if (intentId === undefined) return;
+      section = await sectionOf(intentId, context);
+    } catch (error) {
+      await reportFailure('building the intent summary', context, payload.sessionId, error);
+      return;
+    }
+    // `context`, not `value`: the host prepends it to the system prompt; the messages stay as they are.
+    return section ? { context: section.text } : undefined;
+  },
+
+  'compact:before': async (payload, context) => {
+    const result = await guarded('building the preserved block', context, payload.sessionId, () =>
+      preserve({ ...servicesOf(context), sessionId: payload.sessionId }, (payload as { intentId?: unknown }).intentId),
+    );
+    if (!result) return;
+    const notice = result.problems.length > 0 ? `hookwise precompact: ${result.problems.join('; ')}` : undefined;
+    if (!result.block) return notice ? { notice } : undefined;
+    return { context: result.block.text, preserved: result.block.labels, ...(notice ? { notice } : {}) };
+  },
+
+  'compact:after': async (payload, context) => {
+    // The summarizer may have dropped the block: hand the same block back as fresh context.
+    const text = await guarded('handing back the preserved block', context, payload.sessionId, async () => {
+      const stored = (await context.state.read<SessionRecord>())?.lastPreserved;
+      // A block from an earlier compaction (this one's compact:before never came) may name commands no longer active.
+      const age = stored ? context.clock.now() - Date.parse(stored.at) : Number.POSITIVE_INFINITY;
+      if (stored && typeof stored.text === 'string' && age >= 0 && age <= HANDBACK_MAX_AGE_MS) return stored.text;
+      return (await buildBlock(servicesOf(context), (payload as { intentId?: unknown }).intentId)).block?.text;
+    });
+    return text ? { context: text } : undefined;
+  },
+
+  'phase:end': async (payload, context) => {
+    const options = context.options.handoff;
+    if (options === false) return;
+    const summary = await guarded('summarising the hand-off', context, payload.sessionId, async () => {
+      const remembered = (await context.state.read<SessionRecord>())?.handoff;
+      const result = summarizeHandoff(
+        {
+          output: payload.output,
+          ...(payload.request !== undefined ? { request: payload.request } : {}),
+          ...(payload.taskId !== undefined ? { taskId: payload.taskId } : {}),
+          ...(payload.phase !== undefined ? { phase: payload.phase } : {}),
+          ...(remembered ? { remembered } : {}),
+        },
+        { maxTokens: options.maxTokens, maxCodeLines: options.maxCodeLines, tokenCounter: context.tokenCounter },
+      );
+      const { taskId, feature, specPath } = result.fields;
+      if (taskId !== undefined || feature !== undefined || specPath !== undefined) {
+        await context.state.update<SessionRecord>((current) => ({
+          ...current,
+          handoff: { ...current?.handoff, ...(taskId !== undefined ? { taskId } : {}), ...(feature !== undefined ? { feature } : {}), ...(specPath !== undefined ? { specPath } : {}) },
+        }));
+      }
+      await context.record({
+        type: 'precompact:handoff',
+        sessionId: payload.sessionId,
+        taskId: result.fields.taskId,
+        phase: result.fields.phase,
+        source: result.source,
+        charsBefore: payload.output.length,
+        tokensBefore: context.tokenCounter.count(payload.output),
+        charsAfter: result.text.length,
+        tokensAfter: result.tokens,
+        dropped: result.dropped,
+      });
+      return result;
+    });
+    // The transform replaces the raw output: the orchestrator never holds it.
+    return summary ? { value: summary.text } : undefined;
+  },
+};
+
+function servicesOf(context: Omit<Services, 'now'> & { clock: { now(): number } }): Services {
   return {
     projectDir: context.projectDir,
     options: context.options,
     state: context.state,
     projectState: context.projectState,
     logger: context.logger,
-    eventLog: context.eventLog,
+    record: context.record,
     now: new Date(context.clock.now()),
   };
 }
@@ -419,6 +409,6 @@ const commands: Array<PluginCommand<PrecompactOptions>> = [
 export const precompact = definePlugin({
   meta: { name: PLUGIN_NAME, version: PLUGIN_VERSION },
   options: pluginOptionsSchema,
-  hooks: [hooks],
+  on,
   commands,
 });

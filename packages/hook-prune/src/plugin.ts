@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineHook, definePlugin, isSafeName, resolveContextWindow, type HookContext, type PluginFactory, type PointPayload } from '@hookwise/core';
+import { definePlugin, isSafeName, resolveContextWindow, type HookContext, type PluginFactory, type PointPayload } from '@hookwise/core';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
 import * as z from 'zod/mini';
@@ -127,7 +127,7 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
         context.logger.warn('hook-prune: could not remember pruned results', { error: (error as Error).message });
       }
     }
-    await logEvent(context, {
+    await context.record({
       type: 'prune:applied',
       sessionId: payload.sessionId,
       tokensReclaimed: result.tokensReclaimed,
@@ -137,15 +137,6 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     });
   }
   return { value: result.messages };
-}
-
-/** The event log is a record for the user, never a reason to fail the hook: a failed append is only logged. */
-async function logEvent(context: HookContext<PrunePluginOptions>, record: Parameters<HookContext['eventLog']['append']>[0]): Promise<void> {
-  try {
-    await context.eventLog.append(record);
-  } catch (error) {
-    context.logger.warn('hook-prune: could not write the event log', { error: (error as Error).message });
-  }
 }
 
 /** Where the full text of a trimmed output goes, relative to the project. */
@@ -174,7 +165,7 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
     context.logger.warn('hook-prune: could not save the full output; leaving it whole', { error: (error as Error).message });
     return undefined;
   }
-  await logEvent(context, {
+  await context.record({
     type: 'prune:trimmed',
     sessionId: payload.sessionId,
     toolName: payload.toolName,
@@ -194,12 +185,7 @@ function definePrunePlugin() {
   return definePlugin<PrunePluginOptions, PrunePluginOptions>({
     meta,
     options: prunePluginOptionsSchema,
-    hooks: [
-      defineHook<PrunePluginOptions>({
-        name: 'prune-tool-outputs',
-        on: { 'llm:before': (payload, context) => onLlmBefore(payload, context, sessions.get(payload.sessionId)), 'tool:after': onToolAfter },
-      }),
-    ],
+    on: { 'llm:before': (payload, context) => onLlmBefore(payload, context, sessions.get(payload.sessionId)), 'tool:after': onToolAfter },
   });
 }
 

@@ -94,22 +94,23 @@ describe('counting tool calls', () => {
 });
 
 describe('what a suggestion says in structure', () => {
-  it('carries its kind in the notice and the event record, and offers its own dismiss command', async () => {
+  it('says what it is about in the notice and the event record, and offers its own dismiss command', async () => {
     const { engine, eventLog } = setup({ plugin: { toolCalls: 2 } });
     await engine.emit('tool:after', toolAfter());
     const byCount = await engine.emit('tool:after', toolAfter());
     expect(byCount.notices).toEqual([
       expect.objectContaining({
-        kind: 'tool-calls',
+        about: ['tool-calls'],
+        statement: '2 tool calls since the last compaction.',
         pluginName: '@hookwise/hook-suggest',
         actions: [
           { label: 'Compact now', hostAction: 'compact' },
-          { label: 'Dismiss', command: 'suggest dismiss' },
+          { label: 'Dismiss', command: 'suggest dismiss', note: 'quiet until 70%' },
         ],
       }),
     ]);
     const byCapacity = await engine.emit('tool:after', toolAfter({ contextTokens: 150_000 }));
-    expect(byCapacity.notices.map((notice) => notice.kind)).toEqual(['capacity']);
+    expect(byCapacity.notices.map((notice) => notice.about)).toEqual([['capacity']]);
     expect((await eventLog.readAll()).filter((record) => record.type === 'suggest:compact').map((record) => record['kind'])).toEqual(['tool-calls', 'capacity']);
     // The action's command is one the host can run as it is.
     const dismiss = byCount.notices[0]!.actions.find((action) => 'command' in action);
@@ -118,7 +119,7 @@ describe('what a suggestion says in structure', () => {
 
   it('names both causes when both fire at once', async () => {
     const { engine } = setup({ plugin: { toolCalls: 1 } });
-    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 150_000 }))).notices.map((notice) => notice.kind)).toEqual(['capacity+tool-calls']);
+    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 150_000 }))).notices.map((notice) => notice.about)).toEqual([['capacity', 'tool-calls']]);
   });
 });
 
@@ -166,12 +167,12 @@ describe('capacity suggestions from the host figure', () => {
     expect((await fromOption.engine.emit('tool:after', toolAfter({ contextTokens: 50_000, contextWindow: 1_000_000 }))).notice).toContain('Context at 50% (50,000 / 100,000 tokens)');
   });
 
-  it('reads the size from the transcript under Claude Code', async () => {
+  it('reads the size from the transcript under Claude Code, wording the suggestion as on every host', async () => {
     const { engine } = setup({ host: 'claude-code' });
     const transcriptPath = await writeTranscript([assistantLine(145_000)]);
-    expect((await engine.emit('tool:after', toolAfter({ transcriptPath }))).notice).toBe(
-      'Context at 73% (145,000 / 200,000 tokens). Consider /compact now. (hookwise suggest dismiss: quiet until 80%)',
-    );
+    const outcome = await engine.emit('tool:after', toolAfter({ transcriptPath }));
+    expect(outcome.notice).toBe('Context at 73% (145,000 / 200,000 tokens). Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)');
+    expect(outcome.notices.map((notice) => notice.statement)).toEqual(['Context at 73% (145,000 / 200,000 tokens).']);
   });
 });
 
@@ -210,17 +211,18 @@ describe('commands', () => {
 });
 
 describe('compaction events', () => {
-  it('record sizes, reach user hooks with the sizes, log one line and tell the user what was kept', async () => {
+  it('record sizes, give later hooks the sizes as measurements, log one line and tell the user what was kept', async () => {
     const seenByUser: Array<Record<string, unknown>> = [];
     const userHooks = defineHook({
       name: 'user',
       on: {
-        'compact:before': (payload) => {
-          seenByUser.push({ point: 'before', contextTokens: payload.contextTokens });
+        'compact:before': (payload, context) => {
+          seenByUser.push({ point: 'before', contextTokens: context.measurements['contextTokens'], payload: payload.contextTokens });
           return { preserved: ['/babysit', 'intent REQ-WEATHER-API-001'] };
         },
-        'compact:after': (payload) => {
-          seenByUser.push({ point: 'after', tokensBefore: payload.tokensBefore, tokensAfter: payload.tokensAfter, preserved: payload.preserved });
+        'compact:after': (payload, context) => {
+          const { tokensBefore, tokensAfter } = context.measurements;
+          seenByUser.push({ point: 'after', tokensBefore, tokensAfter, payload: [payload.tokensBefore, payload.tokensAfter], preserved: payload.preserved });
         },
       },
     });
@@ -234,8 +236,9 @@ describe('compaction events', () => {
     const after = await engine.emit('compact:after', { sessionId: 's1', trigger: 'auto', tokensAfter: 40_000 });
     expect(after.notice).toBe('Context compacted (auto) at 2026-02-12 14:49:18 UTC: 150,000 → 40,000 tokens (−73.3%). hookwise preserved: /babysit, intent REQ-WEATHER-API-001.');
     expect(seenByUser).toEqual([
-      { point: 'before', contextTokens: 150_000 },
-      { point: 'after', tokensBefore: 150_000, tokensAfter: 40_000, preserved: ['/babysit', 'intent REQ-WEATHER-API-001'] },
+      { point: 'before', contextTokens: 150_000, payload: 150_000 },
+      // The payload stays as the host sent it: the size before comes from compact:before.
+      { point: 'after', tokensBefore: 150_000, tokensAfter: 40_000, payload: [undefined, 40_000], preserved: ['/babysit', 'intent REQ-WEATHER-API-001'] },
     ]);
     const lines = await logLines('.hookwise/logs/compaction.jsonl');
     expect(lines).toEqual([
@@ -266,7 +269,13 @@ describe('compaction events', () => {
 
   it('under Claude Code takes preTokens from the compact boundary and the size after from the next turn', async () => {
     const sizes: unknown[] = [];
-    const userHooks = defineHook({ name: 'user', on: { 'compact:before': (payload) => void sizes.push(payload.contextTokens), 'compact:after': (payload) => void sizes.push([payload.tokensBefore, payload.tokensAfter]) } });
+    const userHooks = defineHook({
+      name: 'user',
+      on: {
+        'compact:before': (_payload, context) => void sizes.push(context.measurements['contextTokens']),
+        'compact:after': (_payload, context) => void sizes.push([context.measurements['tokensBefore'], context.measurements['tokensAfter']]),
+      },
+    });
     const { engine } = setup({ host: 'claude-code', hooks: [userHooks] });
     const first = assistantLine(141_787, 'a1');
     const transcriptPath = await writeTranscript([first]);

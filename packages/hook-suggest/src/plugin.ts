@@ -1,6 +1,5 @@
 import {
   createEventLog,
-  defineHook,
   definePlugin,
   readContextTokens,
   readTranscriptTail,
@@ -10,6 +9,7 @@ import {
   type EventLog,
   type EventRecord,
   type HookContext,
+  type Measurements,
   type Logger,
   type Notice,
   type PluginCommand,
@@ -23,6 +23,7 @@ import {
   countToolCall,
   dismissSuggestions,
   evaluateSuggestion,
+  dismissNote,
   formatSuggestion,
   formatTokens,
   initialSuggestionState,
@@ -143,6 +144,7 @@ function compactionLog(context: { projectDir: string; host: string; options: Sug
   }
 }
 
+/** The compaction log is its own file (`context.record` writes the event log): a failed line is only logged. */
 async function appendSafely(log: EventLog, record: CompactionRecord | CompactionSizeAfterRecord | EventRecord, logger: Logger): Promise<void> {
   try {
     // The record interfaces have no index signature, which EventRecord asks for; they are plain JSON.
@@ -187,24 +189,26 @@ async function observe(payload: ContextPayload & { sessionId: string }, context:
   });
   if (sizeAfter) await appendSafely(compactionLog(context), sizeAfter, context.logger);
   if (!suggestion) return undefined;
-  const kind = suggestionKind(suggestion);
-  await appendSafely(context.eventLog, { type: 'suggest:compact', sessionId: payload.sessionId, point: context.point, kind, ...suggestion }, context.logger);
+  const about = suggestionAbout(suggestion);
+  await context.record({ type: 'suggest:compact', sessionId: payload.sessionId, point: context.point, kind: about.join('+'), ...suggestion });
   return {
     notice: {
-      text: formatSuggestion(suggestion, { host: context.host }),
-      kind,
+      text: formatSuggestion(suggestion),
+      about,
       actions: [
         { label: 'Compact now', hostAction: 'compact' },
-        { label: 'Dismiss', command: DISMISS_COMMAND },
+        { label: 'Dismiss', command: DISMISS_COMMAND, note: dismissNote(suggestion) },
       ],
     },
   };
 }
 
 /** What made the suggestion: the capacity band, the tool-call count, or both at once. */
-export function suggestionKind(suggestion: Suggestion): 'capacity' | 'tool-calls' | 'capacity+tool-calls' {
-  if (suggestion.capacity && suggestion.toolCalls) return 'capacity+tool-calls';
-  return suggestion.capacity ? 'capacity' : 'tool-calls';
+export function suggestionAbout(suggestion: Suggestion): Array<'capacity' | 'tool-calls'> {
+  const about: Array<'capacity' | 'tool-calls'> = [];
+  if (suggestion.capacity) about.push('capacity');
+  if (suggestion.toolCalls) about.push('tool-calls');
+  return about;
 }
 
 async function onSessionStart(payload: PointPayload<'session:start'>, context: Context): Promise<void> {
@@ -225,7 +229,7 @@ async function onSessionStart(payload: PointPayload<'session:start'>, context: C
  * added to the summarizer's instructions, and a suggestion plugin has nothing to say there; it
  * never blocks either.
  */
-async function onCompactBefore(payload: PointPayload<'compact:before'>, context: Context): Promise<void> {
+async function onCompactBefore(payload: PointPayload<'compact:before'>, context: Context): Promise<{ measurements: Measurements } | undefined> {
   const raw = await measureContext(payload, context.logger);
   const startedAt = new Date(context.clock.now()).toISOString();
   let current: ContextMeasurement | undefined;
@@ -241,16 +245,11 @@ async function onCompactBefore(payload: PointPayload<'compact:before'>, context:
     };
     return { ...state, pendingCompaction };
   });
-  // Workaround until core can enrich payloads: this hook runs first ('pre') and core hands the
-  // same payload object to every later hook of the point, so user hooks on compact:before see
-  // the size. Only fields the host left empty are filled.
-  if (current && payload.contextTokens === undefined) {
-    payload.contextTokens = current.contextTokens;
-    payload.contextWindow ??= current.contextWindow;
-  }
+  // This hook runs first ('pre'): later hooks of compact:before read the size as measurements.
+  return current ? { measurements: { contextTokens: current.contextTokens, contextWindow: current.contextWindow } } : undefined;
 }
 
-async function onCompactAfter(payload: PointPayload<'compact:after'>, context: Context): Promise<{ notice?: string } | undefined> {
+async function onCompactAfter(payload: PointPayload<'compact:after'>, context: Context): Promise<{ notice?: string; measurements?: Measurements } | undefined> {
   let boundary: TranscriptCompactBoundary | undefined;
   if (payload.transcriptPath && (payload.tokensBefore === undefined || payload.tokensAfter === undefined)) {
     try {
@@ -308,13 +307,16 @@ async function onCompactAfter(payload: PointPayload<'compact:after'>, context: C
     };
   });
   if (!record) return undefined;
-  // Same workaround as on compact:before: later hooks of this point see the sizes.
-  if (record.tokensBefore !== null) payload.tokensBefore ??= record.tokensBefore;
-  if (record.tokensAfter !== null) payload.tokensAfter ??= record.tokensAfter;
   await appendSafely(compactionLog(context), record, context.logger);
-  if (!context.options.compactionNotice) return undefined;
+  // Later hooks of compact:after read the sizes as measurements (this hook runs first).
+  const measurements: Measurements = {};
+  if (record.tokensBefore !== null) measurements.tokensBefore = record.tokensBefore;
+  if (record.tokensAfter !== null) measurements.tokensAfter = record.tokensAfter;
+  const sizes = Object.keys(measurements).length > 0 ? { measurements } : {};
+  if (!context.options.compactionNotice) return sizes;
   return {
     notice: formatCompactionNotice({ completedAt, trigger: record.trigger, tokensBefore: record.tokensBefore, tokensAfter: record.tokensAfter, preserved: record.preserved }),
+    ...sizes,
   };
 }
 
@@ -322,18 +324,6 @@ function pickSize(candidates: Array<[number | undefined, SizeSource]>): { tokens
   for (const [tokens, source] of candidates) if (tokens !== undefined) return { tokens, source };
   return { tokens: null, source: null };
 }
-
-const suggestHooks = defineHook<SuggestOptions>({
-  name: 'suggest',
-  on: {
-    'session:start': onSessionStart,
-    'tool:after': (payload, context) => observe(payload, context, true),
-    'prompt:submit': (payload, context) => observe(payload, context, false),
-    'agent:stop': (payload, context) => observe(payload, context, false),
-    'compact:before': { handler: onCompactBefore, order: 'pre' },
-    'compact:after': { handler: onCompactAfter, order: 'pre' },
-  },
-});
 
 const DISMISS_COMMAND = 'suggest dismiss';
 
@@ -382,6 +372,14 @@ const statusCommand: PluginCommand<SuggestOptions> = {
 export const suggest = definePlugin<SuggestOptions, SuggestOptionsInput>({
   meta: { name: PLUGIN_NAME, version: PLUGIN_VERSION },
   options: suggestOptionsSchema,
-  hooks: [suggestHooks],
+  on: {
+    'session:start': onSessionStart,
+    'tool:after': (payload, context) => observe(payload, context, true),
+    'prompt:submit': (payload, context) => observe(payload, context, false),
+    'agent:stop': (payload, context) => observe(payload, context, false),
+    // First, so later hooks of these points read the sizes it measured.
+    'compact:before': { handler: onCompactBefore, order: 'pre' },
+    'compact:after': { handler: onCompactAfter, order: 'pre' },
+  },
   commands: [dismissCommand, statusCommand],
 });

@@ -36,7 +36,8 @@ async function compactionLog(relative: string) {
   return text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-const toolNotice = (count: number, hint = '/compact') => `${count} tool calls since the last compaction. Consider ${hint === '/compact' ? '/compact' : 'compacting the context'} now. (hookwise suggest dismiss: quiet until 70%)`;
+// Worded the same on every host: a binding words the compact action in its own terms.
+const toolNotice = (count: number) => `${count} tool calls since the last compaction. Consider compacting the context now. (hookwise suggest dismiss: quiet until 70%)`;
 const compactedNotice =
   'Context compacted (manual) at 2026-02-12 14:48:36 UTC: 142,431 tokens before; size after not known yet. hookwise preserved: nothing (no hookwise plugin registered anything to keep).';
 
@@ -51,7 +52,7 @@ describe('replaying the recorded session (marot/spotter ae4a77f8, 2,385 lines, 2
       { line: 1036, point: 'tool:after', notice: toolNotice(100) },
       { line: 1270, point: 'tool:after', notice: toolNotice(125) },
       // PostToolUse of the tool_use on line 1465, in the assistant turn that starts on line 1464.
-      { line: 1465, point: 'tool:after', notice: 'Context at 71% (141,369 / 200,000 tokens). Consider /compact now. (hookwise suggest dismiss: quiet until 80%)' },
+      { line: 1465, point: 'tool:after', notice: 'Context at 71% (141,369 / 200,000 tokens). Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)' },
       { line: 1481, point: 'compact:after', notice: compactedNotice },
       // The count starts over after the compaction.
       { line: 1964, point: 'tool:after', notice: toolNotice(50) },

@@ -6,6 +6,7 @@ import {
   countToolCall,
   dismissSuggestions,
   evaluateSuggestion,
+  dismissNote,
   formatSuggestion,
   formatTokens,
   initialSuggestionState,
@@ -81,7 +82,8 @@ describe('capacity bands', () => {
   it('carries the figures that triggered it', () => {
     const result = evaluateSuggestion(initialSuggestionState(), measurement(141_369, 200_000), options);
     expect(result.suggestion).toEqual({ capacity: { band: 70, percent: 70.6845, contextTokens: 141_369, contextWindow: 200_000 }, nextBand: 80 });
-    expect(formatSuggestion(result.suggestion!, { host: 'claude-code' })).toBe('Context at 71% (141,369 / 200,000 tokens). Consider /compact now. (hookwise suggest dismiss: quiet until 80%)');
+    expect(formatSuggestion(result.suggestion!)).toBe('Context at 71% (141,369 / 200,000 tokens).');
+    expect(dismissNote(result.suggestion!)).toBe('quiet until 80%');
   });
 });
 
@@ -91,7 +93,8 @@ describe('tool-call suggestions', () => {
     expect(suggestions.map((entry) => entry.at)).toEqual([50, 75, 100, 125]);
     expect(suggestions[0]!.suggestion).toEqual({ toolCalls: { count: 50, threshold: 50 }, nextBand: 70 });
     expect(state.toolCalls).toBe(130);
-    expect(formatSuggestion(suggestions[0]!.suggestion)).toBe('50 tool calls since the last compaction. Consider compacting the context now. (hookwise suggest dismiss: quiet until 70%)');
+    expect(formatSuggestion(suggestions[0]!.suggestion)).toBe('50 tool calls since the last compaction.');
+    expect(dismissNote(suggestions[0]!.suggestion)).toBe('quiet until 70%');
   });
 
   it('come once when concurrent calls push the count past a threshold in one step', () => {
@@ -106,9 +109,7 @@ describe('tool-call suggestions', () => {
     const state = { ...initialSuggestionState(), toolCallsSinceCompaction: 49, toolCalls: 49 };
     const { suggestion } = evaluateSuggestion(countToolCall(state), at(72), options);
     expect(suggestion).toMatchObject({ capacity: { band: 70 }, toolCalls: { count: 50 } });
-    expect(formatSuggestion(suggestion!, { host: 'claude-code' })).toBe(
-      'Context at 72% (144,000 / 200,000 tokens). 50 tool calls since the last compaction. Consider /compact now. (hookwise suggest dismiss: quiet until 80%)',
-    );
+    expect(formatSuggestion(suggestion!)).toBe('Context at 72% (144,000 / 200,000 tokens). 50 tool calls since the last compaction.');
   });
 });
 

@@ -137,18 +137,23 @@ export function rearmSuggestions(state: SuggestionState, reason: 'compaction' | 
   };
 }
 
-/** Short, factual text for the user, with the figures that triggered the suggestion. */
-export function formatSuggestion(suggestion: Suggestion, options: { host?: string } = {}): string {
+/**
+ * Short, factual text for the user, with the figures that triggered the suggestion. The offers
+ * (compact now, dismiss) are the notice's actions: each host words them in its own terms.
+ */
+export function formatSuggestion(suggestion: Suggestion): string {
   const parts: string[] = [];
   if (suggestion.capacity) {
     const { percent, contextTokens, contextWindow } = suggestion.capacity;
     parts.push(`Context at ${Math.round(percent)}% (${formatTokens(contextTokens)} / ${formatTokens(contextWindow)} tokens).`);
   }
   if (suggestion.toolCalls) parts.push(`${suggestion.toolCalls.count} tool calls since the last compaction.`);
-  parts.push(options.host === 'claude-code' ? 'Consider /compact now.' : 'Consider compacting the context now.');
-  const until = suggestion.nextBand === null ? 'the next compaction' : `${suggestion.nextBand}%`;
-  parts.push(`(hookwise suggest dismiss: quiet until ${until})`);
   return parts.join(' ');
+}
+
+/** What dismissing this suggestion does: the note of its dismiss action. */
+export function dismissNote(suggestion: Suggestion): string {
+  return `quiet until ${suggestion.nextBand === null ? 'the next compaction' : `${suggestion.nextBand}%`}`;
 }
 
 /** `123,456`, as `toLocaleString('en-US')` writes it, without loading ICU's number formats (a hook process's first suggestion paid for that). */

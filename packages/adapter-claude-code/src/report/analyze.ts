@@ -73,8 +73,9 @@ export interface TimelineEntry {
 }
 
 /**
- * What a suggestion is about, as its plugin's notice says it (`Notice.kind`); `other` when the
- * notice has no kind. hook-suggest's are `capacity`, `tool-calls` and `capacity+tool-calls`.
+ * What a suggestion is about, as its plugin's notice says it (`Notice.about`, joined with `+`);
+ * `other` when the notice says nothing. hook-suggest's are `capacity`, `tool-calls` and
+ * `capacity+tool-calls`.
  */
 export type SuggestionKind = string;
 
@@ -162,15 +163,14 @@ function isSuggestion(notice: MergedNotice): boolean {
 }
 
 /**
- * Where a suggestion's condition became true. A kind naming `capacity` is about the context
- * size: the response that measured it; one naming `tool-calls` is about the count of tool
- * calls: the `tool_use` that reached it; both: the later of the two. Any other kind: the event.
+ * Where a suggestion's condition became true, by what its notice says it is about: `capacity`,
+ * the context size: the response that measured it; `tool-calls`, the count of tool calls: the
+ * `tool_use` that reached it; both: the later of the two. Anything else: the event.
  */
-function suggestionLine(kind: string, notice: ReplayNotice): number {
-  const about = new Set(kind.split('+'));
+function suggestionLine(about: readonly string[], notice: ReplayNotice): number {
   const lines: number[] = [];
-  if (about.has('capacity')) lines.push(notice.usageLine ?? notice.eventLine);
-  if (about.has('tool-calls')) lines.push(notice.toolUseLine ?? notice.eventLine);
+  if (about.includes('capacity')) lines.push(notice.usageLine ?? notice.eventLine);
+  if (about.includes('tool-calls')) lines.push(notice.toolUseLine ?? notice.eventLine);
   return lines.length > 0 ? Math.max(...lines) : notice.eventLine;
 }
 
@@ -244,9 +244,9 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
         other.push(item.text);
         continue;
       }
-      const kind = item.kind ?? 'other';
+      const kind = item.about.length > 0 ? item.about.join('+') : 'other';
       suggestions.push({
-        line: suggestionLine(kind, notice),
+        line: suggestionLine(item.about, notice),
         eventLine: notice.eventLine,
         point: notice.point,
         kind,

@@ -252,18 +252,21 @@ describe('rules the report used to have its own version of', () => {
     expect(events[3]!.payload).toMatchObject({ lastMessage: 'the\nanswer\ngiven', stopHookActive: false, contextTokens: 2_000 });
   });
 
-  it('classifies suggestions by the notice structure (the compact action and its kind), never by wording', async () => {
-    const speaker = defineHook({
-      name: 'speaker',
-      on: {
-        'tool:after': () => ({ notice: { text: 'Wording no rule knows.', kind: 'capacity', actions: [{ label: 'Compact now', hostAction: 'compact' as const }] } }),
-        'prompt:submit': () => ({ notice: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }),
+  it('classifies suggestions by the notice structure (the compact action and what it is about), never by wording', async () => {
+    const file = await writeTranscript('notices.jsonl', [user('go'), assistant('m1', 5_000, [toolUse('n1')]), toolResult('n1', 'ok')]);
+    const report = await buildReport(file, {
+      projectDir: workDir,
+      config: {
+        on: {
+          'tool:after': () => ({ notice: { text: 'Wording no rule knows.', about: ['capacity'], actions: [{ label: 'Compact now', hostAction: 'compact' as const }] } }),
+          'prompt:submit': () => ({ notice: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }),
+        },
       },
     });
-    const file = await writeTranscript('notices.jsonl', [user('go'), assistant('m1', 5_000, [toolUse('n1')]), toolResult('n1', 'ok')]);
-    const report = await buildReport(file, { projectDir: workDir, config: { hooks: [speaker] } });
     // A capacity suggestion points at the response that measured the size (line 2).
-    expect(report.suggestions).toEqual([{ line: 2, eventLine: 3, point: 'tool:after', kind: 'capacity', reason: 'Wording no rule knows.', contextTokens: 5_000, toolCalls: 1 }]);
+    expect(report.suggestions).toEqual([
+      { line: 2, eventLine: 3, point: 'tool:after', kind: 'capacity', reason: 'Wording no rule knows. Consider compacting the context now.', contextTokens: 5_000, toolCalls: 1 },
+    ]);
     // A plain notice stays a notice, whatever it says.
     expect(report.notices).toEqual([{ line: 1, point: 'prompt:submit', text: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }]);
   });

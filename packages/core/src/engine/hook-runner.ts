@@ -4,10 +4,11 @@ import { withDeadline } from '../deadline.js';
 import { HookTimeoutError } from '../errors.js';
 import type { HookContext } from '../hooks.js';
 import type { Logger } from '../logger.js';
-import type { HookFailure } from '../outcome.js';
+import type { HookFailure, Measurements } from '../outcome.js';
 import type { PointName } from '../points.js';
 import type { EventLog, SessionState } from '../state/types.js';
 import type { TokenCounter } from '../token-counter.js';
+import type { RecordEntry, Recorder } from './recorder.js';
 import type { PluginScope, PreparedHook } from './scopes.js';
 
 /** What every hook call of an engine shares. */
@@ -31,6 +32,7 @@ class RunContext implements HookContext {
   readonly projectState: SessionState;
   private controller: AbortController | undefined;
   private aborted = false;
+  private measured: Readonly<Measurements> | undefined;
 
   constructor(
     shared: SharedContext,
@@ -38,6 +40,8 @@ class RunContext implements HookContext {
     private readonly scope: PluginScope,
     sessionId: string,
     host: string,
+    private readonly recorder: Recorder,
+    private readonly merged: Measurements,
   ) {
     this.point = hook.point;
     this.sessionId = sessionId;
@@ -59,6 +63,14 @@ class RunContext implements HookContext {
     return this.scope.container;
   }
 
+  /** A copy as it stood when this hook started: a hook cannot change what others measured. */
+  get measurements(): Readonly<Measurements> {
+    return (this.measured ??= Object.freeze({ ...this.merged }));
+  }
+
+  /** A property, not a method: plugins pass `context.record` around on its own. */
+  readonly record = (entry: RecordEntry): Promise<void> => this.recorder(this.pluginName, this.sessionId, entry);
+
   get signal(): AbortSignal {
     this.controller ??= new AbortController();
     if (this.aborted && !this.controller.signal.aborted) this.controller.abort();
@@ -77,6 +89,7 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 export interface HookRunnerOptions {
   shared: SharedContext;
+  recorder: Recorder;
   clock: Clock;
   hookTimeoutMs: number;
   /** See `EngineOptions.runSync`. */
@@ -86,7 +99,14 @@ export interface HookRunnerOptions {
 }
 
 /** Calls one hook; what it returns (a value, or a promise bounded by the hook's deadline). */
-export type HookRunner = (hook: PreparedHook, scope: PluginScope, payload: { sessionId: string; host: string }, signal: AbortSignal | undefined, startedAt: number) => unknown;
+export type HookRunner = (
+  hook: PreparedHook,
+  scope: PluginScope,
+  payload: { sessionId: string; host: string },
+  measurements: Measurements,
+  signal: AbortSignal | undefined,
+  startedAt: number,
+) => unknown;
 
 /**
  * Runs one hook call. A hook that returns synchronously gets no timer (nothing could interrupt
@@ -94,10 +114,10 @@ export type HookRunner = (hook: PreparedHook, scope: PluginScope, payload: { ses
  * and by the host's signal: past either, the hook's signal aborts and the call rejects with a
  * HookTimeoutError (timed from the emit's start when the host's signal ended it).
  */
-export function createHookRunner({ shared, clock, hookTimeoutMs, runSync, waitingForLock }: HookRunnerOptions): HookRunner {
-  return (hook, scope, payload, signal, startedAt) => {
+export function createHookRunner({ shared, recorder, clock, hookTimeoutMs, runSync, waitingForLock }: HookRunnerOptions): HookRunner {
+  return (hook, scope, payload, measurements, signal, startedAt) => {
     if (scope.setupError !== undefined) throw scope.setupError;
-    const context = new RunContext(shared, hook, scope, payload.sessionId, payload.host);
+    const context = new RunContext(shared, hook, scope, payload.sessionId, payload.host, recorder, measurements);
     const result = runSync ? runSync(() => hook.call(scope, payload, context), hookTimeoutMs) : hook.call(scope, payload, context);
     if (!isThenable(result)) return result;
     return withDeadline(

@@ -1,6 +1,6 @@
 import type { HookwiseConfig } from '../config.js';
 import { PluginError } from '../errors.js';
-import { getClassHooks, isHookSet, type HookClass, type HookFunction, type HookOrder, type HookSet } from '../hooks.js';
+import { getClassHooks, isHookSet, type HookClass, type HookFunction, type HookMap, type HookOrder, type HookSet } from '../hooks.js';
 import { points, type PointName } from '../points.js';
 import type { PreparedHook, PreparedPlugin } from './scopes.js';
 
@@ -14,26 +14,31 @@ const orderRank = (order: HookOrder | undefined) => (order === 'pre' ? 0 : order
  * run: `pre` hooks, then config order, then `post` hooks. Throws a PluginError for an unknown
  * point or a hook that is not a function, so a bad config fails when the engine is built.
  */
-export function buildHookTable(plugins: readonly PreparedPlugin[], configHooks: HookwiseConfig['hooks']): Map<PointName, PreparedHook[]> {
+export function buildHookTable(plugins: readonly PreparedPlugin[], configHooks: HookwiseConfig['hooks'], configOn?: HookwiseConfig['on']): Map<PointName, PreparedHook[]> {
   const hooks: PreparedHook[] = [];
-  const addSet = (plugin: PreparedPlugin, set: HookSet<any>) => {
-    for (const point of Object.keys(set.on) as PointName[]) {
-      if (!(point in points)) throw new PluginError(`unknown lifecycle point "${point}" in hook "${set.name}"`, { pluginName: plugin.meta.name, hookName: set.name });
-      const entry = set.on[point];
+  /** An `on` map's hooks; each is named by its set (`defineHook`) or else by its point. */
+  const addMap = (plugin: PreparedPlugin, on: HookMap<any>, setName: string | undefined, pluginOrder: HookOrder | undefined) => {
+    if (typeof on !== 'object' || on === null) throw new PluginError('on must map lifecycle points to hook functions', { pluginName: plugin.meta.name });
+    for (const point of Object.keys(on) as PointName[]) {
+      const hookName = setName ?? point;
+      const where = setName === undefined ? `on.${point}` : `hook "${setName}" on ${point}`;
+      if (!(point in points)) throw new PluginError(`unknown lifecycle point "${point}" in ${setName === undefined ? 'on' : `hook "${setName}"`}`, { pluginName: plugin.meta.name, hookName });
+      const entry = on[point];
       const handler = (typeof entry === 'function' ? entry : entry?.handler) as HookFunction<PointName> | undefined;
-      if (typeof handler !== 'function') throw new PluginError(`hook "${set.name}" on ${point} is not a function`, { pluginName: plugin.meta.name, hookName: set.name });
-      const order = typeof entry === 'function' ? undefined : entry?.order;
-      hooks.push({ point, pluginName: plugin.meta.name, hookName: set.name, order, plugin, call: (_scope, payload, context) => handler(payload as never, context) });
+      if (typeof handler !== 'function') throw new PluginError(`${where} is not a function`, { pluginName: plugin.meta.name, hookName });
+      const order = (typeof entry === 'function' ? undefined : entry?.order) ?? pluginOrder;
+      hooks.push({ point, pluginName: plugin.meta.name, hookName, order, plugin, call: (_scope, payload, context) => handler(payload as never, context) });
     }
   };
-  const addClass = (plugin: PreparedPlugin, hookClass: HookClass) => {
+  const addSet = (plugin: PreparedPlugin, set: HookSet<any>, pluginOrder?: HookOrder) => addMap(plugin, set.on, set.name, pluginOrder);
+  const addClass = (plugin: PreparedPlugin, hookClass: HookClass, pluginOrder: HookOrder | undefined) => {
     for (const metadata of getClassHooks(hookClass)) {
       if (!(metadata.point in points)) throw new PluginError(`unknown lifecycle point "${metadata.point}"`, { pluginName: plugin.meta.name, hookName: `${hookClass.name}.${metadata.method}` });
       hooks.push({
         point: metadata.point,
         pluginName: plugin.meta.name,
         hookName: `${hookClass.name}.${metadata.method}`,
-        order: metadata.order,
+        order: metadata.order ?? pluginOrder,
         plugin,
         call: (scope, payload, context) => {
           const instance = scope.container.resolve(hookClass) as Record<string, (...args: unknown[]) => unknown>;
@@ -43,13 +48,16 @@ export function buildHookTable(plugins: readonly PreparedPlugin[], configHooks: 
     }
   };
   for (const plugin of plugins) {
-    for (const entry of plugin.instance!.definition.hooks) {
-      if (isHookSet(entry)) addSet(plugin, entry);
-      else if (typeof entry === 'function') addClass(plugin, entry);
-      else throw new PluginError('hooks must be @injectable classes with @On methods or defineHook(...) sets', { pluginName: plugin.meta.name });
+    const { on, order, hooks: classes } = plugin.instance!.definition;
+    if (on !== undefined) addMap(plugin, on, undefined, order);
+    for (const entry of classes ?? []) {
+      if (isHookSet(entry)) addSet(plugin, entry, order);
+      else if (typeof entry === 'function') addClass(plugin, entry, order);
+      else throw new PluginError('hooks must be @injectable classes with @On methods (or defineHook(...) sets)', { pluginName: plugin.meta.name });
     }
   }
   const userPlugin: PreparedPlugin = { instance: undefined, meta: { name: USER_HOOKS, version: '0.0.0' }, options: undefined };
+  if (configOn !== undefined) addMap(userPlugin, configOn, undefined, undefined);
   for (const set of configHooks ?? []) {
     if (!isHookSet(set)) throw new PluginError('config hooks must be made with defineHook(...)', { pluginName: USER_HOOKS });
     addSet(userPlugin, set);

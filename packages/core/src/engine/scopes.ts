@@ -51,7 +51,7 @@ export class PluginScope {
     this.state = createSessionState(stateStore, sessionId, plugin.meta.name);
     this.projectState = createSessionState(stateStore, PROJECT_SCOPE, plugin.meta.name);
     const definition = plugin.instance?.definition;
-    if (definition?.register !== undefined || definition?.hooks.some((entry) => typeof entry === 'function')) void this.container;
+    if (definition?.register !== undefined || definition?.hooks?.some((entry) => typeof entry === 'function')) void this.container;
   }
 
   get container(): DependencyContainer {

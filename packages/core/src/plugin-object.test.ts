@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defineConfig, type HookwiseConfig } from './config.js';
+import { createEngine } from './engine.js';
+import { defineHook } from './hooks.js';
+import { createMemoryLogger } from './logger.js';
+import { definePlugin } from './plugin.js';
+import { createMemoryEventLog } from './state/event-log.js';
+import { createMemoryStateStore } from './state/file-state-store.js';
+import type { EventLog } from './state/types.js';
+
+const session = { sessionId: 's1', projectDir: '/p', host: 'test' };
+const toolAfter = { ...session, toolName: 'Bash', input: { command: 'ls' }, output: 'a', ok: true };
+
+function engineWith(config: HookwiseConfig, eventLog: EventLog = createMemoryEventLog()) {
+  const logger = createMemoryLogger();
+  const engine = createEngine({ config, projectDir: '/p', host: 'test', stateStore: createMemoryStateStore(), eventLog, logger });
+  return { engine, eventLog, logger };
+}
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+describe('a plugin is one object', () => {
+  it('runs the README example ("Writing a plugin") as written: used as plugins: [counter()]', async () => {
+    const block = /## Writing a plugin[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toContain("on: { 'tool:after':");
+    // Plain JavaScript once `export` goes: run exactly that code with core's definePlugin.
+    const counter = new Function('definePlugin', `${block!.replace(/^export /m, '')}\nreturn counter;`)(definePlugin) as ReturnType<typeof definePlugin>;
+
+    const { engine } = engineWith(defineConfig({ plugins: [counter()] }));
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.notice).toBe('Bash ran');
+    expect(outcome.notices).toMatchObject([{ pluginName: 'tool-counter', hookName: 'tool:after', about: [] }]);
+  });
+
+  it('runs a plugin’s pre hooks first and post hooks last, a hook’s own order winning', async () => {
+    const calls: string[] = [];
+    const named = (name: string, order?: 'pre' | 'post') =>
+      definePlugin({ meta: { name, version: '1' }, ...(order ? { order } : {}), on: { 'tool:after': () => void calls.push(name) } })();
+    const mixed = definePlugin({ meta: { name: 'mixed', version: '1' }, order: 'post', on: { 'tool:after': { handler: () => void calls.push('mixed'), order: 'pre' } } })();
+    const { engine } = engineWith({ plugins: [named('late', 'post'), named('plain'), named('early', 'pre'), mixed] });
+    await engine.emit('tool:after', toolAfter);
+    expect(calls).toEqual(['early', 'mixed', 'plain', 'late']);
+  });
+
+  it('takes a config’s own hooks as an on map, after the plugins’ hooks, beside defineHook sets', async () => {
+    const calls: string[] = [];
+    const plugin = definePlugin({ meta: { name: 'p', version: '1' }, on: { 'tool:after': () => void calls.push('plugin') } });
+    const { engine } = engineWith(
+      defineConfig({
+        plugins: [plugin()],
+        on: { 'tool:after': () => (calls.push('config on'), { context: 'from the project' }) },
+        hooks: [defineHook({ name: 'legacy', on: { 'tool:after': () => void calls.push('config set') } })],
+      }),
+    );
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(calls).toEqual(['plugin', 'config on', 'config set']);
+    expect(outcome.context).toBe('from the project');
+    expect(engine.hooksFor('tool:after').map((hook) => `${hook.pluginName} › ${hook.hookName}`)).toEqual(['p › tool:after', 'config › tool:after', 'config › legacy']);
+  });
+
+  it('refuses an unknown point or a hook that is not a function when the engine is built', () => {
+    const unknown = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:sideways': () => undefined } as never });
+    expect(() => engineWith({ plugins: [unknown()] })).toThrow(/unknown lifecycle point "tool:sideways"/);
+    const notFunction = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:after': 42 } as never });
+    expect(() => engineWith({ plugins: [notFunction()] })).toThrow(/on\.tool:after is not a function/);
+  });
+});
+
+describe('context.record', () => {
+  it('appends to the event log with the plugin name and session id filled in', async () => {
+    const plugin = definePlugin({
+      meta: { name: 'recorder', version: '1' },
+      // Passed around on its own, as plugins do with their services.
+      on: { 'tool:after': async (payload, { record }) => void (await record({ type: 'recorder:saw', toolName: payload.toolName })) },
+    });
+    const { engine, eventLog } = engineWith({ plugins: [plugin()] });
+    await engine.emit('tool:after', toolAfter);
+    expect(await eventLog.readAll()).toMatchObject([{ type: 'recorder:saw', toolName: 'Bash', sessionId: 's1', pluginName: 'recorder' }]);
+  });
+
+  it('never throws: a failing write is logged at warn once, then at debug', async () => {
+    const failing: EventLog = { path: '/nowhere', append: async () => Promise.reject(new Error('disk full')), readAll: async () => [] };
+    const plugin = definePlugin({
+      meta: { name: 'recorder', version: '1' },
+      on: { 'tool:after': async (_payload, context) => (await context.record({ type: 'recorder:saw' }), { notice: 'still here' }) },
+    });
+    const { engine, logger } = engineWith({ plugins: [plugin()] }, failing);
+    const first = await engine.emit('tool:after', toolAfter);
+    const second = await engine.emit('tool:after', toolAfter);
+    expect([first.notice, second.notice, first.errors, second.errors]).toEqual(['still here', 'still here', [], []]);
+    expect(logger.lines.filter((line) => line.includes('could not write the event log'))).toEqual([
+      'hookwise warn: recorder: could not write the event log: disk full',
+      'hookwise debug: recorder: could not write the event log: disk full',
+    ]);
+  });
+});
+
+describe('measurements', () => {
+  it('are read by later hooks of the same emit and merged into the outcome; the payload is never changed', async () => {
+    const seen: unknown[] = [];
+    const measurer = definePlugin({
+      meta: { name: 'measurer', version: '1' },
+      order: 'pre',
+      on: { 'compact:before': (payload) => ({ measurements: { contextTokens: 120_000, contextWindow: 200_000 } }) },
+    });
+    const reader = definePlugin({
+      meta: { name: 'reader', version: '1' },
+      on: {
+        'compact:before': (payload, context) => {
+          seen.push({ measured: context.measurements, payloadTokens: payload.contextTokens });
+          return { measurements: { contextTokens: 121_000 } };
+        },
+      },
+    });
+    const { engine } = engineWith({ plugins: [reader(), measurer()] });
+    const outcome = await engine.emit('compact:before', { ...session, trigger: 'manual' });
+    expect(seen).toEqual([{ measured: { contextTokens: 120_000, contextWindow: 200_000 }, payloadTokens: undefined }]);
+    expect(outcome.measurements).toEqual({ contextTokens: 121_000, contextWindow: 200_000 });
+  });
+
+  it('cannot be changed by a later hook through its context', async () => {
+    const first = definePlugin({ meta: { name: 'first', version: '1' }, on: { 'tool:after': () => ({ measurements: { size: 1 } }) } });
+    const second = definePlugin({
+      meta: { name: 'second', version: '1' },
+      on: { 'tool:after': (_payload, context) => void Reflect.set(context.measurements, 'size', 99) },
+    });
+    const { engine } = engineWith({ plugins: [first(), second()] });
+    expect((await engine.emit('tool:after', toolAfter)).measurements).toEqual({ size: 1 });
+  });
+
+  it('refuses figures that are not finite numbers, keeping the rest', async () => {
+    const plugin = definePlugin({ meta: { name: 'm', version: '1' }, on: { 'tool:after': () => ({ measurements: { good: 3, bad: Number.NaN, text: '4' as never } }) } });
+    const { engine } = engineWith({ plugins: [plugin()] });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.measurements).toEqual({ good: 3 });
+    expect(outcome.errors.map((error) => error.message)).toEqual(['measurement "bad" must be a finite number', 'measurement "text" must be a finite number']);
+  });
+});
+
+describe('what a notice is about', () => {
+  it('is data the plugin sets, kept in the merged notice', async () => {
+    const plugin = definePlugin({
+      meta: { name: 'about', version: '1' },
+      on: { 'tool:after': () => ({ notice: { text: 'Many calls.', about: ['tool-calls', 'capacity'] } }) },
+    });
+    const { engine } = engineWith({ plugins: [plugin()] });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.notices.map((notice) => notice.about)).toEqual([['tool-calls', 'capacity']]);
+  });
+
+  it('refuses an about that is not a list of words', async () => {
+    const plugin = definePlugin({ meta: { name: 'about', version: '1' }, on: { 'tool:after': () => ({ notice: { text: 'x', about: 'capacity' as never } }) } });
+    const { engine } = engineWith({ plugins: [plugin()] });
+    const outcome = await engine.emit('tool:after', toolAfter);
+    expect(outcome.notices.map((notice) => notice.about)).toEqual([[]]);
+    expect(outcome.errors.map((error) => error.message)).toEqual(['notice about must be a list of strings']);
+  });
+});
