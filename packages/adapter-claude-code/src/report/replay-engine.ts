@@ -31,37 +31,6 @@ export interface ReplayClock extends Clock {
   setTimestamp(text: string): void;
 }
 
-const digit = (text: string, index: number): number => text.charCodeAt(index) - 48;
-const twoDigits = (text: string, index: number): number => {
-  const tens = digit(text, index);
-  const ones = digit(text, index + 1);
-  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : -1;
-};
-
-/**
- * `Date.parse`, with a shortcut for the one form Claude Code writes (`2026-02-12T14:12:15.201Z`):
- * fields read in place and `Date.UTC`, the same number (a plugin asks the time on nearly every
- * event, and the replay sends some 700). Anything else, or a field out of range, goes to `Date.parse`.
- */
-export function parseTimestamp(text: string): number {
-  if (text.length === 24 && text.charCodeAt(4) === 45 && text.charCodeAt(7) === 45 && text.charCodeAt(10) === 84 && text.charCodeAt(13) === 58 && text.charCodeAt(16) === 58 && text.charCodeAt(19) === 46 && text.charCodeAt(23) === 90) {
-    const century = twoDigits(text, 0);
-    const yearInCentury = twoDigits(text, 2);
-    const month = twoDigits(text, 5);
-    const day = twoDigits(text, 8);
-    const hour = twoDigits(text, 11);
-    const minute = twoDigits(text, 14);
-    const second = twoDigits(text, 17);
-    const milliHundreds = digit(text, 20);
-    const milliRest = twoDigits(text, 21);
-    // Years from 1900 (Date.UTC reads years below 100 as 19xx); days up to 31 roll over as Date.parse's do.
-    if (century >= 19 && yearInCentury >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && milliHundreds >= 0 && milliHundreds <= 9 && milliRest >= 0) {
-      return Date.UTC(century * 100 + yearInCentury, month - 1, day, hour, minute, second, milliHundreds * 100 + milliRest);
-    }
-  }
-  return Date.parse(text);
-}
-
 /** A clock that stands where the replay is: the timestamp of the latest line that had one. */
 export function createReplayClock(): ReplayClock {
   // Until a line with a timestamp is read, the time is now.
@@ -70,7 +39,7 @@ export function createReplayClock(): ReplayClock {
   return {
     now() {
       if (pendingText !== undefined) {
-        const time = parseTimestamp(pendingText);
+        const time = Date.parse(pendingText);
         pendingText = undefined;
         // Recorded times can step back (clock skew, merged files); plugins expect a clock that does not.
         if (Number.isFinite(time) && (current === undefined || time > current)) current = time;
