@@ -1,4 +1,5 @@
-import { defineHook, definePlugin, HookwiseError, parseSlashCommand, UnsafeNameError, type EventLog, type Logger, type PluginCommand, type SessionState } from '@hookwise/core';
+import { defineHook, definePlugin, HookwiseError, UnsafeNameError, type EventLog, type Logger, type PluginCommand, type SessionState } from '@hookwise/core';
+import { parseSlashCommand } from '@hookwise/core/messages';
 import {
   activateCommand,
   clearActiveCommands,
