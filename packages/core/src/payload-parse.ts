@@ -1,7 +1,11 @@
 import type * as Zod from 'zod/mini';
 
-/** zod/mini's API, given by whoever builds a schema (point-schemas.ts): this module loads no zod. */
-export type ZodApi = typeof Zod;
+/**
+ * The zod/mini functions the parts build schemas with, given by whoever builds one
+ * (point-schemas.ts): this module loads no zod. Named functions, not the namespace, so that
+ * bundlers keep only these (the hook CLI's run bundle).
+ */
+export type ZodApi = Pick<typeof Zod, 'array' | 'boolean' | 'custom' | 'enum' | 'looseObject' | 'minLength' | 'nonnegative' | 'number' | 'object' | 'optional' | 'positive' | 'string' | 'unknown'>;
 
 /**
  * The parts a point's payload is described with (points.ts). Each part gives two things made
