@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultTokenCounter } from '@hookwise/core';
+import { defaultTokenCounter } from '@hookwise/core/host';
 // The stand-in model of the adapter's end-to-end suite: one copy for the tests and the demo.
 import { contentText, sinceLastUser, startStandInModel } from '../../../packages/adapter-opencode/test/e2e/stand-in-model.mjs';
 import { OPENCODE_VERSION, offlineEnv, opencodeBinary, standInOpencodeConfig, stubConfigFolder } from '../../../packages/adapter-opencode/test/e2e/offline-opencode.mjs';

@@ -3,7 +3,8 @@
 // requests with tool calls, a condense, task end. The history is kept in the Anthropic Messages
 // format, as those extensions keep it.
 import { createTaskBinding } from '@hookwise/adapter-vscode';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, defineConfig, silentLogger } from '@hookwise/core';
+import { defineConfig } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
 import precompact from '@hookwise/hook-precompact';
 import prune from '@hookwise/hook-prune';
 import suggest from '@hookwise/hook-suggest';

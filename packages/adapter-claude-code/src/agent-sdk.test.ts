@@ -1,4 +1,5 @@
-import { createMemoryEventLog, createMemoryStateStore, createEngine, defineHook, silentLogger, type HookwiseConfig, type PointName, type StateStore } from '@hookwise/core';
+import { defineHook, type HookwiseConfig, type PointName, type StateStore } from '@hookwise/core';
+import { createMemoryEventLog, createMemoryStateStore, createEngine, silentLogger } from '@hookwise/core/host';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

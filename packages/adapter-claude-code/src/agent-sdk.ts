@@ -1,4 +1,5 @@
-import { createEngine, isSafeName, loadConfig, parseWith, type Engine, type HookFailure, type HookwiseConfig } from '@hookwise/core';
+import type { HookFailure, HookwiseConfig } from '@hookwise/core';
+import { createEngine, isSafeName, loadConfig, parseWith, type Engine } from '@hookwise/core/host';
 import { dispatchEvent, markSessionStarted, type DispatchResult } from './binding.js';
 import { EVENT_POINTS, inputSchemas, isMappedEvent, type AnyHookInput, type MappedEvent } from './events.js';
 import type { HookJsonOutput } from './output.js';

@@ -1,4 +1,7 @@
-import { joinText, parseSlashCommand, readLastAssistantText, type Engine, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
+import { joinText, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
+import type { Engine } from '@hookwise/core/host';
+import { parseSlashCommand } from '@hookwise/core/messages';
+import { readLastAssistantText } from '@hookwise/core/claude-code';
 import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
 import { noticeOf, renderOutput, type EventResult, type RenderedOutput } from './output.js';
 

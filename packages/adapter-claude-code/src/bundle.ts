@@ -302,11 +302,12 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
           },
         },
         {
-          // One core (and so one tsyringe container) for the adapter and every plugin.
+          // One core (and so one tsyringe container) for the adapter and every plugin; its
+          // subpath entries (`@hookwise/core/host`, …) are files beside the main one.
           name: 'hookwise-one-core',
           setup(build: import('esbuild').PluginBuild) {
             if (!coreEntry) return;
-            build.onResolve({ filter: /^@hookwise\/core$/ }, () => ({ path: coreEntry }));
+            build.onResolve({ filter: /^@hookwise\/core(\/[a-z-]+)?$/ }, (args) => ({ path: args.path === '@hookwise/core' ? coreEntry : path.join(path.dirname(coreEntry), `${args.path.slice('@hookwise/core/'.length)}.js`) }));
           },
         },
       ],

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
-import type { BundledConfig, HookwiseConfig } from '@hookwise/core';
+import type { HookwiseConfig } from '@hookwise/core';
+import type { BundledConfig } from '@hookwise/core/host';
 import { remainingCallTime } from './run.js';
 import type { LazyBundledConfig } from './runtime.js';
 

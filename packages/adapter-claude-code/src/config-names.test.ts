@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findConfigFile } from '@hookwise/core';
+import { findConfigFile } from '@hookwise/core/host';
 import { expect, it } from 'vitest';
 
 // The CommonJS fast path cannot load core (an ESM graph would cost the start-up it exists to

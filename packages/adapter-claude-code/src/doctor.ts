@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '@hookwise/core';
+import { loadConfig } from '@hookwise/core/host';
 import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest, recentWriteFailure } from './bundle.js';
 import { POINT_EVENTS } from './events.js';
 import { loadProjectEngine, pointsInUse, readSettings } from './project.js';

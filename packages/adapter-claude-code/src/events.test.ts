@@ -1,4 +1,5 @@
-import { parseWith, type SchemaLike } from '@hookwise/core';
+import type { SchemaLike } from '@hookwise/core';
+import { parseWith } from '@hookwise/core/host';
 import { describe, expect, it } from 'vitest';
 import { EVENT_POINTS, POINT_EVENTS, inputSchemas, isMappedEvent, parseHookInput, type MappedEvent } from './events.js';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { parseWith, points, type PointName, type SchemaLike } from '@hookwise/core';
+import { points, type PointName, type SchemaLike } from '@hookwise/core';
+import { parseWith } from '@hookwise/core/host';
 
 /**
  * Every hook event Claude Code 2.1.330 knows (`HOOK_EVENTS` of the Agent SDK 0.3.330). An event

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, loadPlugin, points, silentLogger, type Engine, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
+import { points, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, loadPlugin, silentLogger, type Engine } from '@hookwise/core/host';
 import { findInstalledPlugins } from '@hookwise/core/fs';
 import type { Settings } from './settings.js';
 

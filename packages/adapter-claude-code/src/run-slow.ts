@@ -125,7 +125,7 @@ function loadBundle(projectDir: string, manifest: BundleManifest, bundlePath = b
 }
 
 export async function runUnbundled(request: RunRequest): Promise<never> {
-  const { createEngine, loadConfig } = await import('@hookwise/core');
+  const { createEngine, loadConfig } = await import('@hookwise/core/host');
   return runHookProcess(request, async (projectDir) => {
     const loaded = await loadConfig(projectDir);
     if (!loaded.file) return undefined;

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, silentLogger, type Engine } from '@hookwise/core';
+import { defineHook } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
 

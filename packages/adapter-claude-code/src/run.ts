@@ -1,7 +1,8 @@
 import { existsSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
-import { createEventLog, findConfigFile, HookwiseError, isSafeName, type Engine, type EventLog } from '@hookwise/core';
+import { HookwiseError, type EventLog } from '@hookwise/core';
+import { createEventLog, findConfigFile, isSafeName, type Engine } from '@hookwise/core/host';
 import { useSynchronousReads } from '@hookwise/core/fs';
 import { dispatchEvent } from './binding.js';
 import { isClaudeCodeEvent, isMappedEvent, parseHookInput, type AnyHookInput } from './events.js';

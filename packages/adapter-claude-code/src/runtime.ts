@@ -1,4 +1,5 @@
-import { ConfigError, configFromBundle, createEngine, type BundledConfig, type CheckedJsonConfig, type Engine } from '@hookwise/core';
+import { ConfigError } from '@hookwise/core';
+import { configFromBundle, createEngine, type BundledConfig, type CheckedJsonConfig, type Engine } from '@hookwise/core/host';
 import { CallDeadlineError, runHookProcess, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
 
 /**

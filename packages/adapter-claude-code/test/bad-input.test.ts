@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createFileStateStore } from '@hookwise/core';
+import { createFileStateStore } from '@hookwise/core/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, createScratchProject, hookwise, readJsonl, snapshotTree, type ScratchProject } from './harness.js';
 

@@ -34,7 +34,7 @@ function scratch(config: unknown): { project: ScratchProject; file: string } {
 
 /** Each plugin's options as the call would resolve them without the bundle's help. */
 async function resolvedByCore(file: string): Promise<unknown[]> {
-  const { loadConfig } = (await import(coreEntry)) as typeof import('@hookwise/core');
+  const { loadConfig } = (await import(path.join(path.dirname(coreEntry), 'host.js'))) as typeof import('@hookwise/core/host');
   const { config } = await loadConfig(path.dirname(file), { file });
   return (config.plugins ?? []).map((plugin) => plugin.resolveOptions());
 }

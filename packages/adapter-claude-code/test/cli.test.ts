@@ -220,7 +220,8 @@ describe('the run bundle', () => {
     writeFileSync(
       path.join(project.dir, 'hookwise.config.ts'),
       [
-        "import { defineConfig, definePlugin, injectable, On } from '@hookwise/core';",
+        "import { defineConfig, definePlugin } from '@hookwise/core';",
+        "import { injectable, On } from '@hookwise/core/di';",
         '@injectable()',
         'class Refusal {',
         "  @On('tool:after')",

@@ -1,4 +1,5 @@
-import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, definePlugin, type HookwiseConfig } from '@hookwise/core';
+import { defineHook, definePlugin, type HookwiseConfig } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore } from '@hookwise/core/host';
 import { prune } from '@hookwise/hook-prune';
 import type { Hooks } from '@opencode-ai/plugin';
 import { describe, expect, it } from 'vitest';

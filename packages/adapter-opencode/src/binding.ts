@@ -1,4 +1,5 @@
-import { createEngine, createLogger, loadConfig, type Engine, type HookwiseConfig, type Logger, type LogLevel, type MergedNotice, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
+import type { HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import { createEngine, createLogger, loadConfig, type Engine } from '@hookwise/core/host';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
 import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';

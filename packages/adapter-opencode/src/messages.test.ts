@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { validateToolPairing, type Message, type ToolResultPart } from '@hookwise/core';
+import { validateToolPairing, type Message, type ToolResultPart } from '@hookwise/core/messages';
 import { pruneToolOutputs } from '@hookwise/hook-prune';
 import { describe, expect, it } from 'vitest';
 import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, OPENCODE_COMPACTION_PROMPT, type OpenCodeMessage } from './messages.js';

@@ -1,4 +1,4 @@
-import type { Message, MessagePart, ToolResultContent } from '@hookwise/core';
+import type { Message, MessagePart, ToolResultContent } from '@hookwise/core/messages';
 import type { Message as OpenCodeInfo, Part as OpenCodePart, ToolPart } from '@opencode-ai/sdk';
 
 /**

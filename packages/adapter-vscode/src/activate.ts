@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { createEngine, loadConfig, type Engine, type HookwiseConfig, type LoadedConfig, type Logger, type MergedNotice, type NoticeAction } from '@hookwise/core';
+import type { HookwiseConfig, Logger, MergedNotice, NoticeAction } from '@hookwise/core';
+import { createEngine, loadConfig, type Engine, type LoadedConfig } from '@hookwise/core/host';
 import type * as vscode from 'vscode';
 import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
 import { createOutputChannelLogger } from './output-logger.js';

@@ -1,4 +1,4 @@
-import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
 import { DEFAULT_PLACEHOLDER, prune } from '@hookwise/hook-prune';
 import { describe, expect, it } from 'vitest';
 import { createRecordingApi, RooLikeTask } from './__fixtures__/roo-like-task.js';

@@ -1,13 +1,5 @@
-import {
-  createEngine,
-  createMemoryEventLog,
-  createMemoryLogger,
-  createMemoryStateStore,
-  defineHook,
-  type Engine,
-  type HookFunction,
-  type HookwiseConfig,
-} from '@hookwise/core';
+import { defineHook, type HookFunction, type HookwiseConfig } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, type Engine } from '@hookwise/core/host';
 import { describe, expect, it, vi } from 'vitest';
 import { createRecordingApi, RooLikeTask } from './__fixtures__/roo-like-task.js';
 import { createTaskBinding, type TaskBindingEvent } from './task-binding.js';

@@ -1,15 +1,6 @@
-import {
-  fromAnthropicMessages,
-  silentLogger,
-  toAnthropicMessages,
-  type EmitOptions,
-  type Engine,
-  type Logger,
-  type MergedOutcome,
-  type PointInput,
-  type PointName,
-  type PointPayload,
-} from '@hookwise/core';
+import type { Logger, MergedOutcome, PointInput, PointName, PointPayload } from '@hookwise/core';
+import { silentLogger, type EmitOptions, type Engine } from '@hookwise/core/host';
+import { fromAnthropicMessages, toAnthropicMessages } from '@hookwise/core/messages';
 
 /**
  * A message as Roo Code and Cline keep their API history: the Anthropic Messages format

@@ -19,7 +19,9 @@
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 
-const core = await import(new URL('../dist/index.js', import.meta.url).href);
+// The entries this bench uses, as one object (each name lives in exactly one entry).
+const entry = async (name) => import(new URL(`../dist/${name}.js`, import.meta.url).href);
+const core = { ...(await entry('index')), ...(await entry('host')), ...(await entry('messages')), ...(await entry('claude-code')) };
 const demoDir = fileURLToPath(new URL('../../../apps/demo/', import.meta.url));
 const transcript = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
 const PLUGINS = ['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest'];

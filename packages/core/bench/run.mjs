@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 
-const dist = new URL('../dist/index.js', import.meta.url);
-const core = await import(dist.href);
+const dist = (entry) => new URL(`../dist/${entry}.js`, import.meta.url);
+const core = { ...(await import(dist('index').href)), ...(await import(dist('host').href)) };
 
 // 1. emit cost with 0, 1 and 10 no-op hooks
 function engineWith(hookCount) {
@@ -36,32 +36,35 @@ console.log(`fixed cost per emit with hooks ≈ ${fixed.toFixed(2)} µs (aim < 2
 // NODE_EXTRA_CA_CERTS is removed: on Node 20 it alone makes every start ~3x slower.
 const environment = { ...process.env };
 delete environment.NODE_EXTRA_CA_CERTS;
-const distPath = fileURLToPath(dist);
 const timeRun = (args) => {
   const start = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, { env: environment, stdio: 'ignore' });
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}`);
   return Number(process.hrtime.bigint() - start) / 1e6;
 };
-const importArgs = ['--input-type=module', '-e', `await import(${JSON.stringify(distPath)})`];
+const importArgs = (entry) => ['--input-type=module', '-e', `await import(${JSON.stringify(fileURLToPath(dist(entry)))})`];
+const cases = { '@hookwise/core': importArgs('index'), '@hookwise/core/host': importArgs('host') };
 const floorArgs = ['-e', '0'];
 for (let index = 0; index < 3; index++) {
-  timeRun(importArgs);
+  for (const args of Object.values(cases)) timeRun(args);
   timeRun(floorArgs);
 }
 const pairs = Number(process.env.PAIRS ?? 20);
-const ratios = [];
-const imports = [];
+const samples = Object.fromEntries(Object.keys(cases).map((name) => [name, { times: [], ratios: [] }]));
 const floors = [];
 for (let index = 0; index < pairs; index++) {
-  const a = timeRun(importArgs);
-  const b = timeRun(floorArgs);
-  imports.push(a);
-  floors.push(b);
-  ratios.push(a / b);
+  const floor = timeRun(floorArgs);
+  floors.push(floor);
+  for (const [name, args] of Object.entries(cases)) {
+    const time = timeRun(args);
+    samples[name].times.push(time);
+    samples[name].ratios.push(time / floor);
+  }
 }
 const median = (values) => {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted[Math.floor(sorted.length / 2)];
 };
-console.log(`import @hookwise/core: median ${median(imports).toFixed(1)} ms vs node -e 0 ${median(floors).toFixed(1)} ms; paired median ratio ${median(ratios).toFixed(2)}× (aim < 1.3×), ${pairs} pairs`);
+for (const [name, { times, ratios }] of Object.entries(samples)) {
+  console.log(`import ${name}: median ${median(times).toFixed(1)} ms vs node -e 0 ${median(floors).toFixed(1)} ms; paired median ratio ${median(ratios).toFixed(2)}×${name === '@hookwise/core' ? ' (aim ≤ 2×)' : ''}, ${pairs} pairs`);
+}

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-const core = await import(new URL('../dist/index.js', import.meta.url).href);
+const core = await import(new URL('../dist/claude-code.js', import.meta.url).href);
 const SESSION = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
 
 async function scanner() {

@@ -28,10 +28,7 @@ export interface HookwiseConfig {
   logLevel?: LogLevel;
 }
 
-/** Identity function that gives a config file its types. */
-export function defineConfig(config: HookwiseConfig): HookwiseConfig {
-  return config;
-}
+export { defineConfig } from './define-config.js';
 
 export const CONFIG_FILE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json'] as const;
 
@@ -235,7 +232,7 @@ export async function configFromJson(raw: unknown, file: string, modules: JsonCo
     // result instead of validating a second time.
     let options: unknown;
     try {
-      options = instance.resolveOptions();
+      options = instance.resolveOptions(parseWith);
     } catch (error) {
       if (PluginError.isInstance(error)) throw new ConfigError(`at plugins["${name}"]: ${(error as Error).message}`, { file, cause: error });
       throw error;
@@ -313,7 +310,7 @@ export async function loadPlugin(name: string, options: { from: string | readonl
   const module = await importPackage(name, typeof options.from === 'string' ? [options.from] : options.from);
   const instance = pluginFromModule(module, name, options.options);
   // Validated once: the engine gets the result.
-  return withResolvedOptions(instance, instance.resolveOptions());
+  return withResolvedOptions(instance, instance.resolveOptions(parseWith));
 }
 
 interface CompileManifest {

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { rootContainer, type DependencyContainer } from './di.js';
+import type { DependencyContainer } from 'tsyringe';
+import { requireDi } from './di-runtime.js';
 import { systemClock, type Clock } from './clock.js';
 import type { HookwiseConfig } from './config.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './deadline.js';
@@ -8,6 +9,7 @@ import { assertSafeName } from './state/safe-name.js';
 import { createLogger, type Logger } from './logger.js';
 import type { MergedOutcome } from './outcome.js';
 import type { PluginMeta } from './plugin.js';
+import { parseWith } from './schema.js';
 import { points, type PointInput, type PointName, type PointPayload } from './points.js';
 import { createEventLog } from './state/event-log.js';
 import { createFileStateStore, createSessionState } from './state/file-state-store.js';
@@ -47,7 +49,7 @@ export interface EngineOptions {
    * HookwiseError with code `HW_HOOK_TIMEOUT` (reported as a `timeout`). Default: a plain call.
    */
   runSync?: <T>(call: () => T, timeoutMs: number) => T;
-  /** Parent of the engine's container; defaults to tsyringe's root container. */
+  /** Parent of the engine's container; defaults to the root container of `@hookwise/core/di` (loaded by the plugins that use DI). */
   container?: DependencyContainer;
   /**
    * The engine must leave no files behind (a replay, a dry run): give it in-memory state and
@@ -113,7 +115,7 @@ export function createEngine(options: EngineOptions): Engine {
   let engineContainer: DependencyContainer | undefined;
   const engineContainerOf = (): DependencyContainer => {
     if (engineContainer) return engineContainer;
-    engineContainer = (options.container ?? rootContainer).createChildContainer();
+    engineContainer = (options.container ?? requireDi('a plugin container').rootContainer).createChildContainer();
     engineContainer.register(LOGGER, { useValue: logger });
     engineContainer.register(CLOCK, { useValue: clock });
     engineContainer.register(TOKEN_COUNTER, { useValue: tokenCounter });
@@ -125,7 +127,12 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   // Validate every plugin's options now, so a bad config fails when it is loaded.
-  const plugins: PreparedPlugin[] = (config.plugins ?? []).map((instance) => ({ instance, meta: instance.meta, options: instance.resolveOptions() }));
+  const plugins: PreparedPlugin[] = (config.plugins ?? []).map((instance) => ({ instance, meta: instance.meta, options: instance.resolveOptions(parseWith) }));
+  // A plugin with hook classes or a `register` needs DI: say so when the engine is built.
+  for (const plugin of plugins) {
+    const definition = plugin.instance?.definition;
+    if (definition?.register !== undefined || definition?.hooks?.some((entry) => typeof entry === 'function')) requireDi(`plugin "${plugin.meta.name}" (a hook class or a register function)`);
+  }
   const byPoint = buildHookTable(plugins, config.hooks, config.on);
   const scopes = new SessionScopes(engineContainerOf, stateStore);
   const records = createSessionRecords(stateStore, clock, logger);

@@ -112,7 +112,7 @@ describe('the README example', () => {
     expect(code).toContain('emitIfListening');
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'hookwise-readme-')), 'example.mjs');
     const kit = pathToFileURL(fileURLToPath(new URL('./host-kit.ts', import.meta.url))).href;
-    writeFileSync(file, `${code!.replace("'@hookwise/core'", JSON.stringify(kit))}\nexport { onToolFinished };\n`);
+    writeFileSync(file, `${code!.replace("'@hookwise/core/host'", JSON.stringify(kit))}\nexport { onToolFinished };\n`);
     const { onToolFinished } = (await import(/* @vite-ignore */ file)) as { onToolFinished: (engine: unknown, sessionId: string, call: unknown) => Promise<string | undefined> };
     const engine = engineListeningOn({ 'tool:after': (payload) => ({ context: `${payload.toolName} ran` }) });
     expect(await onToolFinished(engine, 's1', { name: 'Read', input: {}, output: 'text' })).toBe('Read ran');

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { describe, expect, it, vi } from 'vitest';
 import { withZodCalls, type ZodMocking } from '../../../test-support/zod-calls.js';
+import { pointSchema } from './point-schemas.js';
 import { payloadParserOf, points, type PointName } from './points.js';
 
 const message = { role: 'user', parts: [{ type: 'text', text: 'hi' }] };
@@ -48,7 +49,7 @@ function sameShape(actual: unknown, expected: unknown): void {
 
 describe('the plain-code payload parse', () => {
   it.each(Object.keys(points) as PointName[])('gives zod’s result for every %s payload it accepts, and accepts no payload zod refuses', (point) => {
-    const schema = points[point].schema as unknown as z.ZodMiniType;
+    const schema = pointSchema(point) as unknown as z.ZodMiniType;
     const fast = payloadParserOf(point);
     let accepted = 0;
     for (const payload of variants(point)) {
@@ -65,7 +66,7 @@ describe('the plain-code payload parse', () => {
   });
 
   it.each(Object.keys(points) as PointName[])('with defaults, gives zod’s result for `{ ...defaults, ...payload }` for every %s payload it accepts (the engine’s projectDir and host)', (point) => {
-    const schema = points[point].schema as unknown as z.ZodMiniType;
+    const schema = pointSchema(point) as unknown as z.ZodMiniType;
     const fast = payloadParserOf(point);
     const defaults = Object.freeze({ projectDir: '/engine', host: 'engine-host' });
     let accepted = 0;
@@ -86,13 +87,13 @@ describe('the plain-code payload parse', () => {
 
   it('builds no zod schema (a hook call emitting good payloads needs none); a point’s schema is built when read, once', () =>
     withZodCalls(zodMocking, async (calls) => {
-      const fresh = await import('./points.js');
+      const fresh = { ...(await import('./points.js')), ...(await import('./point-schemas.js')) };
       for (const point of Object.keys(fresh.points) as PointName[]) expect(fresh.payloadParserOf(point)({ ...common, ...full[point] })).toBeDefined();
       expect(calls).toEqual([]);
-      const schema = fresh.points['tool:after'].schema;
+      const schema = fresh.pointSchema('tool:after');
       expect(calls).toContain('looseObject');
       const made = calls.length;
-      expect(fresh.points['tool:after'].schema).toBe(schema);
+      expect(fresh.pointSchema('tool:after')).toBe(schema);
       expect(calls).toHaveLength(made);
     }));
 
@@ -118,7 +119,7 @@ describe('the plain-code payload parse', () => {
       const bad = { role: 'user', parts: 'not an array' };
       const grown = [...first, bad];
       expect(parse(history(grown))).toBeUndefined();
-      const refused = (points['llm:before'].schema as unknown as z.ZodMiniType).safeParse(history(grown));
+      const refused = (pointSchema('llm:before') as unknown as z.ZodMiniType).safeParse(history(grown));
       expect(refused.success).toBe(false);
       // A changed message is a new object (copy on write): checked again.
       expect(parse(history([first[0], { ...first[1]!, parts: undefined }]))).toBeUndefined();

@@ -1,4 +1,11 @@
-import * as z from 'zod/mini';
+import type * as Zod from 'zod/mini';
+
+/**
+ * The zod/mini functions the parts build schemas with, given by whoever builds one
+ * (point-schemas.ts): this module loads no zod. Named functions, not the namespace, so that
+ * bundlers keep only these (the hook CLI's run bundle).
+ */
+export type ZodApi = Pick<typeof Zod, 'array' | 'boolean' | 'custom' | 'enum' | 'looseObject' | 'minLength' | 'nonnegative' | 'number' | 'object' | 'optional' | 'positive' | 'string' | 'unknown'>;
 
 /**
  * The parts a point's payload is described with (points.ts). Each part gives two things made
@@ -19,12 +26,12 @@ export type FastParse = (value: Record<string, unknown>, defaults?: Readonly<Rec
 type Parse = (value: unknown, defaults?: Readonly<Record<string, unknown>>) => unknown;
 const NO: unique symbol = Symbol('no');
 
-/** One part of a payload: its plain-code parse and its zod schema (built only when asked for). */
-export interface Part<S extends z.ZodMiniType = z.ZodMiniType> {
+/** One part of a payload: its plain-code parse and its zod schema (built only when asked for, with the zod it is given). */
+export interface Part<S extends Zod.ZodMiniType = Zod.ZodMiniType> {
   readonly parse: Parse;
   /** Whether the key may be absent from its object (an optional part, as zod's `optin`/`optout`). */
   readonly mayBeAbsent: boolean;
-  readonly schema: () => S;
+  readonly schema: (z: ZodApi) => S;
   /** A `custom` part's check (arrays of them get a one-check loop). */
   readonly check?: (value: unknown) => boolean;
 }
@@ -32,39 +39,39 @@ export interface Part<S extends z.ZodMiniType = z.ZodMiniType> {
 type Shape = Readonly<Record<string, Part>>;
 type SchemasOf<T extends Shape> = { -readonly [K in keyof T]: ReturnType<T[K]['schema']> };
 
-const part = <S extends z.ZodMiniType>(schema: () => S, parse: Parse, extra: { mayBeAbsent?: boolean; check?: (value: unknown) => boolean } = {}): Part<S> => ({ parse, schema, mayBeAbsent: extra.mayBeAbsent ?? false, ...(extra.check ? { check: extra.check } : {}) });
+const part = <S extends Zod.ZodMiniType>(schema: (z: ZodApi) => S, parse: Parse, extra: { mayBeAbsent?: boolean; check?: (value: unknown) => boolean } = {}): Part<S> => ({ parse, schema, mayBeAbsent: extra.mayBeAbsent ?? false, ...(extra.check ? { check: extra.check } : {}) });
 
 /** A string, `z.string()`, at least `minLength` long (`z.minLength`) when given. */
 export const string = (minLength?: number) => {
   const least = minLength ?? 0;
-  return part(() => (minLength === undefined ? z.string() : z.string().check(z.minLength(minLength))), (value) => (typeof value === 'string' && value.length >= least ? value : NO));
+  return part((z) => (minLength === undefined ? z.string() : z.string().check(z.minLength(minLength))), (value) => (typeof value === 'string' && value.length >= least ? value : NO));
 };
 
 /** A finite number, `z.number()`; `'nonnegative'` (≥ 0) or `'positive'` (> 0) when given. */
 export const number = (sign?: 'nonnegative' | 'positive') =>
   part(
-    () => (sign === 'nonnegative' ? z.number().check(z.nonnegative()) : sign === 'positive' ? z.number().check(z.positive()) : z.number()),
+    (z) => (sign === 'nonnegative' ? z.number().check(z.nonnegative()) : sign === 'positive' ? z.number().check(z.positive()) : z.number()),
     (value) => (typeof value === 'number' && Number.isFinite(value) && (sign === 'nonnegative' ? value >= 0 : sign === 'positive' ? value > 0 : true) ? value : NO),
   );
 
-export const boolean = () => part(() => z.boolean(), (value) => (typeof value === 'boolean' ? value : NO));
+export const boolean = () => part((z) => z.boolean(), (value) => (typeof value === 'boolean' ? value : NO));
 
 /** Any value, `z.unknown()` (its key is still required: an absent one goes to zod). */
-export const unknown = () => part(() => z.unknown(), (value) => value);
+export const unknown = () => part((z) => z.unknown(), (value) => value);
 
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => {
   const allowed = new Set<unknown>(values);
-  return part(() => z.enum(values), (value) => (typeof value === 'string' && allowed.has(value) ? value : NO));
+  return part((z) => z.enum(values), (value) => (typeof value === 'string' && allowed.has(value) ? value : NO));
 };
 
 /** A value `check` accepts, `z.custom(check, { message })`. */
 export const custom = <T>(check: (value: unknown) => value is T, message: string) =>
-  part(() => z.custom<T>(check, { message }), (value) => (check(value) === true ? value : NO), { check });
+  part((z) => z.custom<T>(check, { message }), (value) => (check(value) === true ? value : NO), { check });
 
-export const optional = <S extends z.ZodMiniType>(inner: Part<S>) =>
-  part(() => z.optional(inner.schema()), (value) => (value === undefined ? undefined : inner.parse(value)), { mayBeAbsent: true });
+export const optional = <S extends Zod.ZodMiniType>(inner: Part<S>) =>
+  part((z) => z.optional(inner.schema(z)), (value) => (value === undefined ? undefined : inner.parse(value)), { mayBeAbsent: true });
 
-export const array = <S extends z.ZodMiniType>(element: Part<S>) => {
+export const array = <S extends Zod.ZodMiniType>(element: Part<S>) => {
   const check = element.check;
   // A request's history: one direct check per message (the element's own parse would add a
   // call per message), then one `slice` for the copy. A host sends the same history again with
@@ -77,7 +84,7 @@ export const array = <S extends z.ZodMiniType>(element: Part<S>) => {
   // place after its check is not (payload-parse.test.ts pins both).
   if (check) {
     const seen: unknown[] = [];
-    return part(() => z.array(element.schema()), (value) => {
+    return part((z) => z.array(element.schema(z)), (value) => {
       if (!Array.isArray(value)) return NO;
       const length = value.length;
       for (let index = 0; index < length; index++) {
@@ -94,7 +101,7 @@ export const array = <S extends z.ZodMiniType>(element: Part<S>) => {
     });
   }
   const parse = element.parse;
-  return part(() => z.array(element.schema()), (value) => {
+  return part((z) => z.array(element.schema(z)), (value) => {
     if (!Array.isArray(value)) return NO;
     const length = value.length;
     // A loop, not `every`: holes must be checked too. Elements usually parse to themselves
@@ -115,12 +122,12 @@ export const array = <S extends z.ZodMiniType>(element: Part<S>) => {
 };
 
 /** An object of these fields, unknown keys dropped, `z.object`. */
-export const object = <T extends Shape>(shape: T) => part(() => z.object(schemasOf(shape)), parseObject(shape, false));
+export const object = <T extends Shape>(shape: T) => part((z) => z.object(schemasOf(shape, z)), parseObject(shape, false));
 
 /** An object of these fields, unknown keys kept, `z.looseObject` (a payload). */
-export const looseObject = <T extends Shape>(shape: T) => part(() => z.looseObject(schemasOf(shape)), parseObject(shape, true));
+export const looseObject = <T extends Shape>(shape: T) => part((z) => z.looseObject(schemasOf(shape, z)), parseObject(shape, true));
 
-const schemasOf = <T extends Shape>(shape: T): SchemasOf<T> => Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, value.schema()])) as SchemasOf<T>;
+const schemasOf = <T extends Shape>(shape: T, z: ZodApi): SchemasOf<T> => Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, value.schema(z)])) as SchemasOf<T>;
 
 /**
  * zod's object parse: declared keys first, in shape order (an absent optional one left out, an

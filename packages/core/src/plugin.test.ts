@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { describe, expect, it, vi } from 'vitest';
 import { definePlugin, withResolvedOptions } from './plugin.js';
+import { parseWith } from './schema.js';
 
 const buildSchema = () => z.strictObject({ step: z._default(z.number().check(z.int(), z.positive()), 1), label: z.optional(z.string()) });
 const errorOf = (call: () => unknown): Error => {
@@ -30,12 +31,19 @@ describe('definePlugin options', () => {
     const eager = definePlugin({ meta: { name: 'counter', version: '1.0.0' }, options: buildSchema(), hooks: [] });
     const lazy = definePlugin({ meta: { name: 'counter', version: '1.0.0' }, options: buildSchema, hooks: [] });
     for (const bad of [{ step: 0 }, { step: 'two' }, { stpe: 1 }]) {
-      const fromEager = errorOf(() => eager(bad as never).resolveOptions());
-      const fromLazy = errorOf(() => lazy(bad as never).resolveOptions());
+      const fromEager = errorOf(() => eager(bad as never).resolveOptions(parseWith));
+      const fromLazy = errorOf(() => lazy(bad as never).resolveOptions(parseWith));
       expect(fromLazy.message).toBe(fromEager.message);
       expect(fromLazy).toMatchObject({ code: 'HW_PLUGIN' });
     }
-    expect(errorOf(() => lazy({ step: 'two' } as never).resolveOptions()).message).toBe('[counter] invalid options\n✖ Invalid input: expected number, received string\n  → at step');
+    expect(errorOf(() => lazy({ step: 'two' } as never).resolveOptions(parseWith)).message).toBe('[counter] invalid options\n✖ Invalid input: expected number, received string\n  → at step');
+  });
+
+  it('refuses a bad option without a host\'s parser too, with the schema error\'s own text', () => {
+    const counter = definePlugin({ meta: { name: 'counter', version: '1.0.0' }, options: buildSchema, hooks: [] });
+    const error = errorOf(() => counter({ step: 'two' } as never).resolveOptions());
+    expect(error).toMatchObject({ code: 'HW_PLUGIN' });
+    expect(error.message).toMatch(/^\[counter\] invalid options\n[\s\S]*"step"/);
   });
 
   it('an instance with its options resolved already returns them without validating', () => {

@@ -1,7 +1,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { PluginError } from './errors.js';
 import type { HookClass, HookMap, HookOrder, HookSet, PluginContext } from './hooks.js';
-import { parseWith, type SchemaLike } from './schema.js';
+import type { parseWith, SchemaLike } from './schema.js';
 
 export interface PluginMeta {
   name: string;
@@ -62,8 +62,12 @@ export interface PluginInstance<Options = unknown> {
   readonly definition: PluginDefinition<Options, any>;
   /** The options as given, validated when the engine is built. */
   readonly rawOptions: unknown;
-  /** Validates `rawOptions`; throws a PluginError naming the plugin. */
-  resolveOptions(): Options;
+  /**
+   * Validates `rawOptions`; throws a PluginError naming the plugin. Hosts pass `parseWith` (of
+   * `@hookwise/core/host`), whose messages are zod's English ones; without it the message is the
+   * schema error's own text (the main entry loads no zod).
+   */
+  resolveOptions(parse?: typeof parseWith): Options;
 }
 
 export type PluginFactory<Options, Input> = ((options?: Input) => PluginInstance<Options>) & {
@@ -86,15 +90,20 @@ export function definePlugin<Options, Input = Options>(definition: PluginDefinit
     meta: definition.meta,
     definition,
     rawOptions: options,
-    resolveOptions(): Options {
+    resolveOptions(parse = plainParse): Options {
       if (!definition.options) return (options ?? {}) as Options;
-      const result = parseWith(schemaOf(definition.options), options ?? {});
+      const result = parse(schemaOf(definition.options), options ?? {});
       if (result.ok) return result.data;
       throw new PluginError(`invalid options\n${result.message}`, { pluginName: definition.meta.name, cause: result.error });
     },
   });
   return Object.assign(factory, { meta: definition.meta, definition });
 }
+
+const plainParse: typeof parseWith = (schema, value) => {
+  const result = schema.safeParse(value);
+  return result.success ? { ok: true, data: result.data } : { ok: false, message: String((result.error as Error | undefined)?.message ?? result.error), error: result.error };
+};
 
 /**
  * `instance` with its options resolved already (validated once while a config was loaded, or

@@ -11,9 +11,10 @@ import { array, boolean, custom, fastParseOf, looseObject, number, object, oneOf
 export type HookKind = 'observe' | 'guard' | 'transform';
 
 // Each payload is described once, with the parts of payload-parse.ts: the engine checks a
-// payload with their plain-code parse, and a point's zod schema is built only when it is read
-// (to word a bad payload, or by a caller of `points[p].schema`). Descriptions are made on first
-// use, one point at a time: a hook process emits one or two points.
+// payload with their plain-code parse, and a point's zod schema is built only when a host asks
+// for it (`pointSchema` in `@hookwise/core/host`, to word a bad payload). This module loads no
+// zod, so the main entry stays cheap to import. Descriptions are made on first use, one point
+// at a time: a hook process emits one or two points.
 
 /** Fields every point carries. */
 const common = () => ({
@@ -94,17 +95,18 @@ const builders = {
 } as const;
 
 type Payloads = { readonly [P in keyof typeof builders]: ReturnType<(typeof builders)[P]> };
-type Schemas = { readonly [P in keyof Payloads]: ReturnType<Payloads[P]['schema']> };
+/** The zod schema of each point's payload (built by point-schemas.ts). */
+export type PointSchemas = { readonly [P in keyof Payloads]: ReturnType<Payloads[P]['schema']> };
+type Schemas = PointSchemas;
 
 const described: { -readonly [P in keyof Payloads]?: Payloads[P] } = {};
-const payloadOf = <P extends keyof Payloads>(point: P): Payloads[P] => (described[point] ??= builders[point]() as never) as Payloads[P];
-const built: { -readonly [P in keyof Schemas]?: Schemas[P] } = {};
-const schemaOf = <P extends keyof Schemas>(point: P): Schemas[P] => (built[point] ??= payloadOf(point).schema() as never) as Schemas[P];
+/** A point's payload description (internal: point-schemas.ts builds its zod schema from it). */
+export const payloadOf = <P extends keyof Payloads>(point: P): Payloads[P] => (described[point] ??= builders[point]() as never) as Payloads[P];
 const parsers: { -readonly [P in keyof Payloads]?: FastParse } = {};
 
 /**
  * The plain-code parse of a point's payload (internal, for the engine): zod's result for every
- * payload it accepts, undefined for one zod must judge (then parse with `points[point].schema`).
+ * payload it accepts, undefined for one zod must judge (then parse with `pointSchema(point)`).
  */
 export const payloadParserOf = (point: keyof Payloads): FastParse => (parsers[point] ??= fastParseOf(payloadOf(point)));
 
@@ -117,34 +119,32 @@ interface TransformSpec<P extends keyof Schemas> {
   accepts(value: unknown): boolean;
 }
 
-type PointSpec<P extends keyof Schemas> =
-  | { kind: 'observe'; schema: Schemas[P] }
-  | { kind: 'guard'; schema: Schemas[P] }
-  | { kind: 'transform'; schema: Schemas[P]; transform: TransformSpec<P> };
+type PointSpec<P extends keyof Schemas> = { kind: 'observe' } | { kind: 'guard' } | { kind: 'transform'; transform: TransformSpec<P> };
 
 /**
- * THE table of lifecycle points: for each, its payload schema, its kind and, on transforming
- * points, the payload field the hooks' `value` replaces. Every type below is derived from it.
+ * THE table of lifecycle points: for each, its kind and, on transforming points, the payload
+ * field the hooks' `value` replaces. With the payload descriptions above, every type below is
+ * derived from it.
  */
 export const points = {
-  'session:start': { kind: 'observe', get schema() { return schemaOf('session:start'); } },
-  'prompt:submit': { kind: 'guard', get schema() { return schemaOf('prompt:submit'); } },
-  'tool:before': { kind: 'guard', get schema() { return schemaOf('tool:before'); } },
+  'session:start': { kind: 'observe' },
+  'prompt:submit': { kind: 'guard' },
+  'tool:before': { kind: 'guard' },
   // A hook may replace the output before it enters the context (hosts that can apply it do:
   // Claude Code through PostToolUse `updatedToolOutput`, OpenCode through `tool.execute.after`).
-  'tool:after': { kind: 'transform', get schema() { return schemaOf('tool:after'); }, transform: { field: 'output', expected: 'a tool output (any value but undefined)', accepts: (value) => value !== undefined } },
-  'llm:before': { kind: 'transform', get schema() { return schemaOf('llm:before'); }, transform: { field: 'messages', expected: 'an array of messages', accepts: Array.isArray } },
-  'compact:before': { kind: 'guard', get schema() { return schemaOf('compact:before'); } },
-  'compact:after': { kind: 'observe', get schema() { return schemaOf('compact:after'); } },
-  'phase:end': { kind: 'transform', get schema() { return schemaOf('phase:end'); }, transform: { field: 'output', expected: 'a string', accepts: (value) => typeof value === 'string' } },
-  'agent:stop': { kind: 'guard', get schema() { return schemaOf('agent:stop'); } },
-  'session:end': { kind: 'observe', get schema() { return schemaOf('session:end'); } },
+  'tool:after': { kind: 'transform', transform: { field: 'output', expected: 'a tool output (any value but undefined)', accepts: (value) => value !== undefined } },
+  'llm:before': { kind: 'transform', transform: { field: 'messages', expected: 'an array of messages', accepts: Array.isArray } },
+  'compact:before': { kind: 'guard' },
+  'compact:after': { kind: 'observe' },
+  'phase:end': { kind: 'transform', transform: { field: 'output', expected: 'a string', accepts: (value) => typeof value === 'string' } },
+  'agent:stop': { kind: 'guard' },
+  'session:end': { kind: 'observe' },
 } as const satisfies { [P in keyof Schemas]: PointSpec<P> };
 
 type Points = typeof points;
 
 export type PointName = keyof Points;
-export type PointPayload<P extends PointName> = z.infer<Points[P]['schema']>;
+export type PointPayload<P extends PointName> = z.infer<Schemas[P]>;
 /** What a host passes to `emit`: the common `projectDir` / `host` may be left to the engine. */
 export type PointInput<P extends PointName> = Omit<PointPayload<P>, 'projectDir' | 'host'> & { projectDir?: string; host?: string };
 export type PointKind<P extends PointName> = Points[P]['kind'];

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemoryStateStore, createSessionState } from '@hookwise/core';
+import { createMemoryStateStore, createSessionState } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { activateCommand, clearActiveCommands, deactivateCommand, listActiveCommands, readAgileflowCommands, writeAgileflowPrecompactStamp } from './active-commands.js';
 import { PLUGIN_NAME } from './meta.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { HookwiseError, resolveInside } from '@hookwise/core';
+import { HookwiseError } from '@hookwise/core';
+import { resolveInside } from '@hookwise/core/host';
 import { readRegularFile } from '@hookwise/core/fs';
 import { assertCommandName, commandKey } from './command-files.js';
 import { toSessionState, type StateTarget } from './state.js';

@@ -1,7 +1,8 @@
 import { lstatSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assertSafeName, resolveInside, UnsafeNameError } from '@hookwise/core';
+import { UnsafeNameError } from '@hookwise/core';
+import { assertSafeName, resolveInside } from '@hookwise/core/host';
 import { readRegularFile } from '@hookwise/core/fs';
 
 /**

@@ -1,4 +1,4 @@
-import { createCharsTokenCounter, defaultTokenCounter } from '@hookwise/core';
+import { createCharsTokenCounter, defaultTokenCounter } from '@hookwise/core/host';
 import { describe, expect, it } from 'vitest';
 import { findJsonObject, summarizeHandoff } from './handoff-summary.js';
 

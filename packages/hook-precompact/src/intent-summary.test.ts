@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { createMemoryStateStore } from '@hookwise/core';
+import { createMemoryStateStore } from '@hookwise/core/host';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MUTATING_TOOLS } from './options.js';
 import { appendTraceEntry, fromAgentTraceEntry, getSelectedIntent, mergeTraces, readLedger, readStoredTrace, selectIntent, clearIntent, targetFilesOf, type TraceEntry } from './intent-trace.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { assertSafeName, resolveInside, type SessionState, type StateStore } from '@hookwise/core';
+import type { SessionState, StateStore } from '@hookwise/core';
+import { assertSafeName, resolveInside } from '@hookwise/core/host';
 import { openRegularFile } from '@hookwise/core/fs';
 import { PLUGIN_NAME } from './meta.js';
 import { toProjectState } from './state.js';

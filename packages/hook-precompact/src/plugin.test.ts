@@ -2,7 +2,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, defaultTokenCounter, defineHook, parseSlashCommand, type PointPayload } from '@hookwise/core';
+import { defineHook, type PointPayload } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, defaultTokenCounter } from '@hookwise/core/host';
+import { parseSlashCommand } from '@hookwise/core/messages';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractCompactSummary } from './compact-summary.js';
 import { precompact } from './plugin.js';

@@ -1,4 +1,5 @@
-import { definePlugin, HookwiseError, parseSlashCommand, UnsafeNameError, type HookMap, type Logger, type PluginCommand, type PluginContext, type SessionState } from '@hookwise/core';
+import { definePlugin, HookwiseError, UnsafeNameError, type HookMap, type Logger, type PluginCommand, type PluginContext, type SessionState } from '@hookwise/core';
+import { parseSlashCommand } from '@hookwise/core/messages';
 import {
   activateCommand,
   clearActiveCommands,

@@ -1,4 +1,5 @@
-import { createSessionState, PROJECT_SCOPE, type SessionState, type StateStore } from '@hookwise/core';
+import type { SessionState, StateStore } from '@hookwise/core';
+import { createSessionState, PROJECT_SCOPE } from '@hookwise/core/host';
 import { PLUGIN_NAME } from './meta.js';
 
 /**

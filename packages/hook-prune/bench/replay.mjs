@@ -11,7 +11,8 @@
 // Medians of wall time (tinybench) and of this process's CPU time per session. Imports the
 // built packages: run `npx tsup` in packages/core and here first.
 //   node bench/replay.mjs [transcript.jsonl]
-import { createEngine, createLogger, createMemoryEventLog, createMemoryStateStore, defineHook, definePlugin } from '@hookwise/core';
+import { defineHook, definePlugin } from '@hookwise/core';
+import { createEngine, createLogger, createMemoryEventLog, createMemoryStateStore } from '@hookwise/core/host';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

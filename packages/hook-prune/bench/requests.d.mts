@@ -1,4 +1,4 @@
-import type { Message } from '@hookwise/core';
+import type { Message } from '@hookwise/core/messages';
 
 /** One request of a replayed session: `messages.slice(start, end)` is its history. */
 export interface SessionRequest {

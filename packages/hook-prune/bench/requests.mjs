@@ -3,7 +3,7 @@
 // with the context the previous response measured; and at each compaction, the history it
 // summarised. Built from core's transcript reader; every request's array holds the same
 // message objects as the one before, new ones appended (a compaction starts a new history).
-import { readTranscript } from '@hookwise/core';
+import { readTranscript } from '@hookwise/core/claude-code';
 
 /** @param {string} file */
 export async function sessionRequests(file) {

@@ -5,7 +5,7 @@
 //   node bench/run.mjs            all sizes, default options (the agentic policy)
 //   node bench/run.mjs 1000 10000 chosen sizes
 //   PRUNE_OPTIONS='{"protectTurns":2,"keepRecent":0,"supersede":false}' node bench/run.mjs   other options (JSON)
-import { createCharsTokenCounter } from '@hookwise/core';
+import { createCharsTokenCounter } from '@hookwise/core/host';
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -1,4 +1,5 @@
-import { createCharsTokenCounter, validateToolPairing, type Message, type MessagePart, type ToolCallPart, type ToolResultPart } from '@hookwise/core';
+import { createCharsTokenCounter } from '@hookwise/core/host';
+import { validateToolPairing, type Message, type MessagePart, type ToolCallPart, type ToolResultPart } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
 import { outputSizes, prompt, tokens, toolResults, toolTurn } from './__fixtures__/history.js';
 import { anthropicProblems, openAIProblems } from './__fixtures__/payload-checks.js';

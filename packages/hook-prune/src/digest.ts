@@ -1,4 +1,4 @@
-import type { ToolCallPart, ToolResultContent } from '@hookwise/core';
+import type { ToolCallPart, ToolResultContent } from '@hookwise/core/messages';
 
 /** What replaces a pruned output by default: OpenCode's text, so mixed histories read the same. */
 export const DEFAULT_PLACEHOLDER = '[Old tool result content cleared]';

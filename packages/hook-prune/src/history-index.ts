@@ -1,4 +1,4 @@
-import { isUserPrompt, type Message, type MessagePart, type ToolCallPart, type ToolResultPart } from '@hookwise/core';
+import { isUserPrompt, type Message, type MessagePart, type ToolCallPart, type ToolResultPart } from '@hookwise/core/messages';
 
 /**
  * What the pruner needs to know about a history, kept by a pruner while its history grows: a

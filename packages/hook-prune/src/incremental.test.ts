@@ -1,4 +1,5 @@
-import { createCharsTokenCounter, type Message, type MessagePart, type ToolResultPart } from '@hookwise/core';
+import { createCharsTokenCounter } from '@hookwise/core/host';
+import type { Message, MessagePart, ToolResultPart } from '@hookwise/core/messages';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -1,4 +1,6 @@
-import { defaultTokenCounter, IMAGE_TOKEN_ESTIMATE, type TokenCounter, type ToolResultContent, type ToolResultPart } from '@hookwise/core';
+import type { TokenCounter } from '@hookwise/core';
+import { defaultTokenCounter } from '@hookwise/core/host';
+import { IMAGE_TOKEN_ESTIMATE, type ToolResultContent, type ToolResultPart } from '@hookwise/core/messages';
 // Core's figures of parts, shared with a host that measures the same parts (the report).
 import { partTokens, rememberPartTokens } from '@hookwise/core/counting';
 

@@ -1,4 +1,5 @@
-import { createCharsTokenCounter, fromOpenAIMessages, validateToolPairing, type Message } from '@hookwise/core';
+import { createCharsTokenCounter } from '@hookwise/core/host';
+import { fromOpenAIMessages, validateToolPairing, type Message } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolResults, toolTurn } from './__fixtures__/history.js';
 import { anthropicProblems, openAIProblems } from './__fixtures__/payload-checks.js';

@@ -1,4 +1,5 @@
-import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, type Message } from '@hookwise/core';
+import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore } from '@hookwise/core/host';
+import type { Message } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
 import defaultExport, { prune, pruneToolOutputs } from './index.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { definePlugin, isSafeName, resolveContextWindow, type HookContext, type PluginFactory, type PointPayload } from '@hookwise/core';
+import { definePlugin, type HookContext, type PluginFactory, type PointPayload } from '@hookwise/core';
+import { isSafeName, resolveContextWindow } from '@hookwise/core/host';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
 import * as z from 'zod/mini';

@@ -1,4 +1,6 @@
-import { defaultTokenCounter, type Message, type TokenCounter } from '@hookwise/core';
+import type { TokenCounter } from '@hookwise/core';
+import { defaultTokenCounter } from '@hookwise/core/host';
+import type { Message } from '@hookwise/core/messages';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER } from './digest.js';
 import { countOutput } from './output-tokens.js';
 import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js';

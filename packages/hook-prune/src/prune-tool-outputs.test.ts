@@ -1,9 +1,11 @@
-import { createCharsTokenCounter, estimateMessageTokens, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
+import type { TokenCounter } from '@hookwise/core';
+import { createCharsTokenCounter } from '@hookwise/core/host';
+import { estimateMessageTokens, type Message, type MessagePart } from '@hookwise/core/messages';
 import { partTokens } from '@hookwise/core/counting';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, outputSizes, prompt, tokens, toolResults, toolTurn } from './__fixtures__/history.js';
 import { DEFAULT_PLACEHOLDER, DIGEST_PREFIX } from './digest.js';
-import { isUserPrompt } from '@hookwise/core';
+import { isUserPrompt } from '@hookwise/core/messages';
 import { isPrunedOutput, pruneToolOutputs, toolResultTokens, type PruneOptions } from './prune-tool-outputs.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Message } from '@hookwise/core';
+import type { Message } from '@hookwise/core/messages';
 import type { PruneOptions, PruneResult } from './policy.js';
 import { createPruner } from './pruner.js';
 

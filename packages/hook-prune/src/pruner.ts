@@ -1,4 +1,4 @@
-import { isUserPrompt, type Message } from '@hookwise/core';
+import { isUserPrompt, type Message } from '@hookwise/core/messages';
 import { formatNumber } from './digest.js';
 import { buildIndex, extendedIndex, F_ERROR, F_FACTS, F_OUTPUT_PRUNED, F_PROMPT, F_SKIP, F_SUMMARY, forEachResult, keyIdOf, NO_KEY, PROMPT, SUMMARY, type HistoryIndex } from './history-index.js';
 import { policyOf, type Policy, type PruneDecision, type PruneOptions, type PruneResult } from './policy.js';

@@ -1,4 +1,4 @@
-import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '@hookwise/core';
+import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '@hookwise/core/messages';
 import { rememberPartTokens } from '@hookwise/core/counting';
 import { digestInput, digestOf, isPrunedOutput } from './digest.js';
 import { callJsonOf, F_FACTS, F_OUTPUT_PRUNED, F_PROMPT, F_PROTECTED, F_SKIP, F_SUMMARY, forEachResult, forgetFacts, type Entry, type HistoryIndex, type InputDigest, type OptionFacts, type Replacement } from './history-index.js';

@@ -1,4 +1,5 @@
-import { estimateMessageTokens, type Message, type TokenCounter } from '@hookwise/core';
+import type { TokenCounter } from '@hookwise/core';
+import { estimateMessageTokens, type Message } from '@hookwise/core/messages';
 import { createPruner, type Pruner } from './pruner.js';
 
 /** What the plugin keeps for one session: its pruner and the token estimate of each message it saw. */

@@ -1,4 +1,6 @@
-import { createCharsTokenCounter, defaultTokenCounter, estimateMessageTokens, readTranscript, validateToolPairing, type Message, type ToolResultPart } from '@hookwise/core';
+import { createCharsTokenCounter, defaultTokenCounter } from '@hookwise/core/host';
+import { estimateMessageTokens, validateToolPairing, type Message, type ToolResultPart } from '@hookwise/core/messages';
+import { readTranscript } from '@hookwise/core/claude-code';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { anthropicProblems, openAIProblems } from './__fixtures__/payload-checks.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore } from '@hookwise/core';
+import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prune, trimmedOutputPath } from './plugin.js';
 import { textLength, trimNote, trimToolOutput } from './trim-output.js';

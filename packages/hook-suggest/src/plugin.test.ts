@@ -2,17 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createEngine,
-  createFileStateStore,
-  createMemoryEventLog,
-  createMemoryLogger,
-  createMemoryStateStore,
-  defineHook,
-  silentLogger,
-  type HookSet,
-  type StateStore,
-} from '@hookwise/core';
+import { defineHook, type HookSet, type StateStore } from '@hookwise/core';
+import { createEngine, createFileStateStore, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { suggest, type SuggestOptionsInput, type SuggestPluginState } from './index.js';
 

@@ -1,21 +1,6 @@
-import {
-  createEventLog,
-  definePlugin,
-  readContextTokens,
-  readTranscriptTail,
-  resolveContextWindow,
-  resolveInside,
-  type Clock,
-  type EventLog,
-  type EventRecord,
-  type HookContext,
-  type Measurements,
-  type Logger,
-  type Notice,
-  type PluginCommand,
-  type PointPayload,
-  type TranscriptCompactBoundary,
-} from '@hookwise/core';
+import { definePlugin, type Clock, type EventLog, type EventRecord, type HookContext, type Logger, type Measurements, type Notice, type PluginCommand, type PointPayload } from '@hookwise/core';
+import { createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/host';
+import { readContextTokens, readTranscriptTail, type TranscriptCompactBoundary } from '@hookwise/core/claude-code';
 import { formatCompactionNotice, reductionPercent, type CompactionRecord, type CompactionSizeAfterRecord, type SizeSource } from './compaction.js';
 import { PLUGIN_NAME, PLUGIN_VERSION } from './meta.js';
 import { capacityBands, compactionLogPath, suggestOptionsSchema, type SuggestOptions, type SuggestOptionsInput } from './options.js';

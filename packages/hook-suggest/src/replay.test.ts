@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bigSession, fixturesRoot, replayTranscript, transcriptClock } from './__fixtures__/replay.js';
 import { suggest } from './index.js';

@@ -1,4 +1,4 @@
-import { contextWindowFor } from '@hookwise/core';
+import { contextWindowFor } from '@hookwise/core/host';
 import { capacityBands, defaultSuggestOptions, type SuggestOptions } from './options.js';
 
 /**

@@ -1,4 +1,5 @@
-import { resolveContextWindow, type HookwiseConfig, type MergedNotice, type PluginMeta } from '@hookwise/core';
+import type { HookwiseConfig, MergedNotice, PluginMeta } from '@hookwise/core';
+import { resolveContextWindow } from '@hookwise/core/host';
 import { createReplayEngine } from './replay-engine.js';
 import { replayTranscript, type ReplayNotice, type ReplayResult } from './replay.js';
 

@@ -1,4 +1,6 @@
-import { createCharsTokenCounter, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
+import type { TokenCounter } from '@hookwise/core';
+import { createCharsTokenCounter } from '@hookwise/core/host';
+import type { Message, MessagePart } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
 import { LiveHistory, measureTransform, TransformMeter } from './measure.js';
 

@@ -1,4 +1,5 @@
-import { fromAnthropicMessages, type Message, type MessagePart, type TokenCounter } from '@hookwise/core';
+import type { TokenCounter } from '@hookwise/core';
+import { fromAnthropicMessages, type Message, type MessagePart } from '@hookwise/core/messages';
 import { partTokens } from '@hookwise/core/counting';
 
 /**

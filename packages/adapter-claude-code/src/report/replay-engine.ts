@@ -1,17 +1,6 @@
 import path from 'node:path';
-import {
-  createEngine,
-  createMemoryEventLog,
-  createLogger,
-  createMemoryStateStore,
-  HookwiseError,
-  loadPlugin,
-  loadConfig,
-  type Clock,
-  type Engine,
-  type HookwiseConfig,
-  type PluginInstance,
-} from '@hookwise/core';
+import { HookwiseError, type Clock, type HookwiseConfig, type PluginInstance } from '@hookwise/core';
+import { createEngine, createMemoryEventLog, createLogger, createMemoryStateStore, loadPlugin, loadConfig, type Engine } from '@hookwise/core/host';
 import { findInstalledPlugins } from '@hookwise/core/fs';
 
 export interface ReplayEngine {

@@ -1,4 +1,5 @@
-import type { Engine, MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import type { MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import type { Engine } from '@hookwise/core/host';
 import { dispatchEvent } from '../binding.js';
 import type { HookInputOf, MappedEvent } from '../events.js';
 import { pointsInUse } from '../project.js';

@@ -1,19 +1,8 @@
 import path from 'node:path';
-import {
-  isUserPrompt,
-  parseSlashCommand,
-  readTranscriptEntries,
-  type Engine,
-  type HookFailure,
-  type MergedNotice,
-  type Message,
-  type PointName,
-  type SlashCommand,
-  type TranscriptCompactBoundary,
-  type TranscriptEntry,
-  type TranscriptMessageEntry,
-  type TranscriptUsage,
-} from '@hookwise/core';
+import type { HookFailure, MergedNotice, PointName } from '@hookwise/core';
+import type { Engine } from '@hookwise/core/host';
+import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
+import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
 import type { HookInputOf, MappedEvent } from '../events.js';
 import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
-import { createFileStateStore } from '@hookwise/core';
+import { createFileStateStore } from '@hookwise/core/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hookwiseHooks, type HookwiseHooksOptions, type HookwiseSdkHooks } from '../../src/agent-sdk.js';
 import { ADAPTER_NAMESPACE } from '../../src/binding.js';

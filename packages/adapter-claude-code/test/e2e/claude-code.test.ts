@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { createFileStateStore } from '@hookwise/core';
+import { createFileStateStore } from '@hookwise/core/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, claudeVersion, createScratchProject, hookwise, readJsonl, runClaude, writeJson, type ScratchProject } from '../harness.js';
 import { threeToolCalls, writeBabysitCommand } from './scenarios.js';

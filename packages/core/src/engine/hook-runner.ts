@@ -1,4 +1,4 @@
-import type { DependencyContainer } from '../di.js';
+import type { DependencyContainer } from 'tsyringe';
 import type { Clock } from '../clock.js';
 import { withDeadline } from '../deadline.js';
 import { HookTimeoutError } from '../errors.js';

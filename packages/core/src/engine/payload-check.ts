@@ -1,4 +1,5 @@
-import { payloadParserOf, points, type PointInput, type PointName, type PointPayload } from '../points.js';
+import { pointSchema } from '../point-schemas.js';
+import { payloadParserOf, type PointInput, type PointName, type PointPayload } from '../points.js';
 import { parseWith, type SchemaLike } from '../schema.js';
 
 /**
@@ -14,5 +15,5 @@ export function checkPayload<P extends PointName>(point: P, input: PointInput<P>
   const plain = prototype === Object.prototype || prototype === null;
   const value: Record<string, unknown> = plain ? (input as Record<string, unknown>) : { ...defaults, ...input };
   const data = payloadParserOf(point)(value, defaults);
-  return data !== undefined ? { ok: true, data: data as PointPayload<P> } : parseWith(points[point].schema as unknown as SchemaLike<PointPayload<P>>, plain ? { ...defaults, ...input } : value);
+  return data !== undefined ? { ok: true, data: data as PointPayload<P> } : parseWith(pointSchema(point) as unknown as SchemaLike<PointPayload<P>>, plain ? { ...defaults, ...input } : value);
 }

@@ -1,5 +1,5 @@
-import type { DependencyContainer } from '../di.js';
-import { Lifecycle } from '../di.js';
+import type { DependencyContainer } from 'tsyringe';
+import { requireDi } from '../di-runtime.js';
 import type { HookContext, HookOrder } from '../hooks.js';
 import type { PluginInstance, PluginMeta } from '../plugin.js';
 import type { PointName } from '../points.js';
@@ -63,7 +63,7 @@ export class PluginScope {
     container.register(PLUGIN_META, { useValue: plugin.meta });
     container.register(SESSION_STATE, { useValue: this.state });
     for (const entry of plugin.instance?.definition.hooks ?? []) {
-      if (typeof entry === 'function') container.register(entry, { useClass: entry }, { lifecycle: Lifecycle.ContainerScoped });
+      if (typeof entry === 'function') container.register(entry, { useClass: entry }, { lifecycle: requireDi('a hook class').containerScoped });
     }
     try {
       plugin.instance?.definition.register?.(container, plugin.options);

@@ -1,4 +1,4 @@
-import type { Message, ToolResultPart } from '@hookwise/core';
+import type { Message, ToolResultPart } from '@hookwise/core/messages';
 
 /** Builders for synthetic histories in the Anthropic shape (results in user messages). With core's chars/4 counter, `tokens(n)` is exactly n tokens. */
 

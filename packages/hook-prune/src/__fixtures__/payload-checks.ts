@@ -1,4 +1,4 @@
-import { toAnthropicMessages, toOpenAIMessages, type Message } from '@hookwise/core';
+import { toAnthropicMessages, toOpenAIMessages, type Message } from '@hookwise/core/messages';
 
 /**
  * What the providers enforce on a request, checked on the converted payload: Anthropic wants

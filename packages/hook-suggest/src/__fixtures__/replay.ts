@@ -1,7 +1,10 @@
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fromAnthropicMessages, isUserPrompt, transcriptEntriesOf, type Engine, type PointName, type TranscriptMessageEntry } from '@hookwise/core';
+import type { PointName } from '@hookwise/core';
+import type { Engine } from '@hookwise/core/host';
+import { fromAnthropicMessages, isUserPrompt } from '@hookwise/core/messages';
+import { transcriptEntriesOf, type TranscriptMessageEntry } from '@hookwise/core/claude-code';
 
 /** The root `fixtures/` folder of the repository (third-party data with LICENSE and PROVENANCE). */
 export const fixturesRoot = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));

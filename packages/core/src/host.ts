@@ -1,0 +1,32 @@
+/**
+ * `@hookwise/core/host`: what a host (an adapter, a binding, the CLI, a replay) is written on —
+ * the engine, config loading, the host kit (emit if a hook listens, fail open, one deadline,
+ * levelled logging), state stores, the event log, token counters, the context window, safe names.
+ */
+
+// Engine and config
+export { createEngine, PROJECT_SCOPE } from './engine.js';
+export type { Engine, EngineOptions, EmitOptions, RegisteredHook } from './engine.js';
+export { loadConfig, findConfigFile, configFromBundle, loadPlugin } from './config.js';
+export type { LoadedConfig, BundledConfig, CheckedJsonConfig } from './config.js';
+export { pointSchema } from './point-schemas.js';
+export type { PointSchemas } from './points.js';
+export { parseWith } from './schema.js';
+
+// Host kit
+export { DEFAULT_HOOK_TIMEOUT_MS, withDeadline, emitIfListening, failOpen, createLevelLogger } from './host-kit.js';
+export type { DeadlineCause, DeadlineOptions, LogEntry } from './host-kit.js';
+
+// Services: logging, state, event log, safe names
+export { createLogger, createMemoryLogger, silentLogger } from './logger.js';
+export { createFileStateStore, createMemoryStateStore, createSessionState } from './state/file-state-store.js';
+export type { FileStateStoreOptions, FlushableStateStore, LockRetryOptions } from './state/file-state-store.js';
+export { createEventLog, createMemoryEventLog } from './state/event-log.js';
+export type { EventLogOptions } from './state/event-log.js';
+export { assertSafeName, isSafeName, resolveInside } from './state/safe-name.js';
+export type { SafeNameOptions } from './state/safe-name.js';
+
+// Tokens and the context window
+export { createCalibratedTokenCounter, createCharsTokenCounter, defaultTokenCounter } from './token-counter.js';
+export { contextWindowFor, resolveContextWindow } from './context-window.js';
+export type { ResolvedContextWindow } from './context-window.js';
