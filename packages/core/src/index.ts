@@ -24,7 +24,7 @@ export type { Engine, EngineOptions, EmitOptions, RegisteredHook } from './engin
 export { defineConfig, loadConfig, findConfigFile, configFromBundle, loadPlugin } from './config.js';
 export type { HookwiseConfig, LoadedConfig, BundledConfig, CheckedJsonConfig } from './config.js';
 // Host kit: what every adapter is written on (to move under a `/host` subpath)
-export { DEFAULT_HOOK_TIMEOUT_MS, withDeadline, emitIfListening, failOpen, createLevelLogger } from './host-kit.js';
+export { DEFAULT_HOOK_TIMEOUT_MS, withDeadline, emitIfListening, failOpen, createLevelLogger, definedFields, errorMessage } from './host-kit.js';
 export type { DeadlineCause, DeadlineOptions, LogEntry } from './host-kit.js';
 export { parseWith } from './schema.js';
 export type { SchemaLike } from './schema.js';
