@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createEngine, loadConfig, type Engine, type HookwiseConfig, type LoadedConfig, type Logger, type MergedNotice, type NoticeAction } from '@hookwise/core';
+import { createEngine, errorMessage, failOpen, loadConfig, type Engine, type HookwiseConfig, type LoadedConfig, type Logger, type MergedNotice, type NoticeAction } from '@hookwise/core';
 import type * as vscode from 'vscode';
 import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
 import { createOutputChannelLogger } from './output-logger.js';
@@ -123,8 +123,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     try {
       loaded = await load(projectDir);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      logger.error(`${folder.name}: hookwise config not loaded, hooks are off in this folder: ${message}`);
+      logger.error(`${folder.name}: hookwise config not loaded, hooks are off in this folder: ${errorMessage(error)}`);
       void api.window.showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log').then(
         (choice) => choice === 'Show log' && channel.show(true),
         () => undefined,
@@ -136,7 +135,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       return;
     }
     const config: HookwiseConfig = loaded.config;
-    try {
+    await failOpen(`${folder.name}: starting hookwise`, async () => {
       const engine = createEngine({
         config,
         projectDir,
@@ -149,9 +148,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       }
       engines.set(projectDir, { folder, engine });
       logger.info(`${folder.name}: hookwise loaded ${loaded.file} (${engine.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
-    } catch (error) {
-      logger.error(`${folder.name}: hookwise could not start: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    }, logger);
   }
 
   async function stopFolder(folder: vscode.WorkspaceFolder): Promise<void> {
