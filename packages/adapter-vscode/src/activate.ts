@@ -155,7 +155,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     const entry = engines.get(folder.uri.fsPath);
     if (!entry) return;
     engines.delete(folder.uri.fsPath);
-    await entry.engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${(error as Error).message}`));
+    await entry.engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`));
   }
 
   function engineFor(cwd?: string): Engine | undefined {
@@ -196,7 +196,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       logger.info(`${action.command} (task ${taskId}): ${text || 'done'}`);
       if (!mode.quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       logger.warn(`${action.command} failed: ${message}`);
       if (!mode.quiet) void api.window.showWarningMessage(`hookwise: ${message}`);
     }
@@ -221,7 +221,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       },
       (error: unknown) => {
         shownNotices.delete(key);
-        logger.warn(`could not show a notice: ${(error as Error).message}`);
+        logger.warn(`could not show a notice: ${errorMessage(error)}`);
       },
     );
   }
@@ -262,8 +262,8 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     try {
       await options.compact(target);
     } catch (error) {
-      logger.error(`[Task#${target}] compaction failed: ${error instanceof Error ? error.message : String(error)}`);
-      void api.window.showWarningMessage(`hookwise: compaction failed: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error(`[Task#${target}] compaction failed: ${errorMessage(error)}`);
+      void api.window.showWarningMessage(`hookwise: compaction failed: ${errorMessage(error)}`);
     }
   }
 
@@ -348,7 +348,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       const open = [...engines.values()];
       engines.clear();
       disposing = Promise.all(
-        open.map(({ folder, engine }) => engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${(error as Error).message}`))),
+        open.map(({ folder, engine }) => engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`))),
       ).then(() => channel.dispose());
       return disposing;
     },
