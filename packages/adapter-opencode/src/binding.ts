@@ -1,5 +1,6 @@
 import type { HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createEngine, createLogger, loadConfig, type Engine } from '@hookwise/core/host';
+import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, loadConfig, withDeadline, type Engine } from '@hookwise/core/host';
+import type { Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
 import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';
@@ -65,37 +66,6 @@ function noticeText(notice: MergedNotice): string {
   return offers.length > 0 ? `${notice.text}\n${offers.join(' · ')}` : notice.text;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function defined<T extends Record<string, unknown>>(fields: T): T {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) result[key] = value;
-  return result as T;
-}
-
-/** Resolves with the value, or with undefined once `ms` have passed (the work goes on unobserved). */
-function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => void): Promise<T | undefined> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      onTimeout();
-      resolve(undefined);
-    }, ms);
-    timer.unref?.();
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /**
  * Builds the OpenCode hooks for one project. Nothing is loaded here — OpenCode also loads plugins
  * for commands such as `opencode export`, so setup stays free of work and side effects; the
@@ -117,16 +87,8 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
       // The log is best effort: a closed client must not turn logging into a failure.
     }
   };
-  const rank = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 } as const;
-  /** The engine's logger, at the config's `logLevel` (default warn). */
-  const logger: Logger = createLogger({
-    level: 'debug',
-    write: (line) => {
-      const match = /^hookwise (error|warn|info|debug): /.exec(line);
-      const lineLevel = (match?.[1] ?? 'info') as 'error' | 'warn' | 'info' | 'debug';
-      if (rank[lineLevel] <= rank[level]) writeLog(lineLevel, match ? line.slice(match[0].length) : line);
-    },
-  });
+  /** The engine's logger, at the config's `logLevel` (default warn, read at each line: the config loads later). */
+  const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => level);
 
   /** A notice: always in the log, and as a TUI toast unless turned off. */
   function toast(message: string, variant: 'info' | 'warning' | 'error' = 'info'): void {
@@ -142,8 +104,8 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   // --- the engine, loaded once on first use ----------------------------------------------------
 
   let enginePromise: Promise<Engine | undefined> | undefined;
-  // Core's default per-hook deadline (core's index does not export the constant); the config's `hookTimeoutMs` replaces it.
-  let hookTimeoutMs = 5_000;
+  // The config's `hookTimeoutMs` replaces core's default once the config is loaded.
+  let hookTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
   const load = dependencies.loadConfig ?? ((dir: string, file?: string) => loadConfig(dir, file ? { file } : {}));
   const build = dependencies.createEngine ?? createEngine;
 
@@ -162,8 +124,8 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         return created;
       } catch (error) {
         level = 'warn';
-        logger.error(`the hookwise config of ${directory} could not be loaded; hookwise is off for this session: ${describe(error)}`);
-        toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${describe(error)}`, 'warning');
+        logger.error(`the hookwise config of ${directory} could not be loaded; hookwise is off for this session: ${errorMessage(error)}`);
+        toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(error)}`, 'warning');
         return undefined;
       }
     })();
@@ -187,7 +149,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
 
   const common = (sessionId: string) => {
     const session = tracker(sessionId);
-    return defined({
+    return definedFields({
       sessionId,
       cwd: directory,
       model: session.modelID,
@@ -197,32 +159,20 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   };
 
   /**
-   * Emits a point when the engine listens on it. Never throws: an engine failure is logged and
-   * gives undefined, and the whole call is bounded (the engine bounds each hook; this bounds the
-   * rest), so a hookwise problem can delay OpenCode by at most one deadline.
+   * Emits a point when a hook listens on it (session:start always). Never throws: a failure is
+   * logged and gives undefined, and the whole point is bounded (the engine bounds each hook, the
+   * signal the sum of several slow ones), so hookwise can delay OpenCode by at most one deadline.
    */
   async function emit<P extends PointName>(point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
     const current = await engine();
-    if (!current || (!current.has(point) && point !== 'session:start')) return undefined;
-    try {
-      // The engine bounds each hook; this bounds the whole point (several slow hooks add up).
-      const outcome = await current.emit(point, payload(), { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` });
-      for (const notice of outcome.notices ?? []) toast(noticeText(notice));
-      return outcome;
-    } catch (error) {
-      logger.error(`${point} failed; OpenCode goes on unchanged: ${describe(error)}`);
-      return undefined;
-    }
+    if (!current) return undefined;
+    const outcome = await failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` }), logger);
+    for (const notice of outcome?.notices ?? []) toast(noticeText(notice));
+    return outcome;
   }
 
-  /** Runs a hook body; whatever it throws is logged, never passed to OpenCode. */
-  async function guarded(what: string, body: () => Promise<void>): Promise<void> {
-    try {
-      await body();
-    } catch (error) {
-      logger.error(`${what} failed; OpenCode goes on unchanged: ${describe(error)}`);
-    }
-  }
+  /** Runs an OpenCode hook's body; whatever it throws is logged, never passed to OpenCode. */
+  const guarded = (hook: string, body: () => Promise<void>): Promise<void> => failOpen(hook, body, logger);
 
   async function ensureStarted(sessionId: string, source: 'startup' | 'resume'): Promise<void> {
     const session = tracker(sessionId);
@@ -250,7 +200,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
     const session = tracker(sessionId);
     session.reportedCalls.add(call.callID);
     return emit('tool:after', () =>
-      defined({ ...common(sessionId), toolName: call.tool, input: call.input, output: call.output, ok: call.ok, error: call.error, toolUseId: call.callID }),
+      definedFields({ ...common(sessionId), toolName: call.tool, input: call.input, output: call.output, ok: call.ok, error: call.error, toolUseId: call.callID }),
     );
   }
 
@@ -265,8 +215,8 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
     session.compacting = false;
     const trigger = session.compactTrigger;
     session.compactTrigger = undefined;
-    session.compactAfter = (async () => {
-      const outcome = await emit('compact:after', () => defined({ ...common(sessionId), trigger }));
+    session.compactAfter = failOpen('compact:after', async () => {
+      const outcome = await emit('compact:after', () => definedFields({ ...common(sessionId), trigger }));
       // The context measured before the compaction no longer describes the session.
       session.contextTokens = undefined;
       if (!outcome?.context) return;
@@ -275,8 +225,8 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
       const current = await engine();
       await current?.services.stateStore
         .update(sessionId, STATE_NAMESPACE, (stored: Record<string, unknown> | undefined) => ({ ...(stored ?? {}), afterCompaction: outcome.context! }))
-        .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${describe(error)}`));
-    })().catch((error: unknown) => logger.error(`compact:after failed: ${describe(error)}`));
+        .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`));
+    }, logger);
     return session.compactAfter;
   }
 
@@ -352,7 +302,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
           .filter((part): part is Extract<OpenCodePart, { type: 'text' }> => part.type === 'text' && !part.synthetic && !part.ignored)
           .map((part) => part.text)
           .join('\n');
-        const outcome = await emit('prompt:submit', () => defined({ ...common(sessionId), prompt, command }));
+        const outcome = await emit('prompt:submit', () => definedFields({ ...common(sessionId), prompt, command }));
         if (outcome?.block) toast(`a hook asked to stop this prompt, which OpenCode does not allow here: ${outcome.block.reason}`, 'warning');
         if (outcome?.context) session.nextRequest.push(outcome.context);
       }),
@@ -360,7 +310,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
     'tool.execute.before': async (toolInput, output) => {
       let reason: string | undefined;
       await guarded('tool.execute.before', async () => {
-        const outcome = await emit('tool:before', () => defined({ ...common(toolInput.sessionID), toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }));
+        const outcome = await emit('tool:before', () => definedFields({ ...common(toolInput.sessionID), toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }));
         reason = outcome?.block?.reason;
       });
       // A deliberate block by a hook (not a failure): OpenCode reports a thrown error as the tool's result.
@@ -381,7 +331,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
           const args = (toolInput.args ?? {}) as { description?: unknown; prompt?: unknown; subagent_type?: unknown };
           const metadata = (output.metadata ?? {}) as { sessionId?: unknown };
           const handoff = await emit('phase:end', () =>
-            defined({
+            definedFields({
               ...common(sessionId),
               output: output.output,
               taskId: typeof metadata.sessionId === 'string' ? metadata.sessionId : undefined,
@@ -403,10 +353,12 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         const session = tracker(sessionId);
         session.awaitingSystem = true;
         session.requestContext = undefined;
-        const current = await engine();
-        if (!current?.has('llm:before')) return;
-        const before = fromOpenCodeMessages(messages);
-        const outcome = await emit('llm:before', () => ({ ...common(sessionId), systemPrompt: '', messages: before }));
+        // Converted only when a hook listens; kept to apply the outcome against.
+        let before: Message[] = [];
+        const outcome = await emit('llm:before', () => {
+          before = fromOpenCodeMessages(messages);
+          return { ...common(sessionId), systemPrompt: '', messages: before };
+        });
         if (!outcome) return;
         if (outcome.context) session.requestContext = outcome.context;
         if (outcome.value === undefined) return;
@@ -441,7 +393,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         const sessionId = compactInput.sessionID;
         const session = tracker(sessionId);
         session.compacting = true;
-        const outcome = await emit('compact:before', () => defined({ ...common(sessionId), trigger: session.compactTrigger ?? 'auto' }));
+        const outcome = await emit('compact:before', () => definedFields({ ...common(sessionId), trigger: session.compactTrigger ?? 'auto' }));
         if (outcome?.block) logger.warn(`a hook asked to stop this compaction, which OpenCode does not allow: ${outcome.block.reason}`);
         // Appended to the compaction prompt: the summarizer reads it last.
         if (outcome?.context) output.context.push(outcome.context);

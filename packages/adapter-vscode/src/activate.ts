@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { HookwiseConfig, Logger, MergedNotice, NoticeAction } from '@hookwise/core';
-import { createEngine, loadConfig, type Engine, type LoadedConfig } from '@hookwise/core/host';
+import { createEngine, errorMessage, failOpen, loadConfig, type Engine, type LoadedConfig } from '@hookwise/core/host';
 import type * as vscode from 'vscode';
 import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
 import { createOutputChannelLogger } from './output-logger.js';
@@ -124,8 +124,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     try {
       loaded = await load(projectDir);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      logger.error(`${folder.name}: hookwise config not loaded, hooks are off in this folder: ${message}`);
+      logger.error(`${folder.name}: hookwise config not loaded, hooks are off in this folder: ${errorMessage(error)}`);
       void api.window.showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log').then(
         (choice) => choice === 'Show log' && channel.show(true),
         () => undefined,
@@ -137,7 +136,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       return;
     }
     const config: HookwiseConfig = loaded.config;
-    try {
+    await failOpen(`${folder.name}: starting hookwise`, async () => {
       const engine = createEngine({
         config,
         projectDir,
@@ -150,16 +149,14 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       }
       engines.set(projectDir, { folder, engine });
       logger.info(`${folder.name}: hookwise loaded ${loaded.file} (${engine.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
-    } catch (error) {
-      logger.error(`${folder.name}: hookwise could not start: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    }, logger);
   }
 
   async function stopFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     const entry = engines.get(folder.uri.fsPath);
     if (!entry) return;
     engines.delete(folder.uri.fsPath);
-    await entry.engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${(error as Error).message}`));
+    await entry.engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`));
   }
 
   function engineFor(cwd?: string): Engine | undefined {
@@ -200,7 +197,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       logger.info(`${action.command} (task ${taskId}): ${text || 'done'}`);
       if (!mode.quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       logger.warn(`${action.command} failed: ${message}`);
       if (!mode.quiet) void api.window.showWarningMessage(`hookwise: ${message}`);
     }
@@ -225,7 +222,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       },
       (error: unknown) => {
         shownNotices.delete(key);
-        logger.warn(`could not show a notice: ${(error as Error).message}`);
+        logger.warn(`could not show a notice: ${errorMessage(error)}`);
       },
     );
   }
@@ -266,8 +263,8 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     try {
       await options.compact(target);
     } catch (error) {
-      logger.error(`[Task#${target}] compaction failed: ${error instanceof Error ? error.message : String(error)}`);
-      void api.window.showWarningMessage(`hookwise: compaction failed: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error(`[Task#${target}] compaction failed: ${errorMessage(error)}`);
+      void api.window.showWarningMessage(`hookwise: compaction failed: ${errorMessage(error)}`);
     }
   }
 
@@ -352,7 +349,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       const open = [...engines.values()];
       engines.clear();
       disposing = Promise.all(
-        open.map(({ folder, engine }) => engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${(error as Error).message}`))),
+        open.map(({ folder, engine }) => engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`))),
       ).then(() => channel.dispose());
       return disposing;
     },

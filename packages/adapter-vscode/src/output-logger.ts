@@ -1,7 +1,5 @@
-import type { Logger, LogLevel } from '@hookwise/core';
+import { createLevelLogger, type LogEntry, type Logger, type LogLevel } from '@hookwise/core';
 import type * as vscode from 'vscode';
-
-const rank: Record<LogLevel, number> = { silent: 0, error: 1, warn: 2, info: 3, debug: 4 };
 
 type LogChannel = Pick<vscode.LogOutputChannel, 'error' | 'warn' | 'info' | 'debug'>;
 
@@ -11,17 +9,16 @@ type LogChannel = Pick<vscode.LogOutputChannel, 'error' | 'warn' | 'info' | 'deb
  * applied first. A stack goes on lines of its own so it reads as a stack, not as JSON.
  */
 export function createOutputChannelLogger(channel: LogChannel, options: { level?: LogLevel; prefix?: string } = {}): Logger {
-  const limit = rank[options.level ?? 'debug'];
   const prefix = options.prefix ? `[${options.prefix}] ` : '';
-  const write = (name: Exclude<LogLevel, 'silent'>) => (message: string, details?: Record<string, unknown>) => {
-    if (rank[name] > limit) return;
-    const { stack, ...rest } = details ?? {};
-    let line = `${prefix}${message}`;
-    if (Object.keys(rest).length > 0) line += ` ${safeJson(rest)}`;
-    if (typeof stack === 'string' && stack !== '') line += `\n${stack}`;
-    channel[name](line);
-  };
-  return { error: write('error'), warn: write('warn'), info: write('info'), debug: write('debug') };
+  return createLevelLogger((entry) => channel[entry.level](`${prefix}${lineOf(entry)}`), options.level ?? 'debug');
+}
+
+/** The entry's text, but with a stack on lines of its own after the other details. */
+function lineOf(entry: LogEntry): string {
+  if (entry.details === undefined || !('stack' in entry.details)) return entry.text;
+  const { stack, ...rest } = entry.details;
+  const line = Object.keys(rest).length > 0 ? `${entry.message} ${safeJson(rest)}` : entry.message;
+  return typeof stack === 'string' && stack !== '' ? `${line}\n${stack}` : line;
 }
 
 function safeJson(value: unknown): string {

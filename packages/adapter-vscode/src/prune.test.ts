@@ -13,13 +13,12 @@ interface Block {
 }
 
 const TURNS = 60;
-/** ~2,000 tokens at core's 4 characters a token: 60 of them are 120k tokens of tool output. */
+/** 8,000 characters of code a result: sixty of them are many times what hook-prune keeps verbatim. */
 const fileText = (turn: number) => `// src/module-${turn}.ts\n${`export const value${turn} = ${turn};\n`.repeat(320)}`.slice(0, 8_000);
 
 /**
  * A long Roo-style history: the user's task, read_file calls whose results are text-block arrays
- * as Roo stores them, and the user's feedback every ten turns (hook-prune only clears results
- * with two real user prompts after them, so the latest two exchanges stay whole).
+ * as Roo stores them, and the user's feedback every ten turns.
  */
 function longHistory(): AnthropicMessageLike[] {
   const history: AnthropicMessageLike[] = [{ role: 'user', content: [{ type: 'text', text: '<task>\nRefactor every module to named exports.\n</task>' }] }];

@@ -105,7 +105,8 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
     await task.request();
     expect(api.requests[0]!.systemPrompt).toBe(SYSTEM_PROMPT);
     const errorLine = logger.lines.find((line) => line.includes('engine broke'));
-    expect(errorLine).toContain('[Task#task-2] llm:before failed for intent REQ-1');
+    expect(errorLine).toContain('[Task#task-2, intent REQ-1] llm:before failed: engine broke');
+    expect(errorLine).toContain('"intentId":"REQ-1"');
     expect(errorLine).toContain('"stack":"Error: engine broke');
   });
 

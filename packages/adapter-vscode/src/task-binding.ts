@@ -1,5 +1,5 @@
 import type { Logger, MergedOutcome, PointInput, PointName, PointPayload } from '@hookwise/core';
-import { silentLogger, type EmitOptions, type Engine } from '@hookwise/core/host';
+import { definedFields, emitIfListening, failOpen, silentLogger, type EmitOptions, type Engine } from '@hookwise/core/host';
 import { fromAnthropicMessages, toAnthropicMessages } from '@hookwise/core/messages';
 
 /**
@@ -120,15 +120,8 @@ export interface TaskBinding {
 
 const SYSTEM_PROMPT_SEPARATOR = '\n\n';
 
-/** Drops undefined fields, so payloads carry only what the host knows. */
-function defined<T extends Record<string, unknown>>(fields: T): T {
-  const result: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) result[key] = value;
-  return result as T;
-}
-
 function commonFields(input: TaskCallBase) {
-  return defined({
+  return definedFields({
     sessionId: input.taskId,
     model: input.model,
     cwd: input.cwd,
@@ -136,11 +129,6 @@ function commonFields(input: TaskCallBase) {
     contextWindow: input.contextWindow,
     transcriptPath: input.transcriptPath,
   });
-}
-
-function describeError(error: unknown): { message: string; stack: string | undefined } {
-  if (error instanceof Error) return { message: error.message, stack: error.stack };
-  return { message: String(error), stack: undefined };
 }
 
 /** Text of a `system` the hooks put into the messages (rare): it joins the summary rather than being lost. */
@@ -156,61 +144,41 @@ function systemText(system: string | ReadonlyArray<{ text?: unknown }> | undefin
  * failure is logged with the task id (and intent id on model requests).
  */
 export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
-  const resolveEngine = (): Engine | undefined => {
-    try {
-      return typeof options.engine === 'function' ? options.engine() : options.engine;
-    } catch (error) {
-      (options.logger ?? silentLogger).error(`hookwise: could not get the engine: ${describeError(error).message}`);
-      return undefined;
-    }
-  };
+  const resolveEngine = (): Engine | undefined =>
+    failOpen('hookwise: getting the engine', () => (typeof options.engine === 'function' ? options.engine() : options.engine), options.logger ?? silentLogger);
   const loggerOf = (engine: Engine | undefined): Logger => options.logger ?? engine?.services.logger ?? silentLogger;
 
   const tell = (event: TaskBindingEvent, engine: Engine | undefined) => {
-    if (!options.onEvent) return;
-    try {
-      options.onEvent(event);
-    } catch (error) {
-      loggerOf(engine).error(`[Task#${event.taskId}] hookwise event listener failed: ${describeError(error).message}`);
-    }
+    const listener = options.onEvent;
+    if (listener) failOpen(`[Task#${event.taskId}] hookwise event listener`, () => listener(event), loggerOf(engine));
   };
 
-  /** How the engine names this call in its failure lines: the task id, and the intent on model requests. */
-  const emitOptions = (point: PointName, taskId: string, intentId: string | undefined): EmitOptions => ({
+  /**
+   * How this call is named in failure lines, the engine's (each hook) and the binding's (the
+   * point): the task id, and the intent on model requests.
+   */
+  const callName = (point: PointName, taskId: string, intentId: string | undefined): Required<Pick<EmitOptions, 'label' | 'details'>> => ({
     label: point === 'llm:before' ? `[Task#${taskId}, intent ${intentId ?? '(none)'}]` : `[Task#${taskId}]`,
     details: { taskId, ...(point === 'llm:before' ? { intentId: intentId ?? null } : {}) },
   });
 
   /**
-   * Emits `point` when an engine listens on it. Returns undefined when nothing ran, including
-   * when the engine itself failed (logged). `session:start` is emitted even without hooks: the
-   * engine records it as the last session, which plugin commands default to.
+   * Emits `point` when a hook listens on it (`session:start` always: the engine records it as the
+   * last session, which plugin commands default to). Returns undefined when nothing ran,
+   * including when the engine itself failed (logged with the stack).
    */
   async function run<P extends PointName>(
     point: P,
     input: TaskCallBase & { intentId?: string | undefined; toolName?: string | undefined },
     payload: () => PointInput<P>,
+    engine = resolveEngine(),
   ): Promise<MergedOutcome<P> | undefined> {
-    const engine = resolveEngine();
     if (!engine) return undefined;
-    let outcome: MergedOutcome<P> | undefined;
-    if (engine.has(point) || point === 'session:start') {
-      try {
-        // The engine logs each hook failure itself, once, with this label.
-        outcome = await engine.emit(point, payload(), emitOptions(point, input.taskId, input.intentId));
-      } catch (error) {
-        const { message, stack } = describeError(error);
-        const forIntent = point === 'llm:before' ? ` for intent ${input.intentId ?? '(none)'}` : '';
-        loggerOf(engine).error(`[Task#${input.taskId}] ${point} failed${forIntent}: ${message}`, {
-          taskId: input.taskId,
-          ...(point === 'llm:before' ? { intentId: input.intentId ?? null } : {}),
-          ...(stack ? { stack } : {}),
-        });
-        outcome = undefined;
-      }
-    }
+    const name = callName(point, input.taskId, input.intentId);
+    // The engine logs each hook's failure itself, once, with this label; here only its own failure.
+    const outcome = await failOpen(`${name.label} ${point}`, () => emitIfListening(engine, point, payload, name), loggerOf(engine), name.details);
     tell(
-      defined({
+      definedFields({
         point,
         taskId: input.taskId,
         outcome: outcome as MergedOutcome | undefined,
@@ -224,7 +192,7 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
   }
 
   const guardResult = (outcome: MergedOutcome | undefined): GuardResult =>
-    defined({ block: outcome?.block ? { reason: outcome.block.reason } : undefined, context: outcome?.context, notice: outcome?.notice });
+    definedFields({ block: outcome?.block ? { reason: outcome.block.reason } : undefined, context: outcome?.context, notice: outcome?.notice });
 
   async function beforeModelRequest<M extends AnthropicMessageLike>(request: ModelRequest<M>): Promise<ModelRequestResult<M>> {
     const original: ModelRequestResult<M> = {
@@ -236,22 +204,24 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
     };
     const intentId = typeof request.intentId === 'string' && request.intentId !== '' ? request.intentId : undefined;
     const engine = resolveEngine();
-    // Point 6 and cost: no engine or no listener means no conversion and no call at all.
-    if (!engine || !engine.has('llm:before')) {
-      if (engine) tell(defined({ point: 'llm:before', taskId: request.taskId, outcome: undefined, contextTokens: request.contextTokens, contextWindow: request.contextWindow }) as TaskBindingEvent, engine);
-      return original;
-    }
-    try {
-      const messages = fromAnthropicMessages(request.messages as unknown as Parameters<typeof fromAnthropicMessages>[0]);
-      const outcome = await run('llm:before', { ...request, intentId }, () => ({
+    if (!engine) return original;
+    // Point 6 and cost: no listener means no conversion and no call at all.
+    const outcome = await run(
+      'llm:before',
+      { ...request, intentId },
+      () => ({
         ...commonFields(request),
         systemPrompt: request.systemPrompt,
-        messages,
+        messages: fromAnthropicMessages(request.messages as unknown as Parameters<typeof fromAnthropicMessages>[0]),
         taskId: request.taskId,
         ...(intentId !== undefined ? { intentId } : {}),
-      }));
-      if (!outcome) return original;
-
+      }),
+      engine,
+    );
+    if (!outcome) return original;
+    const name = callName('llm:before', request.taskId, intentId);
+    // Converting the outcome back may fail too: the request then goes on as it was.
+    const result = failOpen(`${name.label} llm:before`, () => {
       let nextMessages = request.messages;
       let summary = outcome.context;
       if (outcome.value !== undefined) {
@@ -268,16 +238,8 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
         originalSystemPrompt: request.systemPrompt,
         changed: { systemPrompt: hasSummary, messages: nextMessages !== request.messages },
       };
-    } catch (error) {
-      // Conversion failed (hooks that ran are already reported by `run`): the request goes on as it was.
-      const { message, stack } = describeError(error);
-      loggerOf(engine).error(`[Task#${request.taskId}] llm:before failed for intent ${intentId ?? '(none)'}: ${message}`, {
-        taskId: request.taskId,
-        intentId: intentId ?? null,
-        ...(stack ? { stack } : {}),
-      });
-      return original;
-    }
+    }, loggerOf(engine), name.details);
+    return result ?? original;
   }
 
   return {
@@ -287,24 +249,24 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
 
     async taskStarted(input) {
       const outcome = await run('session:start', input, () => ({ ...commonFields(input), source: input.source ?? 'startup' }));
-      return defined({ context: outcome?.context });
+      return definedFields({ context: outcome?.context });
     },
 
     async userMessage(input) {
-      const outcome = await run('prompt:submit', input, () => defined({ ...commonFields(input), prompt: input.prompt, command: input.command }));
+      const outcome = await run('prompt:submit', input, () => definedFields({ ...commonFields(input), prompt: input.prompt, command: input.command }));
       return guardResult(outcome);
     },
 
     beforeModelRequest,
 
     async beforeToolUse(input) {
-      const outcome = await run('tool:before', input, () => defined({ ...commonFields(input), toolName: input.toolName, input: input.input, toolUseId: input.toolUseId }));
+      const outcome = await run('tool:before', input, () => definedFields({ ...commonFields(input), toolName: input.toolName, input: input.input, toolUseId: input.toolUseId }));
       return guardResult(outcome);
     },
 
     async afterToolUse(input) {
       const outcome = await run('tool:after', input, () =>
-        defined({
+        definedFields({
           ...commonFields(input),
           toolName: input.toolName,
           input: input.input,
@@ -316,12 +278,12 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
         }),
       );
       // A tool that already ran cannot be blocked.
-      return defined({ context: outcome?.context, notice: outcome?.notice });
+      return definedFields({ context: outcome?.context, notice: outcome?.notice });
     },
 
     async subtaskCompleted(input) {
       const outcome = await run('phase:end', input, () =>
-        defined({
+        definedFields({
           ...commonFields(input),
           output: input.output,
           taskId: input.childTaskId,
@@ -331,23 +293,23 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
         }),
       );
       const value = outcome?.value;
-      return defined({ output: value ?? input.output, changed: value !== undefined && value !== input.output, context: outcome?.context });
+      return definedFields({ output: value ?? input.output, changed: value !== undefined && value !== input.output, context: outcome?.context });
     },
 
     async beforeCondense(input) {
-      const outcome = await run('compact:before', input, () => defined({ ...commonFields(input), trigger: input.trigger, instructions: input.instructions }));
+      const outcome = await run('compact:before', input, () => definedFields({ ...commonFields(input), trigger: input.trigger, instructions: input.instructions }));
       return { ...guardResult(outcome), preserved: outcome?.preserved ?? [] };
     },
 
     async afterCondense(input) {
       const outcome = await run('compact:after', input, () =>
-        defined({ ...commonFields(input), trigger: input.trigger, tokensBefore: input.tokensBefore, tokensAfter: input.tokensAfter, summary: input.summary }),
+        definedFields({ ...commonFields(input), trigger: input.trigger, tokensBefore: input.tokensBefore, tokensAfter: input.tokensAfter, summary: input.summary }),
       );
-      return defined({ context: outcome?.context });
+      return definedFields({ context: outcome?.context });
     },
 
     async turnEnded(input) {
-      const outcome = await run('agent:stop', input, () => defined({ ...commonFields(input), lastMessage: input.lastMessage }));
+      const outcome = await run('agent:stop', input, () => definedFields({ ...commonFields(input), lastMessage: input.lastMessage }));
       return guardResult(outcome);
     },
 

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from './engine.js';
 import { defineHook } from './hooks.js';
-import { createLevelLogger, emitIfListening, failOpen, type LogEntry } from './host-kit.js';
+import { createLevelLogger, definedFields, emitIfListening, errorMessage, failOpen, type LogEntry } from './host-kit.js';
 import { createLogger, createMemoryLogger, type LogLevel } from './logger.js';
 import { definePlugin } from './plugin.js';
 import { createMemoryEventLog } from './state/event-log.js';
@@ -101,6 +101,21 @@ describe('createLevelLogger', () => {
     logger.warn('slow', { ms: 12 });
     logger.error('plain', {});
     expect(lines).toEqual(['hookwise warn: slow {"ms":12}', 'hookwise error: plain']);
+  });
+});
+
+describe('definedFields', () => {
+  it('leaves out the fields a host does not know, keeping falsy values it does', () => {
+    expect(definedFields({ sessionId: 's1', model: undefined, contextTokens: 0, ok: false, error: '' })).toEqual({ sessionId: 's1', contextTokens: 0, ok: false, error: '' });
+    expect(Object.keys(definedFields({ model: undefined }))).toEqual([]);
+  });
+});
+
+describe('errorMessage', () => {
+  it("gives an Error's message and any other thrown value as text", () => {
+    expect(errorMessage(new TypeError('bad input'))).toBe('bad input');
+    expect(errorMessage('plain string')).toBe('plain string');
+    expect(errorMessage(undefined)).toBe('undefined');
   });
 });
 

@@ -42,7 +42,7 @@ export function failOpen<T>(label: string, fn: () => Promise<T>, logger: Pick<Lo
 export function failOpen<T>(label: string, fn: () => T, logger: Pick<Logger, 'error'>, details?: Record<string, unknown>): T | undefined;
 export function failOpen<T>(label: string, fn: () => T | Promise<T>, logger: Pick<Logger, 'error'>, details?: Record<string, unknown>): T | Promise<T | undefined> | undefined {
   const report = (error: unknown): undefined => {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const stack = error instanceof Error ? error.stack : undefined;
     logger.error(`${label} failed: ${message}`, details === undefined ? undefined : { ...details, ...(stack ? { stack } : {}) });
     return undefined;
@@ -53,4 +53,20 @@ export function failOpen<T>(label: string, fn: () => T | Promise<T>, logger: Pic
   } catch (error) {
     return report(error);
   }
+}
+
+/** What a log line or a host's message says of a thrown value: an Error's message, anything else as text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The fields whose value is not undefined, for a payload built from what a host may or may not
+ * know: a point's optional fields are absent rather than undefined, so the event log and the
+ * hooks see only what the host knew.
+ */
+export function definedFields<T extends Record<string, unknown>>(fields: T): T {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) result[key] = value;
+  return result as T;
 }
