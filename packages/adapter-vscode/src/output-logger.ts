@@ -1,4 +1,5 @@
-import { createLevelLogger, type LogEntry, type Logger, type LogLevel } from '@hookwise/core';
+import type { Logger, LogLevel } from '@hookwise/core';
+import { createLevelLogger, type LogEntry } from '@hookwise/core/host';
 import type * as vscode from 'vscode';
 
 type LogChannel = Pick<vscode.LogOutputChannel, 'error' | 'warn' | 'info' | 'debug'>;
