@@ -213,7 +213,7 @@ describe('the run bundle', () => {
     const plainManifest = JSON.parse(read(plain, '.hookwise/cache/run-bundle.json')) as { bundle: string };
     expect(readFileSync(path.join(plain.dir, '.hookwise', 'cache', plainManifest.bundle), 'utf8')).not.toContain('__name(');
 
-    // A class hook named like a class in hookwise's own code (run.ts has a `Refusal`): one of
+    // A class hook named like a class in hookwise's own code (hook-call.ts has a `Refusal`): one of
     // the two is renamed in the bundle, and the hook must still be `Refusal.seen`.
     const project = scratch();
     writeJson(path.join(project.dir, 'tsconfig.json'), { compilerOptions: { experimentalDecorators: true } });

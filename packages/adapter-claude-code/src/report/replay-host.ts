@@ -1,8 +1,8 @@
 import type { Engine, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { dispatchEvent } from '../binding.js';
-import type { HookInputOf, MappedEvent } from '../events.js';
-import { pointsInUse } from '../project.js';
-import { eventsForPoints } from '../settings.js';
+import { dispatchEvent } from '../binding/binding.js';
+import type { HookInputOf, MappedEvent } from '../binding/events.js';
+import { pointsInUse } from '@hookwise/cli';
+import { eventsForPoints } from '../setup/settings.js';
 
 /**
  * The replay's stand-in for Claude Code: it sends the hook events Claude Code would have sent

@@ -14,7 +14,7 @@ import {
   type TranscriptMessageEntry,
   type TranscriptUsage,
 } from '@hookwise/core';
-import type { HookInputOf, MappedEvent } from '../events.js';
+import type { HookInputOf, MappedEvent } from '../binding/events.js';
 import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
 

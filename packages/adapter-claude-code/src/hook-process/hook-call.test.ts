@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, defineHook, silentLogger, type Engine } from '@hookwise/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
+import { MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './hook-call.js';
 
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * `hookwise init --host opencode` and `hookwise doctor --host opencode`: the plugin entry in the
+ * `hookwise init` and `hookwise doctor` for OpenCode (see ./index.ts): the plugin entry in the
  * project's `opencode.json`. OpenCode resolves a bare package name from the npm registry, not
  * from the project's node_modules (offline it gives up after about 70 s), so the entry is the
  * installed package folder as a path relative to `opencode.json`; OpenCode loads a folder
