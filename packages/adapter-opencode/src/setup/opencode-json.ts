@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
@@ -13,13 +12,19 @@ export const OPENCODE_PACKAGE = '@hookwise/adapter-opencode';
 
 export type PluginEntry = string | [string, Record<string, unknown>];
 
-/** The folder of the installed `@hookwise/adapter-opencode`, as the project resolves it. */
+/**
+ * The folder of the installed `@hookwise/adapter-opencode` as the project resolves it (the
+ * nearest `node_modules` from the project upwards), without following links: a pnpm or
+ * workspace link stays `node_modules/@hookwise/adapter-opencode`, a path that survives upgrades.
+ */
 export function installedOpenCodePlugin(projectDir: string): string | undefined {
-  try {
-    const require = createRequire(path.join(projectDir, 'package.json'));
-    return path.dirname(require.resolve(`${OPENCODE_PACKAGE}/package.json`));
-  } catch {
-    return undefined;
+  let dir = path.resolve(projectDir);
+  for (;;) {
+    const folder = path.join(dir, 'node_modules', ...OPENCODE_PACKAGE.split('/'));
+    if (existsSync(path.join(folder, 'package.json'))) return folder;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
   }
 }
 
