@@ -22,7 +22,7 @@ export interface CliIo {
 }
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const BUILT_IN = new Set(['init', 'doctor', 'report', 'commands', 'help']);
+const BUILT_IN = new Set(['run', 'init', 'doctor', 'report', 'commands', 'help']);
 const HOST_HELP = 'the agent to set up, by the host its adapter declares (default: the only installed host adapter; claude-code when several are)';
 const PROJECT_HELP = 'the project folder (default: $CLAUDE_PROJECT_DIR or the current folder)';
 
@@ -54,6 +54,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   // they are matched before the fixed commands are parsed.
   const first = argv[0];
   if (first !== undefined && !first.startsWith('-') && !BUILT_IN.has(first)) return runPluginCommand(argv, io);
+  if (first === 'run') return runThroughHost(argv.slice(1), io);
   const installed = findHostAdapters(peekProjectDir(argv, io));
 
   let exitCode = 0;
@@ -173,6 +174,17 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
 }
 
+/** `hookwise run …`: the host's hook command (the host `init` would pick), for settings that call it through this bin. */
+async function runThroughHost(args: string[], io: CliIo): Promise<number> {
+  const choice = chooseHost(findHostAdapters(projectDirOf(io)), undefined);
+  const setup = choice.ok ? await loadHostSetup(choice.adapter) : undefined;
+  if (!setup?.run) {
+    io.stderr(`hookwise run: ${choice.ok ? `the ${choice.adapter.host} adapter has no hook command (its hooks run inside the host)` : choice.message}\n`);
+    return 1;
+  }
+  return setup.run(args);
+}
+
 /** The init options of every installed host (the first host to declare a flag owns it). */
 async function hostInitOptions(installed: readonly HostAdapter[], io: CliIo): Promise<Option[]> {
   const options: Option[] = [];
@@ -231,7 +243,7 @@ async function runPluginCommand(argv: string[], io: CliIo): Promise<number> {
       })
       .sort((left, right) => right.split(/\s+/).length - left.split(/\s+/).length)[0];
     if (!match) {
-      io.stderr(`hookwise: unknown command "${args.join(' ')}". Built-in: init, doctor, report, commands. Plugin commands: ${names.join(', ') || 'none configured'}.\n`);
+      io.stderr(`hookwise: unknown command "${args.join(' ')}". Built-in: run, init, doctor, report, commands. Plugin commands: ${names.join(', ') || 'none configured'}.\n`);
       return 1;
     }
     const text = await engine.runCommand(match, args.slice(match.split(/\s+/).length), sessionId ? { sessionId } : {});

@@ -19,6 +19,11 @@ export interface HostSetup {
   doctor(context: HostDoctorContext): Promise<void>;
   /** `hookwise report <transcript>` for this host's transcripts. */
   report?(context: HostReportContext): Promise<number>;
+  /**
+   * `hookwise run <args…>`, for hosts that start a process per hook call: settings written with
+   * `--command "npx hookwise"` reach the host's hook command through here. It may end the process.
+   */
+  run?(args: readonly string[]): Promise<number>;
 }
 
 export interface HostOption {

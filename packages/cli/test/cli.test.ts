@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, createScratchProject, packagesDir, read, run, type ScratchProject } from './harness.js';
+import { assertBuilt, createScratchProject, read, run, type ScratchProject } from './harness.js';
 
 const PLUGINS = ['hook-prune', 'hook-precompact', 'hook-suggest'];
 const projects: ScratchProject[] = [];
@@ -72,11 +72,14 @@ describe('choosing the host', () => {
     expect(doctor.stdout).toMatch(/^✗ no host adapter for "pi"/m);
   });
 
-  it('report goes to the host that offers it, and says when the host offers none', () => {
+  it('report and run go to the host that offers them, and say when it offers none', () => {
     const project = scratch('adapter-opencode');
     const result = run(project, ['report', 'session.jsonl']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('the opencode adapter offers no report');
+    const hook = run(project, ['run', 'PostToolUse']);
+    expect(hook.code).toBe(1);
+    expect(hook.stderr).toContain('the opencode adapter has no hook command');
   });
 });
 
@@ -95,9 +98,11 @@ describe('the CLI', () => {
   it('dispatches plugin commands by their words, with --session', () => {
     const project = scratch('adapter-claude-code');
     expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
-    const hookBin = path.join(packagesDir, 'adapter-claude-code', 'bin', 'hookwise.cjs');
-    const start = run(project, ['run', 'SessionStart'], { bin: hookBin, input: JSON.stringify({ session_id: 'sess-9', hook_event_name: 'SessionStart', source: 'startup', cwd: project.dir }) });
+    // `hookwise run` reaches the host's hook command, as settings written with `--command "npx hookwise"` call it.
+    const start = run(project, ['run', 'SessionStart'], { input: JSON.stringify({ session_id: 'sess-9', hook_event_name: 'SessionStart', source: 'startup', cwd: project.dir }) });
     expect(start.code, start.stderr).toBe(0);
+    expect(start.stdout).toBe('');
+    expect(read(project, '.hookwise/state/project/hookwise-core.json')).toContain('sess-9');
     const listed = run(project, ['commands']);
     expect(listed.stdout).toMatch(/^hookwise suggest dismiss/m);
     const dismissed = run(project, ['suggest', 'dismiss']);

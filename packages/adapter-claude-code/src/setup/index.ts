@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import type { HostSetup } from '@hookwise/cli';
+import { binPath } from '../hook-process/package-files.js';
 import { checkClaudeCodeSetup } from './doctor.js';
 import { planClaudeCodeInit } from './init.js';
 
@@ -27,6 +29,14 @@ const setup: HostSetup = {
       stdout: context.stdout,
       stderr: context.stderrStream ?? context.stderr,
     });
+  },
+  // Settings written with `--command "npx hookwise"`: the call goes through bin/hookwise.cjs as
+  // if Claude Code had called it (its stdout and exit guards included). The bin ends the
+  // process on every path, so the promise never settles.
+  run: (args) => {
+    process.argv = [process.argv[0]!, binPath(), 'run', ...args];
+    createRequire(import.meta.url)(binPath());
+    return new Promise<never>(() => undefined);
   },
 };
 
