@@ -1,17 +1,18 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { withoutKeepNames } from '../../tsup.shared.js';
 
-// `run-slow` and `runtime` are separate entries because bin/hookwise.cjs loads them by path:
-// `runtime.js` is what the per-project run bundle includes. `report/command` is written by the
-// report feature and loaded by `hookwise report` with a dynamic import.
+// Entries by path, because they are loaded by path: bin/hookwise.cjs loads
+// `hook-process/build-or-load` and `hook-process/run-command`; the per-project run bundle
+// includes `hook-process/bundle-runtime`; @hookwise/cli loads `setup/index` (package.json's
+// "hookwise" field), which loads `report/command` for `hookwise report`.
 const entry: Record<string, string> = {
   index: 'src/index.ts',
-  cli: 'src/cli.ts',
-  'run-slow': 'src/run-slow.ts',
-  runtime: 'src/runtime.ts',
+  'setup/index': 'src/setup/index.ts',
+  'hook-process/build-or-load': 'src/hook-process/build-or-load.ts',
+  'hook-process/run-command': 'src/hook-process/run-command.ts',
+  'hook-process/bundle-runtime': 'src/hook-process/bundle-runtime.ts',
+  'report/command': 'src/report/command.ts',
 };
-if (existsSync('src/report/command.ts')) entry['report/command'] = 'src/report/command.ts';
 
 // tsup switches to SWC when tsconfig has emitDecoratorMetadata and @swc/core is installed.
 export default defineConfig({

@@ -1,8 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { coreSourceAlias } from '../../vitest.shared.js';
 
 export default defineConfig({
-  resolve: { alias: coreSourceAlias },
+  resolve: { alias: { ...coreSourceAlias, '@hookwise/cli': fileURLToPath(new URL('../cli/src/index.ts', import.meta.url)) } },
   test: {
     name: 'adapter-claude-code',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

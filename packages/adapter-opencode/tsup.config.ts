@@ -1,4 +1,6 @@
 import { defineConfig } from 'tsup';
 import { libraryBuild } from '../../tsup.shared.js';
 
-export default defineConfig(libraryBuild);
+// `setup/index` is what @hookwise/cli loads (package.json's "hookwise" field), by path: it is
+// not an export, since OpenCode loads every export of the main entry as a plugin.
+export default defineConfig({ ...libraryBuild, entry: { index: 'src/index.ts', 'setup/index': 'src/setup/index.ts' }, dts: { entry: { index: 'src/index.ts' } } });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packagesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-claude-code'];
+const PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'cli', 'adapter-claude-code'];
 
 /** `[rounds]` from the command line, at least 20. */
 export function roundsFromArgs(fallback) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// The `hookwise` command. `hookwise run <Event>` is on the path of every Claude Code hook call,
-// so it stays CommonJS and small: read stdin once, find the project's cached bundle (see
-// dist/bundle.js), check it is fresh with a few stat calls, and require it. Everything else
-// (other commands, building a stale bundle, the unbundled fallback) loads the ESM CLI.
+// Claude Code's hook command. `run <Event>` is on the path of every Claude Code hook call, so it
+// stays CommonJS and small: read stdin once, find the project's cached bundle (see
+// src/hook-process/bundle.ts), check it is fresh with a few stat calls, and require it. Building
+// a stale bundle and the unbundled fallback load dist/hook-process/; every other command is
+// @hookwise/cli's (init, doctor, report, the plugins' commands).
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -73,7 +74,7 @@ function freshBundle(projectDir, configFile) {
     return undefined;
   }
   if (!manifest || manifest.format !== MANIFEST_FORMAT || typeof manifest.bundle !== 'string' || !BUNDLE_NAME.test(manifest.bundle)) return undefined;
-  if (manifest.node !== process.version || manifest.configFile !== configFile || manifest.runtime !== path.join(dist, 'runtime.js')) return undefined;
+  if (manifest.node !== process.version || manifest.configFile !== configFile || manifest.runtime !== path.join(dist, 'hook-process', 'bundle-runtime.js')) return undefined;
   for (const [file, mtimeMs, size] of manifest.watched) {
     let stats;
     try {
@@ -95,7 +96,7 @@ function freshBundle(projectDir, configFile) {
 // little of what PostToolUse runs; without this every PostToolUse call would compile its own
 // functions again). So a bundle's cache is written once per event, not once per call.
 // The bundle's top level is hookwise's own code only: the config's modules (config, plugins,
-// hook files) run later, under the call's deadline (see src/runtime.ts).
+// hook files) run later, under the call's deadline (see src/hook-process/bundle-runtime.ts).
 // The Module class, without loading the public node:module (slow to load): the same object.
 const Module = module.constructor;
 
@@ -208,7 +209,7 @@ function guardStdout() {
 }
 
 function redirectFd1InJavaScript() {
-  // hookwise's own result still goes to fd 1, through the original (see writeAllSync in run.ts).
+  // hookwise's own result still goes to fd 1, through the original (see writeAllSync in hook-call.ts).
   globalThis[Symbol.for('hookwise.writeSync')] = fs.writeSync;
   const toStderr = (fd) => (fd === 1 ? 2 : fd);
   for (const name of ['writeSync', 'write', 'writev', 'writevSync', 'fsyncSync']) {
@@ -281,8 +282,8 @@ function runFast(event) {
       return true;
     }
   }
-  import(pathToFileURL(path.join(dist, 'run-slow.js')).href)
-    .then((module) => module.runSlow(request, { bundleFailed: Boolean(bundle) }))
+  import(pathToFileURL(path.join(dist, 'hook-process', 'build-or-load.js')).href)
+    .then((module) => module.runBuildOrLoad(request, { bundleFailed: Boolean(bundle) }))
     .catch(fail);
   return true;
 }
@@ -300,8 +301,11 @@ function fail(error) {
 const args = process.argv.slice(2);
 const wantsHelp = args.includes('--help') || args.includes('-h');
 if (!(args[0] === 'run' && args.length === 2 && !wantsHelp && runFast(args[1]))) {
-  import(pathToFileURL(path.join(dist, 'cli.js')).href).then(
-    (module) => module.main(process.argv.slice(2)).then((code) => process.exit(code)),
+  const start = args[0] === 'run'
+    ? import(pathToFileURL(path.join(dist, 'hook-process', 'run-command.js')).href).then((module) => module.runCommand(args))
+    : import('@hookwise/cli').then((module) => module.main(args));
+  start.then(
+    (code) => process.exit(code),
     (error) => {
       process.stderr.write(`hookwise: could not start: ${error && error.message ? error.message : error}\n`);
       process.exit(1);

@@ -63,6 +63,6 @@ describe.each(['npm', 'pnpm'] as const)('consumer install with %s', (kind) => {
       // The calls ran through the per-project bundle built from the installed packages.
       const manifest = JSON.parse(readFileSync(path.join(project, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as { runtime: string; bundle?: string };
       expect(manifest.bundle).toBeDefined();
-      expect(manifest.runtime).toBe(realpathSync(path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'dist', 'runtime.js')));
+      expect(manifest.runtime).toBe(realpathSync(path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'dist', 'hook-process', 'bundle-runtime.js')));
     });
 });

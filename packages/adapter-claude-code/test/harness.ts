@@ -11,13 +11,13 @@ export const bin = path.join(packageRoot, 'bin', 'hookwise.cjs');
 export const claudeBin = path.join(packageRoot, 'node_modules', '.bin', 'claude');
 
 /** The workspace packages a scratch project links, by folder. */
-export const LINKED_PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-claude-code'] as const;
+export const LINKED_PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'cli', 'adapter-claude-code'] as const;
 
 /** Fails with a clear message when a package the test runs has not been built. */
 export function assertBuilt(): void {
   const missing = LINKED_PACKAGES.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
   if (missing.length > 0) throw new Error(`these packages have no dist/ yet: ${missing.join(', ')}. Build first: npx -y pnpm@10.34.9 turbo run build (CI runs build before test)`);
-  if (!existsSync(path.join(packageRoot, 'dist', 'runtime.js'))) throw new Error('packages/adapter-claude-code has no dist/runtime.js; run `npx tsup` in it (or turbo run build)');
+  if (!existsSync(path.join(packageRoot, 'dist', 'hook-process', 'bundle-runtime.js'))) throw new Error('packages/adapter-claude-code has no dist/hook-process/bundle-runtime.js; run `npx tsup` in it (or turbo run build)');
 }
 
 export interface ScratchProject {

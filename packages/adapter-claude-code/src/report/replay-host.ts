@@ -1,9 +1,9 @@
 import type { MergedOutcome, PointInput, PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
-import { dispatchEvent } from '../binding.js';
-import type { HookInputOf, MappedEvent } from '../events.js';
-import { pointsInUse } from '../project.js';
-import { eventsForPoints } from '../settings.js';
+import { pointsInUse } from '@hookwise/cli';
+import { dispatchEvent } from '../binding/binding.js';
+import type { HookInputOf, MappedEvent } from '../binding/events.js';
+import { eventsForPoints } from '../setup/settings.js';
 
 /**
  * The replay's stand-in for Claude Code: it sends the hook events Claude Code would have sent

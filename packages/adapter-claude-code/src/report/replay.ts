@@ -3,7 +3,7 @@ import type { HookFailure, MergedNotice, PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
 import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
-import type { HookInputOf, MappedEvent } from '../events.js';
+import type { HookInputOf, MappedEvent } from '../binding/events.js';
 import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
 

@@ -18,8 +18,8 @@ export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 const packagesDir = path.resolve(packageRoot, '..');
 const workspaceRoot = path.resolve(packagesDir, '..');
 
-/** The workspace packages a user installs for OpenCode (the CLI brings `hookwise init` / `intent select`). */
-export const PACKED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-opencode', 'adapter-claude-code'] as const;
+/** The workspace packages a user installs for OpenCode (@hookwise/cli brings `hookwise init` and the plugins' commands). */
+export const PACKED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-opencode', 'cli'] as const;
 
 export function assertBuilt(): void {
   const missing = PACKED.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
@@ -120,7 +120,7 @@ export function createProject(install: ScratchInstall, name: string, options: { 
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), content);
   }
-  const cli = path.join(install.installDir, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
+  const cli = path.join(install.installDir, 'node_modules', '@hookwise', 'cli', 'bin', 'hookwise.js');
   const binary = opencodeBinary(packageRoot);
   const project: Project = {
     dir,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkOpenCodePlugin, isHookwiseEntry, mergeOpenCodePlugin, pluginSpec, readOpenCodeConfig } from './opencode-setup.js';
+import { checkOpenCodePlugin, isHookwiseEntry, mergeOpenCodePlugin, pluginSpec, readOpenCodeConfig } from './opencode-json.js';
 
 let root: string | undefined;
 afterEach(() => {

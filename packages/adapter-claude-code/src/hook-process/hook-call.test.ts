@@ -4,7 +4,7 @@ import path from 'node:path';
 import { defineHook } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
+import { MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './hook-call.js';
 
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));

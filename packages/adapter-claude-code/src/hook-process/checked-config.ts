@@ -3,8 +3,8 @@ import Module from 'node:module';
 import path from 'node:path';
 import type { HookwiseConfig } from '@hookwise/core';
 import type { BundledConfig } from '@hookwise/core/host';
-import { remainingCallTime } from './run.js';
-import type { LazyBundledConfig } from './runtime.js';
+import { remainingCallTime } from './hook-call.js';
+import type { LazyBundledConfig } from './bundle-runtime.js';
 
 // A plugin package stuck in a loop at import is stopped here and nothing is carried; the call
 // then loads it under its own deadline, which names it.

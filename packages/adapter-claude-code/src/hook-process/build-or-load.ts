@@ -1,22 +1,17 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { acquireFileLock, checkDirectoryChain, type HeldLock } from '@hookwise/core/fs';
 import { buildRunBundle, bundlePathOf, cacheDirOf, isManifestFresh, MANIFEST_NAME, markFailed, readManifest, recentWriteFailure, type BundleManifest } from './bundle.js';
-import { escapeControl, findProjectConfig, logCliRecord, remainingCallTime, resolveProjectDir, runHookProcess, runHookWithinDeadline, type RunRequest } from './run.js';
-
-/** The run-time file the per-project bundle includes: `dist/runtime.js` beside this module. */
-export function runtimeFile(): string {
-  return path.join(path.dirname(fileURLToPath(import.meta.url)), 'runtime.js');
-}
+import { runtimeFile } from './package-files.js';
+import { escapeControl, findProjectConfig, logCliRecord, remainingCallTime, resolveProjectDir, runHookProcess, runHookWithinDeadline, type RunRequest } from './hook-call.js';
 
 /**
  * The path `bin/hookwise.cjs` takes when the project's bundle is missing or stale: build it,
  * then run the call through it; if it cannot be built, run unbundled (every plugin loaded as
  * ESM through `loadConfig`, several times slower to start, same behaviour).
  */
-export async function runSlow(request: RunRequest, options: { bundleFailed?: boolean } = {}): Promise<never> {
+export async function runBuildOrLoad(request: RunRequest, options: { bundleFailed?: boolean } = {}): Promise<never> {
   const projectDir = resolveProjectDir(request.env, peekCwd(request.stdin, request.env), request.cwd);
   const configFile = findProjectConfig(projectDir);
   const runtime = runtimeFile();

@@ -4,9 +4,9 @@ import { Script } from 'node:vm';
 import { HookwiseError, type EventLog } from '@hookwise/core';
 import { createEventLog, findConfigFile, isSafeName, type Engine } from '@hookwise/core/host';
 import { useSynchronousReads } from '@hookwise/core/fs';
-import { dispatchEvent } from './binding.js';
-import { isClaudeCodeEvent, isMappedEvent, parseHookInput, type AnyHookInput } from './events.js';
-import { serializeOutput } from './output.js';
+import { dispatchEvent } from '../binding/binding.js';
+import { isClaudeCodeEvent, isMappedEvent, parseHookInput, type AnyHookInput } from '../binding/events.js';
+import { serializeOutput } from '../binding/output.js';
 
 /** Bigger stdin is refused: Claude Code caps tool output far below this, so it is not a real event. */
 export const MAX_INPUT_BYTES = 8 * 1024 * 1024;

@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 /**
- * `hookwise init --host opencode` and `hookwise doctor --host opencode`: the plugin entry in the
+ * `hookwise init` and `hookwise doctor` for OpenCode (see ./index.ts): the plugin entry in the
  * project's `opencode.json`. OpenCode resolves a bare package name from the npm registry, not
  * from the project's node_modules (offline it gives up after about 70 s), so the entry is the
  * installed package folder as a path relative to `opencode.json`; OpenCode loads a folder
@@ -13,13 +12,19 @@ export const OPENCODE_PACKAGE = '@hookwise/adapter-opencode';
 
 export type PluginEntry = string | [string, Record<string, unknown>];
 
-/** The folder of the installed `@hookwise/adapter-opencode`, as the project resolves it. */
+/**
+ * The folder of the installed `@hookwise/adapter-opencode` as the project resolves it (the
+ * nearest `node_modules` from the project upwards), without following links: a pnpm or
+ * workspace link stays `node_modules/@hookwise/adapter-opencode`, a path that survives upgrades.
+ */
 export function installedOpenCodePlugin(projectDir: string): string | undefined {
-  try {
-    const require = createRequire(path.join(projectDir, 'package.json'));
-    return path.dirname(require.resolve(`${OPENCODE_PACKAGE}/package.json`));
-  } catch {
-    return undefined;
+  let dir = path.resolve(projectDir);
+  for (;;) {
+    const folder = path.join(dir, 'node_modules', ...OPENCODE_PACKAGE.split('/'));
+    if (existsSync(path.join(folder, 'package.json'))) return folder;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
   }
 }
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { checkDirectoryChain, fileStamps, readFileInside, stampsFresh, sweepTempFiles, writeFileAtomicInside, type FileStamp } from '@hookwise/core/fs';
-import { checkJsonConfig, type CarriedConfig } from './carried-config.js';
+import { checkJsonConfig, type CarriedConfig } from './checked-config.js';
 
 /**
  * The per-project run bundle: one CommonJS file under `.hookwise/cache/` holding this adapter's
@@ -347,9 +347,9 @@ export function markFailed(projectDir: string, manifest: BundleManifest, reason:
 /**
  * The entry module: imports the run-time and exports `run(request)`. The config's modules are
  * `require`d inside loaders, which esbuild bundles as modules initialised on first call: the
- * run-time runs each one's top level under the call's deadline (see runtime.ts). JSON configs
+ * run-time runs each one's top level under the call's deadline (see bundle-runtime.ts). JSON configs
  * name plugins by package; they resolve from the config's folder. `carried`: what the build
- * checked of a JSON config (carried-config.ts), handed to core as `checked`.
+ * checked of a JSON config (checked-config.ts), handed to core as `checked`.
  */
 export function generateEntry(configFile: string, runtime: string, carried?: CarriedConfig): string {
   const lines = [`import { runBundled } from ${JSON.stringify(runtime)};`];
@@ -369,7 +369,7 @@ export function generateEntry(configFile: string, runtime: string, carried?: Car
   } else {
     lines.push(`export const config = { kind: 'module', file: ${JSON.stringify(configFile)}, load: ${loader(configFile)} };`);
   }
-  // `config`, `loadBundledModules` and `configFromBundle` are exported for the build's own config check (carried-config.ts) and bench/snapshot.mjs.
+  // `config`, `loadBundledModules` and `configFromBundle` are exported for the build's own config check (checked-config.ts) and bench/snapshot.mjs.
   lines.push(`export { loadBundledModules, configFromBundle } from ${JSON.stringify(runtime)};`, `export function run(request) {`, `  return runBundled(request, config);`, `}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { points, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, loadPlugin, silentLogger, type Engine } from '@hookwise/core/host';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, findConfigFile, loadConfig, loadPlugin, silentLogger, type Engine } from '@hookwise/core/host';
 import { findInstalledPlugins } from '@hookwise/core/fs';
-import type { Settings } from './settings.js';
+
+/** The project's config file (core's lookup), if any. */
+export const findProjectConfig: (projectDir: string) => string | undefined = findConfigFile;
 
 /**
  * The hookwise plugins installed in the project (found by their `package.json` marker, core's
@@ -42,23 +43,23 @@ export function resolvePluginNames(requested: readonly string[], installed: read
 }
 
 /** An engine for inspection (init, doctor, plugin commands): real config, but state kept in memory unless asked otherwise. */
-export async function loadProjectEngine(projectDir: string, options: { configFile?: string; inMemory?: boolean } = {}): Promise<{ engine: Engine; file: string | undefined }> {
+export async function loadProjectEngine(projectDir: string, options: { configFile?: string; inMemory?: boolean; host: string }): Promise<{ engine: Engine; file: string | undefined }> {
   const loaded = await loadConfig(projectDir, options.configFile ? { file: options.configFile } : {});
   const engine = createEngine({
     config: loaded.config,
     projectDir,
-    host: 'claude-code',
+    host: options.host,
     ...(options.inMemory ? { stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger } : {}),
   });
   return { engine, file: loaded.file };
 }
 
 /** An engine from plugin package names as a JSON config would list them (for `init --dry-run`, before a config exists). */
-export async function engineForPlugins(projectDir: string, packages: readonly string[]): Promise<Engine> {
+export async function engineForPlugins(projectDir: string, packages: readonly string[], host: string): Promise<Engine> {
   const plugins: Array<PluginInstance<any>> = [];
   for (const name of packages) plugins.push(await loadPlugin(name, { from: projectDir }));
   const config: HookwiseConfig = { plugins };
-  return createEngine({ config, projectDir, host: 'claude-code', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
+  return createEngine({ config, projectDir, host, stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
 }
 
 /** The lifecycle points some configured hook listens on, with the plugins on each. */
@@ -69,22 +70,4 @@ export function pointsInUse(engine: Engine): Map<PointName, string[]> {
     if (hooks.length > 0) used.set(point, [...new Set(hooks.map((hook) => hook.pluginName))]);
   }
   return used;
-}
-
-export function readJsonFile<T>(file: string): { ok: true; value: T | undefined } | { ok: false; message: string } {
-  if (!existsSync(file)) return { ok: true, value: undefined };
-  try {
-    const text = readFileSync(file, 'utf8');
-    if (text.trim() === '') return { ok: true, value: undefined };
-    return { ok: true, value: JSON.parse(text) as T };
-  } catch (error) {
-    return { ok: false, message: `${file} is not valid JSON: ${(error as Error).message}` };
-  }
-}
-
-export function readSettings(file: string): { ok: true; value: Settings } | { ok: false; message: string } {
-  const read = readJsonFile<Settings>(file);
-  if (!read.ok) return read;
-  if (read.value !== undefined && (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value))) return { ok: false, message: `${file} must hold a JSON object` };
-  return { ok: true, value: read.value ?? {} };
 }

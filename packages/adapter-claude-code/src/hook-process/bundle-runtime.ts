@@ -1,6 +1,6 @@
 import { ConfigError } from '@hookwise/core';
 import { configFromBundle, createEngine, type BundledConfig, type CheckedJsonConfig, type Engine } from '@hookwise/core/host';
-import { CallDeadlineError, runHookProcess, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './run.js';
+import { CallDeadlineError, runHookProcess, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './hook-call.js';
 
 /**
  * The run-time of the per-project bundle. The generated entry (see bundle.ts) bundles this
@@ -19,7 +19,7 @@ export type LazyBundledConfig =
       plugins: Record<string, () => unknown>;
       /** Loaders of the hook modules by the specifier the JSON config lists. */
       hookModules: Record<string, () => unknown>;
-      /** What the bundle's build checked of the config (see carried-config.ts): core skips that on the call. */
+      /** What the bundle's build checked of the config (see checked-config.ts): core skips that on the call. */
       checked?: CheckedJsonConfig;
     };
 

@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkJsonConfig, sourceOf } from '../src/carried-config.js';
-import { compileRunEntry, generateEntry, importEsbuild } from '../src/bundle.js';
+import { checkJsonConfig, sourceOf } from '../src/hook-process/checked-config.js';
+import { compileRunEntry, generateEntry, importEsbuild } from '../src/hook-process/bundle.js';
 import { assertBuilt, createScratchProject, hookwise, packageRoot, packagesDir, writeJson, type ScratchProject } from './harness.js';
 
 /** What the run bundle carries of a JSON config: checked with the built core and plugins, as a build does. */
@@ -12,7 +12,7 @@ beforeAll(() => assertBuilt());
 afterEach(() => projects.splice(0).forEach((project) => project.remove()));
 
 const coreEntry = path.join(packagesDir, 'core', 'dist', 'index.js');
-const runtime = path.join(packageRoot, 'dist', 'runtime.js');
+const runtime = path.join(packageRoot, 'dist', 'hook-process', 'bundle-runtime.js');
 
 /** The bundle a build checks a JSON config with: built without carried options, as buildRunBundle does first. */
 async function unchecked(file: string): Promise<{ code: string; file: string }> {

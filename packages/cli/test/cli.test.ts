@@ -1,0 +1,117 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, createScratchProject, read, run, type ScratchProject } from './harness.js';
+
+const PLUGINS = ['hook-prune', 'hook-precompact', 'hook-suggest'];
+const projects: ScratchProject[] = [];
+beforeAll(() => assertBuilt(['core', ...PLUGINS, 'cli', 'adapter-opencode', 'adapter-claude-code']));
+afterEach(() => projects.splice(0).forEach((project) => project.remove()));
+
+function scratch(...adapters: string[]): ScratchProject {
+  const project = createScratchProject(['core', ...PLUGINS, 'cli', ...adapters]);
+  projects.push(project);
+  return project;
+}
+
+describe('hookwise for OpenCode, without the Claude Code adapter', () => {
+  it('init --host opencode writes the config and the opencode.json entry, and doctor --host opencode passes', () => {
+    const project = scratch('adapter-opencode');
+    expect(readdirSync(path.join(project.dir, 'node_modules', '@hookwise')).sort()).toEqual(['adapter-opencode', 'cli', 'core', 'hook-precompact', 'hook-prune', 'hook-suggest']);
+    const init = run(project, ['init', '--host', 'opencode', '--plugins', 'prune,precompact,suggest']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } });
+    expect(JSON.parse(read(project, 'opencode.json'))).toEqual({ $schema: 'https://opencode.ai/config.json', plugin: ['./node_modules/@hookwise/adapter-opencode'] });
+    expect(read(project, '.gitignore')).toContain('.hookwise/');
+    expect(existsSync(path.join(project.dir, '.claude'))).toBe(false);
+
+    const doctor = run(project, ['doctor', '--host', 'opencode']);
+    expect(doctor.code, doctor.stdout).toBe(0);
+    expect(doctor.stdout).toContain('✓ opencode.json loads @hookwise/adapter-opencode from ./node_modules/@hookwise/adapter-opencode');
+    expect(doctor.stdout).toContain('No problems found.');
+  });
+
+  it('uses the only installed host adapter when --host is not given', () => {
+    const project = scratch('adapter-opencode');
+    const init = run(project, ['init', '--plugins', 'suggest']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(read(project, 'opencode.json')).toContain('./node_modules/@hookwise/adapter-opencode');
+    expect(init.stdout).toContain('Run `hookwise doctor` to check the setup.');
+    expect(run(project, ['init', '--plugins', 'suggest']).stdout).toContain('already set up: nothing changed');
+  });
+});
+
+describe('choosing the host', () => {
+  it('with several adapters installed, init sets up claude-code and says so; --host picks another', () => {
+    const project = scratch('adapter-opencode', 'adapter-claude-code');
+    const init = run(project, ['init', '--plugins', 'suggest']);
+    expect(init.code, init.stderr).toBe(0);
+    expect(init.stdout).toContain('hookwise init: setting up claude-code (installed host adapters: claude-code, opencode; pick one with --host)');
+    expect(read(project, '.claude/settings.json')).toContain('node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs\\" run SessionStart');
+    expect(existsSync(path.join(project.dir, 'opencode.json'))).toBe(false);
+
+    const opencode = run(project, ['init', '--host', 'opencode']);
+    expect(opencode.code, opencode.stderr).toBe(0);
+    expect(opencode.stdout).toContain('Run `hookwise doctor --host opencode` to check the setup.');
+    expect(existsSync(path.join(project.dir, 'opencode.json'))).toBe(true);
+  });
+
+  it('without any host adapter, init changes nothing and says what to install; an unknown --host names the installed ones', () => {
+    const project = scratch();
+    const init = run(project, ['init', '--plugins', 'suggest']);
+    expect(init.code).toBe(1);
+    expect(init.stderr).toMatch(/no hookwise host adapter is installed here.*nothing was changed/);
+    expect(existsSync(path.join(project.dir, 'hookwise.config.json'))).toBe(false);
+
+    const withOpenCode = scratch('adapter-opencode');
+    const unknown = run(withOpenCode, ['init', '--host', 'pi']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no host adapter for "pi" is installed here; installed: opencode (@hookwise/adapter-opencode)');
+    const doctor = run(withOpenCode, ['doctor', '--host', 'pi']);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/^✗ no host adapter for "pi"/m);
+  });
+
+  it('report and run go to the host that offers them, and say when it offers none', () => {
+    const project = scratch('adapter-opencode');
+    const result = run(project, ['report', 'session.jsonl']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('the opencode adapter offers no report');
+    const hook = run(project, ['run', 'PostToolUse']);
+    expect(hook.code).toBe(1);
+    expect(hook.stderr).toContain('the opencode adapter has no hook command');
+  });
+});
+
+describe('the CLI', () => {
+  it('has --version and --help for every command, with the installed hosts\' init options', () => {
+    const project = scratch('adapter-claude-code');
+    expect(run(project, ['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    for (const command of ['init', 'doctor', 'report', 'commands']) {
+      const help = run(project, [command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).toContain(`Usage: hookwise ${command}`);
+    }
+    expect(run(project, ['init', '--help']).stdout).toMatch(/--scope <scope>\s+which Claude Code settings file to write \(claude-code\)/);
+  });
+
+  it('dispatches plugin commands by their words, with --session', () => {
+    const project = scratch('adapter-claude-code');
+    expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
+    // `hookwise run` reaches the host's hook command, as settings written with `--command "npx hookwise"` call it.
+    const start = run(project, ['run', 'SessionStart'], { input: JSON.stringify({ session_id: 'sess-9', hook_event_name: 'SessionStart', source: 'startup', cwd: project.dir }) });
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stdout).toBe('');
+    expect(read(project, '.hookwise/state/project/hookwise-core.json')).toContain('sess-9');
+    const listed = run(project, ['commands']);
+    expect(listed.stdout).toMatch(/^hookwise suggest dismiss/m);
+    const dismissed = run(project, ['suggest', 'dismiss']);
+    expect(dismissed.code, dismissed.stderr).toBe(0);
+    expect(dismissed.stdout).toMatch(/dismissed/i);
+    const status = run(project, ['suggest', 'status', '--session', 'sess-9']);
+    expect(status.code, status.stderr).toBe(0);
+    const unknown = run(project, ['frobnicate', 'now']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/unknown command "frobnicate now".*suggest dismiss/);
+  });
+});

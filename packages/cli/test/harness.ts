@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Helpers for the process-level tests: they run the built bin in a project, as users do. */
+export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const packagesDir = path.resolve(packageRoot, '..');
+export const bin = path.join(packageRoot, 'bin', 'hookwise.js');
+
+/** Fails with a clear message when a package a test links has not been built. */
+export function assertBuilt(folders: readonly string[]): void {
+  const missing = folders.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
+  if (missing.length > 0) throw new Error(`these packages have no dist/ yet: ${missing.join(', ')}. Build first: npx -y pnpm@10.34.9 turbo run build`);
+}
+
+export interface ScratchProject {
+  dir: string;
+  home: string;
+  remove(): void;
+}
+
+/**
+ * A project in a temporary folder with the given workspace packages (by folder) linked into
+ * node_modules/@hookwise, the way an install puts them; nothing else is installed.
+ */
+export function createScratchProject(folders: readonly string[], prefix = 'hookwise-cli-'): ScratchProject {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const dir = path.join(root, 'project');
+  const home = path.join(root, 'home');
+  mkdirSync(path.join(dir, 'node_modules', '@hookwise'), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module' }, null, 2)}\n`);
+  for (const folder of folders) symlinkSync(path.join(packagesDir, folder), path.join(dir, 'node_modules', '@hookwise', folder), 'dir');
+  return { dir, home, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a bin (default: this package's `hookwise`) in the project, with the project's HOME and nothing that changes how Node behaves. */
+export function run(project: ScratchProject, args: string[], options: { input?: string; bin?: string } = {}): ProcessResult {
+  const { NODE_EXTRA_CA_CERTS: _certs, NODE_OPTIONS: _options, CLAUDE_PROJECT_DIR: _project, ...env } = process.env;
+  const result = spawnSync(process.execPath, [options.bin ?? bin, ...args], { cwd: project.dir, input: options.input ?? '', env: { ...env, HOME: project.home }, encoding: 'utf8', timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export const read = (project: ScratchProject, file: string): string => readFileSync(path.join(project.dir, file), 'utf8');
