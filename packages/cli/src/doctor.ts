@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type PointName } from '@hookwise/core';
+import type { PointName } from '@hookwise/core';
+import { loadConfig } from '@hookwise/core/host';
 import type { HostSetup } from './host-setup.js';
 import { findProjectConfig, loadProjectEngine, pointsInUse } from './project.js';
 
