@@ -3,7 +3,7 @@ import { suggest } from './plugin.js';
 export { suggest };
 export default suggest;
 export type { SuggestPluginState } from './plugin.js';
-export { suggestOptionsSchema, defaultSuggestOptions, capacityBands, compactionLogPath, CLAUDE_CODE_COMPACTION_LOG, DEFAULT_COMPACTION_LOG } from './options.js';
+export { suggestOptionsSchema, defaultSuggestOptions, capacityBands, compactionLogPath, DEFAULT_COMPACTION_LOG } from './options.js';
 export type { SuggestOptions, SuggestOptionsInput } from './options.js';
 export {
   initialSuggestionState,

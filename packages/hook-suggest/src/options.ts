@@ -21,8 +21,7 @@ const buildOptionsSchema = () =>
     /** Context window in tokens, overriding what the host reports and what the model implies (200k, 1M for `[1m]`). */
     contextWindow: z.optional(z.number().check(z.int(), z.positive())),
     /**
-     * The compaction log (JSONL), relative to the project. Default `.claude/logs/hookwise-compaction.jsonl`
-     * under Claude Code, `.hookwise/logs/compaction.jsonl` elsewhere.
+     * The compaction log (JSONL), relative to the project. Default `.hookwise/logs/compaction.jsonl`.
      */
     logPath: z.optional(z.string().check(z.minLength(1), z.refine(isRelativePath, { message: 'must be a path relative to the project' }))),
     /** Tell the user after every compaction what happened and what was kept. Default true. */
@@ -47,10 +46,9 @@ export function capacityBands(options: Pick<SuggestOptions, 'capacityPercent' | 
   return bands;
 }
 
-export const CLAUDE_CODE_COMPACTION_LOG = '.claude/logs/hookwise-compaction.jsonl';
 export const DEFAULT_COMPACTION_LOG = '.hookwise/logs/compaction.jsonl';
 
-/** Where compactions are logged, relative to the project, for a host. */
-export function compactionLogPath(options: Pick<SuggestOptions, 'logPath'>, host: string): string {
-  return options.logPath ?? (host === 'claude-code' ? CLAUDE_CODE_COMPACTION_LOG : DEFAULT_COMPACTION_LOG);
+/** Where compactions are logged, relative to the project: the same place under every host. */
+export function compactionLogPath(options: Pick<SuggestOptions, 'logPath'>): string {
+  return options.logPath ?? DEFAULT_COMPACTION_LOG;
 }

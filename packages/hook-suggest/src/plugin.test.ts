@@ -280,7 +280,7 @@ describe('compaction events', () => {
     await writeTranscript([first, boundaryLine({ trigger: 'manual', preTokens: 142_431 }), assistantLine(45_263, 'a2')]);
     await engine.emit('tool:after', toolAfter({ transcriptPath }));
     await engine.emit('tool:after', toolAfter({ transcriptPath }));
-    const lines = await logLines('.claude/logs/hookwise-compaction.jsonl');
+    const lines = await logLines('.hookwise/logs/compaction.jsonl');
     expect(lines.map(({ time: _time, ...rest }) => rest)).toEqual([
       expect.objectContaining({ type: 'compaction', trigger: 'manual', tokensBefore: 142_431, tokensBeforeSource: 'compact-boundary', tokensAfter: null, tokensAfterSource: null, boundaryUuid: 'b1' }),
       { type: 'compaction:size-after', sessionId: 's1', compaction: 1, tokensBefore: 142_431, tokensAfter: 45_263, tokensAfterSource: 'next-measurement', reductionPercent: 68.2 },
@@ -296,13 +296,13 @@ describe('compaction events', () => {
     notices.push((await engine.emit('compact:after', { sessionId: 's1', trigger: 'auto', transcriptPath })).notice);
     notices.push((await engine.emit('compact:after', { sessionId: 's1', trigger: 'auto' })).notice); // no transcript: caught by time
     expect(notices).toEqual(['Context compacted (auto) at 2026-02-12 14:48:36 UTC: 150,500 → 30,100 tokens (−80%). hookwise preserved: nothing (no hookwise plugin registered anything to keep).', undefined, undefined]);
-    expect(await logLines('.claude/logs/hookwise-compaction.jsonl')).toHaveLength(1);
+    expect(await logLines('.hookwise/logs/compaction.jsonl')).toHaveLength(1);
 
     // A later compaction with a new boundary is a new one, even without compact:before.
     advance(10 * 60_000);
     await writeTranscript([assistantLine(150_000), boundaryLine({ trigger: 'auto', preTokens: 150_500 }), assistantLine(160_000, 'a2'), boundaryLine({ trigger: 'auto', preTokens: 161_000 }, 'b2')]);
     expect((await engine.emit('compact:after', { sessionId: 's1', transcriptPath })).notice).toContain('161,000 tokens before');
-    expect((await logLines('.claude/logs/hookwise-compaction.jsonl')).map((line) => [line.compaction, line.startedAt, line.boundaryUuid])).toEqual([
+    expect((await logLines('.hookwise/logs/compaction.jsonl')).map((line) => [line.compaction, line.startedAt, line.boundaryUuid])).toEqual([
       [1, '2026-02-12T14:48:36.000Z', 'b1'],
       [2, null, 'b2'],
     ]);

@@ -119,7 +119,7 @@ function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload,
  */
 function compactionLog(context: { projectDir: string; host: string; options: SuggestOptions; logger: Logger; eventLog: EventLog; clock: Clock; ephemeral: boolean }): EventLog {
   if (context.ephemeral) return context.eventLog;
-  const relative = compactionLogPath(context.options, context.host);
+  const relative = compactionLogPath(context.options);
   try {
     // The engine's clock stamps the lines, so a replay logs the recorded session's times.
     return createEventLog({ path: resolveInside(context.projectDir, relative), logger: context.logger, clock: () => new Date(context.clock.now()) });
@@ -344,7 +344,7 @@ const statusCommand: PluginCommand<SuggestOptions> = {
     if (policy.dismissed) {
       lines.push(`Dismissed until ${policy.dismissed.untilBand !== null ? `${policy.dismissed.untilBand}%` : policy.dismissed.untilToolCalls !== null ? `${policy.dismissed.untilToolCalls} tool calls` : 'the next compaction'}.`);
     }
-    lines.push(`Compactions: ${policy.compactions}${state.lastCompaction ? ` (last at ${state.lastCompaction.completedAt})` : ''}; log: ${compactionLogPath(context.options, context.host)}.`);
+    lines.push(`Compactions: ${policy.compactions}${state.lastCompaction ? ` (last at ${state.lastCompaction.completedAt})` : ''}; log: ${compactionLogPath(context.options)}.`);
     return lines.join('\n');
   },
 };

@@ -63,7 +63,7 @@ describe('replaying the recorded session (marot/spotter ae4a77f8, 2,385 lines, 2
     const messageId = (line: number) => (JSON.parse(lines[line - 1]!) as { message: { id: string } }).message.id;
     expect(messageId(1465)).toBe(messageId(1464));
 
-    const log = await compactionLog('.claude/logs/hookwise-compaction.jsonl');
+    const log = await compactionLog('.hookwise/logs/compaction.jsonl');
     // The record's whole shape is pinned in plugin.test.ts; here, what the recorded session gives it.
     expect(log).toMatchObject([
       {

@@ -142,7 +142,7 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
     api.setResponder(threeToolCalls({ inputTokens: 20_000 }));
     await claudeJson(project, ['-p', 'Run three more', '-c']);
 
-    const logFile = path.join(project.dir, '.claude', 'logs', 'hookwise-compaction.jsonl');
+    const logFile = path.join(project.dir, '.hookwise', 'logs', 'compaction.jsonl');
     expect(existsSync(logFile), `no compaction log at ${logFile}`).toBe(true);
     const lines = readJsonl(logFile).filter((record) => record.sessionId === first.session_id);
     const compaction = lines.find((record) => record.type === 'compaction');
