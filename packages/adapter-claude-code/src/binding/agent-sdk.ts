@@ -1,5 +1,5 @@
 import type { HookFailure, HookwiseConfig } from '@hookwise/core';
-import { createEngine, isSafeName, loadConfig, parseWith, type Engine } from '@hookwise/core/host';
+import { createEngine, isSafeName, loadConfig, parseWith, withDeadline, type Engine } from '@hookwise/core/host';
 import { dispatchEvent, markSessionStarted, type DispatchResult } from './binding.js';
 import { EVENT_POINTS, inputSchemas, isMappedEvent, type AnyHookInput, type MappedEvent } from './events.js';
 import type { HookJsonOutput } from './output.js';
@@ -113,7 +113,7 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
         if (!isSafeName(input.session_id)) throw new Error(`refused session id ${JSON.stringify(String(input.session_id).slice(0, 80))}`);
         // Loading the config and plugins counts against the deadline too: if it is not done in
         // time this event goes without hooks (the load goes on for the next callback).
-        loaded = await abortable(engine(), deadline.signal);
+        loaded = await withDeadline(engine(), Number.POSITIVE_INFINITY, () => undefined, { signal: deadline.signal });
         if (!loaded) {
           if (signal?.aborted) await reportSdkCut(await settledValue(engine()), event, input.session_id, timeoutSeconds, performance.now() - startedAt, report);
           else report(new Error(`the config and plugins were still loading after ${Math.round(performance.now() - startedAt)} ms; ${event} ran without hooks`), event);
@@ -128,7 +128,7 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
           // A delivered SessionStart (compact) runs session:start itself.
           if (event !== 'SessionStart') startSession = source;
         }
-        const result: DispatchResult | undefined = await abortable(dispatchEvent(loaded, event, parsed.data as AnyHookInput, { signal: deadline.signal, ...(startSession ? { startSession } : {}) }), signal);
+        const result: DispatchResult | undefined = await withDeadline(dispatchEvent(loaded, event, parsed.data as AnyHookInput, { signal: deadline.signal, ...(startSession ? { startSession } : {}) }), Number.POSITIVE_INFINITY, () => undefined, { signal });
         if (!result) {
           await reportSdkCut(loaded, event, input.session_id, timeoutSeconds, performance.now() - startedAt, report);
           return {};
@@ -176,22 +176,3 @@ function settledValue<T>(promise: Promise<T>): Promise<T | undefined> {
   return Promise.race([promise, Promise.resolve(undefined)]).catch(() => undefined);
 }
 
-/** Resolves with undefined once `signal` aborts: the SDK has given up on the hook. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}

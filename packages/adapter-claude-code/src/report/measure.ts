@@ -1,5 +1,5 @@
 import type { TokenCounter } from '@hookwise/core';
-import { fromAnthropicMessages, type Message, type MessagePart } from '@hookwise/core/messages';
+import { fromAnthropicMessages, type Message } from '@hookwise/core/messages';
 import { partTokens } from '@hookwise/core/counting';
 
 /**

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HookFailure, MergedNotice, PointName } from '@hookwise/core';
+import type { PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
 import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
@@ -31,97 +31,10 @@ import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.j
  * summarised — what a request transformer (hook-prune) would have changed.
  */
 
-/** One main-chain response's usage (core's transcript figures), as the replay saw it. */
-export interface UsagePoint extends Omit<TranscriptUsage, 'isSidechain'> {
-  /** Main-chain tool calls made before this response. */
-  toolCallsBefore: number;
-  /** What the `llm:before` transformers changed in the request that produced this response; undefined when none ran. */
-  prune?: PruneFigure;
-}
+import type { PruneFigure, ReplayCompaction, ReplayNotice, ReplayOptions, ReplayResult, UsagePoint } from './replay-result.js';
 
-export interface PruneFigure {
-  reclaimedTokens: number;
-  parts: number;
-  /** Messages the request carried. */
-  messages: number;
-  /** Tokens of the history it carried, by the engine's counter (the one `reclaimedTokens` uses); on compactions only. */
-  historyTokens?: number;
-}
+export type { PruneFigure, ReplayCompaction, ReplayHookError, ReplayNotice, ReplayOptions, ReplayResult, UsagePoint } from './replay-result.js';
 
-export interface ReplayNotice {
-  /** Line of the event whose outcome carried the notice. */
-  eventLine: number;
-  point: PointName;
-  text: string;
-  /** Line of the usage figure the event carried as `contextTokens` (first line of that response). */
-  usageLine?: number;
-  contextTokens?: number;
-  /** For tool events: the line of the `tool_use` block. */
-  toolUseLine?: number;
-  /** Main-chain tool calls so far (the current one included). */
-  toolCalls: number;
-  /** The notices one by one, as the engine merged them: kind, actions, the hook each came from. */
-  notices: MergedNotice[];
-}
-
-export interface ReplayCompaction {
-  line: number;
-  trigger: 'manual' | 'auto';
-  preTokens?: number;
-  postTokens?: number;
-  postTokensSource?: 'metadata' | 'measured';
-  /** Labels the `compact:before` hooks preserved (hook-precompact: active commands, intents…). */
-  preserved: string[];
-  /** Text the `compact:before` hooks added to the compaction instructions. */
-  instructions?: string;
-  blockedBy?: string;
-  prune?: PruneFigure;
-}
-
-export interface ReplayHookError extends HookFailure {
-  line: number;
-  point: PointName;
-}
-
-export interface ReplayResult {
-  transcript: string;
-  sessionId: string;
-  /** Number of the last line read. */
-  lines: number;
-  malformed: Array<{ line: number; reason: string }>;
-  model?: string;
-  usage: UsagePoint[];
-  toolCalls: Array<{ line: number; toolName: string; toolUseId?: string }>;
-  prompts: Array<{ line: number; command?: string }>;
-  notices: ReplayNotice[];
-  compactions: ReplayCompaction[];
-  hookErrors: ReplayHookError[];
-  /** Times `llm:before` ran (0 when no hook listens there). */
-  pruneRuns: number;
-  pruneSampling: 'turn' | 'every-request';
-}
-
-export interface ReplayOptions {
-  engine: Engine;
-  /** Session id for the events; default: the file name when it is a safe name, else `replay`. */
-  sessionId?: string;
-  /** Called for every non-blank line read (for a progress bar). */
-  onLine?: (line: number) => void;
-  /** Given each line's `timestamp`, so the engine's clock follows the recorded session. */
-  clock?: { setTimestamp(text: string): void };
-  /**
-   * `every-request` (default): run `llm:before` before every request and on each compaction.
-   * `turn`: only on the first request after each user message, carrying its figure to the other
-   * requests of the turn — about a quarter of the cost, but exact only for a transformer whose
-   * choice changes when a user prompt arrives (hook-prune's OpenCode rule, `protectTurns: 2`),
-   * not for its default agentic policy, which prunes inside a turn.
-   */
-  pruneSampling?: 'turn' | 'every-request';
-  /** Read the transcript with blocking calls (core's `synchronous` read): for a caller with nothing to draw meanwhile. */
-  synchronousReads?: boolean;
-}
-
-// A compaction waits this many entries at most for the next measured size.
 const COMPACTION_LOOKAHEAD = 500;
 
 export function sessionIdFor(transcriptPath: string): string {
