@@ -82,9 +82,7 @@ let marker: Buffer | undefined;
  * plugins: their bytes are searched for the marker (ASCII, so a byte search finds what a search
  * of the decoded text would), and only a manifest that holds it is decoded and parsed. Read into
  * a shared buffer (open, read to the end, close), not `readFileSync`: no buffer or string per
- * package. The reads are most of the cost: a project with 1,000 packages takes some 8 ms here
- * (10-15 % less than with `readFileSync`; the demo's 34 manifests, 430 -> 300 µs with the stat
- * before each listing).
+ * package: the reads are most of the cost (figures in bench/README.md).
  */
 function isPlugin(packageDir: string): boolean {
   let descriptor: number;

@@ -136,7 +136,7 @@ export async function writeAgileflowPrecompactStamp(projectDir: string, statePat
     throw new HookwiseError(`cannot update ${statePath}: ${(error as Error).message}`, { code: 'HW_PRECOMPACT_AGILEFLOW', cause: error });
   }
   document.last_precompact_at = now.toISOString();
-  // Loaded here: node:fs/promises costs every hook process ~1.5 ms to load, and only PreCompact writes this.
+  // Loaded here: node:fs/promises is slow to load for every hook process, and only PreCompact writes this.
   const { rename, writeFile } = await import('node:fs/promises');
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
   await writeFile(temporary, `${JSON.stringify(document, null, 2)}\n`, 'utf8');

@@ -22,8 +22,8 @@ export const DEFAULT_MUTATING_TOOLS: readonly string[] = [
   'edit_file',
 ];
 
-// The schemas are built on first use, not at import: building them costs a hook call ~1.5 ms,
-// and a call whose options the run bundle validated when it was built never needs them.
+// The schemas are built on first use, not at import: building them is a noticeable part of a
+// hook call's start, and a call whose options the run bundle validated never needs them.
 function buildOptionsSchema() {
   const folderSchema = z.union([
     z.string().check(z.minLength(1)),

@@ -6,8 +6,8 @@ const isRelativePath = (value: string) => !path.isAbsolute(value) && !path.win32
 // The schema's defaults, in its field order (`defaultSuggestOptions` is what the schema makes of `{}`).
 const defaults = { capacityPercent: 70, capacityStep: 10, toolCalls: 50, toolCallStep: 25, compactionNotice: true };
 
-// Built on first use, not at import: building it costs a hook call ~0.5 ms, and a call whose
-// options the run bundle validated when it was built never needs it.
+// Built on first use, not at import: a call whose options the run bundle validated when it was
+// built never needs it, and building it slows a hook call's start.
 const buildOptionsSchema = () =>
   z.strictObject({
     /** First capacity band, in percent of the context window. Default 70. */

@@ -127,8 +127,8 @@ let ownHost: string | undefined;
 
 /**
  * This machine's name, as `os.hostname()` gives it. On Linux it is the kernel's node name, read
- * from /proc (the same value gethostname returns): a hook call then never loads node:os, which
- * costs it ~0.3 ms (the run bundle loads built-ins like it on first use).
+ * from /proc (the same value gethostname returns): a hook call then never loads node:os, a
+ * cost on every start (the run bundle loads built-ins like it on first use).
  */
 function machineName(): string {
   if (process.platform === 'linux') {
