@@ -16,20 +16,20 @@ const workspaceDir = path.join(exampleDir, 'test-artifacts', `workspace-${proces
 // hook-suggest's tool-call suggestion (after 3 calls) carries the plugin's own actions; the
 // project's hooks add an intent summary and tell how much a compaction saved.
 const config = `
-import { defineConfig, defineHook } from '@hookwise/core';
+import { defineConfig, definePlugin } from '@hookwise/core';
 import suggest from '@hookwise/hook-suggest';
 
+// The project's own plugin, written as one object.
+const example = definePlugin({
+  meta: { name: 'example', version: '1.0.0' },
+  on: {
+    'llm:before': (payload) => (payload.intentId ? { context: '## Active intent\\n' + payload.intentId } : undefined),
+    'compact:after': (payload) => ({ notice: 'condensed ' + payload.tokensBefore + ' → ' + payload.tokensAfter + ' tokens' }),
+  },
+});
+
 export default defineConfig({
-  plugins: [suggest({ toolCalls: 3 })],
-  hooks: [
-    defineHook({
-      name: 'example',
-      on: {
-        'llm:before': (payload) => (payload.intentId ? { context: '## Active intent\\n' + payload.intentId } : undefined),
-        'compact:after': (payload) => ({ notice: 'condensed ' + payload.tokensBefore + ' → ' + payload.tokensAfter + ' tokens' }),
-      },
-    }),
-  ],
+  plugins: [suggest({ toolCalls: 3 }), example()],
 });
 `;
 

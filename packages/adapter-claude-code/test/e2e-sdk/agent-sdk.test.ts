@@ -47,14 +47,15 @@ const RECORDER = `
 const record = (point) => async (payload, context) => {
   await context.eventLog.append({ type: 'e2e:point', point, sessionId: payload.sessionId, source: payload.source, command: payload.command?.name, prompt: payload.prompt });
 };
-const recorder = defineHook({ name: 'e2e-recorder', on: { 'session:start': record('session:start'), 'prompt:submit': record('prompt:submit'), 'phase:end': record('phase:end') } });
+// A plugin written as one object, in the project's config file.
+const recorder = definePlugin({ meta: { name: 'e2e-recorder', version: '1.0.0' }, on: { 'session:start': record('session:start'), 'prompt:submit': record('prompt:submit'), 'phase:end': record('phase:end') } });
 `;
 
 /** A project with the workspace packages linked and this `hookwise.config.mjs`. */
 function projectWithConfig(body: string): ScratchProject {
   const project = createScratchProject('hookwise-sdk-e2e-');
   projects.push(project);
-  writeFileSync(path.join(project.dir, 'hookwise.config.mjs'), `import { defineConfig, defineHook } from '@hookwise/core';\n${body}\n`);
+  writeFileSync(path.join(project.dir, 'hookwise.config.mjs'), `import { defineConfig, defineHook, definePlugin } from '@hookwise/core';\n${body}\n`);
   return project;
 }
 
@@ -63,7 +64,7 @@ import { precompact } from '@hookwise/hook-precompact';
 import { suggest } from '@hookwise/hook-suggest';
 ${RECORDER}
 ${extra}
-export default defineConfig({ plugins: [precompact(), suggest({ toolCalls: 2 })], hooks: [recorder${extra ? ', ...extraHooks' : ''}] });
+export default defineConfig({ plugins: [precompact(), suggest({ toolCalls: 2 }), recorder()]${extra ? ', hooks: extraHooks' : ''} });
 `;
 
 /** Wraps every callback to time it; the first call of a binding loads the engine. */

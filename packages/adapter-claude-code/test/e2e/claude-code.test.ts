@@ -114,10 +114,10 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
     writeFileSync(
       path.join(pluginDir, 'index.js'),
       [
-        "import { definePlugin, defineHook } from '@hookwise/core';",
+        "import { definePlugin } from '@hookwise/core';",
         "const fail = (point) => () => { throw new Error(`throws on ${point}`); };",
         "const points = ['session:start', 'prompt:submit', 'tool:before', 'tool:after', 'compact:before', 'agent:stop'];",
-        "export default definePlugin({ meta: { name: 'throws', version: '1.0.0' }, hooks: [defineHook({ name: 'everything', on: Object.fromEntries(points.map((point) => [point, fail(point)])) })] });",
+        "export default definePlugin({ meta: { name: 'throws', version: '1.0.0' }, on: Object.fromEntries(points.map((point) => [point, fail(point)])) });",
       ].join('\n'),
     );
     const configFile = path.join(project.dir, 'hookwise.config.json');
