@@ -19,13 +19,13 @@ function heading(text) {
   process.stdout.write(`\n\u001b[1m${text}\u001b[22m\n${'─'.repeat(Math.min(78, text.length))}\n`);
 }
 
-/** The `hookwise` command of the installed adapter, run with this node. */
+/** The `hookwise` command (@hookwise/cli) as installed here, run with this node. */
 function hookwiseBin() {
   const require = createRequire(import.meta.url);
-  const manifestPath = require.resolve('@hookwise/adapter-claude-code/package.json');
+  const manifestPath = require.resolve('@hookwise/cli/package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.hookwise;
-  if (!bin) throw new Error('@hookwise/adapter-claude-code has no "hookwise" bin');
+  if (!bin) throw new Error('@hookwise/cli has no "hookwise" bin');
   return path.join(path.dirname(manifestPath), bin);
 }
 

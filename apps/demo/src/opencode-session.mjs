@@ -59,7 +59,8 @@ export async function runOpenCodeSession({ print }) {
     );
     // hook-prune's default policy, with thresholds small enough for a short demo.
     writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': { protectTokens: 4_000, minimumTokens: 2_000 }, '@hookwise/hook-suggest': {} } }, null, 2)}\n`);
-    const hookwise = path.join(path.dirname(require.resolve('@hookwise/adapter-claude-code/package.json')), 'bin', 'hookwise.cjs');
+    const cli = require.resolve('@hookwise/cli/package.json');
+    const hookwise = path.join(path.dirname(cli), JSON.parse(readFileSync(cli, 'utf8')).bin.hookwise);
     const init = spawnSync(process.execPath, [hookwise, 'init', '--host', 'opencode'], { cwd: project, encoding: 'utf8' });
     print(`$ hookwise init --host opencode\n${init.stdout.trim()}`);
     if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
