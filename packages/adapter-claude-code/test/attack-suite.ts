@@ -1,10 +1,10 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installProject, specifiersOf, startRegistry, type InstallKind } from '../../../test-support/registry.js';
-import { assertBuilt, cleanEnv, createScratchProject, LINKED_PACKAGES } from './harness.js';
+import { assertBuilt, callHook, cleanEnv, createScratchProject, LINKED_PACKAGES, type HookCall } from './harness.js';
 
 /**
  * Issue 15's reproductions, run against what a user gets: every package published to a local
@@ -35,31 +35,11 @@ export function attackSuite(kind: InstallKind): void {
   const postToolUse = (extra: Record<string, unknown> = {}) =>
     JSON.stringify({ session_id: SESSION, transcript_path: path.join(project, 'no-transcript.jsonl'), cwd: project, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'a\n' }, tool_use_id: 'toolu_1', ...extra });
 
-  interface Call {
-    code: number | null;
-    signal: NodeJS.Signals | null;
-    stdout: string;
-    stderr: string;
-  }
+  type Call = HookCall;
 
   /** One hook call as Claude Code makes it; killed after `killAfterMs` (a hang shows as signal SIGKILL). */
-  function call(event: string, input: string, options: { env?: Record<string, string>; killAfterMs?: number; onSpawn?: (pid: number) => void } = {}): Promise<Call> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, 'run', event], { cwd: project, env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), ...options.env } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.on('error', reject);
-      child.on('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ code, signal, stdout, stderr });
-      });
-      child.stdin.end(input);
-      options.onSpawn?.(child.pid!);
-    });
-  }
+  const call = (event: string, input: string, options: { env?: Record<string, string>; killAfterMs?: number; onSpawn?: (pid: number) => void } = {}): Promise<Call> =>
+    callHook(bin, event, input, { ...options, cwd: project, env: { CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), ...options.env } });
 
   const stderrLines = (result: Call) => result.stderr.split('\n').filter((line) => line.trim() !== '');
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../test-support/registry.js';
-import { assertBuilt, cleanEnv, createScratchProject, LINKED_PACKAGES, readJsonl, type ScratchProject } from './harness.js';
+import { assertBuilt, callHook, cleanEnv, createScratchProject, LINKED_PACKAGES, readJsonl, type ScratchProject } from './harness.js';
 
 /**
  * The first burst of a fresh install: Claude Code runs the PostToolUse hooks of parallel tool
@@ -33,32 +33,10 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-interface Call {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function call(project: string, bin: string, input: string): Promise<Call> {
-  return new Promise((resolve, reject) => {
-    // 300 node starts on a 2-core machine take longer than a call's default 30 s deadline; a call
-    // cut by it would be the machine's speed, not what is tested. Claude Code kills at 60 s.
-    const env = { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), HOOKWISE_CALL_TIMEOUT_MS: '400000' } as NodeJS.ProcessEnv;
-    const child = spawn(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 420_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-    child.stdin.end(input);
-  });
-}
+// 300 node starts on a 2-core machine take longer than a call's default 30 s deadline; a call
+// cut by it would be the machine's speed, not what is tested. Claude Code kills at 60 s.
+const call = (project: string, bin: string, input: string) =>
+  callHook(bin, 'PostToolUse', input, { cwd: project, env: { CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), HOOKWISE_CALL_TIMEOUT_MS: '400000' }, killAfterMs: 420_000 });
 
 const kinds = ['npm', 'pnpm', 'linked'] as const;
 

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createLinkedProject, type ScratchProject } from '../../../test-support/scratch-project.js';
 
 /** Helpers for the process-level tests: they run the built bin, as users do. */
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -20,33 +20,44 @@ export function assertBuilt(): void {
   if (!existsSync(path.join(packageRoot, 'dist', 'hook-process', 'bundle-runtime.js'))) throw new Error('packages/adapter-claude-code has no dist/hook-process/bundle-runtime.js; run `npx tsup` in it (or turbo run build)');
 }
 
-export interface ScratchProject {
-  dir: string;
-  /** A HOME of its own, so Claude Code's user settings and transcripts stay in the test. */
-  home: string;
-  remove(): void;
-}
+export type { ScratchProject };
 
-/**
- * A project in a temporary folder with the workspace packages linked into node_modules, the
- * way an install would put them (symlinks resolve to the workspace, so they share one core).
- */
-export function createScratchProject(prefix = 'hookwise-test-'): ScratchProject {
-  // realpath: macOS's /var → /private/var would make the paths hooks see differ from ours.
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  const dir = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(path.join(dir, 'node_modules', '@hookwise'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module' }, null, 2)}\n`);
-  for (const folder of LINKED_PACKAGES) symlinkSync(path.join(packagesDir, folder), path.join(dir, 'node_modules', '@hookwise', folder), 'dir');
-  return { dir, home, remove: () => rmSync(root, { recursive: true, force: true }) };
-}
+/** A project with the workspace packages linked into node_modules, the way an install would put them. */
+export const createScratchProject = (prefix = 'hookwise-test-'): ScratchProject => createLinkedProject(LINKED_PACKAGES, prefix);
 
 export interface ProcessResult {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+export interface HookCall {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * One hook call as Claude Code makes it: a new process running `bin run <event>`, the JSON on
+ * stdin, killed after `killAfterMs` (a hang shows as signal SIGKILL).
+ */
+export function callHook(bin: string, event: string, input: string, options: { cwd: string; env: Record<string, string | undefined>; killAfterMs?: number; onSpawn?: (pid: number) => void }): Promise<HookCall> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'run', event], { cwd: options.cwd, env: { ...cleanEnv(), ...options.env } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(input);
+    options.onSpawn?.(child.pid!);
+  });
 }
 
 /** Runs the built `hookwise` bin. */

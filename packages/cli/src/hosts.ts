@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { installedPackages } from '@hookwise/core/fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HostSetup } from './host-setup.js';
@@ -25,39 +26,11 @@ export const DEFAULT_HOST = 'claude-code';
  */
 export function findHostAdapters(projectDir: string): HostAdapter[] {
   const found = new Map<string, HostAdapter>();
-  let dir = path.resolve(projectDir);
-  for (;;) {
-    if (path.basename(dir) !== 'node_modules') {
-      const folder = path.join(dir, 'node_modules');
-      for (const name of packagesIn(folder)) {
-        const adapter = hostAdapterAt(path.join(folder, name));
-        if (adapter && !found.has(adapter.host)) found.set(adapter.host, adapter);
-      }
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+  for (const installed of installedPackages(projectDir)) {
+    const adapter = hostAdapterAt(installed.dir);
+    if (adapter && !found.has(adapter.host)) found.set(adapter.host, adapter);
   }
   return [...found.values()].sort((left, right) => (left.host < right.host ? -1 : left.host > right.host ? 1 : 0));
-}
-
-function packagesIn(folder: string): string[] {
-  const names: string[] = [];
-  for (const entry of listDir(folder)) {
-    if (entry.startsWith('.')) continue;
-    if (entry.startsWith('@')) for (const inner of listDir(path.join(folder, entry))) names.push(`${entry}/${inner}`);
-    else names.push(entry);
-  }
-  return names;
-}
-
-function listDir(folder: string): string[] {
-  try {
-    if (statSync(folder, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
-    return readdirSync(folder);
-  } catch {
-    return [];
-  }
 }
 
 function hostAdapterAt(packageDir: string): HostAdapter | undefined {

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createLinkedProject, type ScratchProject } from '../../../test-support/scratch-project.js';
 
 /** Helpers for the process-level tests: they run the built bin in a project, as users do. */
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,26 +15,10 @@ export function assertBuilt(folders: readonly string[]): void {
   if (missing.length > 0) throw new Error(`these packages have no dist/ yet: ${missing.join(', ')}. Build first: npx -y pnpm@10.34.9 turbo run build`);
 }
 
-export interface ScratchProject {
-  dir: string;
-  home: string;
-  remove(): void;
-}
+export type { ScratchProject };
 
-/**
- * A project in a temporary folder with the given workspace packages (by folder) linked into
- * node_modules/@hookwise, the way an install puts them; nothing else is installed.
- */
-export function createScratchProject(folders: readonly string[], prefix = 'hookwise-cli-'): ScratchProject {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)));
-  const dir = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(path.join(dir, 'node_modules', '@hookwise'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'scratch-project', private: true, type: 'module' }, null, 2)}\n`);
-  for (const folder of folders) symlinkSync(path.join(packagesDir, folder), path.join(dir, 'node_modules', '@hookwise', folder), 'dir');
-  return { dir, home, remove: () => rmSync(root, { recursive: true, force: true }) };
-}
+/** A project with the given workspace packages (by folder) linked into node_modules/@hookwise; nothing else installed. */
+export const createScratchProject = (folders: readonly string[], prefix = 'hookwise-cli-'): ScratchProject => createLinkedProject(folders, prefix);
 
 export interface ProcessResult {
   code: number | null;

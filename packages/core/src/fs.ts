@@ -13,4 +13,5 @@ export { acquireFileLock } from './state/lock.js';
 export type { HeldLock } from './state/lock.js';
 export { fileStamps, stampsFresh } from './state/file-stamps.js';
 export type { FileStamp } from './state/file-stamps.js';
-export { findInstalledPlugins, PLUGIN_KEYWORD } from './plugin-discovery.js';
+export { findInstalledPlugins, installedPackages, PLUGIN_KEYWORD } from './plugin-discovery.js';
+export type { InstalledPackage } from './plugin-discovery.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findInstalledPlugins, PLUGIN_KEYWORD } from './plugin-discovery.js';
+import { findInstalledPlugins, installedPackages, PLUGIN_KEYWORD } from './plugin-discovery.js';
 
 let root: string;
 beforeEach(() => {
@@ -83,5 +83,21 @@ describe('findInstalledPlugins', () => {
     mkdirSync(path.join(root, 'odd', 'node_modules', 'hook-odd', 'package.json'), { recursive: true });
     pkg(path.join(root, 'odd', 'node_modules', 'hook-ok'), plugin('hook-ok'));
     expect(findInstalledPlugins(path.join(root, 'odd'))).toEqual(['hook-ok']);
+  });
+});
+
+describe('installedPackages', () => {
+  it('lists every package from the folder upwards, the nearest copy of a name first, dot folders left out', () => {
+    const inner = path.join(root, 'project', 'node_modules');
+    pkg(path.join(inner, '@acme', 'tool'), { name: '@acme/tool' });
+    pkg(path.join(inner, 'shared'), { name: 'shared', version: '2.0.0' });
+    pkg(path.join(inner, '.pnpm', 'hidden'), { name: 'hidden' });
+    pkg(path.join(root, 'node_modules', 'shared'), { name: 'shared', version: '1.0.0' });
+    pkg(path.join(root, 'node_modules', 'outer'), { name: 'outer' });
+    expect(installedPackages(path.join(root, 'project')).sort((a, b) => (a.name < b.name ? -1 : 1))).toEqual([
+      { name: '@acme/tool', dir: path.join(inner, '@acme', 'tool') },
+      { name: 'outer', dir: path.join(root, 'node_modules', 'outer') },
+      { name: 'shared', dir: path.join(inner, 'shared') },
+    ]);
   });
 });

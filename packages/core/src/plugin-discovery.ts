@@ -21,18 +21,35 @@ export const PLUGIN_KEYWORD = 'hookwise-plugin';
  * packages) are followed to read their `package.json`, nothing else.
  */
 export function findInstalledPlugins(from: string | readonly string[]): string[] {
-  const found = new Set<string>();
+  return installedPackages(from)
+    .filter((installed) => isPlugin(installed.dir))
+    .map((installed) => installed.name)
+    .sort();
+}
+
+/** A package in a `node_modules` folder: its name and its folder (a link is not resolved). */
+export interface InstalledPackage {
+  name: string;
+  dir: string;
+}
+
+/**
+ * Every package installed where `from` resolves packages: the `node_modules` folders from each
+ * starting point upwards, as Node's resolution walks them, the nearest first; a name found
+ * twice counts once. Nothing is read but folder listings: callers read what they need of each
+ * package (plugins their keyword, the CLI a host adapter's declaration).
+ */
+export function installedPackages(from: string | readonly string[]): InstalledPackage[] {
+  const found = new Map<string, string>();
   const seenFolders = new Set<string>();
   for (const start of typeof from === 'string' ? [from] : from) {
     for (const folder of nodeModulesFrom(start)) {
       if (seenFolders.has(folder)) continue;
       seenFolders.add(folder);
-      for (const name of packagesIn(folder)) {
-        if (!found.has(name) && isPlugin(path.join(folder, name))) found.add(name);
-      }
+      for (const name of packagesIn(folder)) if (!found.has(name)) found.set(name, path.join(folder, name));
     }
   }
-  return [...found].sort();
+  return [...found].map(([name, dir]) => ({ name, dir }));
 }
 
 /** `node_modules` folders from `start` (a folder, a file or a file URL) up to the root. */
