@@ -5,4 +5,4 @@
  * Kept off the main entry: plugin authors count with `estimateMessageTokens` and their
  * context's `tokenCounter`.
  */
-export { forgetPartTokens, partTokens, rememberPartTokens } from './messages/estimate.js';
+export { countPartTokens, forgetPartTokens, partTokens, rememberPartTokens } from './messages/estimate.js';

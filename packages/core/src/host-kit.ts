@@ -13,6 +13,15 @@ export { createLevelLogger } from './logger.js';
 export type { LogEntry } from './logger.js';
 
 /**
+ * Whether a host should emit `point`: some hook listens on it, or it is `session:start` (the
+ * engine records it as the last session, which plugin commands without a session id apply to).
+ * For a host that builds its payload in steps of its own; {@link emitIfListening} asks it too.
+ */
+export function isListening(engine: Pick<Engine, 'has'>, point: PointName): boolean {
+  return engine.has(point) || point === 'session:start';
+}
+
+/**
  * Emits `point` when some hook listens on it, and resolves undefined without building the
  * payload otherwise. `session:start` is always emitted: the engine records it as the last
  * session, which plugin commands run without a session id apply to.
@@ -27,7 +36,7 @@ export async function emitIfListening<P extends PointName>(
   payload: PointInput<P> | (() => PointInput<P> | Promise<PointInput<P>>),
   options?: EmitOptions,
 ): Promise<MergedOutcome<P> | undefined> {
-  if (!engine.has(point) && point !== 'session:start') return undefined;
+  if (!isListening(engine, point)) return undefined;
   const input = typeof payload === 'function' ? await payload() : payload;
   return engine.emit(point, input, options);
 }

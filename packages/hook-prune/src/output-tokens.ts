@@ -2,11 +2,11 @@ import type { TokenCounter } from '@hookwise/core';
 import { defaultTokenCounter } from '@hookwise/core/host';
 import { IMAGE_TOKEN_ESTIMATE, type ToolResultContent, type ToolResultPart } from '@hookwise/core/messages';
 // Core's figures of parts, shared with a host that measures the same parts (the report).
-import { partTokens, rememberPartTokens } from '@hookwise/core/counting';
+import { countPartTokens, partTokens, rememberPartTokens } from '@hookwise/core/counting';
 
 /** Tokens of an output: core's part estimate (an empty text counts 0, an image core's fixed estimate). */
 export function countOutput(output: ToolResultContent, counter: TokenCounter): number {
-  return outputTokens({ type: 'tool-result', toolCallId: '', toolName: '', output }, counter);
+  return countPartTokens({ type: 'tool-result', toolCallId: '', toolName: '', output }, counter);
 }
 
 /** Tokens of a result's output: core's figure, kept per part and shared with a host that measures the same parts (the report). */

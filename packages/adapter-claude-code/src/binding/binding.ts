@@ -1,5 +1,5 @@
 import { joinText, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
-import { emitIfListening, type Engine } from '@hookwise/core/host';
+import { isListening, type Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
 import { readLastAssistantText } from '@hookwise/core/claude-code';
 import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
@@ -222,17 +222,13 @@ class Dispatch {
   ) {}
 
   async emit<P extends PointName>(point: P, payload: PointInputOf<P>): Promise<MergedOutcome<P> | undefined> {
-    const merged = await emitIfListening(
-      this.engine,
-      point,
-      async () => {
-        this.points.push(point);
-        const model = (await this.adapterState())?.model;
-        return (model ? { model, ...this.common, ...payload } : { ...this.common, ...payload }) as unknown as PointInput<P>;
-      },
-      this.signal ? { signal: this.signal } : undefined,
-    );
-    if (merged) for (const failure of merged.errors) this.errors.push(failure);
+    // The payload is built in steps (the session's model comes from state), so the kit's rule is asked first.
+    if (!isListening(this.engine, point)) return undefined;
+    this.points.push(point);
+    const model = (await this.adapterState())?.model;
+    const full = model ? { model, ...this.common, ...payload } : { ...this.common, ...payload };
+    const merged = await this.engine.emit(point, full as unknown as PointInput<P>, this.signal ? { signal: this.signal } : undefined);
+    for (const failure of merged.errors) this.errors.push(failure);
     return merged;
   }
 

@@ -40,6 +40,11 @@ export function partTokens(part: MessagePart, counter: TokenCounter): number {
   return tokens;
 }
 
+/** {@link partTokens} without keeping the figure: for a part made to be counted once (a placeholder being sized). */
+export function countPartTokens(part: MessagePart, counter: TokenCounter): number {
+  return estimatePartTokens(part, (text) => counter.count(text));
+}
+
 /**
  * Keeps a figure counted elsewhere: it must be what {@link partTokens} would give for this part
  * and counter (e.g. the counter's count of the tool-call input's JSON, already made for another
