@@ -30,3 +30,6 @@ export type { SafeNameOptions } from './state/safe-name.js';
 export { createCalibratedTokenCounter, createCharsTokenCounter, defaultTokenCounter } from './token-counter.js';
 export { contextWindowFor, resolveContextWindow } from './context-window.js';
 export type { ResolvedContextWindow } from './context-window.js';
+// How a notice reads with its offers, in a host's words for the compact action.
+export { noticeText } from './outcome.js';
+export type { NoticeWording } from './outcome.js';

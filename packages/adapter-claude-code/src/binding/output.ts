@@ -1,5 +1,9 @@
-import { joinText, type MergedOutcome, type NoticeAction } from '@hookwise/core';
+import { joinText, type MergedOutcome } from '@hookwise/core';
+import { noticeText } from '@hookwise/core/host';
 import type { MappedEvent } from './events.js';
+
+// Claude Code's word for the compact action: its own slash command.
+const CLAUDE_CODE_WORDING = { compact: 'Consider /compact now.' };
 
 /** Claude Code saves any hook output string longer than this to a file and gives the model a preview. */
 export const OUTPUT_CHARACTER_CAP = 10_000;
@@ -49,11 +53,6 @@ export interface EventResult {
   updatedToolOutput?: unknown;
 }
 
-/** An offer of a notice in Claude Code's terms: its `/compact` command, or the `hookwise` command line. */
-function offerText(action: NoticeAction): string {
-  if ('hostAction' in action) return 'Consider /compact now.';
-  return `(${['hookwise', action.command, ...(action.args ?? [])].join(' ')}${action.note ? `: ${action.note}` : ''})`;
-}
 
 /**
  * The notices of an outcome as the user sees them. Under Claude Code: each plugin's statement,
@@ -64,7 +63,7 @@ function offerText(action: NoticeAction): string {
 export function noticeOf(merged: Pick<MergedOutcome, 'notice' | 'notices'> | undefined, host: string): string | undefined {
   if (host !== 'claude-code') return merged?.notice;
   let text: string | undefined;
-  for (const notice of merged?.notices ?? []) text = joinText(text, [notice.statement, ...notice.actions.map(offerText)].join(' '), 'notice');
+  for (const notice of merged?.notices ?? []) text = joinText(text, noticeText({ text: notice.statement, actions: notice.actions }, CLAUDE_CODE_WORDING), 'notice');
   return text;
 }
 
