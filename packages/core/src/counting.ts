@@ -6,3 +6,7 @@
  * context's `tokenCounter`.
  */
 export { countPartTokens, forgetPartTokens, partTokens, rememberPartTokens } from './messages/estimate.js';
+export { CACHE_READ_PRICE, CACHE_WRITE_PRICES, CacheMeter, cacheCost } from './messages/cache-cost.js';
+export type { CacheFigures, CacheLifetime } from './messages/cache-cost.js';
+export { EDIT_TEXT_MIN_CHARS, EditChecker, editedTexts } from './messages/lost-edits.js';
+export type { EditCheck } from './messages/lost-edits.js';

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
 import defaultExport, { prune, pruneToolOutputs } from './index.js';
 
-/** The mechanics are tested under OpenCode's rule and chars/4, where `tokens(n)` is n tokens; the agentic default has its own test. */
-const OPENCODE_RULE = { protectTurns: 2, keepRecent: 0, supersede: false };
+/** The mechanics are tested under OpenCode's rule and chars/4, where `tokens(n)` is n tokens; the default policies have their own tests. */
+const OPENCODE_RULE = { policy: 'window', protectTurns: 2, keepRecent: 0, supersede: false } as const;
 
 function setup(options?: Parameters<typeof prune>[0], engineOptions: { opencode?: boolean } = {}) {
   const eventLog = createMemoryEventLog();
@@ -87,8 +87,8 @@ describe('prune() plugin on llm:before', () => {
     expect((await eventLog.readAll()).map((record) => record.type)).toEqual(['prune:applied']);
   });
 
-  it('by default (agentic policy) prunes a one-prompt agent loop, keeping the newest 3 results', async () => {
-    const { request, eventLog } = setup(undefined, { opencode: false });
+  it('with the window policy prunes a one-prompt agent loop past 40,000 tokens, keeping the newest 3 results', async () => {
+    const { request, eventLog } = setup({ policy: 'window' }, { opencode: false });
     // One prompt, then 10 tool steps of 10,000 tokens each: OpenCode's rule would prune nothing.
     const history = [prompt('fix the bug'), ...Array.from({ length: 10 }, () => toolTurn(tokens(10_000))).flat()];
     const outcome = await request(history);
@@ -102,11 +102,47 @@ describe('prune() plugin on llm:before', () => {
   it('near compaction (70 % of the window by default) prunes every eligible result, the minimum waived', async () => {
     // Newest first: 3 kept by recency, 40,000 in the window, then 10,000 that alone is under the 20,000 minimum.
     const history = [prompt('go'), ...[10_000, 40_000, 1, 1, 1].flatMap((size) => toolTurn(tokens(size)))];
-    const relaxed = setup(undefined, { opencode: false });
+    const relaxed = setup({ policy: 'window' }, { opencode: false });
     expect((await relaxed.request(history, { contextTokens: 130_000 })).value).toBeUndefined();
     const pressed = await relaxed.request(history, { contextTokens: 140_000 });
     expect(pressed.value![2]!.parts[0]).toMatchObject({ output: '[Old tool result content cleared]' });
-    expect((await setup({ pressurePercent: 100 }, { opencode: false }).request(history, { contextTokens: 199_000 })).value).toBeUndefined();
+    expect((await setup({ policy: 'window', pressurePercent: 100 }, { opencode: false }).request(history, { contextTokens: 199_000 })).value).toBeUndefined();
+  });
+
+  describe('the cache-aware default', () => {
+    const bash = (size: number) => toolTurn(tokens(size), { toolName: 'Bash', input: { command: `run ${size}` } });
+    const cleared = (messages: Message[]) => messages.map((message) => message.parts[0]?.type === 'tool-result' && message.parts[0].output === '[Old tool result content cleared]');
+
+    it('clears right behind the newest 3 results once the batch frees twice what the cache writes again', async () => {
+      const { request, eventLog } = setup(undefined, { opencode: false });
+      // 7 older results of 10,000 free 70,000; the 3 kept newest (30,000) are what follows the first change.
+      const history = [prompt('fix the bug'), ...Array.from({ length: 10 }, () => bash(10_000)).flat()];
+      const outcome = await request(history);
+      expect(cleared(outcome.value!).filter(Boolean).length).toBe(7);
+      expect(cleared(outcome.value!).slice(-6).some(Boolean)).toBe(false);
+      expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:applied', prunedCount: 7 }]);
+    });
+
+    it('waits while a batch would free less than twice what follows it', async () => {
+      const { request } = setup(undefined, { opencode: false });
+      // One old result of 10,000 behind 3 newest of 10,000: clearing it would make the cache write 30,000 again.
+      const history = [prompt('fix the bug'), ...Array.from({ length: 4 }, () => bash(10_000)).flat()];
+      expect((await request(history)).value).toBeUndefined();
+    });
+
+    it('keeps the reads and edits of files in use: touched by the newest 10 results or edited since the compaction', async () => {
+      const { request } = setup(undefined, { opencode: false });
+      const read = (file: string) => toolTurn(tokens(10_000), { toolName: 'Read', input: { file_path: file } });
+      const edit = (file: string) => toolTurn('The file has been updated.', { toolName: 'Edit', input: { file_path: file, old_string: 'a'.repeat(40), new_string: tokens(5_000, 'b') } });
+      const history = [prompt('refactor'), ...read('/repo/edited.ts'), ...edit('/repo/edited.ts'), ...read('/repo/looked-at.ts'), ...Array.from({ length: 11 }, () => bash(10_000)).flat()];
+      const outcome = await request(history);
+      const output = (index: number) => (outcome.value![index]!.parts[0] as { output: unknown }).output;
+      // The edited file's read and edit stay (its edit's text too); the file only looked at long ago goes.
+      expect(output(2)).not.toBe('[Old tool result content cleared]');
+      expect(outcome.value![3]!.parts[1]).toEqual(history[3]!.parts[1]);
+      expect(output(6)).toBe('[Old tool result content cleared]');
+      expect(cleared(outcome.value!).filter(Boolean).length).toBe(9);
+    });
   });
 
   it('rejects bad options when the engine is built, naming the plugin', () => {

@@ -6,6 +6,7 @@ import { writeFileAtomicInside } from '@hookwise/core/fs';
 import * as z from 'zod/mini';
 import { version } from '../package.json';
 import { SessionPrunings, type SessionPruning } from './session-pruners.js';
+import { CACHE_AWARE_POLICY } from './policy.js';
 import { thresholdsFor } from './thresholds.js';
 import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput } from './trim-output.js';
 
@@ -14,11 +15,23 @@ const tokens = () => z.number().check(z.nonnegative());
 // Built on first use, not at import: a hook call whose options the run bundle validated when it
 // was built never needs it.
 const buildOptionsSchema = () => z.object({
+  /**
+   * `cache-aware` (default): `CACHE_AWARE_POLICY`, made to lower the bill under prompt caching
+   * without losing what edits quote. `window`: the earlier rule, a protected window of the
+   * newest 40,000 tool tokens and batches over 20,000 (scaled to the context window).
+   */
+  policy: z.optional(z.enum(['cache-aware', 'window'])),
   /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
   protectTokens: z.optional(tokens()),
   minimumTokens: z.optional(tokens()),
   /** Newest tool results never pruned (default 3). */
   keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
+  /** Reads and writes of files touched by the newest this-many tool results kept whole (default 10 with `cache-aware`; 0 turns it off). */
+  keepFileContext: z.optional(z.number().check(z.int(), z.nonnegative())),
+  /** Keep the reads and writes of files edited since the latest compaction (default true with `cache-aware`; under pressure they go too). */
+  keepEditedFiles: z.optional(z.boolean()),
+  /** A batch is committed only when it frees at least this multiple of the tokens sent after its oldest result (default 2 with `cache-aware`; 0: the plain minimum rule). */
+  cacheBreakRatio: z.optional(z.number().check(z.nonnegative())),
   /** Last user turns kept whole (default 0; 2 is OpenCode's rule). */
   protectTurns: z.optional(z.number().check(z.int(), z.nonnegative())),
   protectedTools: z.optional(z.array(z.string())),
@@ -96,7 +109,8 @@ const SESSIONS_KEPT = 32;
 
 async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookContext<PrunePluginOptions>, session: SessionPruning) {
   const options = context.options;
-  const thresholds = thresholdsFor(payload.contextWindow ?? payload.model);
+  const thresholds = options.policy === 'window' ? thresholdsFor(payload.contextWindow ?? payload.model) : CACHE_AWARE_POLICY;
+  const cacheAware = options.policy !== 'window';
   const sticky = options.sticky !== false;
   const previouslyPruned = sticky ? await readPrunedIds(context) : undefined;
   const contextTokens = payload.contextTokens ?? session.historyTokens(payload.messages, context.tokenCounter);
@@ -108,6 +122,11 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     protectTokens: options.protectTokens ?? thresholds.protectTokens,
     minimumTokens: underPressure ? 0 : (options.minimumTokens ?? thresholds.minimumTokens),
     keepRecent: options.keepRecent,
+    keepFileContext: options.keepFileContext ?? (cacheAware ? CACHE_AWARE_POLICY.keepFileContext : undefined),
+    // Under pressure everything eligible but the files of the newest results goes at once: a
+    // compaction would rewrite the cache, and lose more, anyway.
+    keepEditedFiles: underPressure ? false : (options.keepEditedFiles ?? (cacheAware ? CACHE_AWARE_POLICY.keepEditedFiles : undefined)),
+    cacheBreakRatio: underPressure ? 0 : (options.cacheBreakRatio ?? (cacheAware ? CACHE_AWARE_POLICY.cacheBreakRatio : undefined)),
     protectTurns: options.protectTurns,
     protectedTools: options.protectedTools,
     digestInputs: options.digestInputs,

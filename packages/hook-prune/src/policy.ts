@@ -9,6 +9,17 @@ import { DEFAULT_MINIMUM_TOKENS, DEFAULT_PROTECT_TOKENS } from './thresholds.js'
 // protection is by recency. What each default buys on the recorded session is in bench/README.md.
 /** Newest results kept whatever their size, as Anthropic's context editing keeps 3 tool uses. */
 export const DEFAULT_KEEP_RECENT = 3;
+/** Off in the one-shot function (the plugin's cache-aware policy turns it on: `CACHE_AWARE_POLICY`). */
+export const DEFAULT_KEEP_FILE_CONTEXT = 0;
+/** Off in the one-shot function (the plugin's cache-aware policy sets it: `CACHE_AWARE_POLICY`). */
+export const DEFAULT_CACHE_BREAK_RATIO = 0;
+/**
+ * The plugin's default policy, cache-aware and edit-aware: clear right behind the newest
+ * results, in batches that free at least twice what the prompt cache must write again, and keep
+ * what the model quotes in its edits (the reads and writes of files in use). What each setting
+ * buys on real sessions is in bench/README.md.
+ */
+export const CACHE_AWARE_POLICY = Object.freeze({ protectTokens: 0, minimumTokens: 0, cacheBreakRatio: 2, keepFileContext: 10, keepEditedFiles: true });
 /** No protection by user turns (OpenCode's rule is 2: with it, one long prompt protects everything). */
 export const DEFAULT_PROTECT_TURNS = 0;
 /** A re-read of the same file or a re-run of the same command makes the older output stale. */
@@ -55,6 +66,20 @@ export interface PruneOptions {
    * Default `DEFAULT_DIGEST_INPUT_TOOLS`; `false` or `[]` turns it off.
    */
   digestInputs?: readonly string[] | false;
+  /**
+   * Reads and writes of a file one of the newest this-many tool results touched are kept whole:
+   * the model quotes them in its next edits of that file (see `file-context.ts`). 0 turns it off.
+   */
+  keepFileContext?: number;
+  /** Also keep the reads and writes of every file edited since the latest compaction (default false): edits come in runs. */
+  keepEditedFiles?: boolean;
+  /**
+   * Prompt caching: pruning a result makes the provider write again everything after it. With a
+   * ratio above 0, a batch is committed only when the tokens it frees are at least this share of
+   * the tokens sent after its oldest result; older candidates wait for a batch that pays. 0 is
+   * the plain rule (everything past the window, once it frees more than `minimumTokens`).
+   */
+  cacheBreakRatio?: number;
   /** Counts tokens (default core's calibrated counter). */
   tokenCounter?: TokenCounter;
   /**
@@ -98,6 +123,9 @@ export interface Policy {
   readonly protectTokens: number;
   readonly minimumTokens: number;
   readonly keepRecent: number;
+  readonly keepFileContext: number;
+  readonly keepEditedFiles: boolean;
+  readonly cacheBreakRatio: number;
   readonly protectTurns: number;
   /** Stale outputs and earlier prunes are never touched in the current turn when turns are protected at all. */
   readonly staleTurns: number;
@@ -126,6 +154,8 @@ export function policyOf(options: PruneOptions): Policy {
   const minimumTokens = checkCount(options.minimumTokens, DEFAULT_MINIMUM_TOKENS, 'minimumTokens');
   const keepRecent = checkCount(options.keepRecent, DEFAULT_KEEP_RECENT, 'keepRecent');
   const protectTurns = checkCount(options.protectTurns, DEFAULT_PROTECT_TURNS, 'protectTurns');
+  const keepFileContext = checkCount(options.keepFileContext, DEFAULT_KEEP_FILE_CONTEXT, 'keepFileContext');
+  const cacheBreakRatio = checkCount(options.cacheBreakRatio, DEFAULT_CACHE_BREAK_RATIO, 'cacheBreakRatio');
   const counter = options.tokenCounter ?? defaultTokenCounter;
   const placeholderOption = options.placeholder ?? DEFAULT_PLACEHOLDER;
   const useDigest = placeholderOption === 'digest';
@@ -136,6 +166,9 @@ export function policyOf(options: PruneOptions): Policy {
     protectTokens,
     minimumTokens,
     keepRecent,
+    keepFileContext,
+    keepEditedFiles: options.keepEditedFiles ?? false,
+    cacheBreakRatio,
     protectTurns,
     staleTurns: Math.min(protectTurns, 1),
     supersede: options.supersede ?? DEFAULT_SUPERSEDE,

@@ -2,7 +2,7 @@ import type { Message } from '@hookwise/core/messages';
 import type { PruneOptions, PruneResult } from './policy.js';
 import { createPruner } from './pruner.js';
 
-export { DEFAULT_KEEP_RECENT, DEFAULT_PROTECT_TURNS, DEFAULT_PROTECTED_TOOLS, DEFAULT_SUPERSEDE } from './policy.js';
+export { CACHE_AWARE_POLICY, DEFAULT_KEEP_RECENT, DEFAULT_PROTECT_TURNS, DEFAULT_PROTECTED_TOOLS, DEFAULT_SUPERSEDE } from './policy.js';
 export type { PruneDecision, PruneOptions, PruneResult } from './policy.js';
 export { isPrunedOutput } from './digest.js';
 export { toolResultTokens } from './output-tokens.js';

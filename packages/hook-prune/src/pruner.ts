@@ -2,6 +2,7 @@ import { isUserPrompt, type Message } from '@hookwise/core/messages';
 import { formatNumber } from './digest.js';
 import { buildIndex, extendedIndex, F_ERROR, F_FACTS, F_OUTPUT_PRUNED, F_PROMPT, F_SKIP, F_SUMMARY, forEachResult, keyIdOf, NO_KEY, PROMPT, SUMMARY, type HistoryIndex } from './history-index.js';
 import { policyOf, type Policy, type PruneDecision, type PruneOptions, type PruneResult } from './policy.js';
+import { fileContextEntries } from './file-context.js';
 import { factsAt, factsOf, markPruned, replace, useFactsFor, type Run } from './replacement.js';
 
 /**
@@ -80,7 +81,7 @@ function unchangedResult(messages: Message[], scannedCount: number, decision: Pr
 
 /** One run on `messages` with its index (see `pruneToolOutputs` for the policy). */
 function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, previouslyPruned: ReadonlySet<string> | undefined): PruneResult {
-  const { protectTokens, minimumTokens, keepRecent, protectTurns, staleTurns, supersede } = policy;
+  const { protectTokens, minimumTokens, keepRecent, protectTurns, staleTurns, supersede, cacheBreakRatio } = policy;
   useFactsFor(index, policy);
   const entries = index.entries;
   const run: Run = { policy, messages, output: messages, prunedIds: [], tokensReclaimed: 0 };
@@ -92,6 +93,8 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
   // Results of the latest step are protected by recency wherever they are.
   if (latestStep !== undefined) for (const id of latestStep) forEachResult(index, id, (at) => (latestMarks[at] = runMark));
   const prunedMark = previouslyPruned === undefined ? 0 : markPruned(index, previouslyPruned);
+  // Reads and writes of the files in use: kept whole, like the newest results.
+  const fileContext = fileContextEntries(index, policy.keepFileContext, policy.keepEditedFiles);
 
   // Pass 1, newest to oldest: count prompts, fill the window, find the crossing result.
   let prompts = 0;
@@ -104,6 +107,18 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
   let stoppedAt = -1;
   let stale: number[] | undefined;
   let reapply: number[] | undefined;
+  // With a cache-break ratio: the tokens a request would still send after each candidate (what
+  // the cache writes again from there), and the oldest candidate whose batch frees enough.
+  let tailTokens = 0;
+  let cutAt = -1;
+  let cutTokens = 0;
+  const noteCandidate = (at: number): void => {
+    if (candidateTokens > minimumTokens && candidateTokens >= cacheBreakRatio * tailTokens) {
+      cutAt = at;
+      cutTokens = candidateTokens;
+    }
+    tailTokens += windowOf[at]! - gains[at]!;
+  };
 
   for (let at = entries.length - 1; at >= 0; at--) {
     let flag = flags[at]!;
@@ -119,7 +134,7 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
     // Protected, or already pruned with nothing left in its input.
     if ((flag & F_SKIP) !== 0) continue;
     // By recency: the newest results, the step the model is about to read.
-    const recent = scannedCount <= keepRecent || latestMarks[at] === runMark;
+    const recent = scannedCount <= keepRecent || latestMarks[at] === runMark || fileContext?.has(at) === true;
 
     if (prunedMark !== 0 && !recent && prompts >= staleTurns && prunedMarks[at] === prunedMark) {
       (reapply ??= []).push(at);
@@ -136,6 +151,7 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
             if (tokens > 0) {
               (stale ??= []).push(at);
               candidateTokens += tokens;
+              if (cacheBreakRatio > 0) noteCandidate(at);
             }
             continue;
           }
@@ -144,24 +160,35 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
         }
       }
     }
-    if (recent || prompts < protectTurns) continue;
+    if (recent || prompts < protectTurns) {
+      tailTokens += windowOf[at]!;
+      continue;
+    }
 
     if (crossing < 0) {
       windowTokens += windowOf[at]!;
       if (windowTokens > protectTokens) {
         crossing = at;
         candidateTokens += gains[at]!;
+        if (cacheBreakRatio > 0) noteCandidate(at);
+      } else {
+        tailTokens += windowOf[at]!;
       }
     } else {
       candidateTokens += gains[at]!;
+      if (cacheBreakRatio > 0) noteCandidate(at);
     }
-    if (crossing >= 0 && candidateTokens > minimumTokens) {
+    // Without a ratio the batch is certain once it passes the minimum; with one, an older candidate may still pay.
+    if (cacheBreakRatio === 0 && crossing >= 0 && candidateTokens > minimumTokens) {
       // Committed whatever is older: pass 2 replaces it while it scans it, in one walk.
       stoppedAt = at;
       break;
     }
   }
-  const commit = candidateTokens > minimumTokens;
+  const commit = cacheBreakRatio > 0 ? cutAt >= 0 : candidateTokens > minimumTokens;
+  // Candidates older than the cut wait for a batch that pays for breaking the cache there.
+  const oldest = cacheBreakRatio > 0 ? cutAt : 0;
+  if (cacheBreakRatio > 0) candidateTokens = cutTokens;
   if (!commit && reapply === undefined) {
     if (prompts < protectTurns) {
       return unchangedResult(messages, scannedCount, 'fewer-than-two-user-prompts', `only ${prompts} user prompt(s) since the latest compaction: the last ${protectTurns} turn(s) are never pruned`);
@@ -182,13 +209,13 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
     // Every eligible result from the crossing one back to the compaction summary. Results
     // protected by recency or turns are all newer than the crossing one. What pass 1 did not
     // reach (older than where it stopped) is scanned here.
-    for (let at = crossing; at >= 0; at--) {
+    for (let at = crossing; at >= oldest; at--) {
       const entry = entries[at]!;
       if (entry.kind === SUMMARY) break;
       if (entry.kind === PROMPT) continue;
       const unscanned = at < stoppedAt;
       if (unscanned) scannedCount++;
-      if (entry.part!.isError === true || factsOf(entry, run).protected) continue;
+      if (entry.part!.isError === true || factsOf(entry, run).protected || fileContext?.has(at) === true) continue;
       if (previouslyPruned?.has(entry.part!.toolCallId)) {
         // Pass 1 listed the ones it reached; the older ones are re-applied here.
         if (unscanned) replace(entry, run);
@@ -196,7 +223,7 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
       }
       if (replace(entry, run)) newlyPruned++;
     }
-    for (const at of stale ?? []) if (replace(entries[at]!, run)) newlyPruned++;
+    for (const at of stale ?? []) if (at >= oldest && replace(entries[at]!, run)) newlyPruned++;
   }
   for (const at of reapply ?? []) replace(entries[at]!, run);
 

@@ -4,7 +4,7 @@ import { readTranscript } from '@hookwise/core/claude-code';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { anthropicProblems, openAIProblems } from './__fixtures__/payload-checks.js';
-import { pruneToolOutputs, type PruneOptions } from './prune-tool-outputs.js';
+import { CACHE_AWARE_POLICY, pruneToolOutputs, type PruneOptions } from './prune-tool-outputs.js';
 import { thresholdsFor } from './thresholds.js';
 
 const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
@@ -20,6 +20,7 @@ const files = [
 const OPENCODE_RULE: PruneOptions = { protectTurns: 2, keepRecent: 0, supersede: false };
 const optionSets: Array<[string, PruneOptions]> = [
   ['defaults', {}],
+  ['cache-aware (the plugin\'s default)', CACHE_AWARE_POLICY],
   ['OpenCode rule', OPENCODE_RULE],
   ['16k window', thresholdsFor(16_000)],
   ['everything it may, digests', { protectTokens: 0, minimumTokens: 0, placeholder: 'digest' }],
@@ -102,7 +103,7 @@ describe('real Claude Code transcripts (read through readTranscript)', () => {
 
   it('pruned before every request as a host does (same message objects, growing, earlier prunes handed back), each run gives what a cold run on a fresh copy gives', async () => {
     const { messages } = await readTranscript(`${transcripts}${bigSession}`);
-    for (const [, options] of [optionSets[0]!, optionSets[3]!]) {
+    for (const [, options] of [optionSets[0]!, optionSets[1]!, optionSets[4]!]) {
       let warmPruned: string[] | undefined;
       let coldPruned: string[] | undefined;
       // Every 7th length keeps the test quick; the caches see histories grow by several messages at a time.

@@ -1,7 +1,8 @@
 import type { HookwiseConfig, MergedNotice, PluginMeta } from '@hookwise/core';
 import { resolveContextWindow } from '@hookwise/core/host';
+import { summarizeCost, requestCosts, type CostSummary } from './cost.js';
 import { createReplayEngine } from './replay-engine.js';
-import { replayTranscript, type ReplayNotice, type ReplayResult } from './replay.js';
+import { replayTranscript, type ReplayNotice, type ReplayResult, type UsagePoint } from './replay.js';
 
 /**
  * The report's JSON shape (`hookwise report --json`). Stable: fields are only ever added, and
@@ -51,6 +52,8 @@ export interface Report {
   compactions: CompactionEntry[];
   /** hook-prune over the whole session. */
   prune: PruneSummary;
+  /** Input cost under prompt caching with and without the `llm:before` transformers, and lost edits; null when they did not run before every request. */
+  cost: CostSummary | null;
   /** Every other notice (e.g. a note after a compaction). */
   notices: Array<{ line: number; point: string; text: string }>;
   /** Hooks that threw, timed out or returned something unusable (the replay went on). */
@@ -71,6 +74,9 @@ export interface TimelineEntry {
   prunedParts: number | null;
   /** The context of this request with hook-prune applied (`contextTokens − pruneReclaimedTokens`); null when it did not run. */
   contextWithPruneTokens: number | null;
+  /** This request's input cost under prompt caching (5-minute writes, base-price tokens) as sent, and with hook-prune; null when not priced. */
+  costWithout: number | null;
+  costWithPrune: number | null;
 }
 
 /**
@@ -259,6 +265,14 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     if (other.length > 0) notices.push({ line: notice.eventLine, point: notice.point, text: other.join('\n') });
   }
 
+  const cost = summarizeCost(replay);
+  const priced = replay.usage.filter((point) => point.prune?.cache !== undefined);
+  const costs = new Map<UsagePoint, [number, number]>();
+  if (cost) {
+    const without = requestCosts(priced.map((point) => point.prune!.cache!.without), cost.prefixTokens, '5m');
+    const withPrune = requestCosts(priced.map((point) => point.prune!.cache!.withPrune), cost.prefixTokens, '5m');
+    priced.forEach((point, index) => costs.set(point, [without[index]!, withPrune[index]!]));
+  }
   const timeline: TimelineEntry[] = replay.usage.map((point) => ({
     line: point.line,
     contextTokens: point.contextTokens,
@@ -269,6 +283,8 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     pruneReclaimedTokens: point.prune ? point.prune.reclaimedTokens : null,
     prunedParts: point.prune ? point.prune.parts : null,
     contextWithPruneTokens: point.prune ? point.contextTokens - point.prune.reclaimedTokens : null,
+    costWithout: costs.get(point)?.[0] ?? null,
+    costWithPrune: costs.get(point)?.[1] ?? null,
   }));
 
   const autoCompactTokens = autoCompactPoint(contextWindow);
@@ -334,6 +350,7 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
       prune: compaction.prune ? { reclaimedTokens: compaction.prune.reclaimedTokens, historyTokens: compaction.prune.historyTokens ?? 0, parts: compaction.prune.parts } : null,
     })),
     prune,
+    cost,
     notices,
     hookErrors: replay.hookErrors.map(({ line, point, pluginName, hookName, kind, message }) => ({ line, point, pluginName, hookName, kind, message })),
   };

@@ -1,6 +1,7 @@
 import type { HookFailure, MergedNotice, PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import type { TranscriptUsage } from '@hookwise/core/claude-code';
+import type { CacheFigures } from '@hookwise/core/counting';
 
 // What a replay of a Claude Code transcript gives back (see replay.ts).
 
@@ -19,6 +20,17 @@ export interface PruneFigure {
   messages: number;
   /** Tokens of the history it carried, by the engine's counter (the one `reclaimedTokens` uses); on compactions only. */
   historyTokens?: number;
+  /** The request's message tokens read from and written to the prompt cache, as the host sent it and as transformed; requests only, `every-request` sampling only. */
+  cache?: { without: CacheFigures; withPrune: CacheFigures };
+}
+
+/** An edit whose old text the request that made it showed (sourced); lost when the transformed request no longer did. */
+export interface ReplayEdit {
+  line: number;
+  toolName: string;
+  lost: boolean;
+  /** Tokens of the replaced output that showed the text: what the re-read costs. */
+  rereadTokens: number;
 }
 
 export interface ReplayNotice {
@@ -72,6 +84,8 @@ export interface ReplayResult {
   /** Times `llm:before` ran (0 when no hook listens there). */
   pruneRuns: number;
   pruneSampling: 'turn' | 'every-request';
+  /** Sourced edits (see `ReplayEdit`), when `llm:before` ran before every request. */
+  edits: ReplayEdit[];
 }
 
 export interface ReplayOptions {

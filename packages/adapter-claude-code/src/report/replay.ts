@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
+import { CacheMeter, EditChecker, editedTexts } from '@hookwise/core/counting';
 import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
 import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
 import type { HookInputOf, MappedEvent } from '../binding/events.js';
@@ -71,6 +72,12 @@ class Replayer {
   private started = false;
   private readonly history = new LiveHistory();
   private readonly meter: TransformMeter;
+  /** What each request cost under prompt caching as the host sent it, and as transformed. */
+  private readonly cacheWithout: CacheMeter;
+  private readonly cacheWith: CacheMeter;
+  private readonly edits: EditChecker;
+  /** The latest request's history, as the host sent it and as transformed: what its response's edits are checked against. */
+  private lastRequest: { original: Message[]; transformed: Message[] } | undefined;
   /** Message id of the response whose lines are being read. */
   private openResponse: string | undefined;
   private readonly toolUses = new Map<string, { input: unknown; line: number; toolName: string }>();
@@ -105,9 +112,14 @@ class Replayer {
       hookErrors: [],
       pruneRuns: 0,
       pruneSampling: this.pruneSampling,
+      edits: [],
     };
     this.host = new ReplayHost(this.engine, this.result.sessionId, (point) => this.facts(point));
-    this.meter = new TransformMeter(this.engine.services.tokenCounter);
+    const counter = this.engine.services.tokenCounter;
+    this.meter = new TransformMeter(counter);
+    this.cacheWithout = new CacheMeter(counter);
+    this.cacheWith = new CacheMeter(counter);
+    this.edits = new EditChecker(counter);
   }
 
   /**
@@ -226,6 +238,12 @@ class Replayer {
     const value = emission?.outcome.value as Message[] | undefined;
     const diff = value === undefined ? { tokens: 0, parts: 0 } : this.meter.measure(original, value);
     const figure: PruneFigure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
+    if (options.carry && this.pruneSampling === 'every-request') {
+      // A request (not a compaction's history): priced both ways, and kept for its response's edits.
+      const sent = value ?? original;
+      figure.cache = { without: this.cacheWithout.request(original), withPrune: this.cacheWith.request(sent) };
+      this.lastRequest = { original: original.slice(), transformed: sent };
+    }
     if (options.carry) this.turnPrune = figure;
     // The share a compaction could have been spared needs the whole history, counted the same way.
     else figure.historyTokens = original.reduce((sum, message) => sum + messageTokens(message, this.engine.services.tokenCounter), 0);
@@ -251,8 +269,17 @@ class Replayer {
       const toolUseId = typeof id === 'string' && id !== '' ? id : undefined;
       const toolInput = input ?? {};
       if (toolUseId !== undefined) this.toolUses.set(toolUseId, { input: toolInput, line, toolName });
+      if (this.lastRequest) this.checkEdits(line, toolName, toolInput, this.lastRequest);
       this.result.toolCalls.push({ line, toolName, ...(toolUseId !== undefined ? { toolUseId } : {}) });
       await this.send(line, 'PreToolUse', { tool_name: toolName, tool_input: toolInput, ...(toolUseId !== undefined ? { tool_use_id: toolUseId } : {}) }, { toolUseLine: line });
+    }
+  }
+
+  /** Whether the old text an edit quotes was shown by the request that made it, and still shown after the transform. */
+  private checkEdits(line: number, toolName: string, input: unknown, request: { original: Message[]; transformed: Message[] }): void {
+    for (const text of editedTexts(input)) {
+      const check = this.edits.check(text, request.original, request.transformed);
+      if (check.sourced) this.result.edits.push({ line, toolName, lost: check.lost, rereadTokens: check.rereadTokens });
     }
   }
 
@@ -369,6 +396,9 @@ class Replayer {
     // unless the boundary says it (events before it must not carry the old size).
     this.history.clear();
     this.meter.clear();
+    this.cacheWithout.reset();
+    this.cacheWith.reset();
+    this.lastRequest = undefined;
     this.lastUsage = undefined;
     this.sizeAfterCompaction = boundary.postTokens;
     this.turnPrune = undefined;

@@ -1,0 +1,114 @@
+import type { TokenCounter } from '../token-counter.js';
+import { partTokens } from './estimate.js';
+import type { Message, MessagePart } from './message-model.js';
+
+/**
+ * Lost edits: the observable case of a pruned output the model needed. An edit replaces old
+ * text it must quote exactly; when the request that made the edit showed that text only inside a
+ * tool output a transformer replaced, the model had to read the file again (or guess). An edit
+ * is **sourced** when the untransformed history showed its old text (40 characters or more) and
+ * **lost** when the transformed one no longer did.
+ */
+export const EDIT_TEXT_MIN_CHARS = 40;
+
+// Claude Code's Edit and MultiEdit, OpenCode's edit, pi's edit: the field holding the old text.
+const OLD_TEXT_KEYS = ['old_string', 'oldString', 'oldText', 'old_str'];
+
+/** The old texts an edit-like tool call quotes (40 characters or more), whatever the host's field name. */
+export function editedTexts(input: unknown): string[] {
+  const texts: string[] = [];
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    for (const [key, field] of Object.entries(value)) {
+      if (OLD_TEXT_KEYS.includes(key) && typeof field === 'string') {
+        if (field.length >= EDIT_TEXT_MIN_CHARS) texts.push(field);
+      } else if (key === 'edits') visit(field);
+    }
+  };
+  visit(input);
+  return texts;
+}
+
+// Line-number prefixes file readers add: Claude Code's `    12→`, `cat -n`'s tab, OpenCode's `00012| `.
+const LINE_NUMBERS = /^ *\d+(?:→|\t|\| ?)/gm;
+
+export interface EditCheck {
+  sourced: boolean;
+  lost: boolean;
+  /** Tokens of the replaced output that showed the text (what a re-read costs); 0 when not lost. */
+  rereadTokens: number;
+  /** Where the untransformed history showed the text: the newest part showing it, and how many messages from the end. */
+  source?: { part: MessagePart; messagesBack: number };
+}
+
+/**
+ * Checks edits against the requests that made them. Texts are searched in what the model was
+ * shown: text parts, tool-call inputs (what it wrote itself) and tool outputs, line numbers
+ * stripped. Each part's searchable text is kept per part object.
+ */
+export class EditChecker {
+  private readonly texts = new WeakMap<MessagePart, string>();
+
+  constructor(private readonly counter: TokenCounter) {}
+
+  /**
+   * `original`: the history as the host would have sent it; `transformed`: as sent. Copy on
+   * write is assumed (an unchanged message or part is the same object in both), and both have
+   * the same number of messages.
+   */
+  check(text: string, original: readonly Message[], transformed: readonly Message[]): EditCheck {
+    for (let index = original.length - 1; index >= 0; index--) {
+      const message = original[index]!;
+      for (const part of message.parts) {
+        if (!this.text(part).includes(text)) continue;
+        const source = { part, messagesBack: original.length - 1 - index };
+        const kept = transformed[index];
+        if (kept === message || (kept !== undefined && kept.parts.includes(part))) return { sourced: true, lost: false, rereadTokens: 0, source };
+        if (this.shows(transformed, text)) return { sourced: true, lost: false, rereadTokens: 0, source };
+        return { sourced: true, lost: true, rereadTokens: partTokens(part, this.counter), source };
+      }
+    }
+    return { sourced: false, lost: false, rereadTokens: 0 };
+  }
+
+  private shows(messages: readonly Message[], text: string): boolean {
+    for (const message of messages) for (const part of message.parts) if (this.text(part).includes(text)) return true;
+    return false;
+  }
+
+  private text(part: MessagePart): string {
+    let text = this.texts.get(part);
+    if (text === undefined) {
+      text = searchableText(part);
+      this.texts.set(part, text);
+    }
+    return text;
+  }
+}
+
+function searchableText(part: MessagePart): string {
+  switch (part.type) {
+    case 'text':
+    case 'reasoning':
+      return part.text;
+    case 'tool-call':
+      return stringsOf(part.input).join('\n');
+    case 'tool-result': {
+      const output = typeof part.output === 'string' ? part.output : part.output.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
+      return output.replace(LINE_NUMBERS, '');
+    }
+    default:
+      return '';
+  }
+}
+
+function stringsOf(value: unknown, into: string[] = []): string[] {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
+  else if (value !== null && typeof value === 'object') for (const field of Object.values(value)) stringsOf(field, into);
+  return into;
+}
