@@ -114,6 +114,11 @@ describe('the HTML page in headless Chromium', () => {
       });
       await page.goto(pathToFileURL(file).href);
 
+      // The cost chart: both curves drawn across the page.
+      for (const selector of ['path.cost-curve', 'path.cost-prune-curve']) {
+        expect(await page.locator(selector).count()).toBe(1);
+        expect((await page.locator(selector).boundingBox())!.width).toBeGreaterThan(500);
+      }
       const curve = page.locator('path.context-curve');
       expect(await curve.count()).toBe(1);
       const box = await curve.boundingBox();

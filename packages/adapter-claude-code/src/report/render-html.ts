@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Report, TimelineEntry } from './analyze.js';
 import { formatNumber, formatPercent, formatShort, stripControl } from './format.js';
+import { costSection } from './render-cost.js';
 
 /**
  * One self-contained HTML page: an inline SVG chart (context tokens per request, the window,
@@ -122,6 +123,8 @@ h1 { font-size: 22px; margin: 0 0 4px; } h2 { font-size: 17px; margin: 28px 0 8p
 .grid { stroke: #eef0f4; } .axis-line { stroke: #9aa3b2; }
 .context-curve { fill: none; stroke: var(--context); stroke-width: 2.2; }
 .prune-curve { fill: none; stroke: var(--prune); stroke-width: 2; stroke-opacity: .85; }
+.cost-curve { fill: none; stroke: var(--context); stroke-width: 2; }
+.cost-prune-curve { fill: none; stroke: var(--prune); stroke-width: 2; }
 .auto-compact-line { stroke: var(--window); stroke-width: 1; stroke-opacity: .6; }
 .window-line { stroke: var(--window); stroke-width: 1.5; } .window-label { fill: var(--window) !important; }
 .marker-suggestion circle { fill: var(--suggest); stroke: #fff; stroke-width: 2; } .marker-suggestion text { fill: var(--suggest) !important; font-weight: 600; }
@@ -226,8 +229,12 @@ ${chart(report)}
 ${table('suggestions', ['#', 'line', 'kind', 'context', 'tool calls', 'reason'], suggestionRows, 'No plugin would have suggested compacting.')}
 <h2>Compactions</h2>
 ${table('compactions', ['line', 'trigger', 'tokens before', 'tokens after', 'preserved (compact:before)', 'llm:before on that history'], compactionRows, 'No compaction in this session.')}
-<h2>Pruning (llm:before)</h2>
+<h2>In a host that runs hookwise before every request</h2>
+<p>OpenCode, pi and AI SDK apps run the <code>llm:before</code> transforms (hook-prune) before each request; Claude Code's hooks cannot rewrite its requests, so for a Claude Code session these figures are what such a host would have sent, not what Claude Code did.</p>
+<h3>Pruning (llm:before)</h3>
 <p id="prune-summary">${pruneText}</p>
+<h3>Input cost under prompt caching</h3>
+${costSection(report)}
 ${noticeRows.length > 0 ? `<h2>Other notices</h2>\n${table('notices', ['line', 'event', 'notice'], noticeRows, '')}` : ''}
 ${errorRows.length > 0 ? `<h2>Hook errors</h2>\n${table('hook-errors', ['line', 'event', 'hook', 'error'], errorRows, '')}` : ''}
 ${report.malformedLines > 0 ? `<h2>Malformed lines</h2>\n${table('malformed', ['line', 'reason'], report.malformed.map((entry) => [numberCell(entry.line), cell(escapeHtml(entry.reason))]), '')}` : ''}

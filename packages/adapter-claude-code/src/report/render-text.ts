@@ -65,6 +65,10 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   out.push('');
 
   const prune = report.prune;
+  // Claude Code's hooks cannot rewrite the history it sends: these figures are what a host that
+  // runs hookwise before every request would get, never Claude Code's own.
+  out.push('In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)');
+  out.push('');
   out.push(`Pruning (llm:before transforms before every request${prune.method === 'turn' ? `; ${formatNumber(prune.runs)} runs: the first request of each turn stands for the turn` : ''})`);
   if (prune.method === 'not-run') {
     out.push('  not run: no plugin listens on llm:before');
@@ -76,7 +80,20 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   }
   if (prune.compactionsNeeded) {
     const { without, withPrune } = prune.compactionsNeeded;
-    out.push(`  compactions needed at Claude Code's auto-compact point (${formatNumber(prune.autoCompactTokens)} tokens): ${withPrune} with these transforms, ${without} without`);
+    out.push(`  compactions needed at an auto-compact point of ${formatNumber(prune.autoCompactTokens)} tokens: ${withPrune} with these transforms, ${without} without`);
+  }
+  const cost = report.cost;
+  if (cost) {
+    out.push('');
+    out.push('Input cost under prompt caching (reads 0.1×, writes 1.25× for the 5-minute cache, 2× for the 1-hour cache; in tokens at the base input price)');
+    for (const lifetime of ['5m', '1h'] as const) {
+      out.push(`  ${lifetime === '5m' ? '5-minute' : '1-hour  '} writes: ${formatNumber(cost.withPrune[lifetime])} with these transforms, ${formatNumber(cost.without[lifetime])} without: ${cost.ratio[lifetime].toFixed(2)}×`);
+    }
+    out.push(`  edits whose old text the request showed: ${formatNumber(cost.edits.sourced)}; lost (shown only in a replaced output): ${formatNumber(cost.edits.lost)}${cost.edits.lost > 0 ? `, charged as re-reads (${formatNumber(cost.edits.rereadTokens)} tokens), at lines ${cost.edits.lostLines.slice(0, 10).join(', ')}` : ''}`);
+    if (cost.spans.length > 1) {
+      for (const span of cost.spans) out.push(`  ${span.compactionLine === null ? 'after the last compaction' : `up to the compaction at line ${span.compactionLine}`}: ${formatNumber(span.withPrune['5m'])} with, ${formatNumber(span.without['5m'])} without (5-minute writes, ${formatNumber(span.requests)} requests)`);
+    }
+    if (cost.fromUsage) out.push(`  the model prices the session as sent at ${formatNumber(cost.without['5m'])}; its own usage fields say ${formatNumber(cost.fromUsage['5m'])} (5-minute writes)`);
   }
 
   if (report.notices.length > 0) {
