@@ -163,7 +163,16 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   async function emit<P extends PointName>(context: PiContext, point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
     const current = await engine(context.cwd);
     if (!current) return undefined;
-    const outcome = await failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` }), logger);
+    // Core's deadline timers are unref'd (a hook process must not wait for them). pi's print mode
+    // exits once its event loop is empty, so a hook that never settles would end pi silently: a
+    // ref'd timer keeps the process alive until the deadline has answered.
+    const keepAlive = setTimeout(() => undefined, hookTimeoutMs + DEADLINE_MARGIN_MS);
+    let outcome: MergedOutcome<P> | undefined;
+    try {
+      outcome = await failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` }), logger);
+    } finally {
+      clearTimeout(keepAlive);
+    }
     for (const notice of outcome?.notices ?? []) await showNotice(current, context, point, notice);
     return outcome;
   }

@@ -16,6 +16,8 @@ export interface Reply {
   toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }>;
   /** Reported as usage.prompt_tokens; default: request bytes / 4. */
   promptTokens?: number;
+  /** Reported as usage.prompt_tokens_details.cached_tokens (pi's cacheRead). */
+  cachedTokens?: number;
 }
 export type Responder = (body: ChatRequestBody, kind: RequestKind) => Reply | undefined;
 export interface RecordedRequest {
@@ -25,12 +27,13 @@ export interface RecordedRequest {
 }
 export interface StandInModel {
   port: number;
+  socketPath?: string;
   baseURL: string;
   requests: RecordedRequest[];
   setResponder(responder: Responder): void;
   close(): Promise<void>;
 }
-export function startStandInModel(respond: Responder): Promise<StandInModel>;
+export function startStandInModel(respond: Responder, options?: { socketPath?: string }): Promise<StandInModel>;
 export function sinceLastUser(body: ChatRequestBody): ChatMessage[];
 export function contentText(message: ChatMessage | undefined): string;
 export function systemText(body: ChatRequestBody): string;

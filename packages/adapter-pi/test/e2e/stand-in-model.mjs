@@ -1,6 +1,6 @@
 // A loopback stand-in for an OpenAI-compatible model API (POST /v1/chat/completions, SSE), so
-// the real OpenCode runs whole sessions offline. A responder decides each reply from the request
-// body; every request is kept, so tests and the demo can look at exactly what OpenCode sent.
+// the real pi runs whole sessions offline. A responder decides each reply from the request
+// body; every request is kept, so tests and the demo can look at exactly what pi sent.
 // Plain ESM with a .d.mts beside it: the e2e tests and `npm run demo` both use it.
 import http from 'node:http';
 
@@ -25,11 +25,11 @@ export function systemText(body) {
   return (body.messages ?? []).filter((message) => message.role === 'system').map(contentText).join('\n');
 }
 
-/** What kind of request OpenCode made: a title, a compaction, or a turn of the conversation. */
+/** What kind of request pi made: a title, a compaction, or a turn of the conversation. */
 export function requestKind(body) {
   const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
   if (hasTools) return 'turn';
-  return /context summarization agent/.test(systemText(body)) ? 'compaction' : 'title';
+  return /context summarization/.test(systemText(body)) ? 'compaction' : 'title';
 }
 
 /**
