@@ -27,7 +27,8 @@ export interface CommandFolder {
 
 /**
  * The project's and the user's Claude Code commands, OpenCode's (`.opencode/command/<name>.md`
- * in the project and in its user config folder, `~/.config/opencode`), then AgileFlow's three
+ * in the project and in its user config folder, `~/.config/opencode`), pi's prompt templates
+ * (`.pi/prompts/<name>.md`, `~/.pi/agent/prompts`), then AgileFlow's three
  * folders in AgileFlow's order.
  */
 export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
@@ -37,6 +38,8 @@ export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
   { path: '.opencode/commands' },
   { path: '~/.config/opencode/command' },
   { path: '~/.config/opencode/commands' },
+  { path: '.pi/prompts' },
+  { path: '~/.pi/agent/prompts' },
   { path: 'packages/cli/src/core/commands', namespace: 'agileflow' },
   { path: '.agileflow/commands', namespace: 'agileflow' },
   { path: '.claude/commands/agileflow', namespace: 'agileflow' },

@@ -1,0 +1,204 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error plain ESM script without types
+import { ensurePi } from '../../../../scripts/install-pi.mjs';
+import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
+
+/**
+ * Runs the real pi (1.5.2, installed with its Node 22 into ~/.cache/hookwise by
+ * scripts/install-pi.mjs) offline against the loopback stand-in model, with hookwise installed
+ * from the local Verdaccio registry by name — what a user has. One install serves every project
+ * of a suite. pi runs under `unshare -n` (only loopback, reaching the stand-in through
+ * netns-bridge.mjs) where the machine allows it, else on the host's loopback.
+ *
+ * When a scenario fails: `HOOKWISE_E2E_KEEP=1` keeps the scratch folder.
+ */
+export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BRIDGE = path.join(packageRoot, 'test', 'e2e', 'netns-bridge.mjs');
+
+/** The workspace packages a pi user installs (@hookwise/cli brings `hookwise init`). */
+export const PUBLISHED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-pi', 'cli'] as const;
+
+interface PiPaths {
+  piCli: string;
+  nodeBinDir: string;
+}
+
+/** Only what a shell would have: vitest adds variables of its own the real pi must not see. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ['PATH', 'LANG', 'LC_ALL', 'USER', 'LOGNAME', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'npm_config_registry']) if (process.env[key] !== undefined) env[key] = process.env[key]!;
+  env['npm_config_cache'] = process.env['npm_config_cache'] ?? path.join(os.homedir(), '.npm');
+  env['npm_config_userconfig'] = process.env['npm_config_userconfig'] ?? path.join(os.homedir(), '.npmrc');
+  return env;
+}
+
+/** Whether `unshare -n` works here (root or user namespaces) with `ip` to bring loopback up. */
+export function networkNamespaceAvailable(): boolean {
+  const result = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' });
+  return result.status === 0;
+}
+
+export interface ScratchInstall {
+  root: string;
+  installDir: string;
+  pi: PiPaths;
+  isolated: boolean;
+  registry: LocalRegistry;
+  remove(): Promise<void>;
+}
+
+/** Installs pi (cached), starts Verdaccio with the workspace's packages and installs them by name. */
+export async function createScratchInstall(): Promise<ScratchInstall> {
+  const pi = ensurePi() as PiPaths;
+  for (const folder of PUBLISHED) if (!existsSync(path.join(packageRoot, '..', folder, 'dist', 'index.js'))) throw new Error(`packages/${folder} has no dist/ yet; build first (CI runs build before test)`);
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-pi-')));
+  const installDir = path.join(root, 'install');
+  const registry = await startRegistry(PUBLISHED);
+  try {
+    installProject('npm', registry, installDir, specifiersOf(PUBLISHED), cleanEnv() as NodeJS.ProcessEnv);
+  } catch (error) {
+    await registry.stop();
+    throw error;
+  }
+  return {
+    root,
+    installDir,
+    pi,
+    isolated: networkNamespaceAvailable(),
+    registry,
+    async remove() {
+      await registry.stop();
+      if (!process.env['HOOKWISE_E2E_KEEP']) rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PiRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Project {
+  dir: string;
+  agentDir: string;
+  hookwise(args: string[]): string;
+  /** `pi -p <prompt> [<prompt>…]` to the end: each prompt after the previous one settled. */
+  run(prompts: string[]): Promise<PiRun>;
+  /** pi's session file of this project (the newest). */
+  sessionFile(): string;
+  sessionEntries(): Array<Record<string, any>>;
+  events(): Array<Record<string, any>>;
+}
+
+export interface ProjectOptions {
+  model: { port: number; socketPath?: string };
+  hookwiseConfig: string | object;
+  configName?: string;
+  files?: Record<string, string>;
+  contextWindow?: number;
+  compaction?: { reserveTokens: number; keepRecentTokens: number };
+  init?: boolean;
+}
+
+/**
+ * A project below the install with its own pi agent folder (`PI_CODING_AGENT_DIR`: the stand-in
+ * as its only model, projects trusted), then `hookwise init --host pi` as a user runs it.
+ */
+export function createProject(install: ScratchInstall, name: string, options: ProjectOptions): Project {
+  const dir = path.join(install.installDir, name);
+  const agentDir = path.join(install.root, 'agents', name);
+  const tmp = path.join(install.root, 'tmp', name);
+  const home = path.join(install.root, 'home');
+  for (const folder of [dir, agentDir, tmp, home]) mkdirSync(folder, { recursive: true });
+  const baseUrl = `http://127.0.0.1:${options.model.port}/v1`;
+  writeFileSync(
+    path.join(agentDir, 'models.json'),
+    JSON.stringify({
+      providers: {
+        standin: {
+          baseUrl,
+          api: 'openai-completions',
+          apiKey: 'x',
+          models: [{ id: 'm', name: 'Stand-in', reasoning: false, input: ['text'], contextWindow: options.contextWindow ?? 32_000, maxTokens: 4_096, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
+        },
+      },
+    }),
+  );
+  writeFileSync(
+    path.join(agentDir, 'settings.json'),
+    JSON.stringify({ defaultProvider: 'standin', defaultModel: 'm', defaultProjectTrust: 'always', retry: { enabled: false }, compaction: { enabled: true, ...(options.compaction ?? { reserveTokens: 4_000, keepRecentTokens: 20_000 }) } }),
+  );
+  const configName = options.configName ?? 'hookwise.config.json';
+  writeFileSync(path.join(dir, configName), typeof options.hookwiseConfig === 'string' ? options.hookwiseConfig : `${JSON.stringify(options.hookwiseConfig, null, 2)}\n`);
+  for (const [file, content] of Object.entries(options.files ?? {})) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  }
+  const cli = path.join(install.installDir, 'node_modules', '@hookwise', 'cli', 'bin', 'hookwise.js');
+  const env: Record<string, string> = {
+    ...cleanEnv(),
+    PATH: `${install.pi.nodeBinDir}${path.delimiter}${process.env['PATH'] ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: '1',
+    PI_TELEMETRY: '0',
+    PI_SKIP_VERSION_CHECK: '1',
+    TMPDIR: tmp,
+  };
+  const project: Project = {
+    dir,
+    agentDir,
+    hookwise: (args) => execFileSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', env: cleanEnv() as NodeJS.ProcessEnv, stdio: 'pipe' }),
+    run(prompts) {
+      const piArgs = [install.pi.piCli, '-p', ...prompts];
+      if (install.isolated && options.model.socketPath) {
+        const script = `ip link set lo up && exec node ${JSON.stringify(BRIDGE)} ${JSON.stringify(options.model.socketPath)} ${options.model.port} node ${piArgs.map((arg) => JSON.stringify(arg)).join(' ')}`;
+        return runProcess('unshare', ['-n', 'sh', '-c', script], dir, env);
+      }
+      return runProcess(path.join(install.pi.nodeBinDir, 'node'), piArgs, dir, env);
+    },
+    sessionFile() {
+      const sessions = path.join(agentDir, 'sessions');
+      const files = readdirSync(sessions, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.jsonl'))
+        .map((file) => path.join(sessions, file))
+        .sort();
+      if (files.length === 0) throw new Error(`no pi session file under ${sessions}`);
+      return files.at(-1)!;
+    },
+    sessionEntries: () => readJsonLines(project.sessionFile()),
+    events: () => readJsonLines(path.join(dir, '.hookwise', 'logs', 'events.jsonl')),
+  };
+  if (options.init !== false) project.hookwise(['init', '--host', 'pi']);
+  return project;
+}
+
+export function readJsonLines(file: string): Array<Record<string, any>> {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, any>);
+}
+
+function runProcess(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<PiRun> {
+  return new Promise((resolve, reject) => {
+    // stdin closed: an open pipe makes pi wait for it before it starts.
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
