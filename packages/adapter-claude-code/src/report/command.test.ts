@@ -36,6 +36,7 @@ describe('hookwise report', () => {
     expect(Object.keys(report).sort()).toEqual(
       [
         'schemaVersion',
+        'host',
         'transcript',
         'sessionId',
         'model',

@@ -25,3 +25,8 @@ export function stripControl(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
+
+/** One line: where the session came from, and what a report's "line" is there. */
+export function sessionHostText(host: 'claude-code' | 'opencode'): string {
+  return host === 'opencode' ? 'host: OpenCode (an `opencode export` JSON; a line number is the message\'s position in it)' : 'host: Claude Code (a transcript, JSONL)';
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Report, TimelineEntry } from './analyze.js';
-import { formatNumber, formatPercent, formatShort, stripControl } from './format.js';
+import { formatNumber, formatPercent, formatShort, sessionHostText, stripControl } from './format.js';
 
 /**
  * One self-contained HTML page: an inline SVG chart (context tokens per request, the window,
@@ -207,6 +207,7 @@ export function renderHtml(report: Report): string {
 <body>
 <main>
 <h1>hookwise report</h1>
+<p class="sub">${escapeHtml(sessionHostText(report.host))}</p>
 <p class="sub">${escapeHtml(report.transcript)} · ${formatNumber(report.lines)} lines · model ${escapeHtml(report.model ?? 'unknown')} · plugins: ${escapeHtml(report.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none')}</p>
 <div class="figures">
 ${figure(formatNumber(report.peakContextTokens), `peak context tokens (${formatPercent(report.peakContextTokens, report.contextWindow)} of ${formatShort(report.contextWindow)})`)}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Report } from './analyze.js';
-import { clip, formatNumber, formatPercent, stripControl } from './format.js';
+import { clip, formatNumber, formatPercent, sessionHostText, stripControl } from './format.js';
 
 const SPARK = '▁▂▃▄▅▆▇█';
 
@@ -24,6 +24,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   const out: string[] = [];
   const name = path.basename(report.transcript);
   out.push(`hookwise report: ${name}`);
+  out.push(`  ${sessionHostText(report.host)}`);
   out.push(`  ${formatNumber(report.lines)} lines, ${report.malformedLines === 0 ? 'no malformed lines' : `${formatNumber(report.malformedLines)} malformed line(s) skipped`}; model ${report.model ?? 'unknown'}`);
   const plugins = report.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none';
   out.push(`  plugins: ${plugins} (${report.config === 'default' ? 'default set; no hookwise config in the project' : `config ${report.config}`})`);
