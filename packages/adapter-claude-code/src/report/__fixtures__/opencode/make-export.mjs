@@ -2,9 +2,9 @@
 // install) against a loopback stand-in speaking Anthropic's Messages API, so OpenCode records
 // cache reads and writes, then the real `opencode export <id>`. See README.md beside this file.
 // Run: node packages/adapter-claude-code/src/report/__fixtures__/opencode/make-export.mjs [out.json]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,11 +132,15 @@ async function main() {
     if (first.code !== 0 || !sessionId) throw new Error(`opencode run failed (${first.code}): ${first.stderr.slice(-800)}`);
     const second = await run(['run', '--format', 'json', '--session', sessionId, 'fix', 'charlie']);
     if (second.code !== 0) throw new Error(`opencode run --session failed (${second.code}): ${second.stderr.slice(-800)}`);
-    const exported = await run(['export', sessionId]);
-    if (exported.code !== 0) throw new Error(`opencode export failed (${exported.code}): ${exported.stderr.slice(-800)}`);
-    // The export is JSON on stdout, as is; the scratch folder (absolute, and relative to / in `path`
-    // fields) is renamed so the fixture does not name this machine.
-    const json = JSON.parse(exported.stdout);
+    // Into a file, as `> file` does: through a pipe OpenCode 1.18.33 cuts the export at a 64 KiB multiple.
+    const raw = path.join(root, 'export.json');
+    const output = openSync(raw, 'w');
+    const exported = spawnSync(binary, ['export', sessionId], { cwd: project, env, stdio: ['ignore', output, 'pipe'], encoding: 'utf8' });
+    closeSync(output);
+    if (exported.status !== 0) throw new Error(`opencode export failed (${exported.status}): ${exported.stderr.slice(-800)}`);
+    // The export as is; the scratch folder (absolute, and relative to / in `path` fields) is
+    // renamed so the fixture does not name this machine.
+    const json = JSON.parse(readFileSync(raw, 'utf8'));
     writeFileSync(out, `${JSON.stringify(json, null, 2).replaceAll(project, '/project').replaceAll(project.slice(1), 'project')}\n`);
     console.log(`${out}: session ${sessionId}, ${json.messages.length} messages`);
   } finally {
