@@ -1,8 +1,9 @@
 // Part 3 of `npm run demo`: a real OpenCode session (the pinned opencode-ai from the workspace
 // install) runs through hookwise's OpenCode plugin against a loopback stand-in model, and every
-// request OpenCode sent is shown with what hook-prune took out of it.
+// request OpenCode sent is shown with what hook-prune took out of it; then the session, exported
+// with `opencode export`, goes through `hookwise report`.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +109,21 @@ export async function runOpenCodeSession({ print }) {
     print(`\n✂ = replaced by hook-prune's placeholder in the request; OpenCode's stored session keeps every output (opencode export).`);
     print(`hook-prune's event log: ${applied.map((event) => `prune:applied ${event.prunedCount} output(s), ${format(event.tokensReclaimed)} tokens reclaimed`).join('; ') || 'nothing applied'}`);
     print(`${model.requests.length} requests to the stand-in (${model.requests.filter((entry) => entry.kind === 'title').length} title), two OpenCode runs in ${seconds.toFixed(1)} s.`);
-    return { requests: figures, applied, seconds };
+
+    // The same session as OpenCode stored it (the originals, not the pruned requests), replayed by `hookwise report`.
+    // Into a file, as `> session.json` does: through a pipe OpenCode 1.18.33 cuts the export at a 64 KiB multiple.
+    const sessionFile = path.join(root, 'session.json');
+    const output = openSync(sessionFile, 'w');
+    const exported = spawnSync(binary, ['export', first.sessionId], { cwd: project, env, stdio: ['ignore', output, 'pipe'], encoding: 'utf8' });
+    closeSync(output);
+    if (exported.status !== 0) throw new Error(`opencode export failed (exit ${exported.status}): ${exported.stderr.slice(-500)}`);
+    print(`\n$ opencode export ${first.sessionId} > ${path.relative(project, sessionFile)}\n$ hookwise report ${path.relative(project, sessionFile)}`);
+    const report = spawnSync(process.execPath, [hookwise, 'report', sessionFile], { cwd: project, encoding: 'utf8' });
+    if (report.status !== 0) throw new Error(`hookwise report on the export failed (exit ${report.status}): ${report.stderr.slice(-500)}`);
+    print(report.stdout.trimEnd());
+    const live = figures.filter((figure) => figure.prunedCount > 0);
+    print(`(the live run above: ${format(live.reduce((sum, figure) => sum + figure.prunedTokens, 0))} tokens not sent, ${live.length} of ${figures.length} requests pruned)`);
+    return { requests: figures, applied, seconds, sessionFile, reportText: report.stdout };
   } finally {
     await model.close();
   }

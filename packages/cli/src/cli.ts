@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { HookwiseError } from '@hookwise/core';
 import { doctor } from './doctor.js';
-import type { HostOption } from './host-setup.js';
+import type { HostOption, HostSetup } from './host-setup.js';
 import { chooseHost, findHostAdapters, loadHostSetup, type HostAdapter } from './hosts.js';
 import { init } from './init.js';
 import { loadProjectEngine } from './project.js';
@@ -46,6 +46,22 @@ function peekProjectDir(argv: readonly string[], io: CliIo): string {
     if (flag.startsWith('--project=')) return projectDirOf(io, flag.slice('--project='.length));
   }
   return projectDirOf(io);
+}
+
+/**
+ * The setup whose report `hookwise report` uses: the chosen host's, else the first other
+ * installed adapter that offers one. A report tells a session's host from the file itself, so
+ * a report of one adapter may read another host's sessions (e.g. an OpenCode export).
+ */
+async function reportingSetup(chosen: HostAdapter, installed: readonly HostAdapter[]): Promise<HostSetup | undefined> {
+  const setup = await loadHostSetup(chosen);
+  if (setup.report) return setup;
+  for (const adapter of installed) {
+    if (adapter === chosen) continue;
+    const other = await loadHostSetup(adapter).catch(() => undefined);
+    if (other?.report) return other;
+  }
+  return undefined;
 }
 
 /** Runs the CLI and resolves with the exit code. */
@@ -123,18 +139,18 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   program
     .command('report')
-    .description('Report what hookwise did in a session, from the host\'s transcript (e.g. a Claude Code .jsonl).')
+    .description('Report what hookwise did in a session, from its transcript: a Claude Code .jsonl or an `opencode export` JSON (told apart by content).')
     .argument('<transcript>', 'path of the transcript')
     .option('--json', 'print JSON instead of text', false)
     .option('--html <file>', 'also write an HTML report to this file')
     .option('--config <file>', 'config file to use (default: the project\'s)')
     .option('-C, --project <dir>', PROJECT_HELP)
-    .option('--host <host>', 'whose transcript it is (default: as for init)')
+    .option('--host <host>', 'the host adapter whose report to use (default: as for init; when it offers none, an installed adapter that does)')
     .action(async (transcript: string, options: { json: boolean; html?: string; config?: string; project?: string; host?: string }) => {
       const choice = chooseHost(installed, options.host);
-      const setup = choice.ok ? await loadHostSetup(choice.adapter) : undefined;
+      const setup = choice.ok ? await reportingSetup(choice.adapter, installed) : undefined;
       if (!setup?.report) {
-        io.stderr(`hookwise report: ${choice.ok ? `the ${choice.adapter.host} adapter offers no report` : choice.message}\n`);
+        io.stderr(`hookwise report: ${choice.ok ? `the ${choice.adapter.host} adapter offers no report, nor does any other installed host adapter` : choice.message}\n`);
         exitCode = 1;
         return;
       }

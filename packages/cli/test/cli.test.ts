@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, createScratchProject, read, run, type ScratchProject } from './harness.js';
+import { assertBuilt, createScratchProject, packagesDir, read, run, type ScratchProject } from './harness.js';
 
 const PLUGINS = ['hook-prune', 'hook-precompact', 'hook-suggest'];
 const projects: ScratchProject[] = [];
@@ -76,10 +76,25 @@ describe('choosing the host', () => {
     const project = scratch('adapter-opencode');
     const result = run(project, ['report', 'session.jsonl']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('the opencode adapter offers no report');
+    expect(result.stderr).toContain('the opencode adapter offers no report, nor does any other installed host adapter');
     const hook = run(project, ['run', 'PostToolUse']);
     expect(hook.code).toBe(1);
     expect(hook.stderr).toContain('the opencode adapter has no hook command');
+  });
+});
+
+describe('report on an OpenCode session', () => {
+  const exportFile = path.join(packagesDir, 'adapter-claude-code', 'src', 'report', '__fixtures__', 'opencode', 'opencode-export.json');
+
+  it('reads an opencode export through the installed adapter that offers a report, whichever host is chosen', () => {
+    const project = scratch('adapter-opencode', 'adapter-claude-code');
+    for (const args of [[], ['--host', 'opencode'], ['--host', 'claude-code']]) {
+      const result = run(project, ['report', exportFile, '--json', ...args]);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(JSON.parse(result.stdout), args.join(' ')).toMatchObject({ host: 'opencode', toolCalls: 6, compactions: [{ trigger: 'auto' }] });
+    }
+    const text = run(project, ['report', exportFile, '--host', 'opencode']);
+    expect(text.stdout).toContain('host: OpenCode');
   });
 });
 

@@ -2,7 +2,8 @@ import type { HookwiseConfig, MergedNotice, PluginMeta } from '@hookwise/core';
 import { resolveContextWindow } from '@hookwise/core/host';
 import { summarizeCost, requestCosts, type CostSummary } from './cost.js';
 import { createReplayEngine } from './replay-engine.js';
-import { replayTranscript, type ReplayNotice, type ReplayResult, type UsagePoint } from './replay.js';
+import type { ReplayNotice, ReplayResult, SessionHost, UsagePoint } from './replay.js';
+import { replaySession } from './session-source.js';
 
 /**
  * The report's JSON shape (`hookwise report --json`). Stable: fields are only ever added, and
@@ -13,6 +14,8 @@ import { replayTranscript, type ReplayNotice, type ReplayResult, type UsagePoint
  */
 export interface Report {
   schemaVersion: 1;
+  /** Where the session came from: a Claude Code transcript, or an OpenCode session (`opencode export` JSON, where `line` is the message's position in `messages`). */
+  host: SessionHost;
   /** The transcript path as given. */
   transcript: string;
   /** Session id the events carried (the file name). */
@@ -322,6 +325,7 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
 
   return {
     schemaVersion: 1,
+    host: replay.host ?? 'claude-code',
     transcript: replay.transcript,
     sessionId: replay.sessionId,
     model: replay.model ?? null,
@@ -376,7 +380,7 @@ export async function buildReport(transcript: string, options: BuildReportOption
     ...(options.config !== undefined ? { config: options.config } : {}),
   });
   try {
-    const replay = await replayTranscript(transcript, { engine: setup.engine, clock: setup.clock,
+    const replay = await replaySession(transcript, { engine: setup.engine, clock: setup.clock,
       ...(options.onLine ? { onLine: options.onLine } : {}),
       ...(options.pruneSampling ? { pruneSampling: options.pruneSampling } : {}),
       ...(options.synchronousReads ? { synchronousReads: true } : {}),

@@ -37,6 +37,7 @@ describe('hookwise report', () => {
       [
         'schemaVersion',
         'cost',
+        'host',
         'transcript',
         'sessionId',
         'model',

@@ -25,3 +25,19 @@ export function stripControl(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
+
+/** One line: where the session came from, and what a report's "line" is there. */
+export function sessionHostText(host: 'claude-code' | 'opencode'): string {
+  return host === 'opencode' ? 'host: OpenCode (an `opencode export` JSON; a line number is the message\'s position in it)' : 'host: Claude Code (a transcript, JSONL)';
+}
+
+/**
+ * The heading over the `llm:before` figures: where hookwise runs before every request they are
+ * what it did; Claude Code's hooks cannot rewrite its requests, so there they are what such a
+ * host would have sent, never Claude Code's own.
+ */
+export function requestTransformsHeading(host: 'claude-code' | 'opencode'): string {
+  return host === 'claude-code'
+    ? 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)'
+    : 'What hookwise did before every request in OpenCode';
+}

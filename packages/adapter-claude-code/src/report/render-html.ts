@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Report, TimelineEntry } from './analyze.js';
-import { formatNumber, formatPercent, formatShort, stripControl } from './format.js';
+import { formatNumber, formatPercent, formatShort, requestTransformsHeading, sessionHostText, stripControl } from './format.js';
 import { costSection } from './render-cost.js';
 
 /**
@@ -210,6 +210,7 @@ export function renderHtml(report: Report): string {
 <body>
 <main>
 <h1>hookwise report</h1>
+<p class="sub">${escapeHtml(sessionHostText(report.host))}</p>
 <p class="sub">${escapeHtml(report.transcript)} · ${formatNumber(report.lines)} lines · model ${escapeHtml(report.model ?? 'unknown')} · plugins: ${escapeHtml(report.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none')}</p>
 <div class="figures">
 ${figure(formatNumber(report.peakContextTokens), `peak context tokens (${formatPercent(report.peakContextTokens, report.contextWindow)} of ${formatShort(report.contextWindow)})`)}
@@ -229,8 +230,7 @@ ${chart(report)}
 ${table('suggestions', ['#', 'line', 'kind', 'context', 'tool calls', 'reason'], suggestionRows, 'No plugin would have suggested compacting.')}
 <h2>Compactions</h2>
 ${table('compactions', ['line', 'trigger', 'tokens before', 'tokens after', 'preserved (compact:before)', 'llm:before on that history'], compactionRows, 'No compaction in this session.')}
-<h2>In a host that runs hookwise before every request</h2>
-<p>OpenCode, pi and AI SDK apps run the <code>llm:before</code> transforms (hook-prune) before each request; Claude Code's hooks cannot rewrite its requests, so for a Claude Code session these figures are what such a host would have sent, not what Claude Code did.</p>
+<h2 id="request-transforms">${escapeHtml(requestTransformsHeading(report.host))}</h2>
 <h3>Pruning (llm:before)</h3>
 <p id="prune-summary">${pruneText}</p>
 <h3>Input cost under prompt caching</h3>

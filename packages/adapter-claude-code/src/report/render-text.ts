@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Report } from './analyze.js';
-import { clip, formatNumber, formatPercent, stripControl } from './format.js';
+import { clip, formatNumber, formatPercent, requestTransformsHeading, sessionHostText, stripControl } from './format.js';
 
 const SPARK = '▁▂▃▄▅▆▇█';
 
@@ -24,6 +24,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   const out: string[] = [];
   const name = path.basename(report.transcript);
   out.push(`hookwise report: ${name}`);
+  out.push(`  ${sessionHostText(report.host)}`);
   out.push(`  ${formatNumber(report.lines)} lines, ${report.malformedLines === 0 ? 'no malformed lines' : `${formatNumber(report.malformedLines)} malformed line(s) skipped`}; model ${report.model ?? 'unknown'}`);
   const plugins = report.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none';
   out.push(`  plugins: ${plugins} (${report.config === 'default' ? 'default set; no hookwise config in the project' : `config ${report.config}`})`);
@@ -65,9 +66,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   out.push('');
 
   const prune = report.prune;
-  // Claude Code's hooks cannot rewrite the history it sends: these figures are what a host that
-  // runs hookwise before every request would get, never Claude Code's own.
-  out.push('In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)');
+  out.push(requestTransformsHeading(report.host));
   out.push('');
   out.push(`Pruning (llm:before transforms before every request${prune.method === 'turn' ? `; ${formatNumber(prune.runs)} runs: the first request of each turn stands for the turn` : ''})`);
   if (prune.method === 'not-run') {

@@ -1,6 +1,6 @@
 import type { HookFailure, MergedNotice, PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
-import type { TranscriptUsage } from '@hookwise/core/claude-code';
+import type { TranscriptEntry, TranscriptUsage } from '@hookwise/core/claude-code';
 import type { CacheFigures } from '@hookwise/core/counting';
 
 // What a replay of a Claude Code transcript gives back (see replay.ts).
@@ -68,7 +68,28 @@ export interface ReplayHookError extends HookFailure {
   point: PointName;
 }
 
+/**
+ * A message that is part of the live history again without happening again: no hook event, no
+ * request. OpenCode keeps a tail of recent messages after a compaction, sent after the summary.
+ */
+export interface HistoryEntry {
+  type: 'history';
+  line: number;
+  role: 'user' | 'assistant';
+  content: unknown[];
+  messageId?: string;
+  compactSummary?: true;
+}
+
+/** What a replay consumes: core's transcript entries, plus history re-added by a source (see `HistoryEntry`). */
+export type ReplayEntry = TranscriptEntry | HistoryEntry;
+
+/** Where the replayed session came from. */
+export type SessionHost = 'claude-code' | 'opencode';
+
 export interface ReplayResult {
+  /** Where the session came from (a Claude Code transcript or an `opencode export`); claude-code when not said. */
+  host?: SessionHost;
   transcript: string;
   sessionId: string;
   /** Number of the last line read. */

@@ -3,7 +3,7 @@ import type { PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { CacheMeter, EditChecker, editedTexts } from '@hookwise/core/counting';
 import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
-import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptEntry, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
+import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
 import type { HookInputOf, MappedEvent } from '../binding/events.js';
 import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
 import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
@@ -32,9 +32,9 @@ import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.j
  * summarised — what a request transformer (hook-prune) would have changed.
  */
 
-import type { PruneFigure, ReplayCompaction, ReplayNotice, ReplayOptions, ReplayResult, UsagePoint } from './replay-result.js';
+import type { HistoryEntry, PruneFigure, ReplayCompaction, ReplayEntry, ReplayNotice, ReplayOptions, ReplayResult, UsagePoint } from './replay-result.js';
 
-export type { PruneFigure, ReplayCompaction, ReplayHookError, ReplayNotice, ReplayOptions, ReplayResult, UsagePoint } from './replay-result.js';
+export type { HistoryEntry, PruneFigure, ReplayCompaction, ReplayEntry, ReplayHookError, ReplayNotice, ReplayOptions, ReplayResult, SessionHost, UsagePoint } from './replay-result.js';
 
 const COMPACTION_LOOKAHEAD = 500;
 
@@ -56,7 +56,7 @@ export function typedPrompt(message: Message): { prompt: string; ran?: SlashComm
 
 interface PendingCompaction {
   compaction: ReplayCompaction;
-  buffer: TranscriptEntry[];
+  buffer: ReplayEntry[];
 }
 
 class Replayer {
@@ -152,7 +152,7 @@ class Replayer {
    * (progress, snapshots) are settled synchronously, which keeps the replay close to the cost of
    * reading.
    */
-  process(entry: TranscriptEntry): Promise<void> | undefined {
+  process(entry: ReplayEntry): Promise<void> | undefined {
     if (entry.line > this.result.lines) this.result.lines = entry.line;
     if (!this.started) return this.start(entry);
     if (this.pending) return this.buffer(entry);
@@ -172,12 +172,23 @@ class Replayer {
       case 'compact-boundary':
         if (this.clock && entry.timestamp !== undefined) this.clock.setTimestamp(entry.timestamp);
         return this.compactBoundary(entry);
+      case 'history':
+        this.addHistory(entry);
+        return undefined;
       default:
         return undefined;
     }
   }
 
-  private async start(entry: TranscriptEntry): Promise<void> {
+  /** A message back in the live history (see `HistoryEntry`): no event, and a new response follows it. */
+  private addHistory(entry: HistoryEntry): void {
+    this.openResponse = undefined;
+    if (entry.role === 'assistant') this.history.addAssistant(entry.content, entry.messageId);
+    else if (entry.content.some((block) => (block as { type?: unknown }).type === 'tool_result')) this.history.addResults(entry.content);
+    else this.history.addUser(entry.content, entry.compactSummary ? { compactSummary: true } : {});
+  }
+
+  private async start(entry: ReplayEntry): Promise<void> {
     this.started = true;
     const timestamp = entry.type === 'other' ? entry.value['timestamp'] : 'timestamp' in entry ? entry.timestamp : undefined;
     if (this.clock && typeof timestamp === 'string') this.clock.setTimestamp(timestamp);
@@ -185,7 +196,7 @@ class Replayer {
     await this.process(entry);
   }
 
-  private buffer(entry: TranscriptEntry): Promise<void> | undefined {
+  private buffer(entry: ReplayEntry): Promise<void> | undefined {
     const pending = this.pending!;
     pending.buffer.push(entry);
     if (entry.type === 'usage' && !entry.isSidechain) return this.finishCompaction(entry.contextTokens);
@@ -454,10 +465,18 @@ function errorText(output: unknown): string {
  * Throws only when the file cannot be read; bad lines are counted in `malformed`.
  */
 export async function replayTranscript(transcript: string, options: ReplayOptions): Promise<ReplayResult> {
+  return replayEntries(transcript, readTranscriptEntries(transcript, options.synchronousReads ? { synchronous: true } : {}), options);
+}
+
+/**
+ * Replays entries from any source (a Claude Code transcript through core's reader, an OpenCode
+ * export through `opencode-export.ts`) as one session; `transcript` names it in the result.
+ */
+export async function replayEntries(transcript: string, batches: AsyncIterable<readonly ReplayEntry[]> | Iterable<readonly ReplayEntry[]>, options: ReplayOptions): Promise<ReplayResult> {
   const replayer = new Replayer(transcript, options);
-  // Entries come a chunk at a time, typed by core's rules; only entries that emit wait for the engine.
+  // Entries come a chunk at a time; only entries that emit wait for the engine.
   let lastLine = 0;
-  for await (const entries of readTranscriptEntries(transcript, options.synchronousReads ? { synchronous: true } : {})) {
+  for await (const entries of batches) {
     for (const entry of entries) {
       if (entry.line !== lastLine) options.onLine?.((lastLine = entry.line));
       const pending = replayer.process(entry);
