@@ -47,8 +47,9 @@ export function fileContextEntries(index: HistoryIndex, keepFileContext: number,
     if ((flag & F_PROMPT) !== 0) continue;
     results++;
     const entry = entries[at]!;
-    const file = fileOfCall(entry.toolName, entry.call?.part.input);
-    if (file === undefined) continue;
+    // Kept on the entry: a host prunes the same growing history before every request.
+    const file = entry.file === undefined ? (entry.file = fileOfCall(entry.toolName, entry.call?.part.input) ?? null) : entry.file;
+    if (file === null) continue;
     // In use: touched by one of the newest results, or edited since the compaction (edits come in runs).
     if (results <= keepFileContext || (keepEditedFiles && WRITE_TOOL.test(entry.toolName!))) (inUse ??= new Set()).add(file);
     touches.push({ at, file });

@@ -49,6 +49,8 @@ export class Entry {
   /** `JSON.stringify` of `call`'s input (undefined is an answer too), filled on first use. */
   callJson: string | undefined = undefined;
   callJsonDone = false;
+  /** The file its call reads or writes (`fileOfCall`), null when none; undefined until asked. */
+  file: string | null | undefined = undefined;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,

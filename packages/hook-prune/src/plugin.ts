@@ -62,7 +62,7 @@ const buildOptionsSchema = () => z.object({
     z.union([
       z.literal(false),
       z.object({
-        /** Trim outputs whose text is longer than this (default 20,000 characters). */
+        /** Trim outputs whose text is longer than this (default 10,000 characters). */
         overChars: z.optional(z.number().check(z.int(), z.positive())),
         headChars: z.optional(z.number().check(z.int(), z.nonnegative())),
         tailChars: z.optional(z.number().check(z.int(), z.nonnegative())),
@@ -166,8 +166,7 @@ export function trimmedOutputPath(sessionId: string, toolUseId: string): string 
 
 async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>) {
   const trim = context.options.trimOutputs;
-  // A replay (ephemeral) writes no files, and an output is never cut without its full text saved.
-  if (trim === false || context.ephemeral || !payload.ok || payload.toolUseId === undefined) return undefined;
+  if (trim === false || !payload.ok || payload.toolUseId === undefined) return undefined;
   if ((trim?.exceptTools ?? DEFAULT_UNTRIMMED_TOOLS).includes(payload.toolName)) return undefined;
   if (!isSafeName(payload.sessionId) || !isSafeName(payload.toolUseId)) {
     context.logger.warn('hook-prune: not trimming an output whose session or tool call id is not a safe file name', { toolName: payload.toolName });
@@ -177,6 +176,9 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
   const file = path.join(context.projectDir, relative);
   const trimmed = trimToolOutput(payload.output, (cutChars) => trimNote(cutChars, file), trim ?? {});
   if (trimmed === undefined) return undefined;
+  // A replay (ephemeral) shows what would be cut and writes nothing: no host will use the value.
+  if (context.ephemeral) return { value: trimmed.value };
+  // Anywhere else an output is never cut without its full text saved.
   try {
     // Every level from .hookwise down must be a real folder (a planted link is refused), and the
     // file is written through a fresh temp file and a rename, never through an existing link.

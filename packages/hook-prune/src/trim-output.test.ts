@@ -52,8 +52,8 @@ describe('trimToolOutput', () => {
   }
 
   it('leaves outputs at or under the threshold alone, and objects of many small fields (nothing to cut)', () => {
-    expect(trimToolOutput({ stdout: 'x'.repeat(20_000), stderr: '' }, note)).toBeUndefined();
-    expect(trimToolOutput({ stdout: 'x'.repeat(20_001), stderr: '' }, note)).toBeDefined();
+    expect(trimToolOutput({ stdout: 'x'.repeat(10_000), stderr: '' }, note)).toBeUndefined();
+    expect(trimToolOutput({ stdout: 'x'.repeat(10_001), stderr: '' }, note)).toBeDefined();
     expect(trimToolOutput(Object.fromEntries(Array.from({ length: 3_000 }, (_, index) => [`k${index}`, 'short value'])), note)).toBeUndefined();
     expect(trimToolOutput({ stdout: 'x'.repeat(30_000) }, note, { overChars: 50_000 })).toBeUndefined();
   });
@@ -102,16 +102,17 @@ describe('the plugin on tool:after', () => {
     expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:trimmed', toolName: 'Bash', toolUseId: 'toolu_1', path: '.hookwise/outputs/s1/toolu_1.txt' }]);
   });
 
-  it('leaves Read, Edit, Write, failures, small outputs, replays and unsafe ids alone', async () => {
+  it('leaves Read, Edit, Write, sub-agent reports, failures, small outputs and unsafe ids alone; a replay writes nothing', async () => {
     const { after, projectDir } = setup();
-    for (const tool of ['Read', 'Edit', 'Write']) expect((await after(tool, outputs['Bash'])).value).toBeUndefined();
+    for (const tool of ['Read', 'Edit', 'Write', 'Task', 'Agent']) expect((await after(tool, outputs['Bash'])).value).toBeUndefined();
     expect((await after('Bash', outputs['Bash'], { ok: false })).value).toBeUndefined();
     expect((await after('Bash', { stdout: 'ok', stderr: '', interrupted: false })).value).toBeUndefined();
     expect((await after('Bash', outputs['Bash'], { toolUseId: '../../escape' })).value).toBeUndefined();
     expect((await after('Bash', outputs['Bash'], { toolUseId: undefined })).value).toBeUndefined();
     expect(existsSync(path.join(projectDir, '.hookwise', 'outputs'))).toBe(false);
+    // A replay is shown what would be cut, and nothing is written.
     const replay = setup(undefined, { ephemeral: true });
-    expect((await replay.after('Bash', outputs['Bash'])).value).toBeUndefined();
+    expect((await replay.after('Bash', outputs['Bash'])).value).toMatchObject({ stdout: expect.stringContaining('characters cut by hookwise') });
     expect(existsSync(path.join(replay.projectDir, '.hookwise'))).toBe(false);
   });
 

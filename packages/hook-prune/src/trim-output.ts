@@ -7,7 +7,7 @@
  */
 
 export interface TrimOptions {
-  /** Trim only outputs whose text (every string in them) is longer than this. Default 20,000 characters. */
+  /** Trim only outputs whose text (every string in them) is longer than this. Default 10,000 characters. */
   overChars?: number;
   /** Characters kept from the start of each cut string. Default 6,000. */
   headChars?: number;
@@ -15,18 +15,20 @@ export interface TrimOptions {
   tailChars?: number;
 }
 
-// A guard for the outlier (a log dump, a full test run): the outputs of a typical session stay
-// well under it, and a cut output keeps its head and tail, where errors and summaries are.
-export const DEFAULT_TRIM_OVER_CHARS = 20_000;
+// A guard for the outlier (a log dump, a wide grep, a fetched page): the outputs of a typical
+// session stay well under it, and a cut output keeps its head and tail, where errors and
+// summaries are. What it cuts on real sessions is in bench/README.md.
+export const DEFAULT_TRIM_OVER_CHARS = 10_000;
 export const DEFAULT_TRIM_HEAD_CHARS = 6_000;
 export const DEFAULT_TRIM_TAIL_CHARS = 3_000;
 
 /**
  * Tools whose output is never trimmed: what Read returns is what the model edits against (a
- * cut file would make Edit's `old_string` miss), and Edit/Write outputs are the model's own
- * change echoed back. MCP tools and everything else are trimmed when oversized.
+ * cut file would make Edit's `old_string` miss), Edit/Write outputs are the model's own change
+ * echoed back, and a sub-agent's report (Task, Agent) cannot be had again. MCP tools and
+ * everything else are trimmed when oversized.
  */
-export const DEFAULT_UNTRIMMED_TOOLS: readonly string[] = Object.freeze(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'read', 'edit', 'write']);
+export const DEFAULT_UNTRIMMED_TOOLS: readonly string[] = Object.freeze(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'read', 'edit', 'write', 'Task', 'Agent', 'task']);
 
 export interface TrimmedOutput {
   /** The replacement: same shape as the output. */

@@ -55,6 +55,8 @@ export interface Report {
   compactions: CompactionEntry[];
   /** hook-prune over the whole session. */
   prune: PruneSummary;
+  /** Tool outputs the `tool:after` hooks replaced as they arrived (hook-prune's arrival trim), the only rewrite Claude Code applies. */
+  outputTransforms: { outputs: number; charsBefore: number; charsAfter: number; byTool: Record<string, number>; lines: number[] };
   /** Input cost under prompt caching with and without the `llm:before` transformers, and lost edits; null when they did not run before every request. */
   cost: CostSummary | null;
   /** Every other notice (e.g. a note after a compaction). */
@@ -355,6 +357,13 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     })),
     prune,
     cost,
+    outputTransforms: {
+      outputs: replay.outputTransforms.length,
+      charsBefore: replay.outputTransforms.reduce((sum, item) => sum + item.charsBefore, 0),
+      charsAfter: replay.outputTransforms.reduce((sum, item) => sum + item.charsAfter, 0),
+      byTool: replay.outputTransforms.reduce<Record<string, number>>((counts, item) => ({ ...counts, [item.toolName]: (counts[item.toolName] ?? 0) + 1 }), {}),
+      lines: replay.outputTransforms.map((item) => item.line),
+    },
     notices,
     hookErrors: replay.hookErrors.map(({ line, point, pluginName, hookName, kind, message }) => ({ line, point, pluginName, hookName, kind, message })),
   };

@@ -38,6 +38,7 @@ describe('hookwise report', () => {
         'schemaVersion',
         'cost',
         'host',
+        'outputTransforms',
         'transcript',
         'sessionId',
         'model',

@@ -14,7 +14,7 @@ beforeAll(async () => {
   projectDir = await mkdtemp(path.join(tmpdir(), 'hookwise-cost-'));
   const config: HookwiseConfig = await threePlugins();
   report = await buildReport(bigSession, { projectDir, config });
-  const prune = (await import('@hookwise/hook-prune')).default;
+  const prune = (await import('../../../hook-prune/src/index.js')).default;
   windowReport = await buildReport(bigSession, { projectDir, config: { plugins: [prune({ policy: 'window' })] } });
 });
 

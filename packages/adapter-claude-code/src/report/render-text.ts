@@ -66,6 +66,13 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   out.push('');
 
   const prune = report.prune;
+  const arrival = report.outputTransforms;
+  out.push(`Tool outputs replaced as they arrived (tool:after${report.host === 'claude-code' ? ': the one rewrite Claude Code applies' : ''}): ${arrival.outputs}`);
+  if (arrival.outputs > 0) {
+    const tools = Object.entries(arrival.byTool).map(([tool, count]) => `${count} ${tool}`).join(', ');
+    out.push(`  ${tools}; ${formatNumber(arrival.charsBefore)} → ${formatNumber(arrival.charsAfter)} characters (lines ${arrival.lines.slice(0, 10).join(', ')}${arrival.lines.length > 10 ? ', …' : ''})`);
+  }
+  out.push('');
   out.push(requestTransformsHeading(report.host));
   out.push('');
   out.push(`Pruning (llm:before transforms before every request${prune.method === 'turn' ? `; ${formatNumber(prune.runs)} runs: the first request of each turn stands for the turn` : ''})`);

@@ -107,6 +107,8 @@ export interface ReplayResult {
   pruneSampling: 'turn' | 'every-request';
   /** Sourced edits (see `ReplayEdit`), when `llm:before` ran before every request. */
   edits: ReplayEdit[];
+  /** Tool outputs a `tool:after` hook replaced as they arrived (hook-prune's arrival trim): what Claude Code applies. */
+  outputTransforms: Array<{ line: number; toolName: string; charsBefore: number; charsAfter: number }>;
 }
 
 export interface ReplayOptions {

@@ -189,6 +189,23 @@ describe('hook-prune through the engine', () => {
   });
 });
 
+describe('tool outputs replaced as they arrive (what Claude Code applies)', () => {
+  it('counts what the tool:after hooks replaced: a long Bash output, never a Read', async () => {
+    const prune = await import('../../../hook-prune/src/index.js');
+    const file = await writeTranscript('arrival.jsonl', [
+      user('go'),
+      assistant('m1', 20_000, [toolUse('b1', 'Bash')]),
+      toolResult('b1', 'log line\n'.repeat(1_500)),
+      assistant('m2', 25_000, [toolUse('r1', 'Read')]),
+      toolResult('r1', 'source line\n'.repeat(1_500)),
+      assistant('m3', 30_000, [{ type: 'text', text: 'done' }]),
+    ]);
+    const report = await buildReport(file, { projectDir: workDir, config: { plugins: [prune.default()], tokenCounter: 'chars' } });
+    expect(report.outputTransforms).toMatchObject({ outputs: 1, charsBefore: 13_500, byTool: { Bash: 1 }, lines: [3] });
+    expect(report.outputTransforms.charsAfter).toBeLessThan(10_000);
+  });
+});
+
 describe('rules the report used to have its own version of', () => {
   it('measures context like core: synthetic and API-error responses measure nothing', async () => {
     const file = await writeTranscript('usage-rule.jsonl', [

@@ -113,6 +113,7 @@ class Replayer {
       pruneRuns: 0,
       pruneSampling: this.pruneSampling,
       edits: [],
+      outputTransforms: [],
     };
     this.host = new ReplayHost(this.engine, this.result.sessionId, (point) => this.facts(point));
     const counter = this.engine.services.tokenCounter;
@@ -359,7 +360,9 @@ class Replayer {
           await this.send(line, 'PostToolUseFailure', input as Omit<HookInputOf<'PostToolUseFailure'>, 'session_id'>, cause);
         } else {
           input.tool_response = output;
-          await this.send(line, 'PostToolUse', input as Omit<HookInputOf<'PostToolUse'>, 'session_id'>, cause);
+          const emissions = await this.send(line, 'PostToolUse', input as Omit<HookInputOf<'PostToolUse'>, 'session_id'>, cause);
+          const replaced = emissions.find((emission) => emission.point === 'tool:after' && emission.outcome.value !== undefined);
+          if (replaced) this.result.outputTransforms.push({ line, toolName: input.tool_name, charsBefore: stringChars(output), charsAfter: stringChars(replaced.outcome.value) });
         }
       }
       return;
@@ -448,6 +451,14 @@ class Replayer {
       this.compactionFacts = undefined;
     }
   }
+}
+
+/** Characters of every string in a tool output (the measure the arrival trim uses). */
+function stringChars(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + stringChars(item), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, item) => sum + stringChars(item), 0);
+  return 0;
 }
 
 /** The text of a failed tool's result: what PostToolUseFailure carries as `error`. */

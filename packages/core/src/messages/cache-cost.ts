@@ -42,29 +42,34 @@ export function cacheCost(requests: readonly CacheFigures[], prefixTokens: numbe
  * an unchanged message is usually the same object), then by content.
  */
 export class CacheMeter {
-  private previous: readonly Message[] = [];
+  /** What the previous request sent (a copy: a host's history array may grow in place), and its running token sums. */
+  private readonly previous: Message[] = [];
+  /** `sums[i]`: tokens of the previous request's first `i` messages. */
+  private readonly sums: number[] = [0];
 
   constructor(private readonly counter: TokenCounter) {}
 
   request(messages: readonly Message[]): CacheFigures {
-    const previous = this.previous;
+    const { previous, sums } = this;
     let shared = 0;
     while (shared < messages.length && shared < previous.length && sameMessage(messages[shared]!, previous[shared]!)) shared++;
-    let readTokens = 0;
-    let writeTokens = 0;
-    for (let index = 0; index < messages.length; index++) {
-      const tokens = this.tokens(messages[index]!);
-      if (index < shared) readTokens += tokens;
-      else writeTokens += tokens;
+    // The shared messages are the previous request's: their tokens are known.
+    const readTokens = sums[shared]!;
+    previous.length = shared;
+    sums.length = shared + 1;
+    let total = readTokens;
+    for (let index = shared; index < messages.length; index++) {
+      const message = messages[index]!;
+      previous.push(message);
+      sums.push((total += this.tokens(message)));
     }
-    // A copy: a host's history array may grow in place after the request.
-    this.previous = messages.slice();
-    return { readTokens, writeTokens };
+    return { readTokens, writeTokens: total - readTokens };
   }
 
   /** A new history (after a compaction): its first request writes all its messages. */
   reset(): void {
-    this.previous = [];
+    this.previous.length = 0;
+    this.sums.length = 1;
   }
 
   private tokens(message: Message): number {
