@@ -28,19 +28,31 @@ export async function withZodCalls<T>(mocking: ZodMocking, run: (calls: readonly
 }
 
 /**
- * A plugin's index builds no zod schema when imported, and its options schema maker builds one
- * schema, once, which accepts `{}` and refuses `bad`.
+ * A plugin's index builds no zod schema when imported, its options schema maker builds one that
+ * accepts `{}` and refuses `bad`, and the plugin's definition builds its schema once, on first
+ * use (core's `definePlugin` keeps it: no module of the plugin does).
  */
-export async function expectOptionsSchemaBuiltOnFirstUse<M>(mocking: ZodMocking, load: () => Promise<M>, maker: (module: M) => () => { safeParse(value: unknown): { success: boolean } }, bad: unknown): Promise<void> {
+export async function expectOptionsSchemaBuiltOnFirstUse<M>(
+  mocking: ZodMocking,
+  load: () => Promise<M>,
+  maker: (module: M) => () => { safeParse(value: unknown): { success: boolean } },
+  bad: unknown,
+  factory: (module: M) => (options?: never) => { resolveOptions(): unknown },
+): Promise<void> {
   await withZodCalls(mocking, async (calls) => {
-    const makeSchema = maker(await load());
+    const module = await load();
+    const makeSchema = maker(module);
     expect(calls).toEqual([]);
     const schema = makeSchema();
     expect(calls.length).toBeGreaterThan(0);
-    const made = calls.length;
-    expect(makeSchema()).toBe(schema);
-    expect(calls).toHaveLength(made);
     expect(schema.safeParse({}).success).toBe(true);
     expect(schema.safeParse(bad).success).toBe(false);
+    const instance = factory(module)();
+    const before = calls.length;
+    instance.resolveOptions();
+    const built = calls.length;
+    expect(built).toBeGreaterThan(before);
+    instance.resolveOptions();
+    expect(calls).toHaveLength(built);
   });
 }

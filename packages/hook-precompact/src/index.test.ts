@@ -14,4 +14,4 @@ it('exports the plugin factory by name and as default', async () => {
   expect(module.precompact().definition.commands?.map((command) => command.name)).toEqual(['command activate', 'command deactivate', 'command list', 'intent select', 'intent clear', 'intent show']);
 });
 
-it('builds no zod schema at import (a hook call whose options were checked needs none); optionsSchema() builds its schema once', () => expectOptionsSchemaBuiltOnFirstUse(zodMocking, () => import('./index.js'), (module) => module.optionsSchema, { budgetChars: 999 }));
+it('builds no zod schema at import (a hook call whose options were checked needs none); the plugin builds its schema once, on first use', () => expectOptionsSchemaBuiltOnFirstUse(zodMocking, () => import('./index.js'), (module) => module.optionsSchema, { budgetChars: 999 }, (module) => module.precompact));

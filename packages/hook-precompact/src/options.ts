@@ -77,9 +77,8 @@ function buildOptionsSchema() {
   });
 }
 
-let optionsSchemaBuilt: ReturnType<typeof buildOptionsSchema> | undefined;
-/** The options' zod schema (zod/mini), as the user writes them; built on the first call. */
-export const optionsSchema = () => (optionsSchemaBuilt ??= buildOptionsSchema());
+/** The options' zod schema (zod/mini), as the user writes them; a new one each call (the plugin's definition builds its own on first use). */
+export const optionsSchema = buildOptionsSchema;
 
 export type PrecompactOptionsInput = z.input<ReturnType<typeof optionsSchema>>;
 

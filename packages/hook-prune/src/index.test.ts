@@ -7,4 +7,4 @@ it('public API', async () => {
   expect(Object.keys(await import('./index.js')).sort()).toMatchSnapshot();
 });
 
-it('builds no zod schema at import (a hook call whose options were checked needs none); prunePluginOptionsSchema() builds its schema once', () => expectOptionsSchemaBuiltOnFirstUse(zodMocking, () => import('./index.js'), (module) => module.prunePluginOptionsSchema, { keepRecent: -1 }));
+it('builds no zod schema at import (a hook call whose options were checked needs none); the plugin builds its schema once, on first use', () => expectOptionsSchemaBuiltOnFirstUse(zodMocking, () => import('./index.js'), (module) => module.prunePluginOptionsSchema, { keepRecent: -1 }, (module) => module.prune));

@@ -73,9 +73,8 @@ const buildOptionsSchema = () => z.object({
   ),
 });
 
-let optionsSchema: ReturnType<typeof buildOptionsSchema> | undefined;
-/** The options' zod schema (zod/mini), built on the first call. */
-export const prunePluginOptionsSchema = () => (optionsSchema ??= buildOptionsSchema());
+/** The options' zod schema (zod/mini), a new one each call; the plugin's definition builds its own on first use. */
+export const prunePluginOptionsSchema = buildOptionsSchema;
 
 export type PrunePluginOptions = z.infer<ReturnType<typeof prunePluginOptionsSchema>>;
 

@@ -28,9 +28,12 @@ const buildOptionsSchema = () =>
     compactionNotice: z._default(z.boolean(), defaults.compactionNotice),
   });
 
-let optionsSchema: ReturnType<typeof buildOptionsSchema> | undefined;
-/** The zod schema (zod/mini) of `suggest(...)`'s options, built on the first call. Every field is optional; the defaults follow the spec (70 %, 50 calls). */
-export const suggestOptionsSchema = () => (optionsSchema ??= buildOptionsSchema());
+/**
+ * The zod schema (zod/mini) of `suggest(...)`'s options, a new one each call (the plugin's
+ * definition builds its own on first use). Every field is optional; the defaults follow the
+ * spec (70 %, 50 calls).
+ */
+export const suggestOptionsSchema = buildOptionsSchema;
 
 export type SuggestOptions = z.output<ReturnType<typeof suggestOptionsSchema>>;
 export type SuggestOptionsInput = z.input<ReturnType<typeof suggestOptionsSchema>>;
