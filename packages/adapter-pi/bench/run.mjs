@@ -44,16 +44,28 @@ const without = extensionIn(bare);
 await withHookwise('context', { messages: structuredClone(messages) });
 await without('context', { messages: structuredClone(messages) });
 
+// pi hands every context event a deep copy of the conversation: each run gets its own, made
+// before the run starts (the copy is pi's work, not the extension's).
+let copy;
+const freshCopy = { beforeEach: () => void (copy = structuredClone(messages)) };
 const bench = new Bench({ time: 2_000 });
 bench
-  .add(`context, 200 messages, hook-prune`, async () => {
-    await withHookwise('context', { messages });
-    await withHookwise('context_with_system', { messages: [{ role: 'system', content: '', sections: {} }, ...messages] });
-  })
-  .add('context, 200 messages, hookwise not configured', async () => {
-    await without('context', { messages });
-    await without('context_with_system', { messages: [{ role: 'system', content: '', sections: {} }, ...messages] });
-  });
+  .add(
+    `context, 200 messages, hook-prune`,
+    async () => {
+      await withHookwise('context', { messages: copy });
+      await withHookwise('context_with_system', { messages: [{ role: 'system', content: '', sections: {} }, ...copy] });
+    },
+    freshCopy,
+  )
+  .add(
+    'context, 200 messages, hookwise not configured',
+    async () => {
+      await without('context', { messages: copy });
+      await without('context_with_system', { messages: [{ role: 'system', content: '', sections: {} }, ...copy] });
+    },
+    freshCopy,
+  );
 await bench.run();
 console.table(bench.table());
 for (const task of bench.tasks) console.log(`${task.name}: ${(task.result.latency.mean).toFixed(3)} ms per model call`);

@@ -7,7 +7,8 @@ const plugin = (on: Record<string, (...args: any[]) => unknown>) => definePlugin
 
 describe('the pi binding', () => {
   it('replaces old tool outputs for the request only, keeps pairing, and passes pi roles and unknown roles through untouched', async () => {
-    const pi = fakePi({ plugins: [prune({ protectTokens: 1_000, minimumTokens: 100, keepRecent: 1 })] });
+    // The window policy with small thresholds: what it prunes here is plain to see.
+    const pi = fakePi({ plugins: [prune({ policy: 'window', protectTokens: 1_000, minimumTokens: 100, keepRecent: 1 })] });
     const summary = { role: 'compactionSummary', summary: 'Earlier work.', tokensBefore: 9_000, timestamp: 1 };
     const custom = { role: 'custom', customType: 'other', content: 'x', display: false, timestamp: 1 };
     const strange = { role: 'somethingNew', payload: 42 };

@@ -1,7 +1,7 @@
 import type { HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, loadConfig, noticeText, type Engine } from '@hookwise/core/host';
+import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, keepingAlive, loadConfig, noticeText, type Engine } from '@hookwise/core/host';
 import { estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
-import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems } from './messages.js';
+import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
 
 /** The host name hookwise payloads and logs carry. */
@@ -42,6 +42,8 @@ interface SessionTracker {
   /** What `compact:after` hooks handed back: in the system prompt until the next compaction. */
   afterCompaction?: string;
   stateLoaded: boolean;
+  /** The session's messages as core messages, the same objects from request to request where pi's are equal. */
+  conversion: PiConversion;
   /** The llm:before context of the request being built (context → context_with_system). */
   requestContext?: string;
   compactTrigger?: 'manual' | 'auto';
@@ -121,7 +123,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     const id = sessionIdOf(context);
     let existing = sessions.get(id);
     if (!existing) {
-      existing = { started: false, stateLoaded: false };
+      existing = { started: false, stateLoaded: false, conversion: new PiConversion() };
       sessions.set(id, existing);
     }
     return existing;
@@ -163,16 +165,9 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   async function emit<P extends PointName>(context: PiContext, point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
     const current = await engine(context.cwd);
     if (!current) return undefined;
-    // Core's deadline timers are unref'd (a hook process must not wait for them). pi's print mode
-    // exits once its event loop is empty, so a hook that never settles would end pi silently: a
-    // ref'd timer keeps the process alive until the deadline has answered.
-    const keepAlive = setTimeout(() => undefined, hookTimeoutMs + DEADLINE_MARGIN_MS);
-    let outcome: MergedOutcome<P> | undefined;
-    try {
-      outcome = await failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` }), logger);
-    } finally {
-      clearTimeout(keepAlive);
-    }
+    // pi's print mode exits once its event loop is empty: kept alive until the deadline answers.
+    const bound = hookTimeoutMs + DEADLINE_MARGIN_MS;
+    const outcome = await keepingAlive(bound, () => failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(bound), label: `[${HOST}]` }), logger));
     for (const notice of outcome?.notices ?? []) await showNotice(current, context, point, notice);
     return outcome;
   }
@@ -252,7 +247,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     session.requestContext = undefined;
     let messages: PiMessage[] = original;
     // Converted only when a hook listens.
-    const outcome = await emit(context, 'llm:before', () => ({ ...common(context), systemPrompt: context.getSystemPrompt?.() ?? '', messages: fromPiMessages(original) }));
+    const outcome = await emit(context, 'llm:before', () => ({ ...common(context), systemPrompt: context.getSystemPrompt?.() ?? '', messages: session.conversion.convert(original) }));
     session.requestContext = outcome?.context;
     if (outcome?.value !== undefined) {
       const applied = applyToPiMessages(original, outcome.value as Message[]);

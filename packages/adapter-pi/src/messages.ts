@@ -58,40 +58,87 @@ function passthroughText(message: PiMessage): string {
   }
 }
 
+/** One pi message as a core message (undefined for what is not a message); `index` is its place in pi's list. */
+function fromPiMessage(message: unknown, index: number): Message | undefined {
+  if (!isRecord(message)) return undefined;
+  const pi = (extra: Partial<Origin> = {}) => ({ pi: { index, ...extra } });
+  switch (message['role']) {
+    case 'user':
+      return { role: 'user', parts: contentParts(message['content']) as MessagePart[], providerMetadata: pi() };
+    case 'assistant': {
+      const parts: MessagePart[] = [];
+      for (const block of Array.isArray(message['content']) ? message['content'] : []) {
+        if (!isRecord(block)) continue;
+        if (block['type'] === 'text') parts.push({ type: 'text', text: text(block['text']) });
+        else if (block['type'] === 'thinking') parts.push({ type: 'reasoning', text: text(block['thinking']) });
+        else if (block['type'] === 'toolCall') parts.push({ type: 'tool-call', toolCallId: text(block['id']), toolName: text(block['name']), input: block['arguments'] ?? {} });
+      }
+      return { role: 'assistant', parts, providerMetadata: pi() };
+    }
+    case 'toolResult':
+      return {
+        role: 'tool',
+        parts: [{ type: 'tool-result', toolCallId: text(message['toolCallId']), toolName: text(message['toolName']), output: resultOutput(message['content']), ...(message['isError'] === true ? { isError: true } : {}) }],
+        providerMetadata: pi(),
+      };
+    default:
+      // compactionSummary marks where the history was cut: pruning never reaches before it.
+      return { role: 'user', parts: [{ type: 'text', text: passthroughText(message as PiMessage) }], providerMetadata: pi({ passthrough: true }), ...(message['role'] === 'compactionSummary' ? { compactSummary: true } : {}) };
+  }
+}
+
 /** pi's messages as core messages, one for one, in the order the model sees them. */
 export function fromPiMessages(messages: readonly PiMessage[]): Message[] {
   const result: Message[] = [];
   messages.forEach((message, index) => {
-    if (!isRecord(message)) return;
-    const pi = (extra: Partial<Origin> = {}) => ({ pi: { index, ...extra } });
-    switch (message.role) {
-      case 'user':
-        result.push({ role: 'user', parts: contentParts(message.content) as MessagePart[], providerMetadata: pi() });
-        return;
-      case 'assistant': {
-        const parts: MessagePart[] = [];
-        for (const block of Array.isArray(message.content) ? message.content : []) {
-          if (!isRecord(block)) continue;
-          if (block['type'] === 'text') parts.push({ type: 'text', text: text(block['text']) });
-          else if (block['type'] === 'thinking') parts.push({ type: 'reasoning', text: text(block['thinking']) });
-          else if (block['type'] === 'toolCall') parts.push({ type: 'tool-call', toolCallId: text(block['id']), toolName: text(block['name']), input: block['arguments'] ?? {} });
-        }
-        result.push({ role: 'assistant', parts, providerMetadata: pi() });
-        return;
-      }
-      case 'toolResult':
-        result.push({
-          role: 'tool',
-          parts: [{ type: 'tool-result', toolCallId: text(message['toolCallId']), toolName: text(message['toolName']), output: resultOutput(message.content), ...(message['isError'] === true ? { isError: true } : {}) }],
-          providerMetadata: pi(),
-        });
-        return;
-      default:
-        // compactionSummary marks where the history was cut: pruning never reaches before it.
-        result.push({ role: 'user', parts: [{ type: 'text', text: passthroughText(message) }], providerMetadata: pi({ passthrough: true }), ...(message.role === 'compactionSummary' ? { compactSummary: true } : {}) });
-    }
+    const converted = fromPiMessage(message, index);
+    if (converted) result.push(converted);
   });
   return result;
+}
+
+/** Plain JSON values compared by content. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], other[index])) return false;
+    return true;
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/**
+ * `fromPiMessages` for one session's requests, giving back the same core message objects for
+ * the messages a request shares with the previous one. pi hands every `context` event a deep
+ * copy; hook-prune and core's token counting keep what they learnt per message object, so fresh
+ * objects would make them start over on every request. Its output always equals
+ * `fromPiMessages`' (the plain version and its spec; a test holds them equal).
+ */
+export class PiConversion {
+  private previous: readonly PiMessage[] = [];
+  private converted: Array<Message | undefined> = [];
+
+  convert(messages: readonly PiMessage[]): Message[] {
+    const { previous, converted } = this;
+    const next: Array<Message | undefined> = [];
+    const result: Message[] = [];
+    messages.forEach((message, index) => {
+      // Same place, same content: the same core message (its origin index is the same too).
+      const known = index < previous.length && sameJson(previous[index], message) ? converted[index] : undefined;
+      const core = known ?? fromPiMessage(message, index);
+      next.push(core);
+      if (core) result.push(core);
+    });
+    this.previous = messages;
+    this.converted = next;
+    return result;
+  }
 }
 
 /** What a hook changed, as applied to pi's messages. */

@@ -133,3 +133,21 @@ describe('the README example', () => {
     expect(await onToolFinished(engine, 's1', { name: 'Read', input: {}, output: 'text' })).toBe('Read ran');
   });
 });
+
+describe('keepingAlive', () => {
+  it('keeps a process whose only other timer is unref\'d alive until the work settles, and no longer', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const kit = pathToFileURL(fileURLToPath(new URL('../dist/host.js', import.meta.url))).href;
+    const script = (wrapped: boolean) => `
+      const { keepingAlive } = await import(${JSON.stringify(kit)});
+      const work = () => new Promise((resolve) => setTimeout(resolve, 200).unref());
+      ${wrapped ? 'await keepingAlive(10_000, work);' : 'await work();'}
+      console.log('settled');`;
+    const run = (wrapped: boolean) => spawnSync(process.execPath, ['--input-type=module', '-e', script(wrapped)], { encoding: 'utf8', timeout: 20_000 });
+    // Without it, Node leaves with the work pending (exit 13: an unsettled top-level await).
+    expect(run(false).stdout).not.toContain('settled');
+    const kept = run(true);
+    expect(kept.stdout).toContain('settled');
+    expect(kept.status).toBe(0);
+  });
+});

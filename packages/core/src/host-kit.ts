@@ -79,3 +79,18 @@ export function definedFields<T extends Record<string, unknown>>(fields: T): T {
   for (const [key, value] of Object.entries(fields)) if (value !== undefined) result[key] = value;
   return result as T;
 }
+
+/**
+ * Runs `fn` with a ref'd timer of `ms` alive until it settles. Core's deadline timers are
+ * unref'd (a hook process must not wait for them), so an in-process host that exits once its
+ * event loop is empty (pi's print mode, a script awaiting a model call) would otherwise end
+ * silently while it waits for a hook that never settles.
+ */
+export async function keepingAlive<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  const timer = setTimeout(() => undefined, ms);
+  try {
+    return await fn();
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -98,22 +98,23 @@ describe('hookwise in the real pi', () => {
     expect(doctor).toContain('No problems found.');
   });
 
-  it('hook-prune replaces old outputs in the request body where its policy prunes; the newest stays whole, pairing holds, the session file keeps every original', async () => {
-    const tags = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+  it('hook-prune with its default policy replaces old outputs in the request body; the newest stay whole, pairing holds, the session file keeps every original', async () => {
+    // Ten shell reads: the default policy keeps the reads of files in use, not command outputs.
+    const tags = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
     const project = createProject(install, 'prune', {
       model: projectModel(),
-      hookwiseConfig: { plugins: { '@hookwise/hook-prune': { protectTokens: 3_000, minimumTokens: 1_000 } } },
+      hookwiseConfig: { plugins: { '@hookwise/hook-prune': {} } },
       files: Object.fromEntries(tags.map((tag) => [`src/${tag}.txt`, bigFile(tag)])),
       contextWindow: 200_000,
     });
-    model.setResponder(scripted({ explore: tags.map((tag) => [{ name: 'read', arguments: { path: `src/${tag}.txt` } }]) }));
+    model.setResponder(scripted({ explore: tags.map((tag) => [{ name: 'bash', arguments: { command: `cat src/${tag}.txt` } }]) }));
     const start = model.requests.length;
-    expectCompleted(await project.run(['explore the files']), 'Finished step 5.');
+    expectCompleted(await project.run(['explore the files']), 'Finished step 10.');
 
     const requests = turns(model.requests.slice(start));
     const stored = storedOutputs(project);
     // The session file keeps every original output.
-    expect(stored.size).toBe(5);
+    expect(stored.size).toBe(10);
     for (const tag of tags) expect([...stored.values()].some((output) => output.includes(`${tag}-line-200`)), tag).toBe(true);
 
     const pruned = requests.filter((request) => [...toolOutputs(request.body).values()].some((output) => isPrunedOutput(output)));
@@ -123,8 +124,8 @@ describe('hookwise in the real pi', () => {
     }
     for (const request of pruned) {
       const outputs = [...toolOutputs(request.body).entries()];
-      // The newest output is whole; every output not replaced is the original, byte for byte.
-      expect(outputs.at(-1)![1]).toBe(stored.get(outputs.at(-1)![0]));
+      // The newest 3 outputs are whole; every output not replaced is the original, byte for byte.
+      for (const [id, output] of outputs.slice(-3)) expect(output).toBe(stored.get(id));
       for (const [id, output] of outputs) if (!isPrunedOutput(output)) expect(output).toBe(stored.get(id));
     }
     // Where the policy pruned: the first pruned request carries exactly as many placeholders as hook-prune decided.
