@@ -11,9 +11,11 @@ import { defaultTokenCounter } from '@hookwise/core/host';
 // The adapter's end-to-end helpers: one copy for the tests and the demo.
 import { ensurePi, newestSessionFile, offlinePiEnv, PI_VERSION, runPi, writeAgentDir } from '../../../packages/adapter-pi/test/e2e/offline-pi.mjs';
 import { contentText, sinceLastUser, startStandInModel } from '../../../packages/adapter-pi/test/e2e/stand-in-model.mjs';
+import { piPaths } from '../../../scripts/install-pi.mjs';
 
 const require = createRequire(import.meta.url);
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
+const INSTALL_SCRIPT = fileURLToPath(new URL('../../../scripts/install-pi.mjs', import.meta.url));
 const FILES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
 const CONTEXT_WINDOW = 32_000;
 const format = (value) => Math.round(value).toLocaleString('en-US');
@@ -107,18 +109,36 @@ async function session({ root, pi, prune, print }) {
 }
 
 /**
+ * pi from the cache, installed there first when missing — in a child process whose npm output
+ * is kept, so a machine without network gets one line saying why, not npm's pages of errors.
+ */
+function installPi(print) {
+  const cached = piPaths();
+  if (!existsSync(cached.piCli) || !existsSync(cached.node)) {
+    print(`installing pi ${PI_VERSION} and its Node 22 into ${cached.cacheDir} (once, from npm)…`);
+    const install = spawnSync(process.execPath, [INSTALL_SCRIPT], { encoding: 'utf8', env: { ...process.env, npm_config_fetch_retries: '1' } });
+    if (install.status !== 0) {
+      const reason = install.stderr.split('\n').find((text) => /npm error (code|network|request)/.test(text)) ?? install.stderr.trim().split('\n').at(-1) ?? `exit ${install.status}`;
+      print(`pi part skipped: pi ${PI_VERSION} could not be installed (${reason.replace(/^npm error /, '').trim()})`);
+      return undefined;
+    }
+  }
+  try {
+    return ensurePi();
+  } catch (error) {
+    print(`pi part skipped: ${String(error.message ?? error).split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+/**
  * Runs the pi part; never throws for a machine without pi (no network to install it): it says so
  * in one line and returns undefined. hook-prune keeps its defaults unless they prune nothing in
  * this short session; then the smallest thresholds (its floors) show it, and the output says so.
  */
 export async function runPiSession({ print }) {
-  let pi;
-  try {
-    pi = ensurePi();
-  } catch (error) {
-    print(`pi part skipped: pi ${PI_VERSION} could not be installed (${String(error.message ?? error).split('\n')[0]})`);
-    return undefined;
-  }
+  const pi = installPi(print);
+  if (!pi) return undefined;
   const root = path.join(demoDir, 'out', 'pi-demo');
   let facts = await session({ root, pi, prune: {}, print });
   let prune = 'its defaults';
