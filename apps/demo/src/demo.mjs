@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `pnpm demo`: hookwise on a real recorded Claude Code session, on a scripted VS Code task, then in a real OpenCode session.
+// `pnpm demo`: hookwise on a real recorded Claude Code session, on a scripted VS Code task, then in a real OpenCode session and a real pi session.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runOpenCodeSession } from './opencode-session.mjs';
+import { runPiSession } from './pi-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
@@ -54,6 +55,9 @@ async function main() {
 
   heading('3. OpenCode: a real OpenCode session through @hookwise/adapter-opencode, request by request');
   await runOpenCodeSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
+  heading('4. pi: a real pi session through @hookwise/adapter-pi, request by request');
+  await runPiSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   process.stdout.write(`\nHTML report: ${HTML}\n`);
   return 0;

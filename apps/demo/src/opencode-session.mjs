@@ -3,7 +3,7 @@
 // request OpenCode sent is shown with what hook-prune took out of it; then the session, exported
 // with `opencode export`, goes through `hookwise report`.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,7 +101,9 @@ export async function runOpenCodeSession({ print }) {
       const label = `#${String(request.index + 1).padEnd(3)}`;
       print(`${label}     ${(cells.join(' ') || '(none)').padEnd(62)} ${prunedCount > 0 ? `${prunedCount} output(s), ~${format(prunedTokens)} tokens` : '—'}`);
     }
-    const events = readFileSync(path.join(project, '.hookwise', 'logs', 'events.jsonl'), 'utf8')
+    // The event log exists once something was logged (nothing when hook-prune pruned nothing).
+    const log = path.join(project, '.hookwise', 'logs', 'events.jsonl');
+    const events = (existsSync(log) ? readFileSync(log, 'utf8') : '')
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line));

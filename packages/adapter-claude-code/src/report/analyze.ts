@@ -14,7 +14,7 @@ import { replaySession } from './session-source.js';
  */
 export interface Report {
   schemaVersion: 1;
-  /** Where the session came from: a Claude Code transcript, or an OpenCode session (`opencode export` JSON, where `line` is the message's position in `messages`). */
+  /** Where the session came from: a Claude Code transcript, an OpenCode session (`opencode export` JSON, where `line` is the message's position in `messages`), or a pi session file (JSONL). */
   host: SessionHost;
   /** The transcript path as given. */
   transcript: string;

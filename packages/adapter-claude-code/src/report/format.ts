@@ -1,3 +1,5 @@
+import type { SessionHost } from './replay-result.js';
+
 /** Small formatting helpers shared by the text and HTML renderers. */
 
 export const formatNumber = (value: number): string => Math.round(value).toLocaleString('en-US');
@@ -27,8 +29,10 @@ export function stripControl(text: string): string {
 }
 
 /** One line: where the session came from, and what a report's "line" is there. */
-export function sessionHostText(host: 'claude-code' | 'opencode'): string {
-  return host === 'opencode' ? 'host: OpenCode (an `opencode export` JSON; a line number is the message\'s position in it)' : 'host: Claude Code (a transcript, JSONL)';
+export function sessionHostText(host: SessionHost): string {
+  if (host === 'opencode') return 'host: OpenCode (an `opencode export` JSON; a line number is the message\'s position in it)';
+  if (host === 'pi') return 'host: pi (a session file, JSONL; its active branch)';
+  return 'host: Claude Code (a transcript, JSONL)';
 }
 
 /**
@@ -36,8 +40,7 @@ export function sessionHostText(host: 'claude-code' | 'opencode'): string {
  * what it did; Claude Code's hooks cannot rewrite its requests, so there they are what such a
  * host would have sent, never Claude Code's own.
  */
-export function requestTransformsHeading(host: 'claude-code' | 'opencode'): string {
-  return host === 'claude-code'
-    ? 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)'
-    : 'What hookwise did before every request in OpenCode';
+export function requestTransformsHeading(host: SessionHost): string {
+  if (host === 'claude-code') return 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)';
+  return `What hookwise did before every request in ${host === 'pi' ? 'pi' : 'OpenCode'}`;
 }

@@ -70,7 +70,7 @@ export interface ReplayHookError extends HookFailure {
 
 /**
  * A message that is part of the live history again without happening again: no hook event, no
- * request. OpenCode keeps a tail of recent messages after a compaction, sent after the summary.
+ * request. OpenCode and pi keep a tail of recent messages after a compaction, sent after the summary.
  */
 export interface HistoryEntry {
   type: 'history';
@@ -85,10 +85,10 @@ export interface HistoryEntry {
 export type ReplayEntry = TranscriptEntry | HistoryEntry;
 
 /** Where the replayed session came from. */
-export type SessionHost = 'claude-code' | 'opencode';
+export type SessionHost = 'claude-code' | 'opencode' | 'pi';
 
 export interface ReplayResult {
-  /** Where the session came from (a Claude Code transcript or an `opencode export`); claude-code when not said. */
+  /** Where the session came from (a Claude Code transcript, an `opencode export` or a pi session file); claude-code when not said. */
   host?: SessionHost;
   transcript: string;
   sessionId: string;

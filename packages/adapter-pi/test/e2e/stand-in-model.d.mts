@@ -18,6 +18,8 @@ export interface Reply {
   promptTokens?: number;
   /** Reported as usage.prompt_tokens_details.cached_tokens (pi's cacheRead). */
   cachedTokens?: number;
+  /** Reported as usage.prompt_tokens_details.cache_write_tokens (pi's cacheWrite). */
+  cacheWriteTokens?: number;
 }
 export type Responder = (body: ChatRequestBody, kind: RequestKind) => Reply | undefined;
 export interface RecordedRequest {

@@ -91,7 +91,7 @@ export async function startStandInModel(respond, { socketPath } = {}) {
         send({ choices: [{ index: 0, delta: { role: 'assistant', content: reply.text ?? 'Done.' }, finish_reason: null }] });
       }
       const promptTokens = reply.promptTokens ?? Math.ceil(raw.length / 4);
-      send({ choices: [{ index: 0, delta: {}, finish_reason: finish }], usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10, ...(reply.cachedTokens ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens } } : {}) } });
+      send({ choices: [{ index: 0, delta: {}, finish_reason: finish }], usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10, ...(reply.cachedTokens || reply.cacheWriteTokens ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens ?? 0, ...(reply.cacheWriteTokens ? { cache_write_tokens: reply.cacheWriteTokens } : {}) } } : {}) } });
       response.end('data: [DONE]\n\n');
     });
   });
