@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { HostSetup } from '@hookwise/cli';
+
+/** What an app adds to its code: the snippet `hookwise init --host ai-sdk` prints. */
+export const SNIPPET = `import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
+import { hookwiseMiddleware } from '@hookwise/ai-sdk';
+
+// One per conversation (or one per app, naming the conversation per call: see the README).
+const hookwise = hookwiseMiddleware({ sessionId: chatId, projectDir: process.cwd(), onNotice: (notice) => console.log(notice.text) });
+const model = wrapLanguageModel({ model: yourModel, middleware: hookwise });
+
+const result = await generateText({ model, tools: hookwise.tools(tools), messages, stopWhen: stepCountIs(20), onFinish: hookwise.onFinish });
+`;
+
+/** The version of `ai` installed in the project, if any. */
+function installedAi(projectDir: string): string | undefined {
+  try {
+    const require = createRequire(path.join(projectDir, 'package.json'));
+    let folder = path.dirname(require.resolve('ai'));
+    // `ai` resolves to a file under dist/: walk up to its package.json.
+    for (let step = 0; step < 4; step++, folder = path.dirname(folder)) {
+      try {
+        const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
+        if (manifest.name === 'ai') return manifest.version;
+      } catch {
+        // not this folder
+      }
+    }
+  } catch {
+    // not installed
+  }
+  return undefined;
+}
+
+/**
+ * What `hookwise` (@hookwise/cli) does for AI SDK apps; package.json's `"hookwise"` field points
+ * the CLI here. hookwise runs inside the app, so there is no file of the host's to write: `init`
+ * leaves the config to the CLI and prints the lines the app's code needs.
+ */
+const setup: HostSetup = {
+  host: 'ai-sdk',
+  describe: 'AI SDK apps: prints the middleware lines your app adds (wrapLanguageModel)',
+  async init({ stdout }) {
+    stdout(`Add hookwise to your AI SDK app:\n\n${SNIPPET}`);
+    return { ok: true, files: [] };
+  },
+  async doctor({ projectDir, ok, problem }) {
+    const version = installedAi(projectDir);
+    if (version === undefined) problem(`the AI SDK (\`ai\`) is not installed in ${projectDir}; run \`npm install ai\``);
+    else if (!/^[567]\./.test(version)) problem(`ai ${version} is installed; @hookwise/ai-sdk supports ai 5, 6 and 7`);
+    else ok(`ai ${version} is installed`);
+  },
+};
+
+export default setup;
