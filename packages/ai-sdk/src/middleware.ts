@@ -1,4 +1,4 @@
-import type { Message } from '@hookwise/core/messages';
+import { parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { createBinding, type Binding, type HookwiseMiddlewareOptions } from './binding.js';
 import { applyToPrompt, fromPrompt, lastUserText, userMessageCount, withSystemText, type ConvertedPrompt, type PromptMessage } from './prompt.js';
 import { contextTokensOf } from './usage.js';
@@ -92,7 +92,10 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
     const prompted = lastUserText(prompt);
     if (prompted !== undefined && (users !== session.userMessages || prompted !== session.lastPrompt)) {
       session.lastPrompt = prompted;
-      const submitted = await binding.emit('prompt:submit', sessionId, () => ({ ...binding.common(sessionId), prompt: prompted }));
+      // An AI SDK app has no command registry of its own: a prompt typed as `/name args` is passed
+      // as a command, and plugins act only on commands they find a file for.
+      const command = parseSlashCommand(prompted);
+      const submitted = await binding.emit('prompt:submit', sessionId, () => ({ ...binding.common(sessionId), prompt: prompted, ...(command ? { command } : {}) }));
       if (submitted?.block) binding.logger.warn(`a hook asked to stop this prompt, which a model middleware cannot do: ${submitted.block.reason}`);
       if (isText(submitted?.context)) session.nextRequest.push(submitted.context);
     }
