@@ -73,6 +73,16 @@ export interface HookwiseMiddleware extends HookwiseSession {
 
 const isText = (text: unknown): text is string => typeof text === 'string' && text.trim() !== '';
 
+/**
+ * Whether the call asks Anthropic to clear tool results on its side (`@ai-sdk/anthropic`'s
+ * `contextManagement` with a `clear_tool_uses_*` edit). Then hookwise leaves tool results to the
+ * server: two clearings with different rules would each move the cached prefix.
+ */
+function serverClearsToolResults(params: CallParams): boolean {
+  const edits = (params.providerOptions as { anthropic?: { contextManagement?: { edits?: unknown } } } | undefined)?.anthropic?.contextManagement?.edits;
+  return Array.isArray(edits) && edits.some((edit) => typeof (edit as { type?: unknown })?.type === 'string' && (edit as { type: string }).type.startsWith('clear_tool_uses'));
+}
+
 function sessionIdOf(params: CallParams, fallback: string): string {
   const named = (params.providerOptions as { hookwise?: { sessionId?: unknown } } | undefined)?.hookwise?.sessionId;
   return typeof named === 'string' && named !== '' ? named : fallback;
@@ -108,7 +118,8 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
     });
     let next: PromptMessage[] = prompt as PromptMessage[];
     if (outcome?.value !== undefined && converted) {
-      const applied = applyToPrompt(prompt, converted, outcome.value as Message[]);
+      const applied = applyToPrompt(prompt, converted, outcome.value as Message[], { toolResults: !serverClearsToolResults(params) });
+      if (applied.outputsLeft > 0) binding.logger.debug(`llm:before: ${applied.outputsLeft} tool output(s) left to the provider's own clearing (contextManagement)`);
       if (applied.editsIgnored > 0) binding.logger.warn(`llm:before asked for ${applied.editsIgnored} edit(s) a prompt cannot take (added or dropped messages); they were left out`);
       binding.logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s) and ${applied.inputsReplaced} tool input(s) replaced`);
       next = applied.prompt;

@@ -19,7 +19,16 @@ export interface PromptPart {
   readonly output?: unknown;
   readonly providerExecuted?: unknown;
   readonly mediaType?: unknown;
+  readonly providerOptions?: unknown;
 }
+
+/**
+ * A text part that is a compaction the provider made on its side: `@ai-sdk/anthropic` gives back
+ * Anthropic's server-side `compaction` block as a text part marked `providerOptions.anthropic.type
+ * = 'compaction'`, and sends it back as that block. The API ignores what comes before it.
+ */
+export const isServerCompaction = (part: PromptPart): boolean =>
+  part.type === 'text' && (part.providerOptions as { anthropic?: { type?: unknown } } | undefined)?.anthropic?.type === 'compaction';
 
 /** Where each core part came from: the prompt message and part index. */
 interface Origin {
@@ -122,7 +131,8 @@ export function fromPrompt(prompt: readonly PromptMessage[]): ConvertedPrompt {
           return;
       }
     });
-    messages.push({ role: message.role, parts });
+    // Core's rule: nothing before the latest compaction summary is pruned.
+    messages.push({ role: message.role, parts, ...(message.role === 'assistant' && message.content.some(isServerCompaction) ? { compactSummary: true } : {}) });
   });
   return { systemPrompt: systemTexts.join('\n\n'), messages, origins };
 }
@@ -141,6 +151,8 @@ export interface AppliedPrompt {
   inputsReplaced: number;
   /** Edits with no place in the prompt (added or dropped messages, unknown ids): left out. */
   editsIgnored: number;
+  /** Tool outputs a hook replaced that were left to the provider's own clearing. */
+  outputsLeft: number;
 }
 
 /**
@@ -149,8 +161,10 @@ export interface AppliedPrompt {
  * every other part stay, so each call keeps its result; untouched messages are the same objects.
  * Anything else a hook changed is counted and left out.
  */
-export function applyToPrompt(prompt: readonly PromptMessage[], converted: ConvertedPrompt, transformed: readonly Message[]): AppliedPrompt {
+export function applyToPrompt(prompt: readonly PromptMessage[], converted: ConvertedPrompt, transformed: readonly Message[], options: { toolResults?: boolean } = {}): AppliedPrompt {
+  const toolResults = options.toolResults !== false;
   let outputsReplaced = 0;
+  let outputsLeft = 0;
   let inputsReplaced = 0;
   let editsIgnored = 0;
   const edits = new Map<number, Map<number, PromptPart>>();
@@ -180,6 +194,10 @@ export function applyToPrompt(prompt: readonly PromptMessage[], converted: Conve
         }
         const text = contentText(part.output);
         if (text === contentText(original.part.output)) continue;
+        if (!toolResults) {
+          outputsLeft++;
+          continue;
+        }
         const source = (prompt[original.origin.message]!.content as readonly PromptPart[])[original.origin.part]!;
         // Never an empty result: Anthropic rejects one.
         edit(original.origin, { ...source, output: { type: 'text', value: text === '' ? ' ' : text } } as PromptPart);
@@ -197,13 +215,13 @@ export function applyToPrompt(prompt: readonly PromptMessage[], converted: Conve
       }
     }
   }
-  if (edits.size === 0) return { prompt: prompt as PromptMessage[], outputsReplaced, inputsReplaced, editsIgnored };
+  if (edits.size === 0) return { prompt: prompt as PromptMessage[], outputsReplaced, inputsReplaced, editsIgnored, outputsLeft };
   const next = prompt.map((message, index) => {
     const parts = edits.get(index);
     if (!parts || message.role === 'system') return message;
     return { ...message, content: message.content.map((part, partIndex) => parts.get(partIndex) ?? part) };
   });
-  return { prompt: next, outputsReplaced, inputsReplaced, editsIgnored };
+  return { prompt: next, outputsReplaced, inputsReplaced, editsIgnored, outputsLeft };
 }
 
 /**
