@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createPromptConverter, type AppliedMemo, type ConvertedPrompt, type PromptMessage } from './prompt.js';
 import { randomUUID } from 'node:crypto';
 import type { EventLog, HookFailure, HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PluginInstance, PointInput, PointName, StateStore } from '@hookwise/core';
 import {
@@ -21,6 +22,12 @@ import {
 export const HOST = 'ai-sdk';
 /** Where the binding keeps what must outlive the process (the block handed back after a compaction). */
 const STATE_NAMESPACE = 'hookwise-ai-sdk';
+/**
+ * Conversations whose bookkeeping a middleware keeps in memory. A dropped one starts over as a
+ * new process would: its prompt converted afresh, its post-compaction text read back from the
+ * state store (with a projectDir).
+ */
+const SESSIONS_KEPT = 256;
 /** Extra time on top of the engine's per-hook deadline before a whole point is abandoned. */
 const DEADLINE_MARGIN_MS = 1_000;
 
@@ -85,6 +92,10 @@ interface SessionTracker {
   /** What hooks handed back after the app's last compaction: in every call until the next one. */
   afterCompaction?: string;
   afterCompactionLoaded: boolean;
+  /** The conversation's prompt conversion, which keeps what it converted last call. */
+  convert: (prompt: readonly PromptMessage[]) => ConvertedPrompt;
+  /** What the hooks' edits made of each message last call. */
+  applied: AppliedMemo;
 }
 
 /**
@@ -153,16 +164,33 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     return enginePromise;
   }
 
+  // Most recently used last (a Map iterates in insertion order); the least recently used is
+  // dropped past SESSIONS_KEPT, so an app serving many conversations keeps a bounded memory.
   const sessions = new Map<string, SessionTracker>();
   const tracker = (sessionId: string): SessionTracker => {
     let existing = sessions.get(sessionId);
-    if (!existing) sessions.set(sessionId, (existing = { started: false, userMessages: 0, nextRequest: [], afterCompactionLoaded: false }));
+    if (existing) {
+      if (sessions.size > 1) {
+        sessions.delete(sessionId);
+        sessions.set(sessionId, existing);
+      }
+      return existing;
+    }
+    if (sessions.size >= SESSIONS_KEPT) sessions.delete(sessions.keys().next().value!);
+    sessions.set(sessionId, (existing = { started: false, userMessages: 0, nextRequest: [], afterCompactionLoaded: false, convert: createPromptConverter(), applied: new WeakMap() }));
     return existing;
   };
 
   const common = (sessionId: string) => {
     const session = tracker(sessionId);
     return definedFields({ sessionId, cwd: projectDir, model: session.model, contextTokens: session.contextTokens, contextWindow: options.contextWindow });
+  };
+
+  const hookCounts = new Map<PointName, number>();
+  const hookCount = (current: Engine, point: PointName): number => {
+    let count = hookCounts.get(point);
+    if (count === undefined) hookCounts.set(point, (count = current.hooksFor(point).length));
+    return count;
   };
 
   /**
@@ -175,7 +203,9 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     if (!current) return undefined;
     let outcome: MergedOutcome<P> | undefined;
     try {
-      outcome = await emitIfListening(current, point, payload, { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` });
+      // The engine bounds each hook; a signal bounds the sum of several (one hook needs none).
+      const several = hookCount(current, point) > 1;
+      outcome = await emitIfListening(current, point, payload, { ...(several ? { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS) } : {}), label: `[${HOST}]` });
     } catch (error) {
       const message = `${point} failed: ${errorMessage(error)}`;
       logger.error(message);
@@ -250,6 +280,7 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     keepAfterCompaction,
     /** The event log, once the engine is loaded (or a config error wrote to it). */
     eventLog: () => eventLog,
+    forget: (sessionId: string) => void sessions.delete(sessionId),
     dispose: async () => {
       const current = await enginePromise?.catch(() => undefined);
       await current?.dispose().catch(() => undefined);

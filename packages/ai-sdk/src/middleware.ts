@@ -1,6 +1,6 @@
 import { parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { createBinding, type Binding, type HookwiseMiddlewareOptions } from './binding.js';
-import { applyToPrompt, fromPrompt, lastUserText, userMessageCount, withSystemText, type ConvertedPrompt, type PromptMessage } from './prompt.js';
+import { applyToPrompt, lastUserText, userMessageCount, withSystemText, type ConvertedPrompt, type PromptMessage } from './prompt.js';
 import { contextTokensOf } from './usage.js';
 
 /** What the middleware reads of a call's parameters; everything else passes through. */
@@ -113,12 +113,12 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
     // Converted only when a hook listens; kept to apply the outcome against.
     let converted: ConvertedPrompt | undefined;
     const outcome = await binding.emit('llm:before', sessionId, () => {
-      converted = fromPrompt(prompt);
+      converted = session.convert(prompt);
       return { ...binding.common(sessionId), systemPrompt: converted.systemPrompt, messages: converted.messages };
     });
     let next: PromptMessage[] = prompt as PromptMessage[];
     if (outcome?.value !== undefined && converted) {
-      const applied = applyToPrompt(prompt, converted, outcome.value as Message[], { toolResults: !serverClearsToolResults(params) });
+      const applied = applyToPrompt(prompt, converted, outcome.value as Message[], { toolResults: !serverClearsToolResults(params), memo: session.applied });
       if (applied.outputsLeft > 0) binding.logger.debug(`llm:before: ${applied.outputsLeft} tool output(s) left to the provider's own clearing (contextManagement)`);
       if (applied.editsIgnored > 0) binding.logger.warn(`llm:before asked for ${applied.editsIgnored} edit(s) a prompt cannot take (added or dropped messages); they were left out`);
       binding.logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s) and ${applied.inputsReplaced} tool input(s) replaced`);
@@ -216,6 +216,7 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
     },
     end: async (reason = 'ended') => {
       await binding.guarded('session:end', sessionId, () => binding.emit('session:end', sessionId, () => ({ ...binding.common(sessionId), reason })));
+      binding.forget(sessionId);
     },
   };
 }

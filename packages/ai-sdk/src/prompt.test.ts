@@ -1,6 +1,6 @@
 import type { Message } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
-import { applyToPrompt, fromPrompt, lastUserText, withSystemText, type PromptMessage } from './prompt.js';
+import { applyToPrompt, createPromptConverter, fromPrompt, lastUserText, withSystemText, type PromptMessage } from './prompt.js';
 
 const prompt: PromptMessage[] = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -85,5 +85,61 @@ describe('system text and turns', () => {
   it('reads a new turn only from a prompt that ends with the user', () => {
     expect(lastUserText(prompt.slice(0, 2))).toBe('Fix the bug.');
     expect(lastUserText(prompt)).toBeUndefined();
+  });
+});
+
+describe('createPromptConverter', () => {
+  const grow = (prompt: PromptMessage[], id: string): PromptMessage[] => [
+    ...prompt.map((message) => (message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) })),
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'read', input: { path: `${id}.ts` } }] },
+    { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'read', output: { type: 'text', value: `contents of ${id}` } }] },
+  ];
+
+  it('gives what fromPrompt gives, call after call, on fresh copies of a growing prompt', () => {
+    const convert = createPromptConverter();
+    let current = prompt;
+    for (const id of ['c2', 'c3', 'c4']) {
+      current = grow(current, id);
+      const converted = convert(current);
+      const plain = fromPrompt(current);
+      expect(converted.messages).toEqual(plain.messages);
+      expect(converted.systemPrompt).toBe(plain.systemPrompt);
+      for (const message of converted.messages) for (const part of message.parts) if (part.type === 'tool-result') expect(converted.origins.get(part)).toBeDefined();
+    }
+  });
+
+  it('keeps the core messages of the part that did not change, and converts a changed one anew', () => {
+    const convert = createPromptConverter();
+    const first = convert(prompt);
+    const second = convert(grow(prompt, 'c2'));
+    expect(second.messages.slice(0, first.messages.length).every((message, index) => message === first.messages[index])).toBe(true);
+    const edited = grow(prompt, 'c2');
+    edited[3] = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: 'changed' } }] };
+    const third = convert(edited);
+    expect(third.messages[2]).not.toBe(second.messages[2]);
+    expect(third.messages).toEqual(fromPrompt(edited).messages);
+  });
+});
+
+describe('applyToPrompt with a memo', () => {
+  it('gives the message applied last call when the hook changed it the same way, and the same prompt as without', () => {
+    const convert = createPromptConverter();
+    const memo = new WeakMap();
+    const pruneAll = (messages: Message[], kept: Map<Message, Message>) =>
+      messages.map((message) => {
+        if (message.role !== 'tool') return message;
+        let done = kept.get(message);
+        if (!done) kept.set(message, (done = { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '[pruned]' } : part)) }));
+        return done;
+      });
+    const kept = new Map<Message, Message>();
+    const first = convert(prompt);
+    const applied = applyToPrompt(prompt, first, pruneAll(first.messages, kept), { memo });
+    const copy = prompt.map((message) => (message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) }));
+    const second = convert(copy);
+    const again = applyToPrompt(copy, second, pruneAll(second.messages, kept), { memo });
+    expect(again.prompt[3]).toBe(applied.prompt[3]);
+    expect(again.outputsReplaced).toBe(1);
+    expect(again.prompt).toEqual(applyToPrompt(copy, fromPrompt(copy), pruneAll(fromPrompt(copy).messages, new Map())).prompt);
   });
 });

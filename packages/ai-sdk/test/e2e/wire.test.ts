@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { isPrunedOutput, prune } from '@hookwise/hook-prune';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectedToolOutputs } from '../support/expected-prunes.js';
-import { ensureNode22 } from './node22.mjs';
+import { run } from '../support/run.js';
+import { ensureNode22 } from './cached-packages.mjs';
 import { fileText, MODEL_ID, PRUNE_OPTIONS, RULE, SYSTEM } from './scenario.mjs';
 import { startStandInModel, systemTexts, toolPairs, toolResults, type LoggedRequest, type StandInModel } from './stand-in-model.mjs';
 
@@ -36,19 +36,10 @@ afterAll(async () => {
   await standIn?.close();
 });
 
-function runScenario(node: string, major: string, provider: string, mode: string): Promise<ScenarioResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [scenario, major, provider, mode, standIn.url], { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`${major} ${provider} ${mode} exited with ${code}: ${stderr}`));
-      else resolve(JSON.parse(stdout) as ScenarioResult);
-    });
-  });
+async function runScenario(node: string, major: string, provider: string, mode: string): Promise<ScenarioResult> {
+  const result = await run(node, [scenario, major, provider, mode, standIn.url], { cwd: packageDir });
+  if (result.status !== 0) throw new Error(`${major} ${provider} ${mode} exited with ${result.status}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as ScenarioResult;
 }
 
 /** The app's tool results in its own history: `{ path → output text }` via the tool call's input. */
