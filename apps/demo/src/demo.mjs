@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAiSdkSession } from './ai-sdk-session.mjs';
 import { runOpenCodeSession } from './opencode-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
 
@@ -54,6 +55,9 @@ async function main() {
 
   heading('3. OpenCode: a real OpenCode session through @hookwise/adapter-opencode, request by request');
   await runOpenCodeSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
+  heading('4. AI SDK: an agent app through @hookwise/ai-sdk, request by request');
+  await runAiSdkSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   process.stdout.write(`\nHTML report: ${HTML}\n`);
   return 0;
