@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { HostSetup } from '@hookwise/cli';
 
@@ -14,24 +13,20 @@ const model = wrapLanguageModel({ model: yourModel, middleware: hookwise });
 const result = await generateText({ model, tools: hookwise.tools(tools), messages, stopWhen: stepCountIs(20), onFinish: hookwise.onFinish });
 `;
 
-/** The version of `ai` installed in the project, if any. */
+/**
+ * The version of `ai` installed for the project, if any: node_modules/ai from the project upwards,
+ * as Node resolves it (by folder, since ai 7 exports no CommonJS entry to `require.resolve`).
+ */
 function installedAi(projectDir: string): string | undefined {
-  try {
-    const require = createRequire(path.join(projectDir, 'package.json'));
-    let folder = path.dirname(require.resolve('ai'));
-    // `ai` resolves to a file under dist/: walk up to its package.json.
-    for (let step = 0; step < 4; step++, folder = path.dirname(folder)) {
-      try {
-        const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
-        if (manifest.name === 'ai') return manifest.version;
-      } catch {
-        // not this folder
-      }
+  for (let folder = path.resolve(projectDir); ; folder = path.dirname(folder)) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(folder, 'node_modules', 'ai', 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === 'ai' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // not here
     }
-  } catch {
-    // not installed
+    if (path.dirname(folder) === folder) return undefined;
   }
-  return undefined;
 }
 
 /**
