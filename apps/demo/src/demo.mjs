@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runAiSdkSession } from './ai-sdk-session.mjs';
 import { runOpenCodeSession } from './opencode-session.mjs';
 import { runPiSession } from './pi-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
@@ -58,6 +59,9 @@ async function main() {
 
   heading('4. pi: a real pi session through @hookwise/adapter-pi, request by request');
   await runPiSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
+  heading('5. AI SDK: an agent app through @hookwise/ai-sdk, request by request');
+  await runAiSdkSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   process.stdout.write(`\nHTML report: ${HTML}\n`);
   return 0;

@@ -58,8 +58,11 @@ export async function runOpenCodeSession({ print }) {
       path.join(project, 'opencode.json'),
       `${JSON.stringify(standInOpencodeConfig(model.baseURL, { read: 'allow', external_directory: 'allow' }), null, 2)}\n`,
     );
-    // hook-prune's default policy, with thresholds small enough for a short demo.
-    writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': { protectTokens: 4_000, minimumTokens: 2_000 }, '@hookwise/hook-suggest': {} } }, null, 2)}\n`);
+    // Six reads of six files: hook-prune's default (cache-aware) policy keeps the reads of files
+    // in use, so a session this short prunes nothing. The window policy with small thresholds
+    // shows the mechanics on the real host; the demo says so.
+    writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': { policy: 'window', protectTokens: 4_000, minimumTokens: 2_000 }, '@hookwise/hook-suggest': {} } }, null, 2)}\n`);
+    print("hookwise.config.json: hook-prune with policy 'window' and small thresholds (its default, cache-aware, keeps the reads of files in use: in a session of six reads it prunes nothing)");
     const cli = require.resolve('@hookwise/cli/package.json');
     const hookwise = path.join(path.dirname(cli), JSON.parse(readFileSync(cli, 'utf8')).bin.hookwise);
     const init = spawnSync(process.execPath, [hookwise, 'init', '--host', 'opencode'], { cwd: project, encoding: 'utf8' });

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { HostSetup } from '@hookwise/cli';
+
+/** What an app adds to its code: the snippet `hookwise init --host ai-sdk` prints. */
+export const SNIPPET = `import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
+import { hookwiseMiddleware } from '@hookwise/ai-sdk';
+
+// One per conversation (or one per app, naming the conversation per call: see the README).
+const hookwise = hookwiseMiddleware({ sessionId: chatId, projectDir: process.cwd(), onNotice: (notice) => console.log(notice.text) });
+const model = wrapLanguageModel({ model: yourModel, middleware: hookwise });
+
+const result = await generateText({ model, tools: hookwise.tools(tools), messages, stopWhen: stepCountIs(20), onFinish: hookwise.onFinish });
+`;
+
+/**
+ * The version of `ai` installed for the project, if any: node_modules/ai from the project upwards,
+ * as Node resolves it (by folder, since ai 7 exports no CommonJS entry to `require.resolve`).
+ */
+function installedAi(projectDir: string): string | undefined {
+  for (let folder = path.resolve(projectDir); ; folder = path.dirname(folder)) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(folder, 'node_modules', 'ai', 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === 'ai' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // not here
+    }
+    if (path.dirname(folder) === folder) return undefined;
+  }
+}
+
+/**
+ * What `hookwise` (@hookwise/cli) does for AI SDK apps; package.json's `"hookwise"` field points
+ * the CLI here. hookwise runs inside the app, so there is no file of the host's to write: `init`
+ * leaves the config to the CLI and prints the lines the app's code needs.
+ */
+const setup: HostSetup = {
+  host: 'ai-sdk',
+  describe: 'AI SDK apps: prints the middleware lines your app adds (wrapLanguageModel)',
+  async init({ stdout }) {
+    stdout(`Add hookwise to your AI SDK app:\n\n${SNIPPET}`);
+    return { ok: true, files: [] };
+  },
+  async doctor({ projectDir, ok, problem }) {
+    const version = installedAi(projectDir);
+    if (version === undefined) problem(`the AI SDK (\`ai\`) is not installed in ${projectDir}; run \`npm install ai\``);
+    else if (!/^[567]\./.test(version)) problem(`ai ${version} is installed; @hookwise/ai-sdk supports ai 5, 6 and 7`);
+    else ok(`ai ${version} is installed`);
+  },
+};
+
+export default setup;
