@@ -74,7 +74,7 @@ afterEach(() => {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const aggressivePrune = () => prune({ keepRecent: 1, protectTokens: 0, minimumTokens: 0 });
+const aggressivePrune = () => prune({ policy: 'window', keepRecent: 1, protectTokens: 0, minimumTokens: 0 });
 
 describe('pruning on every model call', () => {
   it('sends hook-prune\'s placeholders to the model on each step while the app keeps the originals', async () => {

@@ -56,6 +56,8 @@ export interface EngineOptions {
    * event log, and plugins see `context.ephemeral` and write no files of their own.
    */
   ephemeral?: boolean;
+  /** The host applies nothing hooks return, only measures it (a replay): plugins see `context.dryRun`. */
+  dryRun?: boolean;
 }
 
 export interface Engine {
@@ -108,6 +110,7 @@ export function createEngine(options: EngineOptions): Engine {
     });
   const hookTimeoutMs = options.hookTimeoutMs ?? config.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const ephemeral = options.ephemeral === true;
+  const dryRun = options.dryRun === true;
   /** What every payload carries unless the host says otherwise. */
   const defaults: Readonly<Record<string, unknown>> = Object.freeze({ projectDir, host: options.host });
 
@@ -139,7 +142,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { fail, invalid } = createFailureReporter(logger, eventLog);
   const recorder = createRecorder(eventLog, logger);
   const waitingForLock = (stateStore as { waitingForLock?: () => boolean }).waitingForLock;
-  const runHook = createHookRunner({ shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral }, recorder, clock, hookTimeoutMs, runSync: options.runSync, waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)) });
+  const runHook = createHookRunner({ shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral, dryRun }, recorder, clock, hookTimeoutMs, runSync: options.runSync, waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)) });
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
     const merged: MergedOutcome<P> = { point, notices: [], preserved: [], measurements: {}, errors: [], hooksRun: 0 };
@@ -229,6 +232,7 @@ export function createEngine(options: EngineOptions): Engine {
           tokenCounter,
           clock,
           ephemeral,
+          dryRun,
           record: (entry) => recorder(owner.meta.name, sessionId, entry),
         });
         return text ?? '';

@@ -29,6 +29,11 @@ export interface PluginContext<Options = unknown> {
    */
   ephemeral: boolean;
   /**
+   * True when the host only measures what hooks return and applies none of it (a replay such as
+   * `hookwise report`): a hook may return what it would do without doing any of its side effects.
+   */
+  dryRun: boolean;
+  /**
    * Appends `entry` to the event log with the plugin's name and the session id filled in.
    * Never throws: a failed write is logged (at warn the first time), so a hook needs no wrapper.
    */

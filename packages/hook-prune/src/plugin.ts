@@ -175,9 +175,10 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
   const file = path.join(context.projectDir, relative);
   const trimmed = trimToolOutput(payload.output, (cutChars) => trimNote(cutChars, file), trim ?? {});
   if (trimmed === undefined) return undefined;
-  // A replay (ephemeral) shows what would be cut and writes nothing: no host will use the value.
-  if (context.ephemeral) return { value: trimmed.value };
-  // Anywhere else an output is never cut without its full text saved.
+  // A replay shows what would be cut, and nothing is applied or written.
+  if (context.dryRun) return { value: trimmed.value };
+  // An output is never cut without its full text saved, and an ephemeral host writes no files.
+  if (context.ephemeral) return undefined;
   try {
     // Every level from .hookwise down must be a real folder (a planted link is refused), and the
     // file is written through a fresh temp file and a rename, never through an existing link.

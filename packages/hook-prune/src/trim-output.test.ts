@@ -71,7 +71,7 @@ describe('the plugin on tool:after', () => {
   const directories: string[] = [];
   afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
-  function setup(options?: Parameters<typeof prune>[0], engineOptions: { ephemeral?: boolean } = {}) {
+  function setup(options?: Parameters<typeof prune>[0], engineOptions: { ephemeral?: boolean; dryRun?: boolean } = {}) {
     const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-trim-'));
     directories.push(projectDir);
     const eventLog = createMemoryEventLog();
@@ -84,6 +84,7 @@ describe('the plugin on tool:after', () => {
       logger: createMemoryLogger(),
       tokenCounter: createCharsTokenCounter(4),
       ...(engineOptions.ephemeral ? { ephemeral: true } : {}),
+      ...(engineOptions.dryRun ? { dryRun: true } : {}),
     });
     const after = (toolName: string, output: unknown, extra: Record<string, unknown> = {}) =>
       engine.emit('tool:after', { sessionId: 's1', toolName, input: {}, output, ok: true, toolUseId: 'toolu_1', ...extra });
@@ -102,7 +103,7 @@ describe('the plugin on tool:after', () => {
     expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:trimmed', toolName: 'Bash', toolUseId: 'toolu_1', path: '.hookwise/outputs/s1/toolu_1.txt' }]);
   });
 
-  it('leaves Read, Edit, Write, sub-agent reports, failures, small outputs and unsafe ids alone; a replay writes nothing', async () => {
+  it('leaves Read, Edit, Write, sub-agent reports, failures, small outputs, unsafe ids and ephemeral hosts alone; a replay writes nothing', async () => {
     const { after, projectDir } = setup();
     for (const tool of ['Read', 'Edit', 'Write', 'Task', 'Agent']) expect((await after(tool, outputs['Bash'])).value).toBeUndefined();
     expect((await after('Bash', outputs['Bash'], { ok: false })).value).toBeUndefined();
@@ -110,8 +111,12 @@ describe('the plugin on tool:after', () => {
     expect((await after('Bash', outputs['Bash'], { toolUseId: '../../escape' })).value).toBeUndefined();
     expect((await after('Bash', outputs['Bash'], { toolUseId: undefined })).value).toBeUndefined();
     expect(existsSync(path.join(projectDir, '.hookwise', 'outputs'))).toBe(false);
-    // A replay is shown what would be cut, and nothing is written.
-    const replay = setup(undefined, { ephemeral: true });
+    // An ephemeral host (no files) cannot save the full text: the output stays whole.
+    const memoryOnly = setup(undefined, { ephemeral: true });
+    expect((await memoryOnly.after('Bash', outputs['Bash'])).value).toBeUndefined();
+    expect(existsSync(path.join(memoryOnly.projectDir, '.hookwise'))).toBe(false);
+    // A replay (a dry run) is shown what would be cut, and nothing is written.
+    const replay = setup(undefined, { ephemeral: true, dryRun: true });
     expect((await replay.after('Bash', outputs['Bash'])).value).toMatchObject({ stdout: expect.stringContaining('characters cut by hookwise') });
     expect(existsSync(path.join(replay.projectDir, '.hookwise'))).toBe(false);
   });

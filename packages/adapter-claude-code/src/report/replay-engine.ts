@@ -97,6 +97,7 @@ export async function createReplayEngine(options: { projectDir: string; configFi
     host: 'replay',
     // Plugins keep everything in the engine's state and event log: a replay leaves no files.
     ephemeral: true,
+    dryRun: true,
     stateStore: createMemoryStateStore(),
     eventLog: createMemoryEventLog(),
     logger,

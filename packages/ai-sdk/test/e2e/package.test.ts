@@ -84,7 +84,7 @@ describe.each(['npm', 'pnpm'] as const)('installed with %s', (kind) => {
   it('runs the README example as written: hook-prune\'s placeholders on the wire, the files read whole by the app', async () => {
     const { config, examples } = readmeBlocks();
     // The README's config, with thresholds at zero so this short session prunes.
-    writeFileSync(path.join(project, 'hookwise.config.mjs'), config.replace('prune()', 'prune({ keepRecent: 1, protectTokens: 0, minimumTokens: 0 })'));
+    writeFileSync(path.join(project, 'hookwise.config.mjs'), config.replace('prune()', "prune({ policy: 'window', keepRecent: 1, protectTokens: 0, minimumTokens: 0 })"));
     mkdirSync(path.join(project, 'src'), { recursive: true });
     for (let file = 1; file <= 4; file++) writeFileSync(path.join(project, 'src', `file-${file}.ts`), fileText(`src/file-${file}.ts`));
     for (const [index, example] of examples.entries()) {

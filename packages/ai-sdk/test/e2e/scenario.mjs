@@ -12,7 +12,9 @@ export const SYSTEM = 'You are a careful coding agent.';
 export const RULE = 'Project rule: run the tests before you answer.';
 export const MODEL_ID = 'stand-in-model';
 /** The prune options of the suite: clear all but the newest output, at any size. */
-export const PRUNE_OPTIONS = { keepRecent: 1, protectTokens: 0, minimumTokens: 0 };
+// The window rule with no thresholds: every step prunes something, so the wire shows it (the default
+// policy keeps the reads of files in use, which these short sessions never leave).
+export const PRUNE_OPTIONS = { policy: 'window', keepRecent: 1, protectTokens: 0, minimumTokens: 0 };
 
 const MODULES = {
   ai5: { ai: 'ai5', anthropic: 'anthropic5', openai: 'openai-compatible5' },

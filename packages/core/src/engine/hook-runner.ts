@@ -12,7 +12,7 @@ import type { RecordEntry, Recorder } from './recorder.js';
 import type { PluginScope, PreparedHook } from './scopes.js';
 
 /** What every hook call of an engine shares. */
-export type SharedContext = Pick<HookContext, 'projectDir' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock' | 'ephemeral'>;
+export type SharedContext = Pick<HookContext, 'projectDir' | 'logger' | 'eventLog' | 'tokenCounter' | 'clock' | 'ephemeral' | 'dryRun'>;
 
 /** The context of one hook call. Its AbortController is made only when the hook reads `signal`. */
 class RunContext implements HookContext {
@@ -25,6 +25,7 @@ class RunContext implements HookContext {
   readonly tokenCounter: TokenCounter;
   readonly clock: Clock;
   readonly ephemeral: boolean;
+  readonly dryRun: boolean;
   readonly pluginName: string;
   readonly hookName: string;
   readonly options: unknown;
@@ -52,6 +53,7 @@ class RunContext implements HookContext {
     this.tokenCounter = shared.tokenCounter;
     this.clock = shared.clock;
     this.ephemeral = shared.ephemeral;
+    this.dryRun = shared.dryRun;
     this.pluginName = hook.pluginName;
     this.hookName = hook.hookName;
     this.options = hook.plugin.options;
