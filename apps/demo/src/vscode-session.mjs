@@ -30,8 +30,8 @@ function fileContent(path, tokens) {
 
 /**
  * The script: prompts, and the files the "model" reads after each one. The first turn reads a
- * lot; once the newest three results and 40,000 tokens of older ones are kept, hook-prune clears
- * the oldest reads.
+ * lot; once the newest three results and 40,000 tokens of older ones are kept, hook-prune's
+ * window policy clears the oldest reads.
  */
 const SCRIPT = [
   { prompt: '/review-plan docs/plan.md', command: { name: 'review-plan', args: 'docs/plan.md' }, reads: [['src/engine.ts', 30_000], ['src/config.ts', 28_000], ['src/state.ts', 26_000]] },
@@ -45,7 +45,9 @@ const SCRIPT = [
  */
 export async function runVscodeSession({ projectDir, print = () => {} }) {
   // What an extension gets from `loadConfig(workspaceFolder)`; spelled out so the demo needs no file.
-  const config = defineConfig({ plugins: [prune(), precompact(), suggest()] });
+  // The window policy: five whole-file reads are all files in use, which hook-prune's default
+  // (cache-aware) policy keeps; the window rule shows the binding's pruning on a task this short.
+  const config = defineConfig({ plugins: [prune({ policy: 'window' }), precompact(), suggest()] });
   const engine = createEngine({ config, projectDir, host: 'vscode', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
   const binding = createTaskBinding({ engine });
   const taskId = 'demo-task-1';
