@@ -73,7 +73,7 @@ describe('createHooks', () => {
   });
 
   it('hook-prune replaces the old output on a copy of the part; the stored part keeps it', async () => {
-    const { hooks, eventLog } = hooksFor({ plugins: [prune({ protectTokens: 1_000, minimumTokens: 500, keepRecent: 0, protectTurns: 2 })] });
+    const { hooks, eventLog } = hooksFor({ plugins: [prune({ policy: 'window', protectTokens: 1_000, minimumTokens: 500, keepRecent: 0, protectTurns: 2 })] });
     const messages = conversation();
     const stored = messages[1]!.parts[1]!;
     const result = await request(hooks, messages);

@@ -1,5 +1,5 @@
 import type { HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, loadConfig, withDeadline, type Engine } from '@hookwise/core/host';
+import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, lazyProjectEngine, withDeadline, type Engine } from '@hookwise/core/host';
 import type { Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
@@ -103,34 +103,24 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
 
   // --- the engine, loaded once on first use ----------------------------------------------------
 
-  let enginePromise: Promise<Engine | undefined> | undefined;
   // The config's `hookTimeoutMs` replaces core's default once the config is loaded.
   let hookTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
-  const load = dependencies.loadConfig ?? ((dir: string, file?: string) => loadConfig(dir, file ? { file } : {}));
-  const build = dependencies.createEngine ?? createEngine;
-
-  function engine(): Promise<Engine | undefined> {
-    enginePromise ??= (async () => {
-      try {
-        const loaded = await load(directory, options.configFile);
-        if (loaded.file === undefined) {
-          logger.info(`no hookwise.config.* in ${directory}: hookwise is off for this project`);
-          return undefined;
-        }
-        level = loaded.config.logLevel ?? 'warn';
-        hookTimeoutMs = loaded.config.hookTimeoutMs ?? hookTimeoutMs;
-        const created = build({ config: loaded.config, projectDir: directory, host: HOST, logger });
-        logger.info(`loaded ${loaded.file} (${created.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
-        return created;
-      } catch (error) {
-        level = 'warn';
-        logger.error(`the hookwise config of ${directory} could not be loaded; hookwise is off for this session: ${errorMessage(error)}`);
-        toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(error)}`, 'warning');
-        return undefined;
-      }
-    })();
-    return enginePromise;
-  }
+  const engine = lazyProjectEngine({
+    projectDir: directory,
+    host: HOST,
+    logger,
+    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+    ...(dependencies.loadConfig ? { loadConfig: dependencies.loadConfig } : {}),
+    ...(dependencies.createEngine ? { createEngine: dependencies.createEngine } : {}),
+    onConfig: (config) => {
+      level = config.logLevel ?? 'warn';
+      hookTimeoutMs = config.hookTimeoutMs ?? hookTimeoutMs;
+    },
+    onFailure: (_message, error) => {
+      level = 'warn';
+      toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(error)}`, 'warning');
+    },
+  });
 
   // --- per-session knowledge ---------------------------------------------------------------------
 
@@ -401,9 +391,6 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
 
     'experimental.compaction.autocontinue': (continueInput) => guarded('experimental.compaction.autocontinue', () => compactionDone(continueInput.sessionID)),
 
-    dispose: async () => {
-      const current = await enginePromise?.catch(() => undefined);
-      await current?.dispose().catch(() => undefined);
-    },
+    dispose: () => engine.dispose(),
   };
 }

@@ -1,5 +1,5 @@
 import type { HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, keepingAlive, loadConfig, noticeText, type Engine } from '@hookwise/core/host';
+import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, keepingAlive, lazyProjectEngine, noticeText, type Engine, type ProjectEngine } from '@hookwise/core/host';
 import { estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
@@ -86,33 +86,27 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   };
   const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => level);
 
-  // --- the engine, loaded once on first use ---------------------------------------------------
+  // --- the engine, loaded once on first use (pi runs one project per process) ------------------
 
-  let enginePromise: Promise<Engine | undefined> | undefined;
   let hookTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
-  const load = dependencies.loadConfig ?? ((dir: string, file?: string) => loadConfig(dir, file ? { file } : {}));
-  const build = dependencies.createEngine ?? createEngine;
-
+  let projectEngine: ProjectEngine | undefined;
   function engine(directory: string): Promise<Engine | undefined> {
-    enginePromise ??= (async () => {
-      try {
-        const loaded = await load(directory, options.configFile);
-        if (loaded.file === undefined) {
-          logger.info(`no hookwise.config.* in ${directory}: hookwise is off for this project`);
-          return undefined;
-        }
-        level = loaded.config.logLevel ?? 'warn';
-        hookTimeoutMs = loaded.config.hookTimeoutMs ?? hookTimeoutMs;
-        const created = build({ config: loaded.config, projectDir: directory, host: HOST, logger });
-        logger.info(`loaded ${loaded.file} (${created.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
-        return created;
-      } catch (error) {
+    projectEngine ??= lazyProjectEngine({
+      projectDir: directory,
+      host: HOST,
+      logger,
+      ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+      ...(dependencies.loadConfig ? { loadConfig: dependencies.loadConfig } : {}),
+      ...(dependencies.createEngine ? { createEngine: dependencies.createEngine } : {}),
+      onConfig: (config) => {
+        level = config.logLevel ?? 'warn';
+        hookTimeoutMs = config.hookTimeoutMs ?? hookTimeoutMs;
+      },
+      onFailure: () => {
         level = 'warn';
-        logger.error(`the hookwise config of ${directory} could not be loaded; hookwise is off for this session: ${errorMessage(error)}`);
-        return undefined;
-      }
-    })();
-    return enginePromise;
+      },
+    });
+    return projectEngine();
   }
 
   // --- per-session knowledge --------------------------------------------------------------------
@@ -362,10 +356,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   on('session_shutdown', async (event: { reason?: unknown }, context) => {
     await emit(context, 'session:end', () => ({ ...common(context), reason: typeof event.reason === 'string' ? event.reason : 'quit' }));
     sessions.delete(sessionIdOf(context));
-    if (event.reason === 'quit') {
-      const current = await enginePromise?.catch(() => undefined);
-      await current?.dispose().catch(() => undefined);
-    }
+    if (event.reason === 'quit') await projectEngine?.dispose();
   });
 }
 

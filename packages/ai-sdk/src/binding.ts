@@ -3,7 +3,6 @@ import { createPromptConverter, type AppliedMemo, type ConvertedPrompt, type Pro
 import { randomUUID } from 'node:crypto';
 import type { EventLog, HookFailure, HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PluginInstance, PointInput, PointName, StateStore } from '@hookwise/core';
 import {
-  createEngine,
   createEventLog,
   createFileStateStore,
   createLevelLogger,
@@ -14,7 +13,7 @@ import {
   emitIfListening,
   errorMessage,
   isSafeName,
-  loadConfig,
+  lazyProjectEngine,
   type Engine,
 } from '@hookwise/core/host';
 
@@ -126,43 +125,37 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     void eventLog?.append(record as never).catch((error: unknown) => logger.warn(`could not write the event log: ${errorMessage(error)}`));
   };
 
-  let enginePromise: Promise<Engine | undefined> | undefined;
-  function engine(): Promise<Engine | undefined> {
-    enginePromise ??= (async () => {
-      try {
-        let config: HookwiseConfig;
-        if (options.config || options.plugins) config = { ...options.config, ...(options.plugins ? { plugins: options.plugins } : {}) };
-        else {
-          const loaded = await loadConfig(projectDir, options.configFile ? { file: options.configFile } : {});
-          if (loaded.file === undefined) logger.info(`no hookwise.config.* in ${projectDir}: hookwise is off for this app`);
-          config = loaded.config;
-        }
-        level = config.logLevel ?? 'warn';
-        hookTimeoutMs = options.hookTimeoutMs ?? config.hookTimeoutMs ?? hookTimeoutMs;
-        const created = createEngine({
-          config,
-          projectDir,
-          host: HOST,
-          logger,
-          ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
-          ...(eventLog ? { eventLog } : {}),
-          stateStore: options.stateStore ?? (onFiles ? createFileStateStore({ directory: path.resolve(projectDir, config.stateDir ?? '.hookwise'), logger }) : createMemoryStateStore()),
-          ephemeral: !onFiles,
-        });
-        eventLog = created.services.eventLog;
-        return created;
-      } catch (error) {
-        // The engine's own event log never came to be: write where it would have been.
-        eventLog ??= createEventLog({ path: path.join(projectDir, '.hookwise', 'logs', 'events.jsonl') });
-        const message = `the hookwise config could not be loaded; hookwise is off for this model: ${errorMessage(error)}`;
-        logger.error(message);
-        append({ type: 'hook:error', sessionId: defaultSessionId, host: HOST, kind: 'config', pluginName: 'hookwise', hookName: 'config', message });
-        reportError({ kind: 'config', message });
-        return undefined;
-      }
-    })();
-    return enginePromise;
-  }
+  const inline = options.config || options.plugins ? { ...options.config, ...(options.plugins ? { plugins: options.plugins } : {}) } : undefined;
+  const projectEngine = lazyProjectEngine({
+    projectDir,
+    host: HOST,
+    logger,
+    scope: 'app',
+    ...(inline ? { config: inline } : {}),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
+    onConfig: (config) => {
+      level = config.logLevel ?? 'warn';
+      hookTimeoutMs = options.hookTimeoutMs ?? config.hookTimeoutMs ?? hookTimeoutMs;
+    },
+    engineOptions: (config) => ({
+      ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
+      ...(eventLog ? { eventLog } : {}),
+      stateStore: options.stateStore ?? (onFiles ? createFileStateStore({ directory: path.resolve(projectDir, config.stateDir ?? '.hookwise'), logger }) : createMemoryStateStore()),
+      ephemeral: !onFiles,
+    }),
+    onFailure: (message) => {
+      // The engine's own event log never came to be: write where it would have been.
+      eventLog ??= createEventLog({ path: path.join(projectDir, '.hookwise', 'logs', 'events.jsonl') });
+      append({ type: 'hook:error', sessionId: defaultSessionId, host: HOST, kind: 'config', pluginName: 'hookwise', hookName: 'config', message });
+      reportError({ kind: 'config', message });
+    },
+  });
+  /** The engine, once made: its event log is the one everything else writes to. */
+  const engine = async (): Promise<Engine | undefined> => {
+    const made = await projectEngine();
+    if (made) eventLog = made.services.eventLog;
+    return made;
+  };
 
   // Most recently used last (a Map iterates in insertion order); the least recently used is
   // dropped past SESSIONS_KEPT, so an app serving many conversations keeps a bounded memory.
@@ -281,10 +274,7 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     /** The event log, once the engine is loaded (or a config error wrote to it). */
     eventLog: () => eventLog,
     forget: (sessionId: string) => void sessions.delete(sessionId),
-    dispose: async () => {
-      const current = await enginePromise?.catch(() => undefined);
-      await current?.dispose().catch(() => undefined);
-    },
+    dispose: () => projectEngine.dispose(),
   };
 }
 

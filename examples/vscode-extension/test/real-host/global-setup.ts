@@ -20,13 +20,14 @@ const PACKED = ['core', 'hook-suggest', 'hook-prune'];
 
 /**
  * The workspace's config. hook-suggest suggests after 3 tool calls and every 3 after that, so a
- * task of three calls and each follow-up of three more show one suggestion each; hook-prune's
- * thresholds are zero so that the short example task has something to prune.
+ * task of three calls and each follow-up of three more show one suggestion each; hook-prune runs
+ * its window policy with zero thresholds so that the short example task has something to prune
+ * (the default keeps the reads of files in use, which a task this short never leaves).
  */
 const CONFIG = {
   plugins: {
     '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 3 },
-    '@hookwise/hook-prune': { protectTokens: 0, minimumTokens: 0 },
+    '@hookwise/hook-prune': { policy: 'window', protectTokens: 0, minimumTokens: 0 },
   },
   hooks: ['./hooks/example-hooks.mjs'],
 };

@@ -103,8 +103,9 @@ describe('hookwise in the real OpenCode', () => {
     const tags = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
     const project = createProject(install, 'prune', {
       baseURL: model.baseURL,
-      // Its default policy, with thresholds low enough for five 16 kB files.
-      hookwiseConfig: { plugins: { '@hookwise/hook-prune': { protectTokens: 3_000, minimumTokens: 1_000 } } },
+      // The window policy with thresholds low enough for five 16 kB files: the default keeps the
+      // reads of files in use, which five reads never leave.
+      hookwiseConfig: { plugins: { '@hookwise/hook-prune': { policy: 'window', protectTokens: 3_000, minimumTokens: 1_000 } } },
       files: Object.fromEntries(tags.map((tag) => [`src/${tag}.txt`, bigFile(tag)])),
     });
     const read = (tag: string) => [{ name: 'read', arguments: { filePath: path.join(project.dir, 'src', `${tag}.txt`) } }];
