@@ -15,7 +15,7 @@ import { isToolResultTurn, startStandInApi, type MessagesRequest, type Responder
  */
 const PINNED_CLAUDE_CODE = '2.1.330';
 const COUNT = 5_000;
-// What `seq 1 5000` prints: 23,893 characters, over hook-prune's default 20,000.
+// What `seq 1 5000` prints: 23,893 characters, over hook-prune's default 10,000.
 const SEQ_OUTPUT = Array.from({ length: COUNT }, (_, index) => String(index + 1)).join('\n');
 
 let api: StandInApi;
@@ -123,8 +123,10 @@ describe('hook-prune trims an oversized output with the real Claude Code', { tim
     expect(trimmed).toMatchObject([{ toolName: 'Bash', toolUseId: 'toolu_trim_1', path: `.hookwise/outputs/${sessionId}/toolu_trim_1.txt` }]);
   });
 
-  it('a sub-agent\'s report (the Agent tool\'s output): Claude Code accepts the trimmed output in its shape', async () => {
-    const project = initProject({});
+  it('a sub-agent\'s report (the Agent tool\'s output), trimmed when a project opts in: Claude Code accepts it in its shape', async () => {
+    // Sub-agent reports are never trimmed by default (they cannot be had again); a project that
+    // lists its own exceptions opts in.
+    const project = initProject({ trimOutputs: { exceptTools: ['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit'] } });
     // 400 lines of 100 characters: about 40,000 characters of report.
     const report = Array.from({ length: 400 }, (_, index) => `finding ${String(index + 1).padStart(4, '0')} ${'y'.repeat(87)}`).join('\n');
     const id = 'toolu_trim_agent';
