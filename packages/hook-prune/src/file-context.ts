@@ -38,24 +38,36 @@ export function fileOfCall(toolName: string | undefined, input: unknown): string
 export function fileContextEntries(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
   const { entries, flags } = index;
+  // First the files in use, newest to oldest; then the entries that touch them.
   let inUse: Set<string> | undefined;
   let results = 0;
-  const touches: Array<{ at: number; file: string }> = [];
+  let oldest = entries.length;
   for (let at = entries.length - 1; at >= 0; at--) {
     const flag = flags[at]!;
     if ((flag & F_SUMMARY) !== 0) break;
+    oldest = at;
     if ((flag & F_PROMPT) !== 0) continue;
     results++;
     const entry = entries[at]!;
-    // Kept on the entry: a host prunes the same growing history before every request.
-    const file = entry.file === undefined ? (entry.file = fileOfCall(entry.toolName, entry.call?.part.input) ?? null) : entry.file;
-    if (file === null) continue;
+    const file = fileOf(entry);
     // In use: touched by one of the newest results, or edited since the compaction (edits come in runs).
-    if (results <= keepFileContext || (keepEditedFiles && WRITE_TOOL.test(entry.toolName!))) (inUse ??= new Set()).add(file);
-    touches.push({ at, file });
+    if (file !== null && (results <= keepFileContext || (keepEditedFiles && entry.writes))) (inUse ??= new Set()).add(file);
   }
   if (inUse === undefined) return undefined;
   const kept = new Set<number>();
-  for (const { at, file } of touches) if (inUse.has(file)) kept.add(at);
+  for (let at = entries.length - 1; at >= oldest; at--) {
+    if ((flags[at]! & F_PROMPT) !== 0) continue;
+    const file = entries[at]!.file;
+    if (file !== null && file !== undefined && inUse.has(file)) kept.add(at);
+  }
   return kept;
+}
+
+/** The entry's file (kept on the entry: a host prunes the same growing history before every request). */
+function fileOf(entry: HistoryIndex['entries'][number]): string | null {
+  if (entry.file === undefined) {
+    entry.file = fileOfCall(entry.toolName, entry.call?.part.input) ?? null;
+    entry.writes = entry.file !== null && WRITE_TOOL.test(entry.toolName!);
+  }
+  return entry.file;
 }

@@ -51,6 +51,8 @@ export class Entry {
   callJsonDone = false;
   /** The file its call reads or writes (`fileOfCall`), null when none; undefined until asked. */
   file: string | null | undefined = undefined;
+  /** Whether that call writes the file (an edit-like tool); valid once `file` is known. */
+  writes = false;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,
