@@ -130,6 +130,16 @@ describe('prune() plugin on llm:before', () => {
       expect((await request(history)).value).toBeUndefined();
     });
 
+    it('under pressure from 140,000 tokens even in a 1M window, clears what a batch alone would not', async () => {
+      // One old output behind 3 newest: no batch pays for breaking the cache there.
+      const history = [prompt('fix the bug'), ...Array.from({ length: 4 }, () => bash(10_000)).flat()];
+      const { request } = setup(undefined, { opencode: false });
+      expect((await request(history, { contextTokens: 139_000, contextWindow: 1_000_000 })).value).toBeUndefined();
+      expect(cleared((await request(history, { contextTokens: 141_000, contextWindow: 1_000_000 })).value!).filter(Boolean).length).toBe(1);
+      const raised = setup({ pressureTokens: 500_000 }, { opencode: false });
+      expect((await raised.request(history, { contextTokens: 141_000, contextWindow: 1_000_000 })).value).toBeUndefined();
+    });
+
     it('keeps the reads and edits of files in use: touched by the newest 10 results or edited since the compaction', async () => {
       const { request } = setup(undefined, { opencode: false });
       const read = (file: string) => toolTurn(tokens(10_000), { toolName: 'Read', input: { file_path: file } });

@@ -54,6 +54,11 @@ const buildOptionsSchema = () => z.object({
    */
   pressurePercent: z.optional(z.number().check(z.gt(0), z.lte(100))),
   /**
+   * Pressure also from this many tokens, whatever the window: a 1M-token window is compacted by
+   * hand long before 70 % of it. Default 140,000 (70 % of a 200k window) with `cache-aware`, none with `window`.
+   */
+  pressureTokens: z.optional(z.number().check(z.positive())),
+  /**
    * On `tool:after`, cut an oversized output to its head and tail as it arrives and save the
    * full text under `.hookwise/outputs/<session>/<tool call id>.txt` (hosts that cannot rewrite
    * the history later, such as Claude Code, apply it). `false` turns it off.
@@ -102,6 +107,8 @@ async function readPrunedIds(context: HookContext<PrunePluginOptions>): Promise<
 
 /** The default of `pressurePercent`: where the user of the recorded session compacted (README, "pressurePercent"). */
 export const DEFAULT_PRESSURE_PERCENT = 70;
+/** The default of `pressureTokens`: 70 % of a 200k window, where larger windows reach it too (README, "pressurePercent"). */
+export const DEFAULT_PRESSURE_TOKENS = 140_000;
 
 /** Sessions whose pruners a plugin instance keeps (a host runs a few at once). */
 const SESSIONS_KEPT = 32;
@@ -114,7 +121,8 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
   const previouslyPruned = sticky ? await readPrunedIds(context) : undefined;
   const contextTokens = payload.contextTokens ?? session.historyTokens(payload.messages, context.tokenCounter);
   const { contextWindow } = resolveContextWindow({ hostWindow: payload.contextWindow, model: payload.model, contextTokens });
-  const underPressure = contextTokens >= (contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100;
+  const pressureAt = Math.min((contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100, options.pressureTokens ?? (cacheAware ? DEFAULT_PRESSURE_TOKENS : Infinity));
+  const underPressure = contextTokens >= pressureAt;
 
   // Options left out stay undefined: pruneToolOutputs takes undefined as its default.
   const result = session.pruner.prune(payload.messages, {
