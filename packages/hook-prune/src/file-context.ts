@@ -1,4 +1,4 @@
-import { F_PROMPT, F_SUMMARY, type HistoryIndex } from './history-index.js';
+import { F_PROMPT, F_SUMMARY, type FileTouches, type HistoryIndex } from './history-index.js';
 
 /**
  * The file context the model is likely to edit next. An edit must quote the file's old text
@@ -38,36 +38,45 @@ export function fileOfCall(toolName: string | undefined, input: unknown): string
 export function fileContextEntries(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
   const { entries, flags } = index;
-  // First the files in use, newest to oldest; then the entries that touch them.
-  let inUse: Set<string> | undefined;
+  const touches = fileTouchesOf(index);
+  // In use: edited since the compaction (edits come in runs), or touched by one of the newest results.
+  let inUse: Set<string> | undefined = keepEditedFiles && touches.written.size > 0 ? new Set(touches.written) : undefined;
   let results = 0;
-  let oldest = entries.length;
-  for (let at = entries.length - 1; at >= 0; at--) {
+  for (let at = entries.length - 1; at >= 0 && results < keepFileContext; at--) {
     const flag = flags[at]!;
     if ((flag & F_SUMMARY) !== 0) break;
-    oldest = at;
     if ((flag & F_PROMPT) !== 0) continue;
     results++;
-    const entry = entries[at]!;
-    const file = fileOf(entry);
-    // In use: touched by one of the newest results, or edited since the compaction (edits come in runs).
-    if (file !== null && (results <= keepFileContext || (keepEditedFiles && entry.writes))) (inUse ??= new Set()).add(file);
+    const file = entries[at]!.file;
+    if (file) (inUse ??= new Set()).add(file);
   }
   if (inUse === undefined) return undefined;
   const kept = new Set<number>();
-  for (let at = entries.length - 1; at >= oldest; at--) {
-    if ((flags[at]! & F_PROMPT) !== 0) continue;
-    const file = entries[at]!.file;
-    if (file !== null && file !== undefined && inUse.has(file)) kept.add(at);
-  }
+  for (const file of inUse) for (const at of touches.byFile.get(file) ?? []) kept.add(at);
   return kept;
 }
 
-/** The entry's file (kept on the entry: a host prunes the same growing history before every request). */
-function fileOf(entry: HistoryIndex['entries'][number]): string | null {
-  if (entry.file === undefined) {
-    entry.file = fileOfCall(entry.toolName, entry.call?.part.input) ?? null;
-    entry.writes = entry.file !== null && WRITE_TOOL.test(entry.toolName!);
+/** The index's file touches, brought up to its newest entry: each entry is looked at once. */
+function fileTouchesOf(index: HistoryIndex): FileTouches {
+  const touches = (index.fileTouches ??= { upTo: 0, byFile: new Map(), written: new Set() });
+  const { entries, flags } = index;
+  for (let at = touches.upTo; at < entries.length; at++) {
+    const flag = flags[at]!;
+    if ((flag & F_SUMMARY) !== 0) {
+      // Only what follows the latest compaction summary counts.
+      touches.byFile.clear();
+      touches.written.clear();
+      continue;
+    }
+    if ((flag & F_PROMPT) !== 0) continue;
+    const entry = entries[at]!;
+    const file = (entry.file = fileOfCall(entry.toolName, entry.call?.part.input) ?? null);
+    if (file === null) continue;
+    const list = touches.byFile.get(file);
+    if (list) list.push(at);
+    else touches.byFile.set(file, [at]);
+    if (WRITE_TOOL.test(entry.toolName!)) touches.written.add(file);
   }
-  return entry.file;
+  touches.upTo = entries.length;
+  return touches;
 }

@@ -49,10 +49,8 @@ export class Entry {
   /** `JSON.stringify` of `call`'s input (undefined is an answer too), filled on first use. */
   callJson: string | undefined = undefined;
   callJsonDone = false;
-  /** The file its call reads or writes (`fileOfCall`), null when none; undefined until asked. */
+  /** The file its call reads or writes (`fileOfCall`), null when none; undefined until the file context looked. */
   file: string | null | undefined = undefined;
-  /** Whether that call writes the file (an edit-like tool); valid once `file` is known. */
-  writes = false;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,
@@ -128,6 +126,17 @@ export interface HistoryIndex {
   prunedSet: ReadonlySet<string> | undefined;
   prunedMark: number;
   prunedUpTo: number;
+  /** Which entries read or write which file since the latest compaction summary, kept as entries are added (see `file-context.ts`). */
+  fileTouches: FileTouches | undefined;
+}
+
+export interface FileTouches {
+  /** Entries looked at so far. */
+  upTo: number;
+  /** Entries touching each file, oldest first. */
+  readonly byFile: Map<string, number[]>;
+  /** Files an edit-like call wrote. */
+  readonly written: Set<string>;
 }
 
 /**
@@ -187,6 +196,7 @@ export function buildIndex(messages: Message[]): HistoryIndex {
     prunedSet: undefined,
     prunedMark: 0,
     prunedUpTo: 0,
+    fileTouches: undefined,
   };
   addCalls(index, messages, 0);
   addEntries(index, messages, 0);
