@@ -26,7 +26,7 @@ const buildOptionsSchema = () => z.object({
   minimumTokens: z.optional(tokens()),
   /** Newest tool results never pruned (default 3). */
   keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
-  /** Reads and writes of files touched by the newest this-many tool results kept whole (default 10 with `cache-aware`; 0 turns it off). */
+  /** Reads and writes of files touched by the newest this-many tool results kept whole (default 8 with `cache-aware`; 0 turns it off). */
   keepFileContext: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** Keep the reads and writes of files edited since the latest compaction (default true with `cache-aware`; under pressure they go too). */
   keepEditedFiles: z.optional(z.boolean()),

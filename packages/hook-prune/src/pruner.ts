@@ -134,12 +134,13 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
     // Protected, or already pruned with nothing left in its input.
     if ((flag & F_SKIP) !== 0) continue;
     // By recency: the newest results, the step the model is about to read.
-    const recent = scannedCount <= keepRecent || latestMarks[at] === runMark || fileContext?.has(at) === true;
-
-    if (prunedMark !== 0 && !recent && prompts >= staleTurns && prunedMarks[at] === prunedMark) {
+    const newest = scannedCount <= keepRecent || latestMarks[at] === runMark;
+    // A file back in use does not bring back a read already cleared: that would break the cache again.
+    if (prunedMark !== 0 && !newest && prompts >= staleTurns && prunedMarks[at] === prunedMark) {
       (reapply ??= []).push(at);
       continue;
     }
+    const recent = newest || fileContext?.has(at) === true;
     // Past the crossing every result is a candidate anyway: no more keys to keep.
     if (supersede && (flag & F_OUTPUT_PRUNED) === 0 && crossing < 0) {
       const key = keyIdOf(index, at);
@@ -215,12 +216,14 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
       if (entry.kind === PROMPT) continue;
       const unscanned = at < stoppedAt;
       if (unscanned) scannedCount++;
-      if (entry.part!.isError === true || factsOf(entry, run).protected || fileContext?.has(at) === true) continue;
+      if (entry.part!.isError === true || factsOf(entry, run).protected) continue;
       if (previouslyPruned?.has(entry.part!.toolCallId)) {
         // Pass 1 listed the ones it reached; the older ones are re-applied here.
         if (unscanned) replace(entry, run);
         continue;
       }
+      // The reads and writes of files in use stay, wherever they are.
+      if (fileContext?.has(at) === true) continue;
       if (replace(entry, run)) newlyPruned++;
     }
     for (const at of stale ?? []) if (at >= oldest && replace(entries[at]!, run)) newlyPruned++;

