@@ -1,10 +1,9 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// @ts-expect-error plain ESM script without types
-import { ensurePi } from '../../../../scripts/install-pi.mjs';
+import { ensurePi, newestSessionFile, writeAgentDir } from './offline-pi.mjs';
 import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
 
 /**
@@ -115,24 +114,8 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
   const tmp = path.join(install.root, 'tmp', name);
   const home = path.join(install.root, 'home');
   for (const folder of [dir, agentDir, tmp, home]) mkdirSync(folder, { recursive: true });
-  const baseUrl = `http://127.0.0.1:${options.model.port}/v1`;
-  writeFileSync(
-    path.join(agentDir, 'models.json'),
-    JSON.stringify({
-      providers: {
-        standin: {
-          baseUrl,
-          api: 'openai-completions',
-          apiKey: 'x',
-          models: [{ id: 'm', name: 'Stand-in', reasoning: false, input: ['text'], contextWindow: options.contextWindow ?? 32_000, maxTokens: 4_096, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }],
-        },
-      },
-    }),
-  );
-  writeFileSync(
-    path.join(agentDir, 'settings.json'),
-    JSON.stringify({ defaultProvider: 'standin', defaultModel: 'm', defaultProjectTrust: 'always', retry: { enabled: false }, compaction: { enabled: true, ...(options.compaction ?? { reserveTokens: 4_000, keepRecentTokens: 20_000 }) } }),
-  );
+  // The same agent folder the demo gives pi.
+  writeAgentDir(agentDir, { baseURL: `http://127.0.0.1:${options.model.port}/v1`, contextWindow: options.contextWindow ?? 32_000, ...(options.compaction ? { compaction: options.compaction } : {}) });
   const configName = options.configName ?? 'hookwise.config.json';
   writeFileSync(path.join(dir, configName), typeof options.hookwiseConfig === 'string' ? options.hookwiseConfig : `${JSON.stringify(options.hookwiseConfig, null, 2)}\n`);
   for (const [file, content] of Object.entries(options.files ?? {})) {
@@ -162,15 +145,7 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
       }
       return runProcess(path.join(install.pi.nodeBinDir, 'node'), piArgs, dir, env);
     },
-    sessionFile() {
-      const sessions = path.join(agentDir, 'sessions');
-      const files = readdirSync(sessions, { recursive: true, encoding: 'utf8' })
-        .filter((file) => file.endsWith('.jsonl'))
-        .map((file) => path.join(sessions, file))
-        .sort();
-      if (files.length === 0) throw new Error(`no pi session file under ${sessions}`);
-      return files.at(-1)!;
-    },
+    sessionFile: () => newestSessionFile(agentDir),
     sessionEntries: () => readJsonLines(project.sessionFile()),
     events: () => readJsonLines(path.join(dir, '.hookwise', 'logs', 'events.jsonl')),
   };
