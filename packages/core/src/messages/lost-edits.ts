@@ -41,8 +41,6 @@ export interface EditCheck {
   lost: boolean;
   /** Tokens of the replaced output that showed the text (what a re-read costs); 0 when not lost. */
   rereadTokens: number;
-  /** Where the untransformed history showed the text: the newest part showing it, and how many messages from the end. */
-  source?: { part: MessagePart; messagesBack: number };
 }
 
 /**
@@ -65,11 +63,10 @@ export class EditChecker {
       const message = original[index]!;
       for (const part of message.parts) {
         if (!this.text(part).includes(text)) continue;
-        const source = { part, messagesBack: original.length - 1 - index };
         const kept = transformed[index];
-        if (kept === message || (kept !== undefined && kept.parts.includes(part))) return { sourced: true, lost: false, rereadTokens: 0, source };
-        if (this.shows(transformed, text)) return { sourced: true, lost: false, rereadTokens: 0, source };
-        return { sourced: true, lost: true, rereadTokens: partTokens(part, this.counter), source };
+        if (kept === message || (kept !== undefined && kept.parts.includes(part))) return { sourced: true, lost: false, rereadTokens: 0 };
+        if (this.shows(transformed, text)) return { sourced: true, lost: false, rereadTokens: 0 };
+        return { sourced: true, lost: true, rereadTokens: partTokens(part, this.counter) };
       }
     }
     return { sourced: false, lost: false, rereadTokens: 0 };
