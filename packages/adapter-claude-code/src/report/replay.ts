@@ -77,7 +77,7 @@ class Replayer {
   private readonly cacheWith: CacheMeter;
   private readonly edits: EditChecker;
   /** The latest request's history, as the host sent it and as transformed: what its response's edits are checked against. */
-  private lastRequest: { original: Message[]; transformed: Message[] } | undefined;
+  private lastRequest: { original: readonly Message[]; transformed: readonly Message[] } | undefined;
   /** Message id of the response whose lines are being read. */
   private openResponse: string | undefined;
   private readonly toolUses = new Map<string, { input: unknown; line: number; toolName: string }>();
@@ -251,10 +251,9 @@ class Replayer {
     const diff = value === undefined ? { tokens: 0, parts: 0 } : this.meter.measure(original, value);
     const figure: PruneFigure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
     if (options.carry && this.pruneSampling === 'every-request') {
-      // A request (not a compaction's history): priced both ways, and kept for its response's edits.
-      const sent = value ?? original;
-      figure.cache = { without: this.cacheWithout.request(original), withPrune: this.cacheWith.request(sent) };
-      this.lastRequest = { original: original.slice(), transformed: sent };
+      // A request (not a compaction's history): priced both ways; its response's edits are checked against the meters' copies (the live history grows in place).
+      figure.cache = { without: this.cacheWithout.request(original), withPrune: this.cacheWith.request(value ?? original) };
+      this.lastRequest = { original: this.cacheWithout.messages, transformed: this.cacheWith.messages };
     }
     if (options.carry) this.turnPrune = figure;
     // The share a compaction could have been spared needs the whole history, counted the same way.
@@ -288,7 +287,7 @@ class Replayer {
   }
 
   /** Whether the old text an edit quotes was shown by the request that made it, and still shown after the transform. */
-  private checkEdits(line: number, toolName: string, input: unknown, request: { original: Message[]; transformed: Message[] }): void {
+  private checkEdits(line: number, toolName: string, input: unknown, request: { original: readonly Message[]; transformed: readonly Message[] }): void {
     for (const text of editedTexts(input)) {
       const check = this.edits.check(text, request.original, request.transformed);
       if (check.sourced) this.result.edits.push({ line, toolName, lost: check.lost, rereadTokens: check.rereadTokens });

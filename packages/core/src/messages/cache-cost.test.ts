@@ -35,6 +35,20 @@ describe('CacheMeter', () => {
     meter.reset();
     expect(meter.request(history)).toEqual({ readTokens: 0, writeTokens: 30 });
   });
+
+  it("keeps the latest request as sent: the same messages, untouched when the caller's array grows", () => {
+    const meter = new CacheMeter(counter);
+    const history = [text('user', 10), text('assistant', 20)];
+    meter.request(history);
+    const copy = structuredClone(history);
+    meter.request(copy);
+    const sent = meter.messages;
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toBe(copy[0]);
+    expect(sent[1]).toBe(copy[1]);
+    copy.push(text('user', 5));
+    expect(sent).toEqual(history);
+  });
 });
 
 describe('cacheCost', () => {

@@ -52,7 +52,13 @@ export class CacheMeter {
   request(messages: readonly Message[]): CacheFigures {
     const { previous, sums } = this;
     let shared = 0;
-    while (shared < messages.length && shared < previous.length && sameMessage(messages[shared]!, previous[shared]!)) shared++;
+    for (; shared < messages.length && shared < previous.length; shared++) {
+      const message = messages[shared]!;
+      if (message === previous[shared]) continue;
+      if (!sameMessage(message, previous[shared]!)) break;
+      // Equal content, another object: keep this request's, so `messages` is what it sent.
+      previous[shared] = message;
+    }
     // The shared messages are the previous request's: their tokens are known.
     const readTokens = sums[shared]!;
     previous.length = shared;
@@ -64,6 +70,14 @@ export class CacheMeter {
       sums.push((total += this.tokens(message)));
     }
     return { readTokens, writeTokens: total - readTokens };
+  }
+
+  /**
+   * The latest request's messages (the same objects): the meter's own copy, so a caller whose
+   * history grows in place needs none of its own. Valid until the next `request` or `reset`.
+   */
+  get messages(): readonly Message[] {
+    return this.previous;
   }
 
   /** A new history (after a compaction): its first request writes all its messages. */
