@@ -3,7 +3,9 @@
 // --sessions) replayed by `hookwise report` with hook-prune alone, one policy at a time.
 // Per session and over all of them: input cost under prompt caching against not pruning
 // (5-minute and 1-hour writes), lost of sourced edits, and the share of the history reclaimed at
-// each compaction. Usage: node bench/policies.mjs [--policy name,…] [--options json]… [--sessions dir,…] [--min 100] [--json]
+// each compaction. With --floor, also what the same prunes would cost if breaking the cache cost
+// nothing (each request writing only what is new to it): the least any schedule of them can cost.
+// Usage: node bench/policies.mjs [--policy name,…] [--options json]… [--sessions dir,…] [--min 100] [--floor] [--json]
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -12,7 +14,7 @@ import { parseArgs } from 'node:util';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = path.resolve(demoDir, '../..');
-const { values } = parseArgs({ options: { policy: { type: 'string' }, sessions: { type: 'string' }, options: { type: 'string', multiple: true }, min: { type: 'string', default: '100' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { policy: { type: 'string' }, sessions: { type: 'string' }, options: { type: 'string', multiple: true }, min: { type: 'string', default: '100' }, json: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false } } });
 
 /** The policies compared: hook-prune's options as a project's config would give them. */
 export const POLICIES = {
@@ -21,6 +23,20 @@ export const POLICIES = {
   'keep-3-continuous': { protectTokens: 0, minimumTokens: 0, keepFileContext: 0, keepEditedFiles: false, cacheBreakRatio: 0, pressurePercent: 100 },
   'not-pruning': { protectTokens: Number.MAX_SAFE_INTEGER, pressurePercent: 100 },
 };
+
+/** The 5-minute cost with every cache break free: each request reads all it sends but what is new to it, which it writes. */
+function freeBreakCost(result) {
+  const { prefixTokens, edits } = result.cost;
+  let cost = 1.25 * edits.rereadTokens;
+  result.timeline
+    .filter((entry) => entry.cacheTokens !== null)
+    .forEach(({ cacheTokens: { without, withPrune } }, index) => {
+      const sent = withPrune.readTokens + withPrune.writeTokens;
+      const fresh = Math.min(without.writeTokens, sent);
+      cost += (index === 0 ? 1.25 : 0.1) * prefixTokens + 0.1 * (sent - fresh) + 1.25 * fresh;
+    });
+  return cost;
+}
 
 function transcriptsUnder(dir) {
   const found = [];
@@ -71,7 +87,7 @@ try {
   for (const name of names) {
     const options = POLICIES[name];
     if (!options) throw new Error(`unknown policy ${name}; known: ${Object.keys(POLICIES).join(', ')}`);
-    const sums = { without5: 0, with5: 0, without1: 0, with1: 0, sourced: 0, lost: 0 };
+    const sums = { without5: 0, with5: 0, without1: 0, with1: 0, sourced: 0, lost: 0, floor5: 0 };
     let worst5 = 0;
     let worst1 = 0;
     let minReclaimed = Infinity;
@@ -86,21 +102,23 @@ try {
       sums.with1 += cost.withPrune['1h'];
       sums.sourced += cost.edits.sourced;
       sums.lost += cost.edits.lost;
+      const floor5 = freeBreakCost(result);
+      sums.floor5 += floor5;
       worst5 = Math.max(worst5, cost.ratio['5m']);
       worst1 = Math.max(worst1, cost.ratio['1h']);
       const reclaimed = compactions.filter((compaction) => compaction.prune && compaction.prune.historyTokens > 0).map((compaction) => compaction.prune.reclaimedTokens / compaction.prune.historyTokens);
       for (const share of reclaimed) minReclaimed = Math.min(minReclaimed, share);
-      rows.push({ file, requests: cost.requests, ratio5: cost.ratio['5m'], ratio1: cost.ratio['1h'], sourced: cost.edits.sourced, lost: cost.edits.lost, fromUsage: cost.fromUsage ? cost.fromUsage['5m'] / cost.without['5m'] : null, reclaimed, compactionsNeeded: prune.compactionsNeeded });
+      rows.push({ file, requests: cost.requests, ratio5: cost.ratio['5m'], ratio1: cost.ratio['1h'], sourced: cost.edits.sourced, lost: cost.edits.lost, floor5: floor5 / cost.without['5m'], fromUsage: cost.fromUsage ? cost.fromUsage['5m'] / cost.without['5m'] : null, reclaimed, compactionsNeeded: prune.compactionsNeeded });
     }
-    const summary = { policy: name, options, sessions: rows.length, overall5: sums.with5 / sums.without5, overall1: sums.with1 / sums.without1, worst5, worst1, sourced: sums.sourced, lost: sums.lost, minReclaimed: Number.isFinite(minReclaimed) ? minReclaimed : null, rows };
+    const summary = { policy: name, options, sessions: rows.length, overall5: sums.with5 / sums.without5, floor5: sums.floor5 / sums.without5, overall1: sums.with1 / sums.without1, worst5, worst1, sourced: sums.sourced, lost: sums.lost, minReclaimed: Number.isFinite(minReclaimed) ? minReclaimed : null, rows };
     results.push(summary);
     if (!values.json) {
       console.log(`\n${name}  ${JSON.stringify(options)}`);
       for (const row of rows) {
         const needed = row.compactionsNeeded ? `${row.compactionsNeeded.withPrune} of ${row.compactionsNeeded.without}` : '-';
-        console.log(`  ${row.file.padEnd(52)} ${String(row.requests).padStart(4)} req  5m ${fixed(row.ratio5)}×  1h ${fixed(row.ratio1)}×  lost ${row.lost}/${row.sourced}  reclaimed at compactions ${row.reclaimed.map((share) => `${Math.round(share * 100)}%`).join(' ') || '-'}  compactions needed ${needed}  usage/model ${row.fromUsage === null ? '-' : fixed(row.fromUsage)}`);
+        console.log(`  ${row.file.padEnd(52)} ${String(row.requests).padStart(4)} req  5m ${fixed(row.ratio5)}×  1h ${fixed(row.ratio1)}×  lost ${row.lost}/${row.sourced}  reclaimed at compactions ${row.reclaimed.map((share) => `${Math.round(share * 100)}%`).join(' ') || '-'}  compactions needed ${needed}  usage/model ${row.fromUsage === null ? '-' : fixed(row.fromUsage)}${values.floor ? `  free-break floor ${fixed(row.floor5)}×` : ''}`);
       }
-      console.log(`  overall: 5m ${fixed(summary.overall5)}× (worst ${fixed(worst5)}×)  1h ${fixed(summary.overall1)}× (worst ${fixed(worst1)}×)  lost ${sums.lost} of ${sums.sourced} sourced edits`);
+      console.log(`  overall: 5m ${fixed(summary.overall5)}× (worst ${fixed(worst5)}×)  1h ${fixed(summary.overall1)}× (worst ${fixed(worst1)}×)  lost ${sums.lost} of ${sums.sourced} sourced edits${values.floor ? `  free-break floor 5m ${fixed(summary.floor5)}×` : ''}`);
     }
   }
 } finally {

@@ -1,4 +1,5 @@
 import type { HookwiseConfig, MergedNotice, PluginMeta } from '@hookwise/core';
+import type { CacheFigures } from '@hookwise/core/counting';
 import { resolveContextWindow } from '@hookwise/core/host';
 import { summarizeCost, requestCosts, type CostSummary } from './cost.js';
 import { createReplayEngine } from './replay-engine.js';
@@ -82,6 +83,12 @@ export interface TimelineEntry {
   /** This request's input cost under prompt caching (5-minute writes, base-price tokens) as sent, and with hook-prune; null when not priced. */
   costWithout: number | null;
   costWithPrune: number | null;
+  /**
+   * The message tokens behind those two costs, read from the cache and written to it, as sent
+   * and with hook-prune (the system/tools prefix apart: `cost.prefixTokens`): to price the
+   * session at another provider's rates. Null when not priced.
+   */
+  cacheTokens: { without: CacheFigures; withPrune: CacheFigures } | null;
 }
 
 /**
@@ -290,6 +297,7 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     contextWithPruneTokens: point.prune ? point.contextTokens - point.prune.reclaimedTokens : null,
     costWithout: costs.get(point)?.[0] ?? null,
     costWithPrune: costs.get(point)?.[1] ?? null,
+    cacheTokens: cost && point.prune?.cache ? { without: { ...point.prune.cache.without }, withPrune: { ...point.prune.cache.withPrune } } : null,
   }));
 
   const autoCompactTokens = autoCompactPoint(contextWindow);

@@ -62,7 +62,7 @@ describe('hookwise report', () => {
       ].sort(),
     );
     expect(report).toMatchObject({ schemaVersion: 1, toolCalls: 6, lines: 39, contextWindow: 200_000, plugins: [], prune: { method: 'not-run' } });
-    expect(Object.keys(report.timeline[0]).sort()).toEqual(['cacheCreationInputTokens', 'cacheReadInputTokens', 'contextTokens', 'contextWithPruneTokens', 'costWithPrune', 'costWithout', 'inputTokens', 'line', 'prunedParts', 'pruneReclaimedTokens', 'toolCalls'].sort());
+    expect(Object.keys(report.timeline[0]).sort()).toEqual(['cacheCreationInputTokens', 'cacheReadInputTokens', 'contextTokens', 'cacheTokens', 'contextWithPruneTokens', 'costWithPrune', 'costWithout', 'inputTokens', 'line', 'prunedParts', 'pruneReclaimedTokens', 'toolCalls'].sort());
     expect(stderr.text()).toBe('');
   });
 

@@ -182,7 +182,7 @@ describe('hook-prune through the engine', () => {
     const everyRequest = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin!, tokenCounter: 'chars' } });
     expect(everyRequest.prune.method).toBe('every-request');
     // Costs are priced only before every request: the rest of each entry is the same.
-    const withoutCost = (timeline: typeof byTurn.timeline) => timeline.map(({ costWithout, costWithPrune, ...rest }) => rest);
+    const withoutCost = (timeline: typeof byTurn.timeline) => timeline.map(({ costWithout, costWithPrune, cacheTokens, ...rest }) => rest);
     expect(byTurn.timeline.every((entry) => entry.costWithout === null)).toBe(true);
     expect(withoutCost(byTurn.timeline)).toEqual(withoutCost(everyRequest.timeline));
     expect(byTurn.prune.runs).toBeLessThan(everyRequest.prune.runs);
