@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { contentText, sinceLastUser, type ChatRequestBody, type Reply } from './stand-in-chat-model.mjs';
+import { contentText, planStep, type ChatRequestBody, type Reply } from './stand-in-chat-model.mjs';
 
 /**
  * Scenario pieces the end-to-end suites of the hosts that talk to the chat-completions stand-in
@@ -24,14 +24,11 @@ export function lastUserText(body: ChatRequestBody): string {
  */
 export function scripted(steps: Record<string, Array<Reply['toolCalls']>>, extra: (body: ChatRequestBody, kind: string, step: number) => Reply | undefined = () => undefined) {
   return (body: ChatRequestBody, kind: string): Reply | undefined => {
-    const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
+    const { step, call } = planStep(steps, body);
     const special = extra(body, kind, step);
     if (special) return special;
     if (kind !== 'turn') return undefined;
-    const prompt = lastUserText(body);
-    const plan = Object.entries(steps).find(([keyword]) => prompt.includes(keyword))?.[1] ?? [];
-    const calls = plan[step];
-    return calls ? { toolCalls: calls } : { text: `Finished step ${step}.` };
+    return call ? { toolCalls: call } : { text: `Finished step ${step}.` };
   };
 }
 
