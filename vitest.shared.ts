@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
 
 /**
  * Unit tests of every package run against core's source (one module graph, so one tsyringe
@@ -16,3 +17,28 @@ export const coreSourceAlias = {
   '@hookwise/core/wire': fileURLToPath(new URL('./packages/core/src/wire.ts', import.meta.url)),
   '@hookwise/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
 };
+
+/**
+ * The config of a host package whose tests run the real plugins (from source too, so no build of
+ * them is needed first) and end-to-end suites that start real hosts, registries or a second
+ * Node: those run one file at a time on a 2-core machine.
+ */
+export function hostPackageConfig(name: string) {
+  return defineConfig({
+    resolve: {
+      alias: {
+        ...coreSourceAlias,
+        '@hookwise/hook-prune': fileURLToPath(new URL('./packages/hook-prune/src/index.ts', import.meta.url)),
+        '@hookwise/hook-precompact': fileURLToPath(new URL('./packages/hook-precompact/src/index.ts', import.meta.url)),
+        '@hookwise/hook-suggest': fileURLToPath(new URL('./packages/hook-suggest/src/index.ts', import.meta.url)),
+      },
+    },
+    test: {
+      name,
+      include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      testTimeout: 120_000,
+      hookTimeout: 600_000,
+      fileParallelism: false,
+    },
+  });
+}

@@ -22,10 +22,10 @@
 // - @vscode/ripgrep's postinstall downloads rg from GitHub, which is unreachable: its download
 //   cache (os.tmpdir()/vscode-ripgrep-cache-<version>) is seeded with Debian's `ripgrep`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureCachedInstall, hookwiseCacheDir } from './cached-install.mjs';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 /** The VS Code inside it: what the example's engines.vscode and adapter-vscode's docs name. */
@@ -36,31 +36,17 @@ const RIPGREP_PACKAGE_VERSION = '1.15.11';
 const RIPGREP_RELEASE = 'v13.0.0-10';
 const RIPGREP_TARGETS = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' };
 
-const log = (message) => process.stderr.write(`install-code-server: ${message}\n`);
+const LABEL = 'install-code-server';
+const log = (message) => process.stderr.write(`${LABEL}: ${message}\n`);
 
 /** Where the install lives: a cache shared by every clone on the machine. */
 export function codeServerCacheDir(env = process.env) {
-  const cache = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cache, 'hookwise', `code-server-${CODE_SERVER_VERSION}`);
+  return hookwiseCacheDir(`code-server-${CODE_SERVER_VERSION}`, env);
 }
 
 /** The installed package's folder (bin in `out/node/entry.js`, the VS Code server in `lib/vscode`). */
 export function codeServerPackageDir(cacheDir = codeServerCacheDir()) {
   return path.join(cacheDir, 'node_modules', 'code-server');
-}
-
-const MARKER = 'hookwise-install.json';
-
-function installed(cacheDir) {
-  const marker = path.join(cacheDir, MARKER);
-  if (!existsSync(marker)) return false;
-  try {
-    const { version } = JSON.parse(readFileSync(marker, 'utf8'));
-    const pkg = codeServerPackageDir(cacheDir);
-    return version === CODE_SERVER_VERSION && existsSync(path.join(pkg, 'out', 'node', 'entry.js')) && existsSync(path.join(pkg, 'lib', 'vscode', 'out', 'server-main.js'));
-  } catch {
-    return false;
-  }
 }
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -97,25 +83,6 @@ function seedRipgrepCache(tmpDir) {
   execFileSync('tar', ['czf', archive, '-C', path.dirname(rg), path.basename(rg)]);
 }
 
-/** Staging folders of runs that were killed (their process is gone): 300 MB each, never reused. */
-function removeAbandonedStaging(cacheDir) {
-  const parent = path.dirname(cacheDir);
-  if (!existsSync(parent)) return;
-  const prefix = `${path.basename(cacheDir)}.partial-`;
-  for (const name of readdirSync(parent)) {
-    if (!name.startsWith(prefix)) continue;
-    const pid = Number(name.slice(prefix.length));
-    let alive = false;
-    try {
-      process.kill(pid, 0);
-      alive = true;
-    } catch (error) {
-      alive = error.code === 'EPERM';
-    }
-    if (!alive) rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
-}
-
 /** Headers for node-gyp; without a nodedir it would try to download them. */
 function nodeDir() {
   if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
@@ -125,67 +92,34 @@ function nodeDir() {
 
 /**
  * Makes sure code-server is installed and returns its package folder. Idempotent: with the
- * install in the cache it only checks a marker file. An install is built in a staging folder
- * and renamed into place, so an interrupted one leaves nothing that looks installed.
+ * install in the cache it only checks a marker file and its entry points.
  */
 export function ensureCodeServer({ cacheDir = codeServerCacheDir() } = {}) {
-  if (installed(cacheDir)) return codeServerPackageDir(cacheDir);
-
-  const started = Date.now();
-  ensureDebianPackages();
-  removeAbandonedStaging(cacheDir);
-  const staging = `${cacheDir}.partial-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  const tmpDir = path.join(staging, 'tmp');
-  mkdirSync(tmpDir, { recursive: true });
-  seedRipgrepCache(tmpDir);
-  writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify({ name: 'hookwise-code-server', private: true }, null, 2)}\n`);
-
-  const env = {
-    ...process.env,
-    TMPDIR: tmpDir,
-    npm_config_yes: 'true',
-    npm_config_audit: 'false',
-    npm_config_fund: 'false',
-    npm_config_update_notifier: 'false',
-    ...(isRoot() ? { npm_config_unsafe_perm: 'true' } : {}),
-  };
   const headers = nodeDir();
-  if (headers) env.npm_config_nodedir = headers;
-
-  log(`installing code-server@${CODE_SERVER_VERSION} into ${cacheDir} (1-3 minutes: native modules compile)`);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['install', '--no-save', '--no-package-lock', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`], {
-    cwd: staging,
-    env,
-    stdio: ['ignore', process.stderr, process.stderr],
-    timeout: 20 * 60_000, // a stalled registry should fail the run, not eat CI's 90 minutes
+  ensureCachedInstall({
+    cacheDir,
+    packages: [`code-server@${CODE_SERVER_VERSION}`],
+    marker: { version: CODE_SERVER_VERSION, vscode: VSCODE_VERSION },
+    ready: (folder) => {
+      const pkg = codeServerPackageDir(folder);
+      return existsSync(path.join(pkg, 'out', 'node', 'entry.js')) && existsSync(path.join(pkg, 'lib', 'vscode', 'out', 'server-main.js'));
+    },
+    needs: 'its entry points (out/node/entry.js, lib/vscode/out/server-main.js)',
+    prepare: (tmpDir) => {
+      ensureDebianPackages();
+      seedRipgrepCache(tmpDir);
+    },
+    // Native modules compile in postinstall scripts; node-pty's runs `npx node-gyp`.
+    ignoreScripts: false,
+    env: {
+      npm_config_yes: 'true',
+      ...(isRoot() ? { npm_config_unsafe_perm: 'true' } : {}),
+      ...(headers ? { npm_config_nodedir: headers } : {}),
+    },
+    timeoutMs: 20 * 60_000,
+    label: LABEL,
+    note: '1-3 minutes: native modules compile',
   });
-  if (result.status !== 0) {
-    rmSync(staging, { recursive: true, force: true });
-    throw new Error(`npm install code-server@${CODE_SERVER_VERSION} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}); see the output above`);
-  }
-  rmSync(tmpDir, { recursive: true, force: true });
-  writeFileSync(path.join(staging, MARKER), `${JSON.stringify({ version: CODE_SERVER_VERSION, vscode: VSCODE_VERSION, installedAt: new Date().toISOString() }, null, 2)}\n`);
-  if (!installed(staging)) {
-    rmSync(staging, { recursive: true, force: true });
-    throw new Error('code-server installed but its entry points are missing (out/node/entry.js, lib/vscode/out/server-main.js)');
-  }
-
-  if (installed(cacheDir)) {
-    // Another run finished first: keep its install, which a test may be using.
-    rmSync(staging, { recursive: true, force: true });
-    return codeServerPackageDir(cacheDir);
-  }
-  rmSync(cacheDir, { recursive: true, force: true }); // a stale or half-written one
-  try {
-    renameSync(staging, cacheDir);
-  } catch (error) {
-    // Another run renamed its install into place in between: keep that one.
-    rmSync(staging, { recursive: true, force: true });
-    if (!installed(cacheDir)) throw error;
-  }
-  log(`installed in ${Math.round((Date.now() - started) / 1000)} s`);
   return codeServerPackageDir(cacheDir);
 }
 

@@ -25,6 +25,36 @@ export function systemText(body) {
   return (body.messages ?? []).filter((message) => message.role === 'system').map(contentText).join('\n');
 }
 
+/**
+ * Where a scripted session stands: `prompt` (the latest user message), `step` (assistant
+ * messages since it), and of `plan` (tool calls by prompt keyword) the calls of the first keyword
+ * the prompt contains and the one for this step, if any.
+ */
+export function planStep(plan, body) {
+  const prompt = contentText((body.messages ?? []).filter((message) => message.role === 'user').at(-1));
+  const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
+  const calls = Object.entries(plan).find(([keyword]) => prompt.includes(keyword))?.[1] ?? [];
+  return { prompt, step, calls, call: calls[step] };
+}
+
+/**
+ * Usage figures for a responder to report, from a model of Anthropic's prompt cache: the longest
+ * prefix a request's body shares with the previous body is read from the cache, the rest written,
+ * a few tokens are plain input. One per session: it keeps the previous body.
+ */
+export function prefixCacheUsage() {
+  let previous = '';
+  return (body) => {
+    const raw = JSON.stringify(body);
+    let common = 0;
+    while (common < Math.min(previous.length, raw.length) && previous.charCodeAt(common) === raw.charCodeAt(common)) common++;
+    previous = raw;
+    const promptTokens = Math.ceil(raw.length / 4);
+    const cachedTokens = Math.floor(common / 4);
+    return { promptTokens, cachedTokens, cacheWriteTokens: Math.max(0, promptTokens - cachedTokens - 4) };
+  };
+}
+
 /** What kind of request the host made: a title, a compaction, or a turn of the conversation. */
 export function requestKind(body) {
   const hasTools = Array.isArray(body.tools) && body.tools.length > 0;

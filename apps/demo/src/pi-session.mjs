@@ -3,22 +3,19 @@
 // stand-in model; every request pi sent is shown with what hookwise took out of it, then pi's
 // session file (the originals) goes through `hookwise report`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultTokenCounter } from '@hookwise/core/host';
 // The adapter's end-to-end helpers: one copy for the tests and the demo.
 import { ensurePi, newestSessionFile, offlinePiEnv, PI_VERSION, runPi, writeAgentDir } from '../../../packages/adapter-pi/test/e2e/offline-pi.mjs';
-import { contentText, sinceLastUser, startStandInModel } from '../../../packages/adapter-pi/test/e2e/stand-in-model.mjs';
+import { planStep, prefixCacheUsage, startStandInModel } from '../../../packages/adapter-pi/test/e2e/stand-in-model.mjs';
 import { piPaths } from '../../../scripts/install-pi.mjs';
+import { appliedLine, format, hookwiseEvents, hookwiseInit, toolOutputsSent } from './live-session.mjs';
 
-const require = createRequire(import.meta.url);
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const INSTALL_SCRIPT = fileURLToPath(new URL('../../../scripts/install-pi.mjs', import.meta.url));
 const FILES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
 const CONTEXT_WINDOW = 32_000;
-const format = (value) => Math.round(value).toLocaleString('en-US');
 const line = (name, index) => `${name}-line-${String(index).padStart(3, '0')}: ${'lorem ipsum '.repeat(5).trim()}`;
 
 /** Per prompt keyword, one tool call per step, then a text answer: five reads, ten small checks, a read and an edit. */
@@ -32,22 +29,14 @@ const PLAN = {
 };
 const PROMPTS = ['explore the files', 'check every file', 'fix hotel'];
 
-/** The stand-in's answers, with cache figures as a model of Anthropic's: the prefix shared with the previous request is read, the rest written. */
+/** The stand-in's answers, with cache figures from a model of Anthropic's cache. */
 function responder() {
-  let previous = '';
+  const usageOf = prefixCacheUsage();
   return (body, kind) => {
     if (kind !== 'turn') return undefined;
-    const raw = JSON.stringify(body);
-    let common = 0;
-    while (common < Math.min(previous.length, raw.length) && previous.charCodeAt(common) === raw.charCodeAt(common)) common++;
-    previous = raw;
-    const promptTokens = Math.ceil(raw.length / 4);
-    const cachedTokens = Math.floor(common / 4);
-    const usage = { promptTokens, cachedTokens, cacheWriteTokens: Math.max(0, promptTokens - cachedTokens - 4) };
-    const prompt = contentText(body.messages.filter((message) => message.role === 'user').at(-1));
-    const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
-    const plan = Object.entries(PLAN).find(([keyword]) => prompt.includes(keyword))?.[1] ?? [];
-    return plan[step] ? { ...usage, toolCalls: [plan[step]] } : { ...usage, text: `Done: ${plan.length} tool call(s).` };
+    const usage = usageOf(body);
+    const { calls, call } = planStep(PLAN, body);
+    return call ? { ...usage, toolCalls: [call] } : { ...usage, text: `Done: ${calls.length} tool call(s).` };
   };
 }
 
@@ -58,11 +47,7 @@ async function session({ root, pi, prune, print }) {
   mkdirSync(path.join(project, 'src'), { recursive: true });
   for (const name of FILES) writeFileSync(path.join(project, 'src', `${name}.txt`), `${Array.from({ length: 120 }, (_, index) => line(name, index + 1)).join('\n')}\n`);
   writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': prune, '@hookwise/hook-suggest': {}, '@hookwise/hook-precompact': {} } }, null, 2)}\n`);
-  const cli = require.resolve('@hookwise/cli/package.json');
-  const hookwise = path.join(path.dirname(cli), JSON.parse(readFileSync(cli, 'utf8')).bin.hookwise);
-  const init = spawnSync(process.execPath, [hookwise, 'init', '--host', 'pi'], { cwd: project, encoding: 'utf8' });
-  print(`$ hookwise init --host pi\n${init.stdout.trim()}`);
-  if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
+  const hookwise = hookwiseInit(project, 'pi', print);
 
   const model = await startStandInModel(responder());
   try {
@@ -75,33 +60,8 @@ async function session({ root, pi, prune, print }) {
     if (run.code !== 0) throw new Error(`pi exited ${run.code}: ${run.stderr.slice(-800)}`);
     const seconds = (Date.now() - started) / 1000;
 
-    // Request by request: each tool output as sent; one first seen whole and later sent shorter is what hookwise took out of that request.
-    const original = new Map();
-    const requests = model.requests
-      .filter((request) => request.kind === 'turn')
-      .map((request) => {
-        const cells = [];
-        let prunedCount = 0;
-        let prunedTokens = 0;
-        for (const message of request.body.messages) {
-          if (message.role !== 'tool') continue;
-          const text = contentText(message);
-          const before = original.get(message.tool_call_id);
-          if (before === undefined) original.set(message.tool_call_id, text);
-          if (before !== undefined && text.length < before.length) {
-            prunedCount++;
-            prunedTokens += defaultTokenCounter.count(before) - defaultTokenCounter.count(text);
-            cells.push(`✂${format(text.length)}`);
-          } else cells.push(format(text.length));
-        }
-        return { index: request.index, cells, prunedCount, prunedTokens };
-      });
-    // The event log exists once something was logged.
-    const log = path.join(project, '.hookwise', 'logs', 'events.jsonl');
-    const events = (existsSync(log) ? readFileSync(log, 'utf8') : '')
-      .split('\n')
-      .filter(Boolean)
-      .map((entry) => JSON.parse(entry));
+    const requests = toolOutputsSent(model.requests);
+    const events = hookwiseEvents(project);
     return { project, hookwise, requests, events, seconds, sessionFile: newestSessionFile(agentDir), total: model.requests.length };
   } finally {
     await model.close();
@@ -154,7 +114,7 @@ export async function runPiSession({ print }) {
   }
   const applied = facts.events.filter((event) => event.type === 'prune:applied');
   print(`\n✂ = replaced by hook-prune's placeholder in the request pi sent; pi's session file keeps every output.`);
-  print(`hook-prune's event log: ${applied.map((event) => `prune:applied ${event.prunedCount} output(s), ${format(event.tokensReclaimed)} tokens reclaimed`).join('; ') || 'nothing applied'}`);
+  print(appliedLine(applied));
   print(`${facts.total} requests to the stand-in, one pi run of three prompts in ${facts.seconds.toFixed(1)} s.`);
 
   print(`\n$ hookwise report ${path.relative(facts.project, facts.sessionFile)}`);

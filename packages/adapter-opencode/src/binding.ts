@@ -1,5 +1,5 @@
-import type { HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, lazyProjectEngine, withDeadline, type Engine } from '@hookwise/core/host';
+import type { Logger, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import { createLevelLogger, definedFields, emitIfListening, errorMessage, failOpen, lazyProjectEngine, withDeadline, type Engine, type ProjectEngineSeams } from '@hookwise/core/host';
 import type { Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
@@ -22,13 +22,8 @@ export interface HookwiseOpenCodeOptions {
   toasts?: boolean;
 }
 
-/** What the binding needs from the outside; tests pass fakes, OpenCode passes the real thing. */
-export interface BindingDependencies {
-  /** Loads the config of a project; default core's `loadConfig`. Undefined `file` means "not configured". */
-  loadConfig?: (directory: string, file?: string) => Promise<{ config: HookwiseConfig; file: string | undefined }>;
-  /** Builds the engine; default core's `createEngine`. */
-  createEngine?: typeof createEngine;
-}
+/** What the binding needs from the outside (core's config loading and engine); tests pass fakes. */
+export type BindingDependencies = ProjectEngineSeams;
 
 interface SessionTracker {
   /** Context size OpenCode measured on the last finished assistant message. */
@@ -77,7 +72,6 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   const directory = input.directory;
   const client = input.client;
   const showToasts = options.toasts !== false;
-  let level: LogLevel = 'warn';
 
   /** One line in OpenCode's own log (service `hookwise`); never stdout, which `opencode run` prints. */
   const writeLog = (lineLevel: 'error' | 'warn' | 'info' | 'debug', message: string) => {
@@ -87,8 +81,8 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
       // The log is best effort: a closed client must not turn logging into a failure.
     }
   };
-  /** The engine's logger, at the config's `logLevel` (default warn, read at each line: the config loads later). */
-  const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => level);
+  /** The engine's logger, at the config's `logLevel` (read at each line: the config loads later). */
+  const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => engine.logLevel);
 
   /** A notice: always in the log, and as a TUI toast unless turned off. */
   function toast(message: string, variant: 'info' | 'warning' | 'error' = 'info'): void {
@@ -103,21 +97,14 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
 
   // --- the engine, loaded once on first use ----------------------------------------------------
 
-  // The config's `hookTimeoutMs` replaces core's default once the config is loaded.
-  let hookTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
+  // Its `hookTimeoutMs` and `logLevel` are the config's once the config is loaded.
   const engine = lazyProjectEngine({
     projectDir: directory,
     host: HOST,
     logger,
-    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
-    ...(dependencies.loadConfig ? { loadConfig: dependencies.loadConfig } : {}),
-    ...(dependencies.createEngine ? { createEngine: dependencies.createEngine } : {}),
-    onConfig: (config) => {
-      level = config.logLevel ?? 'warn';
-      hookTimeoutMs = config.hookTimeoutMs ?? hookTimeoutMs;
-    },
+    configFile: options.configFile,
+    ...dependencies,
     onFailure: (_message, error) => {
-      level = 'warn';
       toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(error)}`, 'warning');
     },
   });
@@ -156,7 +143,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   async function emit<P extends PointName>(point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
     const current = await engine();
     if (!current) return undefined;
-    const outcome = await failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` }), logger);
+    const outcome = await failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(engine.hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` }), logger);
     for (const notice of outcome?.notices ?? []) toast(noticeText(notice));
     return outcome;
   }
@@ -371,7 +358,7 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         session.awaitingSystem = false;
         const requestContext = session.requestContext;
         session.requestContext = undefined;
-        if (session.compactAfter) await withDeadline(session.compactAfter, hookTimeoutMs + DEADLINE_MARGIN_MS, () => undefined);
+        if (session.compactAfter) await withDeadline(session.compactAfter, engine.hookTimeoutMs + DEADLINE_MARGIN_MS, () => undefined);
         // The compaction request carries hookwise's block in its prompt (session.compacting), not here.
         if (session.compacting) return;
         const texts = [await afterCompactionOf(sessionId), ...session.nextRequest.splice(0), requestContext].filter((text): text is string => typeof text === 'string' && text.trim() !== '');

@@ -1,5 +1,5 @@
-import type { HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createEngine, createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, keepingAlive, lazyProjectEngine, noticeText, type Engine, type ProjectEngine } from '@hookwise/core/host';
+import type { Logger, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
+import { createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, keepingAlive, lazyProjectEngine, noticeText, type Engine, type ProjectEngine, type ProjectEngineSeams } from '@hookwise/core/host';
 import { estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
@@ -24,11 +24,7 @@ export interface HookwisePiOptions {
 }
 
 /** What the binding needs from the outside; tests pass fakes, pi's process uses the real thing. */
-export interface BindingDependencies {
-  /** Loads the config of a project; default core's `loadConfig`. Undefined `file` means "not configured". */
-  loadConfig?: (directory: string, file?: string) => Promise<{ config: HookwiseConfig; file: string | undefined }>;
-  /** Builds the engine; default core's `createEngine`. */
-  createEngine?: typeof createEngine;
+export interface BindingDependencies extends ProjectEngineSeams {
   /** Where lines go when pi has no UI to show them (print and JSON modes); default stderr. */
   writeLine?: (line: string) => void;
 }
@@ -69,7 +65,6 @@ function contentText(content: unknown): string {
 export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions = {}, dependencies: BindingDependencies = {}): void {
   const writeLine = dependencies.writeLine ?? ((line: string) => process.stderr.write(`${line}\n`));
   const notifyUser = options.notify !== false;
-  let level: LogLevel = 'warn';
   /** The context of the latest event: where log lines and notices are shown. */
   let lastContext: PiContext | undefined;
 
@@ -84,28 +79,15 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       // Logging is best effort: a closed UI must not turn a log line into a failure.
     }
   };
-  const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => level);
+  const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => projectEngine?.logLevel ?? 'warn');
 
   // --- the engine, loaded once on first use (pi runs one project per process) ------------------
 
-  let hookTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
+  // Its `hookTimeoutMs` and `logLevel` are the config's once the config is loaded.
   let projectEngine: ProjectEngine | undefined;
   function engine(directory: string): Promise<Engine | undefined> {
-    projectEngine ??= lazyProjectEngine({
-      projectDir: directory,
-      host: HOST,
-      logger,
-      ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
-      ...(dependencies.loadConfig ? { loadConfig: dependencies.loadConfig } : {}),
-      ...(dependencies.createEngine ? { createEngine: dependencies.createEngine } : {}),
-      onConfig: (config) => {
-        level = config.logLevel ?? 'warn';
-        hookTimeoutMs = config.hookTimeoutMs ?? hookTimeoutMs;
-      },
-      onFailure: () => {
-        level = 'warn';
-      },
-    });
+    const { loadConfig, createEngine } = dependencies;
+    projectEngine ??= lazyProjectEngine({ projectDir: directory, host: HOST, logger, configFile: options.configFile, loadConfig, createEngine });
     return projectEngine();
   }
 
@@ -160,7 +142,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     const current = await engine(context.cwd);
     if (!current) return undefined;
     // pi's print mode exits once its event loop is empty: kept alive until the deadline answers.
-    const bound = hookTimeoutMs + DEADLINE_MARGIN_MS;
+    const bound = (projectEngine?.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS) + DEADLINE_MARGIN_MS;
     const outcome = await keepingAlive(bound, () => failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(bound), label: `[${HOST}]` }), logger));
     for (const notice of outcome?.notices ?? []) await showNotice(current, context, point, notice);
     return outcome;

@@ -1,14 +1,13 @@
 import path from 'node:path';
 import { createPromptConverter, type AppliedMemo, type ConvertedPrompt, type PromptMessage } from './prompt.js';
 import { randomUUID } from 'node:crypto';
-import type { EventLog, HookFailure, HookwiseConfig, Logger, LogLevel, MergedNotice, MergedOutcome, PluginInstance, PointInput, PointName, StateStore } from '@hookwise/core';
+import type { EventLog, HookFailure, HookwiseConfig, Logger, MergedNotice, MergedOutcome, PluginInstance, PointInput, PointName, StateStore } from '@hookwise/core';
 import {
   createEventLog,
   createFileStateStore,
   createLevelLogger,
   createMemoryEventLog,
   createMemoryStateStore,
-  DEFAULT_HOOK_TIMEOUT_MS,
   definedFields,
   emitIfListening,
   errorMessage,
@@ -107,10 +106,10 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
   const projectDir = path.resolve(options.projectDir ?? process.cwd());
   const onFiles = options.projectDir !== undefined;
   const defaultSessionId = options.sessionId ?? `ai-sdk-${randomUUID()}`;
-  let level: LogLevel = 'warn';
-  const logger: Logger = options.logger ?? createLevelLogger((entry) => console.warn(`[hookwise] ${entry.text}`), () => level);
+  const logger: Logger = options.logger ?? createLevelLogger((entry) => console.warn(`[hookwise] ${entry.text}`), () => projectEngine.logLevel);
   let eventLog: EventLog | undefined = options.eventLog ?? (onFiles ? undefined : createMemoryEventLog());
-  let hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  /** The app's deadline, else the config's once it is loaded, else core's default. */
+  const hookTimeoutMs = () => options.hookTimeoutMs ?? projectEngine.hookTimeoutMs;
 
   const call = <A>(callback: ((argument: A) => void) | undefined, argument: A, what: string) => {
     if (!callback) return;
@@ -133,10 +132,6 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     scope: 'app',
     ...(inline ? { config: inline } : {}),
     ...(options.configFile ? { configFile: options.configFile } : {}),
-    onConfig: (config) => {
-      level = config.logLevel ?? 'warn';
-      hookTimeoutMs = options.hookTimeoutMs ?? config.hookTimeoutMs ?? hookTimeoutMs;
-    },
     engineOptions: (config) => ({
       ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
       ...(eventLog ? { eventLog } : {}),
@@ -198,7 +193,7 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     try {
       // The engine bounds each hook; a signal bounds the sum of several (one hook needs none).
       const several = hookCount(current, point) > 1;
-      outcome = await emitIfListening(current, point, payload, { ...(several ? { signal: AbortSignal.timeout(hookTimeoutMs + DEADLINE_MARGIN_MS) } : {}), label: `[${HOST}]` });
+      outcome = await emitIfListening(current, point, payload, { ...(several ? { signal: AbortSignal.timeout(hookTimeoutMs() + DEADLINE_MARGIN_MS) } : {}), label: `[${HOST}]` });
     } catch (error) {
       const message = `${point} failed: ${errorMessage(error)}`;
       logger.error(message);

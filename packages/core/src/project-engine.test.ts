@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_HOOK_TIMEOUT_MS } from './deadline.js';
 import { createEngine } from './engine.js';
 import { createMemoryLogger } from './logger.js';
 import { definePlugin } from './plugin.js';
@@ -35,6 +36,19 @@ describe('lazyProjectEngine', () => {
     expect(second).toBe(first);
     expect(build).toHaveBeenCalledTimes(1);
     expect(seen).toEqual([1234]);
+  });
+
+  it("gives the host the config's log level and hook deadline once loaded, and warn again after a failure", async () => {
+    const build = vi.fn((): never => {
+      throw new Error('no engine');
+    });
+    const engine = lazyProjectEngine({ projectDir: '/nowhere', host: 'test', logger: createMemoryLogger(), config: { logLevel: 'error', hookTimeoutMs: 1234 }, createEngine: build });
+    expect([engine.logLevel, engine.hookTimeoutMs]).toEqual(['warn', DEFAULT_HOOK_TIMEOUT_MS]);
+    expect(await engine()).toBeUndefined();
+    expect([engine.logLevel, engine.hookTimeoutMs]).toEqual(['warn', 1234]);
+    const working = lazyProjectEngine({ projectDir: '/nowhere', host: 'test', logger: createMemoryLogger(), config: { logLevel: 'debug', hookTimeoutMs: 1234 }, engineOptions: memory });
+    await working();
+    expect([working.logLevel, working.hookTimeoutMs]).toEqual(['debug', 1234]);
   });
 
   it('uses a config given in code without looking for a file', async () => {

@@ -1,9 +1,10 @@
 // The in-process hosts' way to their project's engine: built once, on first use, from the
 // project's hookwise.config.* (or a config given in code), and never a reason to fail the host.
 import { loadConfig as loadProjectConfig, type HookwiseConfig, type LoadedConfig } from './config.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from './deadline.js';
 import { createEngine as createProjectEngine, type Engine, type EngineOptions } from './engine.js';
 import { errorMessage } from './host-kit.js';
-import type { Logger } from './logger.js';
+import type { Logger, LogLevel } from './logger.js';
 
 export interface ProjectEngineOptions {
   projectDir: string;
@@ -27,8 +28,16 @@ export interface ProjectEngineOptions {
   createEngine?: (options: EngineOptions) => Engine;
 }
 
-/** The project's engine on first call; `dispose()` disposes it if it was ever made (and loads nothing). */
-export type ProjectEngine = (() => Promise<Engine | undefined>) & { dispose(): Promise<void> };
+/** The seams of {@link ProjectEngineOptions}, for an adapter's own test seams to extend. */
+export type ProjectEngineSeams = Pick<ProjectEngineOptions, 'loadConfig' | 'createEngine'>;
+
+/**
+ * The project's engine on first call; `dispose()` disposes it if it was ever made (and loads
+ * nothing). `logLevel` and `hookTimeoutMs` are what the config says, for the host's own logger
+ * and deadlines: `warn` and core's default until a config is loaded, and `warn` again when it
+ * fails, so the host's warnings about a broken config are seen.
+ */
+export type ProjectEngine = (() => Promise<Engine | undefined>) & { dispose(): Promise<void>; readonly logLevel: LogLevel; readonly hookTimeoutMs: number };
 
 /**
  * The project's engine, made once on the first call: undefined when the project has no config
@@ -40,6 +49,8 @@ export function lazyProjectEngine(options: ProjectEngineOptions): ProjectEngine 
   const build = options.createEngine ?? createProjectEngine;
   const { projectDir, logger, scope = 'project' } = options;
   let engine: Promise<Engine | undefined> | undefined;
+  let logLevel: LogLevel = 'warn';
+  let hookTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
   const get = () =>
     (engine ??= (async () => {
       try {
@@ -54,6 +65,8 @@ export function lazyProjectEngine(options: ProjectEngineOptions): ProjectEngine 
           config = loaded.config;
           source = loaded.file;
         }
+        logLevel = config.logLevel ?? 'warn';
+        hookTimeoutMs = config.hookTimeoutMs ?? hookTimeoutMs;
         options.onConfig?.(config);
         const created = build({ config, projectDir, host: options.host, logger, ...options.engineOptions?.(config) });
         logger.info(`loaded ${source} (${created.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
@@ -61,14 +74,24 @@ export function lazyProjectEngine(options: ProjectEngineOptions): ProjectEngine 
       } catch (error) {
         const message = `the hookwise config of ${projectDir} could not be loaded; hookwise is off for this ${scope}: ${errorMessage(error)}`;
         logger.error(message);
+        logLevel = 'warn';
         options.onFailure?.(message, error);
         return undefined;
       }
     })());
-  return Object.assign(get, {
-    async dispose(): Promise<void> {
-      const made = await engine;
-      await made?.dispose().catch(() => undefined);
+  // defineProperties, not Object.assign: assign would copy the two getters' values once.
+  return Object.defineProperties(get as ProjectEngine, {
+    dispose: {
+      value: async (): Promise<void> => {
+        const made = await engine;
+        await made?.dispose().catch(() => undefined);
+      },
+      // As a plain property: a test may spy on it.
+      writable: true,
+      enumerable: true,
+      configurable: true,
     },
+    logLevel: { get: () => logLevel },
+    hookTimeoutMs: { get: () => hookTimeoutMs },
   });
 }

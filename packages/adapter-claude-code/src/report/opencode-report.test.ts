@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineHook, type HookwiseConfig } from '@hookwise/core';
+import { defineHook } from '@hookwise/core';
 import type { Message } from '@hookwise/core/messages';
 import { buildReport, type Report } from './analyze.js';
-import { reportCommand } from './command.js';
 import { renderHtml } from './render-html.js';
 import { renderText } from './render-text.js';
+import { keepNewestResult, reportJsonOn, SHORT_SESSION_PRUNE, threePlugins } from './test-support.js';
 
 const exportFile = fileURLToPath(new URL('./__fixtures__/opencode/opencode-export.json', import.meta.url));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,28 +50,9 @@ function equivalentTranscript(): string {
   return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
 }
 
-/** Keeps only the newest tool result of a history whole: figures that are never all zero. */
-const keepNewestResult = defineHook({
-  name: 'keep-newest-result',
-  on: {
-    'llm:before': (payload) => {
-      const results = payload.messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result'));
-      if (results.length < 2) return undefined;
-      const newest = results.at(-1);
-      return { value: payload.messages.map((message) => ({ ...message, parts: message.parts.map((part) => (part.type === 'tool-result' && part !== newest ? { ...part, output: '[cleared]' } : part)) })) };
-    },
-  },
-});
-
 let dir: string;
 let transcript: string;
 const histories: Message[][] = [];
-
-async function pluginsWith(extra: HookwiseConfig['hooks'] = []): Promise<HookwiseConfig> {
-  const [prune, precompact, suggest] = await Promise.all([import('../../../hook-prune/src/index.js'), import('../../../hook-precompact/src/index.js'), import('../../../hook-suggest/src/index.js')]);
-  // Thresholds small enough for a short session: the figures compared are not all zero.
-  return { plugins: [prune.default({ protectTokens: 1_000, minimumTokens: 200 }), precompact.default(), suggest.default()], hooks: extra };
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'hookwise-opencode-report-'));
@@ -90,8 +71,8 @@ describe('hookwise report on an OpenCode export', () => {
   let customTranscript: Report;
 
   beforeAll(async () => {
-    fromExport = await buildReport(exportFile, { projectDir: dir, config: await pluginsWith() });
-    fromTranscript = await buildReport(transcript, { projectDir: dir, config: await pluginsWith() });
+    fromExport = await buildReport(exportFile, { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
+    fromTranscript = await buildReport(transcript, { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
     const record = defineHook({ name: 'record', on: { 'llm:before': (payload) => void histories.push(payload.messages) } });
     customExport = await buildReport(exportFile, { projectDir: dir, config: { hooks: [record, keepNewestResult] } });
     customTranscript = await buildReport(transcript, { projectDir: dir, config: { hooks: [keepNewestResult] } });
@@ -148,14 +129,7 @@ describe('hookwise report on an OpenCode export', () => {
 });
 
 describe('hookwise report on a file that is not a session', () => {
-  async function run(name: string, text: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    const file = path.join(dir, name);
-    await writeFile(file, text);
-    let stdout = '';
-    let stderr = '';
-    const code = await reportCommand({ transcript: file, json: true, projectDir: dir, configFile: undefined, stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) });
-    return { code, stdout, stderr };
-  }
+  const run = (name: string, text: string) => reportJsonOn(dir, name, text);
 
   beforeAll(async () => {
     await writeFile(path.join(dir, 'hookwise.config.json'), JSON.stringify({ plugins: {} }));

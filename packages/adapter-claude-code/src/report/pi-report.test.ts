@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineHook, type HookwiseConfig } from '@hookwise/core';
 import { buildReport, type Report } from './analyze.js';
-import { reportCommand } from './command.js';
 import { renderHtml } from './render-html.js';
 import { renderText } from './render-text.js';
+import { keepNewestResult, reportJsonOn, SHORT_SESSION_PRUNE, threePlugins } from './test-support.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./__fixtures__/pi/${name}`, import.meta.url));
 const SESSIONS = ['pi-1.5.2-session.jsonl', 'pi-session-long.jsonl'] as const;
@@ -42,26 +41,7 @@ function equivalentTranscript(file: string): string {
   return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
 }
 
-/** Keeps only the newest tool result of a history whole: figures that are never all zero. */
-const keepNewestResult = defineHook({
-  name: 'keep-newest-result',
-  on: {
-    'llm:before': (payload) => {
-      const results = payload.messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result'));
-      if (results.length < 2) return undefined;
-      const newest = results.at(-1);
-      return { value: payload.messages.map((message) => ({ ...message, parts: message.parts.map((part) => (part.type === 'tool-result' && part !== newest ? { ...part, output: '[cleared]' } : part)) })) };
-    },
-  },
-});
-
 let dir: string;
-
-async function pluginsWith(): Promise<HookwiseConfig> {
-  const [prune, precompact, suggest] = await Promise.all([import('../../../hook-prune/src/index.js'), import('../../../hook-precompact/src/index.js'), import('../../../hook-suggest/src/index.js')]);
-  // Thresholds small enough for a short session: the figures compared are not all zero.
-  return { plugins: [prune.default({ protectTokens: 1_000, minimumTokens: 200 }), precompact.default(), suggest.default()] };
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'hookwise-pi-report-'));
@@ -81,8 +61,8 @@ describe.each(SESSIONS)('hookwise report on the pi session %s', (name) => {
   beforeAll(async () => {
     const transcript = path.join(dir, `${name}.claude.jsonl`);
     await writeFile(transcript, equivalentTranscript(fixture(name)));
-    fromPi = await buildReport(fixture(name), { projectDir: dir, config: await pluginsWith() });
-    fromTranscript = await buildReport(transcript, { projectDir: dir, config: await pluginsWith() });
+    fromPi = await buildReport(fixture(name), { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
+    fromTranscript = await buildReport(transcript, { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
     customPi = await buildReport(fixture(name), { projectDir: dir, config: { hooks: [keepNewestResult] } });
     customTranscript = await buildReport(transcript, { projectDir: dir, config: { hooks: [keepNewestResult] } });
   });
@@ -139,14 +119,7 @@ describe('hookwise report on the long pi session', () => {
 });
 
 describe('hookwise report on a file that starts like a pi session but is not one', () => {
-  async function run(name: string, text: string): Promise<{ code: number; stdout: string; stderr: string }> {
-    const file = path.join(dir, name);
-    await writeFile(file, text);
-    let stdout = '';
-    let stderr = '';
-    const code = await reportCommand({ transcript: file, json: true, projectDir: dir, configFile: undefined, stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) });
-    return { code, stdout, stderr };
-  }
+  const run = (name: string, text: string) => reportJsonOn(dir, name, text);
 
   beforeAll(async () => {
     await writeFile(path.join(dir, 'hookwise.config.json'), JSON.stringify({ plugins: {} }));

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HookwiseConfig } from '@hookwise/core';
+import { defineHook, type HookwiseConfig } from '@hookwise/core';
 
 /** Test helpers for src/report (not part of the package's API). */
 
@@ -25,14 +27,30 @@ export const fixtureTranscripts = [
  * ever loads plugins through a config). Imported lazily so a test file that does not need
  * them does not pay for them.
  */
-export async function threePlugins(): Promise<HookwiseConfig> {
+export async function threePlugins(pruneOptions?: { protectTokens: number; minimumTokens: number }): Promise<HookwiseConfig> {
   const [prune, precompact, suggest] = await Promise.all([
     import('../../../hook-prune/src/index.js'),
     import('../../../hook-precompact/src/index.js'),
     import('../../../hook-suggest/src/index.js'),
   ]);
-  return { plugins: [prune.default(), precompact.default(), suggest.default()] };
+  return { plugins: [prune.default(pruneOptions), precompact.default(), suggest.default()] };
 }
+
+/** hook-prune's thresholds small enough for a short session (an OpenCode export, a pi session): the figures compared are not all zero. */
+export const SHORT_SESSION_PRUNE = { protectTokens: 1_000, minimumTokens: 200 };
+
+/** Keeps only the newest tool result of a history whole: figures that are never all zero. */
+export const keepNewestResult = defineHook({
+  name: 'keep-newest-result',
+  on: {
+    'llm:before': (payload) => {
+      const results = payload.messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result'));
+      if (results.length < 2) return undefined;
+      const newest = results.at(-1);
+      return { value: payload.messages.map((message) => ({ ...message, parts: message.parts.map((part) => (part.type === 'tool-result' && part !== newest ? { ...part, output: '[cleared]' } : part)) })) };
+    },
+  },
+});
 
 export interface IndependentFigures {
   lines: number;
@@ -104,4 +122,18 @@ export function independentFigures(file: string): IndependentFigures {
   });
   figures.peakContextTokens = Math.max(0, ...figures.responses.map((response) => response.contextTokens));
   return figures;
+}
+
+/**
+ * `hookwise report --json` on `text` written to `<dir>/<name>`: its exit code and what it wrote.
+ * The report is imported on first use, like the plugins above.
+ */
+export async function reportJsonOn(dir: string, name: string, text: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { reportCommand } = await import('./command.js');
+  const file = path.join(dir, name);
+  await writeFile(file, text);
+  let stdout = '';
+  let stderr = '';
+  const code = await reportCommand({ transcript: file, json: true, projectDir: dir, configFile: undefined, stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) });
+  return { code, stdout, stderr };
 }

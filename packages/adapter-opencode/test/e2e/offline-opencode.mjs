@@ -1,9 +1,9 @@
 // How the real OpenCode runs offline here (see the adapter README, "Tests"): the pinned binary
 // from the workspace install, the stub files that skip its plugin install, the environment that
 // keeps it on loopback, and an opencode.json naming the stand-in model. One copy for the
-// end-to-end suite and the demo.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// end-to-end suite, the demo and the report's OpenCode fixture.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -71,4 +71,44 @@ export function standInOpencodeConfig(baseURL, permission) {
     small_model: 'standin/m',
     permission,
   };
+}
+
+/**
+ * A scratch folder for one OpenCode session: `project` (with `src/`) and `home`, both config
+ * folders stubbed, and `tmp`; pass `home` and `tmp` to {@link offlineEnv}.
+ */
+export function scratchOpenCodeFolders(root) {
+  const project = path.join(root, 'project');
+  const home = path.join(root, 'home');
+  const tmp = path.join(root, 'tmp');
+  mkdirSync(path.join(project, 'src'), { recursive: true });
+  mkdirSync(tmp, { recursive: true });
+  stubConfigFolder(path.join(project, '.opencode'));
+  stubConfigFolder(path.join(home, '.config', 'opencode'));
+  return { project, home, tmp };
+}
+
+/** `opencode <args>` to the end: its exit code, output, and the session id of `run --format json`. */
+export function runOpenCode(binary, args, { cwd, env }) {
+  return new Promise((resolve) => {
+    const child = spawn(binary, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr, sessionId: /"sessionID":"([^"]+)"/.exec(stdout)?.[1] }));
+  });
+}
+
+/**
+ * `opencode export <sessionId> > file`. Into a file, as `>` does: through a pipe OpenCode 1.18.33
+ * cuts the export at a 64 KiB multiple. Gives spawnSync's result (status, stderr).
+ */
+export function exportOpenCodeSession(binary, sessionId, file, { cwd, env }) {
+  const output = openSync(file, 'w');
+  try {
+    return spawnSync(binary, ['export', sessionId], { cwd, env, stdio: ['ignore', output, 'pipe'], encoding: 'utf8' });
+  } finally {
+    closeSync(output);
+  }
 }

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, createScratchInstall, type OpenCodeRun, type Project, type ScratchInstall } from './harness.js';
-import { contentText, sinceLastUser, startStandInModel, systemText, type ChatRequestBody, type RecordedRequest, type Reply, type StandInModel } from './stand-in-model.mjs';
+import { BROKEN_PLUGIN_PROJECT, bigFile, expectPairing, lastUserText, scripted } from '../../../../test-support/chat-scenarios.js';
+import { contentText, sinceLastUser, startStandInModel, systemText, type ChatRequestBody, type RecordedRequest, type StandInModel } from './stand-in-model.mjs';
 
 /**
  * The real OpenCode (opencode-ai 1.18.33), offline, against the loopback stand-in model, with
@@ -24,30 +25,6 @@ afterAll(async () => {
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..', '..');
 
-/** `lines` lines of 80 characters, each starting with `<tag>-line-<n>`. */
-function bigFile(tag: string, lines = 200): string {
-  return Array.from({ length: lines }, (_, index) => `${tag}-line-${String(index + 1).padStart(3, '0')} ${'x'.repeat(64)}`).join('\n') + '\n';
-}
-
-function lastUserText(body: ChatRequestBody): string {
-  const users = body.messages.filter((message) => message.role === 'user');
-  return contentText(users[users.length - 1]);
-}
-
-/** A responder that follows a script: per prompt keyword, the tool calls to make one step at a time, then a text. */
-function scripted(steps: Record<string, Array<Reply['toolCalls']>>, extra: (body: ChatRequestBody, kind: string) => Reply | undefined = () => undefined) {
-  return (body: ChatRequestBody, kind: string): Reply | undefined => {
-    const special = extra(body, kind);
-    if (special) return special;
-    if (kind !== 'turn') return undefined;
-    const prompt = lastUserText(body);
-    const plan = Object.entries(steps).find(([keyword]) => prompt.includes(keyword))?.[1] ?? [];
-    const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
-    const calls = plan[step];
-    return calls ? { toolCalls: calls } : { text: `Finished step ${step}.` };
-  };
-}
-
 /** Turn requests made after the prompt containing `keyword`. */
 function turnsAfter(requests: RecordedRequest[], keyword: string): RecordedRequest[] {
   return requests.filter((request) => request.kind === 'turn' && lastUserText(request.body).includes(keyword));
@@ -57,14 +34,6 @@ function expectCompleted(run: OpenCodeRun): void {
   expect(run.code, `${run.stderr.slice(-1500)}\n${run.stdout.slice(-1500)}`).toBe(0);
   const texts = run.events.filter((event) => event.type === 'text');
   expect(texts.length, run.stdout.slice(-2000)).toBeGreaterThan(0);
-}
-
-/** Every tool call of the request has exactly one result. */
-function expectPairing(body: ChatRequestBody): void {
-  const calls = body.messages.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []);
-  const results = body.messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id);
-  expect(calls.length).toBeGreaterThan(0);
-  expect([...results].sort()).toEqual([...calls].sort());
 }
 
 function toolResult(body: ChatRequestBody, marker: string): string | undefined {
@@ -212,34 +181,7 @@ describe('hookwise in the real OpenCode', () => {
   it('a hookwise plugin that throws (and one that never answers) does not stop the session', async () => {
     const project = createProject(install, 'broken', {
       baseURL: model.baseURL,
-      configName: 'hookwise.config.mjs',
-      hookwiseConfig: [
-        "import { defineConfig } from '@hookwise/core';",
-        "import prune from '@hookwise/hook-prune';",
-        "import broken from './broken-plugin.mjs';",
-        'export default defineConfig({ hookTimeoutMs: 1_000, plugins: [prune(), broken()] });',
-        '',
-      ].join('\n'),
-      files: {
-        'broken-plugin.mjs': [
-          "import { definePlugin } from '@hookwise/core';",
-          "const fail = (point) => () => { throw new Error(`broken on purpose at ${point}`); };",
-          '// A plugin written as one object: its hooks by point.',
-          'export default definePlugin({',
-          "  meta: { name: 'broken', version: '1.0.0' },",
-          '  on: {',
-          "    'session:start': fail('session:start'),",
-          "    'prompt:submit': fail('prompt:submit'),",
-          "    'llm:before': fail('llm:before'),",
-          "    'tool:before': fail('tool:before'),",
-          '    // Never settles: the engine gives up at the deadline.',
-          "    'tool:after': () => new Promise(() => {}),",
-          "    'agent:stop': fail('agent:stop'),",
-          '  },',
-          '});',
-          '',
-        ].join('\n'),
-      },
+      ...BROKEN_PLUGIN_PROJECT,
     });
     model.setResponder(scripted({ please: [[{ name: 'bash', arguments: { command: 'echo still-working', description: 'probe' } }]] }));
     const run = await project.run(['please', 'run', 'something']);

@@ -1,9 +1,10 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePi, newestSessionFile, writeAgentDir } from './offline-pi.mjs';
+import { installedHookwise, readJsonLines, runHost, shellEnv, writeProjectFiles, type HostRun, type ProjectFiles } from '../../../../test-support/host-e2e.js';
 import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
 
 /**
@@ -24,15 +25,6 @@ export const PUBLISHED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest
 interface PiPaths {
   piCli: string;
   nodeBinDir: string;
-}
-
-/** Only what a shell would have: vitest adds variables of its own the real pi must not see. */
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of ['PATH', 'LANG', 'LC_ALL', 'USER', 'LOGNAME', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'npm_config_registry']) if (process.env[key] !== undefined) env[key] = process.env[key]!;
-  env['npm_config_cache'] = process.env['npm_config_cache'] ?? path.join(os.homedir(), '.npm');
-  env['npm_config_userconfig'] = process.env['npm_config_userconfig'] ?? path.join(os.homedir(), '.npmrc');
-  return env;
 }
 
 /** Whether `unshare -n` works here (root or user namespaces) with `ip` to bring loopback up. */
@@ -58,7 +50,7 @@ export async function createScratchInstall(): Promise<ScratchInstall> {
   const installDir = path.join(root, 'install');
   const registry = await startRegistry(PUBLISHED);
   try {
-    installProject('npm', registry, installDir, specifiersOf(PUBLISHED), cleanEnv() as NodeJS.ProcessEnv);
+    installProject('npm', registry, installDir, specifiersOf(PUBLISHED), shellEnv());
   } catch (error) {
     await registry.stop();
     throw error;
@@ -76,11 +68,7 @@ export async function createScratchInstall(): Promise<ScratchInstall> {
   };
 }
 
-export interface PiRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type PiRun = HostRun;
 
 export interface Project {
   dir: string;
@@ -94,11 +82,8 @@ export interface Project {
   events(): Array<Record<string, any>>;
 }
 
-export interface ProjectOptions {
+export interface ProjectOptions extends ProjectFiles {
   model: { port: number; socketPath?: string };
-  hookwiseConfig: string | object;
-  configName?: string;
-  files?: Record<string, string>;
   contextWindow?: number;
   compaction?: { reserveTokens: number; keepRecentTokens: number };
   init?: boolean;
@@ -116,15 +101,9 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
   for (const folder of [dir, agentDir, tmp, home]) mkdirSync(folder, { recursive: true });
   // The same agent folder the demo gives pi.
   writeAgentDir(agentDir, { baseURL: `http://127.0.0.1:${options.model.port}/v1`, contextWindow: options.contextWindow ?? 32_000, ...(options.compaction ? { compaction: options.compaction } : {}) });
-  const configName = options.configName ?? 'hookwise.config.json';
-  writeFileSync(path.join(dir, configName), typeof options.hookwiseConfig === 'string' ? options.hookwiseConfig : `${JSON.stringify(options.hookwiseConfig, null, 2)}\n`);
-  for (const [file, content] of Object.entries(options.files ?? {})) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-  const cli = path.join(install.installDir, 'node_modules', '@hookwise', 'cli', 'bin', 'hookwise.js');
+  writeProjectFiles(dir, options);
   const env: Record<string, string> = {
-    ...cleanEnv(),
+    ...shellEnv(),
     PATH: `${install.pi.nodeBinDir}${path.delimiter}${process.env['PATH'] ?? '/usr/bin:/bin'}`,
     HOME: home,
     PI_CODING_AGENT_DIR: agentDir,
@@ -136,14 +115,14 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
   const project: Project = {
     dir,
     agentDir,
-    hookwise: (args) => execFileSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', env: cleanEnv() as NodeJS.ProcessEnv, stdio: 'pipe' }),
+    hookwise: installedHookwise(install.installDir, dir, shellEnv()),
     run(prompts) {
       const piArgs = [install.pi.piCli, '-p', ...prompts];
       if (install.isolated && options.model.socketPath) {
         const script = `ip link set lo up && exec node ${JSON.stringify(BRIDGE)} ${JSON.stringify(options.model.socketPath)} ${options.model.port} node ${piArgs.map((arg) => JSON.stringify(arg)).join(' ')}`;
-        return runProcess('unshare', ['-n', 'sh', '-c', script], dir, env);
+        return runHost('unshare', ['-n', 'sh', '-c', script], dir, env);
       }
-      return runProcess(path.join(install.pi.nodeBinDir, 'node'), piArgs, dir, env);
+      return runHost(path.join(install.pi.nodeBinDir, 'node'), piArgs, dir, env);
     },
     sessionFile: () => newestSessionFile(agentDir),
     sessionEntries: () => readJsonLines(project.sessionFile()),
@@ -151,29 +130,4 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
   };
   if (options.init !== false) project.hookwise(['init', '--host', 'pi']);
   return project;
-}
-
-export function readJsonLines(file: string): Array<Record<string, any>> {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, any>);
-}
-
-function runProcess(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<PiRun> {
-  return new Promise((resolve, reject) => {
-    // stdin closed: an open pipe makes pi wait for it before it starts.
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }

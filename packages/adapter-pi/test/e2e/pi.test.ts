@@ -3,7 +3,8 @@ import path from 'node:path';
 import { isPrunedOutput } from '@hookwise/hook-prune';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, createScratchInstall, type PiRun, type Project, type ScratchInstall } from './harness.js';
-import { contentText, sinceLastUser, startStandInModel, systemText, type ChatRequestBody, type RecordedRequest, type Reply, type StandInModel } from './stand-in-model.mjs';
+import { BROKEN_PLUGIN_PROJECT, bigFile, expectPairing, lastUserText, scripted } from '../../../../test-support/chat-scenarios.js';
+import { contentText, startStandInModel, systemText, type ChatRequestBody, type RecordedRequest, type StandInModel } from './stand-in-model.mjs';
 
 /**
  * The real pi (@earendil-works/pi-coding-agent 1.5.2 on Node 22), offline, against the loopback
@@ -25,41 +26,9 @@ afterAll(async () => {
 
 const projectModel = () => ({ port: model.port, socketPath: model.socketPath });
 
-/** `lines` lines of 80 characters, each starting with `<tag>-line-<n>`. */
-function bigFile(tag: string, lines = 200): string {
-  return Array.from({ length: lines }, (_, index) => `${tag}-line-${String(index + 1).padStart(3, '0')} ${'x'.repeat(64)}`).join('\n') + '\n';
-}
-
-function lastUserText(body: ChatRequestBody): string {
-  const users = body.messages.filter((message) => message.role === 'user');
-  return contentText(users[users.length - 1]);
-}
-
-/** A responder that follows a script: per prompt keyword, the tool calls to make one step at a time, then a text. */
-function scripted(steps: Record<string, Array<Reply['toolCalls']>>, extra: (body: ChatRequestBody, kind: string, step: number) => Reply | undefined = () => undefined) {
-  return (body: ChatRequestBody, kind: string): Reply | undefined => {
-    const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
-    const special = extra(body, kind, step);
-    if (special) return special;
-    if (kind !== 'turn') return undefined;
-    const prompt = lastUserText(body);
-    const plan = Object.entries(steps).find(([keyword]) => prompt.includes(keyword))?.[1] ?? [];
-    const calls = plan[step];
-    return calls ? { toolCalls: calls } : { text: `Finished step ${step}.` };
-  };
-}
-
 function expectCompleted(run: PiRun, lastText?: string): void {
   expect(run.code, `${run.stderr.slice(-2000)}\n${run.stdout.slice(-1500)}`).toBe(0);
   if (lastText) expect(run.stdout, run.stderr.slice(-3000)).toContain(lastText);
-}
-
-/** Every tool call of the request has exactly one result. */
-function expectPairing(body: ChatRequestBody): void {
-  const calls = body.messages.flatMap((message) => message.tool_calls?.map((call) => call.id) ?? []);
-  const results = body.messages.filter((message) => message.role === 'tool').map((message) => message.tool_call_id);
-  expect(calls.length).toBeGreaterThan(0);
-  expect([...results].sort()).toEqual([...calls].sort());
 }
 
 /** The tool outputs of a request by call id. */
@@ -193,32 +162,7 @@ describe('hookwise in the real pi', () => {
   it('a hookwise plugin that throws (and one that never answers) does not stop the session', async () => {
     const project = createProject(install, 'broken', {
       model: projectModel(),
-      configName: 'hookwise.config.mjs',
-      hookwiseConfig: [
-        "import { defineConfig } from '@hookwise/core';",
-        "import prune from '@hookwise/hook-prune';",
-        "import broken from './broken-plugin.mjs';",
-        'export default defineConfig({ hookTimeoutMs: 1_000, plugins: [prune(), broken()] });',
-        '',
-      ].join('\n'),
-      files: {
-        'broken-plugin.mjs': [
-          "import { definePlugin } from '@hookwise/core';",
-          'const fail = (point) => () => { throw new Error(`broken on purpose at ${point}`); };',
-          'export default definePlugin({',
-          "  meta: { name: 'broken', version: '1.0.0' },",
-          '  on: {',
-          "    'session:start': fail('session:start'),",
-          "    'prompt:submit': fail('prompt:submit'),",
-          "    'llm:before': fail('llm:before'),",
-          "    'tool:before': fail('tool:before'),",
-          "    'tool:after': () => new Promise(() => {}),",
-          "    'agent:stop': fail('agent:stop'),",
-          '  },',
-          '});',
-          '',
-        ].join('\n'),
-      },
+      ...BROKEN_PLUGIN_PROJECT,
     });
     model.setResponder(scripted({ please: [[{ name: 'bash', arguments: { command: 'echo still-working' } }]] }));
     const start = model.requests.length;

