@@ -24,23 +24,36 @@ function filePathOf(input: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether a tool writes or edits the file it names. */
+export function writesFile(toolName: string): boolean {
+  return WRITE_TOOL.test(toolName);
+}
+
 /** Whether a call reads or writes a named file: the file, else undefined. */
 export function fileOfCall(toolName: string | undefined, input: unknown): string | undefined {
   if (toolName === undefined || !(READ_TOOL.test(toolName) || WRITE_TOOL.test(toolName))) return undefined;
   return filePathOf(input);
 }
 
+/** The entries kept whole this run: the reads and writes of every file in use since the latest compaction summary. */
+export interface FileContext {
+  has(at: number): boolean;
+}
+
 /**
  * The entries of reads and writes of every file in use — one of the newest `keepFileContext`
  * results touched it, or (with `keepEditedFiles`) it was edited since the latest compaction
- * summary — back to that summary; undefined when none.
+ * summary — back to that summary; undefined when none. Asked of each entry the walk looks at,
+ * by the entry's file: the index keeps each entry's file, so no set of entries is built per run.
+ * Valid during one run (the index's file touches grow with the next one).
  */
-export function fileContextEntries(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
+export function fileContextEntries(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): FileContext | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
   const { entries, flags } = index;
   const touches = fileTouchesOf(index);
   // In use: edited since the compaction (edits come in runs), or touched by one of the newest results.
-  let inUse: Set<string> | undefined = keepEditedFiles && touches.written.size > 0 ? new Set(touches.written) : undefined;
+  const written = keepEditedFiles && touches.written.size > 0 ? touches.written : undefined;
+  let recent: Set<string> | undefined;
   let results = 0;
   for (let at = entries.length - 1; at >= 0 && results < keepFileContext; at--) {
     const flag = flags[at]!;
@@ -48,34 +61,45 @@ export function fileContextEntries(index: HistoryIndex, keepFileContext: number,
     if ((flag & F_PROMPT) !== 0) continue;
     results++;
     const file = entries[at]!.file;
-    if (file) (inUse ??= new Set()).add(file);
+    if (file && written?.has(file) !== true) (recent ??= new Set()).add(file);
   }
-  if (inUse === undefined) return undefined;
-  const kept = new Set<number>();
-  for (const file of inUse) for (const at of touches.byFile.get(file) ?? []) kept.add(at);
-  return kept;
+  if (written === undefined && recent === undefined) return undefined;
+  return new FilesInUse(entries, touches.from, written, recent);
+}
+
+/** An entry is kept when it follows the latest summary and its call reads or writes a file in use. */
+class FilesInUse implements FileContext {
+  constructor(
+    private readonly entries: HistoryIndex['entries'],
+    /** The first entry after the latest compaction summary. */
+    private readonly from: number,
+    private readonly written: ReadonlySet<string> | undefined,
+    private readonly recent: ReadonlySet<string> | undefined,
+  ) {}
+
+  has(at: number): boolean {
+    if (at < this.from) return false;
+    const file = this.entries[at]?.file;
+    return typeof file === 'string' && (this.written?.has(file) === true || this.recent?.has(file) === true);
+  }
 }
 
 /** The index's file touches, brought up to its newest entry: each entry is looked at once. */
 function fileTouchesOf(index: HistoryIndex): FileTouches {
-  const touches = (index.fileTouches ??= { upTo: 0, byFile: new Map(), written: new Set() });
+  const touches = (index.fileTouches ??= { upTo: 0, from: 0, written: new Set() });
   const { entries, flags } = index;
   for (let at = touches.upTo; at < entries.length; at++) {
     const flag = flags[at]!;
     if ((flag & F_SUMMARY) !== 0) {
       // Only what follows the latest compaction summary counts.
-      touches.byFile.clear();
       touches.written.clear();
+      touches.from = at + 1;
       continue;
     }
     if ((flag & F_PROMPT) !== 0) continue;
     const entry = entries[at]!;
     const file = (entry.file = fileOfCall(entry.toolName, entry.call?.part.input) ?? null);
-    if (file === null) continue;
-    const list = touches.byFile.get(file);
-    if (list) list.push(at);
-    else touches.byFile.set(file, [at]);
-    if (WRITE_TOOL.test(entry.toolName!)) touches.written.add(file);
+    if (file !== null && writesFile(entry.toolName!)) touches.written.add(file);
   }
   touches.upTo = entries.length;
   return touches;

@@ -126,15 +126,15 @@ export interface HistoryIndex {
   prunedSet: ReadonlySet<string> | undefined;
   prunedMark: number;
   prunedUpTo: number;
-  /** Which entries read or write which file since the latest compaction summary, kept as entries are added (see `file-context.ts`). */
+  /** The files written since the latest compaction summary and where that summary is, kept as entries are added (see `file-context.ts`). */
   fileTouches: FileTouches | undefined;
 }
 
 export interface FileTouches {
   /** Entries looked at so far. */
   upTo: number;
-  /** Entries touching each file, oldest first. */
-  readonly byFile: Map<string, number[]>;
+  /** The first entry after the latest compaction summary: the files in `written` were written there or later. */
+  from: number;
   /** Files an edit-like call wrote. */
   readonly written: Set<string>;
 }

@@ -137,10 +137,11 @@ export interface Policy {
   readonly placeholder: string;
   readonly useDigest: boolean;
   readonly placeholderTokens: number;
+  /** Read during the run, not copied: a run is synchronous, and a few names are looked up faster in a list than a set is built per request. */
   readonly protectedTools: readonly string[];
-  readonly protectedSet: ReadonlySet<string> | undefined;
   readonly digestTools: readonly string[] | undefined;
-  readonly digestSet: ReadonlySet<string> | undefined;
+  /** Whether any tool's input is digested (`digestTools` names one). */
+  readonly digests: boolean;
 }
 
 function checkCount(value: number | undefined, fallback: number, name: string): number {
@@ -178,8 +179,7 @@ export function policyOf(options: PruneOptions): Policy {
     useDigest,
     placeholderTokens: useDigest ? 0 : countOutput(placeholder, counter),
     protectedTools,
-    protectedSet: protectedTools.length === 0 ? undefined : new Set(protectedTools),
     digestTools,
-    digestSet: digestTools === undefined || digestTools.length === 0 ? undefined : new Set(digestTools),
+    digests: digestTools !== undefined && digestTools.length > 0,
   };
 }

@@ -43,11 +43,11 @@ export function factsOf(entry: Entry, run: Run): OptionFacts {
   let facts = entry.facts;
   if (facts === undefined) {
     const output = entry.part!.output;
-    const { placeholder, protectedSet } = run.policy;
+    const { placeholder, protectedTools } = run.policy;
     entry.facts = facts = {
       // Identity first: a placeholder this run or an earlier one wrote is the very same string.
       outputPruned: output === placeholder || isPrunedOutput(output, placeholder),
-      protected: protectedSet !== undefined && protectedSet.has(entry.toolName ?? ''),
+      protected: protectedTools.includes(entry.toolName ?? ''),
       outputTokens: -1,
       inputDigest: undefined,
       replacement: undefined,
@@ -76,8 +76,8 @@ function inputDigestOf(entry: Entry, facts: OptionFacts, run: Run): InputDigest 
   if (facts.inputDigest === undefined) {
     const name = entry.toolName;
     const call = entry.call?.part;
-    const { digestSet, counter } = run.policy;
-    const digested = digestSet !== undefined && name !== undefined && digestSet.has(name) && call !== undefined ? digestInput(call.input) : undefined;
+    const { digests, digestTools, counter } = run.policy;
+    const digested = digests && name !== undefined && digestTools!.includes(name) && call !== undefined ? digestInput(call.input) : undefined;
     if (digested === undefined) facts.inputDigest = null;
     else {
       // The input as a request carries it (its JSON, made once for the supersede key too): core's figure of the call part.
@@ -91,7 +91,7 @@ function inputDigestOf(entry: Entry, facts: OptionFacts, run: Run): InputDigest 
 
 /** Tokens a digest of the call's input would free (0 when it is not a write/edit-like call or already digested). */
 function inputGainOf(entry: Entry, facts: OptionFacts, run: Run): number {
-  if (run.policy.digestSet === undefined) return 0;
+  if (!run.policy.digests) return 0;
   const input = inputDigestOf(entry, facts, run);
   return input === null ? 0 : Math.max(0, input.before - input.after);
 }
@@ -145,7 +145,7 @@ function carrierOf(original: Message, part: MessagePart): Message | undefined {
 /** What replacing a result writes (output, and the input of a write/edit-like call), or null when nothing would shrink. */
 function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement | null {
   const part = entry.part!;
-  const { counter, useDigest, placeholder, placeholderTokens, digestSet } = run.policy;
+  const { counter, useDigest, placeholder, placeholderTokens, digests } = run.policy;
   let output: Replacement['output'];
   let input: Replacement['input'];
   const gain = outputGainOf(entry, facts, run);
@@ -158,7 +158,7 @@ function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement 
       output = { part: pruned, reclaimed: gain - replacementTokens, carrier: carrierOf(run.messages[entry.messageIndex]!, pruned) };
     }
   }
-  const digest = digestSet === undefined ? null : inputDigestOf(entry, facts, run);
+  const digest = digests ? inputDigestOf(entry, facts, run) : null;
   if (digest !== null && digest.after < digest.before) {
     const { part: current, location } = entry.call!;
     const call: ToolCallPart = { ...current, input: digest.digested };

@@ -226,7 +226,9 @@ class Dispatch {
     if (!isListening(this.engine, point)) return undefined;
     this.points.push(point);
     const model = (await this.adapterState())?.model;
-    const full = model ? { model, ...this.common, ...payload } : { ...this.common, ...payload };
+    // Object.assign, not spreads: payloads come in many shapes, and spreading objects of many
+    // shapes takes V8's slow path on every event.
+    const full = Object.assign(model ? { model } : {}, this.common, payload);
     const merged = await this.engine.emit(point, full as unknown as PointInput<P>, this.signal ? { signal: this.signal } : undefined);
     for (const failure of merged.errors) this.errors.push(failure);
     return merged;
