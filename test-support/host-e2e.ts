@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * What the end-to-end suites of the in-process hosts (OpenCode, pi) share: the environment a
  * host process gets, a project's hookwise config and files, the installed hookwise CLI, a host
- * run to its end, and the JSON lines files a test reads back.
+ * run to its end, and the JSON lines files a test reads back (Claude Code's suites too).
  */
 
 /**

@@ -107,13 +107,7 @@ export function claudeVersion(): string {
   return result.stdout.trim();
 }
 
-export function readJsonl(file: string): Array<Record<string, unknown>> {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
+export { readJsonLines as readJsonl } from '../../../test-support/host-e2e.js';
 
 /** Every file under `dir` with its content, for "state left intact" checks. */
 export function snapshotTree(dir: string): Record<string, string> {
