@@ -47,4 +47,14 @@ describe('EditChecker', () => {
     const original = read('r1', numbered('something else entirely, long enough to matter here'));
     expect(checker.check(OLD, original, original)).toEqual({ sourced: false, lost: false, rereadTokens: 0 });
   });
+
+  it('sourceOf finds the newest part showing the text, and searches only after the index it is given', () => {
+    const checker = new EditChecker(counter);
+    const wrote: Message = { role: 'assistant', parts: [{ type: 'tool-call', toolCallId: 'w1', toolName: 'Write', input: { file_path: '/a.ts', content: OLD } }] };
+    const history = [wrote, ...read('r1', numbered(OLD))];
+    expect(checker.sourceOf(OLD, history)).toEqual({ index: 2, part: history[2]!.parts[0] });
+    expect(checker.sourceOf(OLD, history, 2)).toBeUndefined();
+    expect(checker.sourceOf(OLD, history.slice(0, 2))).toEqual({ index: 0, part: wrote.parts[0] });
+    expect(checker.sourceOf('a text no part of this history shows, long enough', history)).toBeUndefined();
+  });
 });

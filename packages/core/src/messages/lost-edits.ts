@@ -59,17 +59,25 @@ export class EditChecker {
    * the same number of messages.
    */
   check(text: string, original: readonly Message[], transformed: readonly Message[]): EditCheck {
-    for (let index = original.length - 1; index >= 0; index--) {
-      const message = original[index]!;
-      for (const part of message.parts) {
-        if (!this.text(part).includes(text)) continue;
-        const kept = transformed[index];
-        if (kept === message || (kept !== undefined && kept.parts.includes(part))) return { sourced: true, lost: false, rereadTokens: 0 };
-        if (this.shows(transformed, text)) return { sourced: true, lost: false, rereadTokens: 0 };
-        return { sourced: true, lost: true, rereadTokens: partTokens(part, this.counter) };
-      }
+    const source = this.sourceOf(text, original);
+    if (source === undefined) return { sourced: false, lost: false, rereadTokens: 0 };
+    const { index, part } = source;
+    const kept = transformed[index];
+    if (kept === original[index] || (kept !== undefined && kept.parts.includes(part))) return { sourced: true, lost: false, rereadTokens: 0 };
+    if (this.shows(transformed, text)) return { sourced: true, lost: false, rereadTokens: 0 };
+    return { sourced: true, lost: true, rereadTokens: partTokens(part, this.counter) };
+  }
+
+  /**
+   * The newest part of `messages` that shows `text` (searched as {@link check} searches), and
+   * its message's index; only messages after index `after` are searched, so a caller that
+   * follows a growing history can search what is new.
+   */
+  sourceOf(text: string, messages: readonly Message[], after = -1): { index: number; part: MessagePart } | undefined {
+    for (let index = messages.length - 1; index > after; index--) {
+      for (const part of messages[index]!.parts) if (this.text(part).includes(text)) return { index, part };
     }
-    return { sourced: false, lost: false, rereadTokens: 0 };
+    return undefined;
   }
 
   private shows(messages: readonly Message[], text: string): boolean {
