@@ -5,16 +5,19 @@
 // (5-minute and 1-hour writes), lost of sourced edits, and the share of the history reclaimed at
 // each compaction. With --floor, also what the same prunes would cost if breaking the cache cost
 // nothing (each request writing only what is new to it): the least any schedule of them can cost.
-// Usage: node bench/policies.mjs [--policy name,…] [--options json]… [--sessions dir,…] [--min 100] [--floor] [--json]
+// With --oracle, also the oracle keep rule (oracle.mjs), which knows every edit to come: the least
+// a keep rule that loses no edit can cost, cleared at once and at its best break point.
+// Usage: node bench/policies.mjs [--policy name,…] [--options json]… [--sessions dir,…] [--min 100] [--floor] [--oracle] [--json]
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { oracleConfigSource } from './oracle.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = path.resolve(demoDir, '../..');
-const { values } = parseArgs({ options: { policy: { type: 'string' }, sessions: { type: 'string' }, options: { type: 'string', multiple: true }, min: { type: 'string', default: '100' }, json: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { policy: { type: 'string' }, sessions: { type: 'string' }, options: { type: 'string', multiple: true }, min: { type: 'string', default: '100' }, json: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, oracle: { type: 'boolean', default: false } } });
 
 /** The policies compared: hook-prune's options as a project's config would give them. */
 export const POLICIES = {
@@ -68,9 +71,11 @@ const { reportCommand } = await import(pathToFileURL(path.join(adapterDir, 'dist
 
 // Inside the demo, so the config resolves the plugins installed for it.
 const scratch = mkdtempSync(path.join(demoDir, 'out', 'policies-'));
+let configs = 0;
 async function report(transcript, options) {
-  const configFile = path.join(scratch, 'hookwise.config.json');
-  writeFileSync(configFile, JSON.stringify({ plugins: { '@hookwise/hook-prune': options } }));
+  // Each config a file of its own: a module config is imported once per path.
+  const configFile = path.join(scratch, `config-${++configs}.${options.oracle ? 'mjs' : 'json'}`);
+  writeFileSync(configFile, options.oracle ? oracleConfigSource(transcript, options.oracle) : JSON.stringify({ plugins: { '@hookwise/hook-prune': options } }));
   let json = '';
   const code = await reportCommand({ transcript, json: true, projectDir: demoDir, configFile, stdout: (text) => (json += text), stderr: (text) => process.stderr.write(text) });
   if (code !== 0) throw new Error(`report exited ${code} on ${transcript}`);
@@ -79,7 +84,9 @@ async function report(transcript, options) {
 
 // --options '{"keepRecent":5}' (repeatable): ad-hoc policies, named by their JSON.
 for (const json of values.options ?? []) POLICIES[json] = JSON.parse(json);
-const names = values.options ? values.options : values.policy ? values.policy.split(',') : Object.keys(POLICIES);
+const ORACLES = { 'oracle (at once)': { oracle: { schedule: 'at-once' } }, 'oracle (best break, horizon 20)': { oracle: { schedule: 'best-break', horizon: 20 } } };
+Object.assign(POLICIES, ORACLES);
+const names = [...(values.options ? values.options : values.policy ? values.policy.split(',') : Object.keys(POLICIES).filter((name) => !(name in ORACLES))), ...(values.oracle ? Object.keys(ORACLES) : [])];
 const min = Number(values.min);
 const fixed = (value, digits = 2) => value.toFixed(digits);
 const results = [];
