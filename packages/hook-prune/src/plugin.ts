@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { definePlugin, type HookContext, type PluginFactory, type PointPayload } from '@hookwise/core';
+import { definePlugin, type HookContext, type PluginFactory, type PointPayload, type SchemaLike } from '@hookwise/core';
 import { isSafeName, resolveContextWindow } from '@hookwise/core/host';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
@@ -82,6 +82,24 @@ const buildOptionsSchema = () => z.object({
 export const prunePluginOptionsSchema = buildOptionsSchema;
 
 export type PrunePluginOptions = z.infer<ReturnType<typeof prunePluginOptionsSchema>>;
+
+/**
+ * What the plugin's definition validates with: no options (`{}`: a JSON config's `true`, the
+ * report's default plugins) resolve to `{}` without the zod schema being built, which is most
+ * of loading the plugin; anything else goes through the schema, built on first use. `{}` is
+ * what the schema makes of them (index.test.ts holds the two equal).
+ */
+export function definitionOptionsSchema(): SchemaLike<PrunePluginOptions> {
+  let schema: ReturnType<typeof buildOptionsSchema> | undefined;
+  return { safeParse: (value) => (isNoOptions(value) ? { success: true, data: {} } : (schema ??= buildOptionsSchema()).safeParse(value)) };
+}
+
+/** A plain object without a key: the options a factory called without any gets. */
+function isNoOptions(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const _key in value) return false;
+  return true;
+}
 
 interface StickyState {
   prunedIds: string[];
@@ -214,7 +232,7 @@ function definePrunePlugin() {
   const sessions = new SessionPrunings(SESSIONS_KEPT);
   return definePlugin<PrunePluginOptions, PrunePluginOptions>({
     meta,
-    options: prunePluginOptionsSchema,
+    options: definitionOptionsSchema,
     on: { 'llm:before': (payload, context) => onLlmBefore(payload, context, sessions.get(payload.sessionId)), 'tool:after': onToolAfter },
   });
 }
