@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { definePlugin, type HookContext, type PluginFactory, type PointPayload, type SchemaLike } from '@hookwise/core';
+import { definePlugin, type HookContext, type OutcomeOf, type PluginFactory, type PointPayload, type SchemaLike } from '@hookwise/core';
 import { isSafeName, resolveContextWindow } from '@hookwise/core/host';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
@@ -8,7 +8,7 @@ import { version } from '../package.json';
 import { SessionPrunings, type SessionPruning } from './session-pruners.js';
 import { CACHE_AWARE_POLICY } from './policy.js';
 import { thresholdsFor } from './thresholds.js';
-import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput } from './trim-output.js';
+import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput, type TrimmedOutput } from './trim-output.js';
 
 const tokens = () => z.number().check(z.nonnegative());
 
@@ -189,7 +189,11 @@ export function trimmedOutputPath(sessionId: string, toolUseId: string): string 
   return `.hookwise/outputs/${sessionId}/${toolUseId}.txt`;
 }
 
-async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>) {
+/**
+ * Synchronous unless it saved a file and records it: most outputs are left alone, and a hook
+ * that returns a value at once costs the engine no deadline timer and no promise.
+ */
+function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>): OutcomeOf<'tool:after'> | undefined | Promise<OutcomeOf<'tool:after'> | undefined> {
   const trim = context.options.trimOutputs;
   if (trim === false || !payload.ok || payload.toolUseId === undefined) return undefined;
   if ((trim?.exceptTools ?? DEFAULT_UNTRIMMED_TOOLS).includes(payload.toolName)) return undefined;
@@ -213,6 +217,10 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
     context.logger.warn('hook-prune: could not save the full output; leaving it whole', { error: (error as Error).message });
     return undefined;
   }
+  return recordTrim(payload, context, relative, trimmed);
+}
+
+async function recordTrim(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>, relative: string, trimmed: TrimmedOutput): Promise<OutcomeOf<'tool:after'>> {
   await context.record({
     type: 'prune:trimmed',
     sessionId: payload.sessionId,
