@@ -17,20 +17,24 @@ const OLD_TEXT_KEYS = ['old_string', 'oldString', 'oldText', 'old_str'];
 /** The old texts an edit-like tool call quotes (40 characters or more), whatever the host's field name. */
 export function editedTexts(input: unknown): string[] {
   const texts: string[] = [];
-  const visit = (value: unknown): void => {
-    if (value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    for (const [key, field] of Object.entries(value)) {
-      if (OLD_TEXT_KEYS.includes(key) && typeof field === 'string') {
-        if (field.length >= EDIT_TEXT_MIN_CHARS) texts.push(field);
-      } else if (key === 'edits') visit(field);
-    }
-  };
-  visit(input);
+  addEditedTexts(input, texts);
   return texts;
+}
+
+// Every tool call of a session comes here, most of them no edit: no closure or entry pairs per call.
+function addEditedTexts(value: unknown, texts: string[]): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) addEditedTexts(item, texts);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const field = record[key];
+    if (OLD_TEXT_KEYS.includes(key) && typeof field === 'string') {
+      if (field.length >= EDIT_TEXT_MIN_CHARS) texts.push(field);
+    } else if (key === 'edits') addEditedTexts(field, texts);
+  }
 }
 
 // Line-number prefixes file readers add: Claude Code's `    12→`, `cat -n`'s tab, OpenCode's `00012| `.
