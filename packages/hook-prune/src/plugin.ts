@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { definePlugin, type HookContext, type PluginFactory, type PointPayload } from '@hookwise/core';
+import { definePlugin, type HookContext, type OutcomeOf, type PluginFactory, type PointPayload, type SchemaLike } from '@hookwise/core';
 import { isSafeName, resolveContextWindow } from '@hookwise/core/host';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
@@ -8,7 +8,7 @@ import { version } from '../package.json';
 import { SessionPrunings, type SessionPruning } from './session-pruners.js';
 import { CACHE_AWARE_POLICY } from './policy.js';
 import { thresholdsFor } from './thresholds.js';
-import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput } from './trim-output.js';
+import { DEFAULT_UNTRIMMED_TOOLS, trimNote, trimToolOutput, type TrimmedOutput } from './trim-output.js';
 
 const tokens = () => z.number().check(z.nonnegative());
 
@@ -82,6 +82,24 @@ const buildOptionsSchema = () => z.object({
 export const prunePluginOptionsSchema = buildOptionsSchema;
 
 export type PrunePluginOptions = z.infer<ReturnType<typeof prunePluginOptionsSchema>>;
+
+/**
+ * What the plugin's definition validates with: no options (`{}`: a JSON config's `true`, the
+ * report's default plugins) resolve to `{}` without the zod schema being built, which is most
+ * of loading the plugin; anything else goes through the schema, built on first use. `{}` is
+ * what the schema makes of them (index.test.ts holds the two equal).
+ */
+export function definitionOptionsSchema(): SchemaLike<PrunePluginOptions> {
+  let schema: ReturnType<typeof buildOptionsSchema> | undefined;
+  return { safeParse: (value) => (isNoOptions(value) ? { success: true, data: {} } : (schema ??= buildOptionsSchema()).safeParse(value)) };
+}
+
+/** A plain object without a key: the options a factory called without any gets. */
+function isNoOptions(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const _key in value) return false;
+  return true;
+}
 
 interface StickyState {
   prunedIds: string[];
@@ -171,7 +189,11 @@ export function trimmedOutputPath(sessionId: string, toolUseId: string): string 
   return `.hookwise/outputs/${sessionId}/${toolUseId}.txt`;
 }
 
-async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>) {
+/**
+ * Synchronous unless it saved a file and records it: most outputs are left alone, and a hook
+ * that returns a value at once costs the engine no deadline timer and no promise.
+ */
+function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>): OutcomeOf<'tool:after'> | undefined | Promise<OutcomeOf<'tool:after'> | undefined> {
   const trim = context.options.trimOutputs;
   if (trim === false || !payload.ok || payload.toolUseId === undefined) return undefined;
   if ((trim?.exceptTools ?? DEFAULT_UNTRIMMED_TOOLS).includes(payload.toolName)) return undefined;
@@ -179,22 +201,28 @@ async function onToolAfter(payload: PointPayload<'tool:after'>, context: HookCon
     context.logger.warn('hook-prune: not trimming an output whose session or tool call id is not a safe file name', { toolName: payload.toolName });
     return undefined;
   }
-  const relative = trimmedOutputPath(payload.sessionId, payload.toolUseId);
-  const file = path.join(context.projectDir, relative);
-  const trimmed = trimToolOutput(payload.output, (cutChars) => trimNote(cutChars, file), trim ?? {});
+  const toolUseId = payload.toolUseId;
+  // The file is named only for an output that is cut: most are not.
+  const fileOf = () => path.join(context.projectDir, trimmedOutputPath(payload.sessionId, toolUseId));
+  const trimmed = trimToolOutput(payload.output, (cutChars) => trimNote(cutChars, fileOf()), trim ?? {});
   if (trimmed === undefined) return undefined;
   // A replay shows what would be cut, and nothing is applied or written.
   if (context.dryRun) return { value: trimmed.value };
   // An output is never cut without its full text saved, and an ephemeral host writes no files.
   if (context.ephemeral) return undefined;
+  const relative = trimmedOutputPath(payload.sessionId, toolUseId);
   try {
     // Every level from .hookwise down must be a real folder (a planted link is refused), and the
     // file is written through a fresh temp file and a rename, never through an existing link.
-    writeFileAtomicInside(path.join(context.projectDir, '.hookwise'), file, trimmed.fullText);
+    writeFileAtomicInside(path.join(context.projectDir, '.hookwise'), path.join(context.projectDir, relative), trimmed.fullText);
   } catch (error) {
     context.logger.warn('hook-prune: could not save the full output; leaving it whole', { error: (error as Error).message });
     return undefined;
   }
+  return recordTrim(payload, context, relative, trimmed);
+}
+
+async function recordTrim(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>, relative: string, trimmed: TrimmedOutput): Promise<OutcomeOf<'tool:after'>> {
   await context.record({
     type: 'prune:trimmed',
     sessionId: payload.sessionId,
@@ -214,7 +242,7 @@ function definePrunePlugin() {
   const sessions = new SessionPrunings(SESSIONS_KEPT);
   return definePlugin<PrunePluginOptions, PrunePluginOptions>({
     meta,
-    options: prunePluginOptionsSchema,
+    options: definitionOptionsSchema,
     on: { 'llm:before': (payload, context) => onLlmBefore(payload, context, sessions.get(payload.sessionId)), 'tool:after': onToolAfter },
   });
 }

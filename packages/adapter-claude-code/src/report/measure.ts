@@ -37,8 +37,8 @@ export class LiveHistory {
   private drafts: Draft[] = [];
   /** The converted messages, one per draft; undefined where a draft changed since it was converted. */
   private converted: Array<Message | undefined> = [];
-  /** Whether some draft changed since `messages()` last converted them all. */
-  private stale = false;
+  /** The first draft that changed since `messages()` last converted them all (`length` when none did): the newest ones, as a rule. */
+  private firstStale = 0;
   private openAssistant: Draft | undefined;
   private openResults: Draft | undefined;
   /** Tool names by tool-use id, so a result carries its tool's name (core's converter does it within one call). */
@@ -86,7 +86,7 @@ export class LiveHistory {
   clear(): void {
     this.drafts = [];
     this.converted = [];
-    this.stale = false;
+    this.firstStale = 0;
     this.openAssistant = undefined;
     this.openResults = undefined;
   }
@@ -97,17 +97,15 @@ export class LiveHistory {
    * during one request only; the engine hands hooks a copy): no array per request.
    */
   messages(): Message[] {
-    if (this.stale) {
-      const { drafts, converted } = this;
-      for (let index = 0; index < drafts.length; index++) {
-        if (converted[index] === undefined) {
-          const draft = drafts[index]!;
-          converted[index] = draft.message ??= this.convert(draft);
-        }
+    const { drafts, converted } = this;
+    for (let index = this.firstStale; index < drafts.length; index++) {
+      if (converted[index] === undefined) {
+        const draft = drafts[index]!;
+        converted[index] = draft.message ??= this.convert(draft);
       }
-      this.stale = false;
     }
-    return this.converted as Message[];
+    this.firstStale = drafts.length;
+    return converted as Message[];
   }
 
   private convert(draft: Draft): Message {
@@ -126,7 +124,6 @@ export class LiveHistory {
   private push(draft: Draft): Draft {
     this.drafts.push(draft);
     this.converted.push(undefined);
-    this.stale = true;
     return draft;
   }
 
@@ -138,8 +135,9 @@ export class LiveHistory {
     }
     for (const block of blocks) draft.blocks.push(block);
     draft.message = undefined;
-    this.converted[this.drafts.lastIndexOf(draft)] = undefined;
-    this.stale = true;
+    const index = this.drafts.lastIndexOf(draft);
+    this.converted[index] = undefined;
+    if (index < this.firstStale) this.firstStale = index;
   }
 }
 

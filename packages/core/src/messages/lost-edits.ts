@@ -1,6 +1,6 @@
 import type { TokenCounter } from '../token-counter.js';
 import { partTokens } from './estimate.js';
-import type { Message, MessagePart } from './message-model.js';
+import type { Message, MessagePart, ToolResultPart } from './message-model.js';
 
 /**
  * Lost edits: the observable case of a pruned output the model needed. An edit replaces old
@@ -17,20 +17,24 @@ const OLD_TEXT_KEYS = ['old_string', 'oldString', 'oldText', 'old_str'];
 /** The old texts an edit-like tool call quotes (40 characters or more), whatever the host's field name. */
 export function editedTexts(input: unknown): string[] {
   const texts: string[] = [];
-  const visit = (value: unknown): void => {
-    if (value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-      return;
-    }
-    for (const [key, field] of Object.entries(value)) {
-      if (OLD_TEXT_KEYS.includes(key) && typeof field === 'string') {
-        if (field.length >= EDIT_TEXT_MIN_CHARS) texts.push(field);
-      } else if (key === 'edits') visit(field);
-    }
-  };
-  visit(input);
+  addEditedTexts(input, texts);
   return texts;
+}
+
+// Every tool call of a session comes here, most of them no edit: no closure or entry pairs per call.
+function addEditedTexts(value: unknown, texts: string[]): void {
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) addEditedTexts(item, texts);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const field = record[key];
+    if (OLD_TEXT_KEYS.includes(key) && typeof field === 'string') {
+      if (field.length >= EDIT_TEXT_MIN_CHARS) texts.push(field);
+    } else if (key === 'edits') addEditedTexts(field, texts);
+  }
 }
 
 // Line-number prefixes file readers add: Claude Code's `    12→`, `cat -n`'s tab, OpenCode's `00012| `.
@@ -74,38 +78,45 @@ export class EditChecker {
    * follows a growing history can search what is new.
    */
   sourceOf(text: string, messages: readonly Message[], after = -1): { index: number; part: MessagePart } | undefined {
+    const probe = probeOf(text);
     for (let index = messages.length - 1; index > after; index--) {
-      for (const part of messages[index]!.parts) if (this.text(part).includes(text)) return { index, part };
+      for (const part of messages[index]!.parts) if (this.partShows(part, text, probe)) return { index, part };
     }
     return undefined;
   }
 
   private shows(messages: readonly Message[], text: string): boolean {
-    for (const message of messages) for (const part of message.parts) if (this.text(part).includes(text)) return true;
+    const probe = probeOf(text);
+    for (const message of messages) for (const part of message.parts) if (this.partShows(part, text, probe)) return true;
     return false;
   }
 
-  private text(part: MessagePart): string {
-    let text = this.texts.get(part);
-    if (text === undefined) {
-      text = searchableText(part);
-      this.texts.set(part, text);
+  /**
+   * Whether the part's searchable text includes `text`. A tool output is stripped of its line
+   * numbers (a copy of the whole output) only when it holds `probe` as it is: most outputs a
+   * search passes do not show the text at all.
+   */
+  private partShows(part: MessagePart, text: string, probe: string): boolean {
+    let searchable = this.texts.get(part);
+    if (searchable === undefined) {
+      if (part.type === 'tool-result' && !mayShow(part, probe)) return false;
+      searchable = searchableText(part);
+      this.texts.set(part, searchable);
     }
-    return text;
+    return searchable.includes(text);
   }
 }
 
-function searchableText(part: MessagePart): string {
+/** What a part shows, as edits quote it: the plain rule the search follows (`EditChecker` keeps it per part). */
+export function searchableText(part: MessagePart): string {
   switch (part.type) {
     case 'text':
     case 'reasoning':
       return part.text;
     case 'tool-call':
       return stringsOf(part.input).join('\n');
-    case 'tool-result': {
-      const output = typeof part.output === 'string' ? part.output : part.output.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
-      return output.replace(LINE_NUMBERS, '');
-    }
+    case 'tool-result':
+      return outputText(part).replace(LINE_NUMBERS, '');
     default:
       return '';
   }
@@ -116,4 +127,28 @@ function stringsOf(value: unknown, into: string[] = []): string[] {
   else if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
   else if (value !== null && typeof value === 'object') for (const field of Object.values(value)) stringsOf(field, into);
   return into;
+}
+
+function outputText(part: ToolResultPart): string {
+  return typeof part.output === 'string' ? part.output : part.output.map((item) => (item.type === 'text' ? item.text : '')).join('\n');
+}
+
+// Where `^` matches in a multiline regular expression: after each of these.
+const LINE_TERMINATORS = /[\n\r\u2028\u2029]/;
+
+/**
+ * The longest stretch of `text` between line terminators. Stripping line numbers takes a prefix
+ * off the start of lines and never a line terminator, so whatever stretch of one line a
+ * stripped output shows, the output shows as it is: an output without the probe cannot show
+ * the text once stripped (lost-edits.test.ts holds this against `searchableText`).
+ */
+export function probeOf(text: string): string {
+  let probe = '';
+  for (const stretch of text.split(LINE_TERMINATORS)) if (stretch.length > probe.length) probe = stretch;
+  return probe;
+}
+
+/** False when the tool output cannot show a text whose {@link probeOf} is `probe`, line numbers stripped or not. */
+export function mayShow(part: ToolResultPart, probe: string): boolean {
+  return outputText(part).includes(probe);
 }
