@@ -8,7 +8,7 @@
 // With --oracle, also the oracle keep rule (oracle.mjs), which knows every edit to come: the least
 // a keep rule that loses no edit can cost, cleared at once and at its best break point.
 // Usage: node bench/policies.mjs [--policy name,…] [--options json]… [--sessions dir,…] [--min 100] [--floor] [--oracle] [--json]
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,6 +70,7 @@ const adapterDir = path.dirname(require.resolve('@hookwise/adapter-claude-code/p
 const { reportCommand } = await import(pathToFileURL(path.join(adapterDir, 'dist', 'report', 'command.js')).href);
 
 // Inside the demo, so the config resolves the plugins installed for it.
+mkdirSync(path.join(demoDir, 'out'), { recursive: true });
 const scratch = mkdtempSync(path.join(demoDir, 'out', 'policies-'));
 let configs = 0;
 async function report(transcript, options) {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const SESSION = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts
 const require = createRequire(import.meta.url);
 const adapterDir = path.dirname(require.resolve('@hookwise/adapter-claude-code/package.json'));
 const { reportCommand } = await import(pathToFileURL(path.join(adapterDir, 'dist', 'report', 'command.js')).href);
-const scratch = mkdtempSync(path.join(demoDir, 'out', 'oracle-test-'));
+const scratch = mkdtempSync(path.join(tmpdir(), 'hookwise-oracle-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function reportWith(name, source) {
