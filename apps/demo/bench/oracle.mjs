@@ -5,31 +5,22 @@
 // never one of the newest results or the latest step, an error result, or a protected tool.
 // No pruner can know the future; what the oracle costs bounds what any keep rule that loses no
 // edit can cost under the same fixed rules, and its free-break floor bounds every schedule.
-import { readFileSync } from 'node:fs';
-import { EditChecker, editedTexts, partTokens } from '@hookwise/core/counting';
+import { readTranscript } from '@hookwise/core/claude-code';
+import { CACHE_READ_PRICE, CACHE_WRITE_PRICES, EditChecker, editedTexts, partTokens } from '@hookwise/core/counting';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_KEEP_RECENT, DEFAULT_PLACEHOLDER, DEFAULT_PROTECTED_TOOLS } from '@hookwise/hook-prune';
 
-const READ_PRICE = 0.1;
-const WRITE_PRICE = 1.25;
 // Long strings of a write-like input go; short ones (paths) stay, as in hook-prune's digest.
 const INPUT_KEEP_CHARS = 200;
 
 /** The session's edits in order: each old text an edit quotes, with its tool call's place among the main chain's calls. */
-export function futureEdits(transcript) {
+export async function futureEdits(transcript) {
   const order = new Map();
   const edits = [];
-  for (const line of readFileSync(transcript, 'utf8').split('\n')) {
-    let entry;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (entry?.type !== 'assistant' || entry.isSidechain || !Array.isArray(entry.message?.content)) continue;
-    for (const block of entry.message.content) {
-      if (block?.type !== 'tool_use' || order.has(block.id)) continue;
-      order.set(block.id, order.size);
-      for (const text of editedTexts(block.input)) edits.push({ at: order.get(block.id), text });
+  for (const message of (await readTranscript(transcript)).messages) {
+    for (const part of message.parts) {
+      if (part.type !== 'tool-call' || order.has(part.toolCallId)) continue;
+      order.set(part.toolCallId, order.size);
+      for (const text of editedTexts(part.input)) edits.push({ at: order.get(part.toolCallId), text });
     }
   }
   return { order, edits };
@@ -37,7 +28,7 @@ export function futureEdits(transcript) {
 
 /** The text of a project config (`hookwise.config.mjs`) whose own `llm:before` hook is the oracle for `transcript`. */
 export function oracleConfigSource(transcript, options = {}) {
-  return `import { oracleTransform } from ${JSON.stringify(import.meta.url)};\nexport default { on: { 'llm:before': oracleTransform(${JSON.stringify(transcript)}, ${JSON.stringify(options)}) } };\n`;
+  return `import { oracleTransform } from ${JSON.stringify(import.meta.url)};\nexport default { on: { 'llm:before': await oracleTransform(${JSON.stringify(transcript)}, ${JSON.stringify(options)}) } };\n`;
 }
 
 const clearedInput = (input) => Object.fromEntries(Object.entries(input ?? {}).map(([key, value]) => [key, typeof value === 'string' && value.length > INPUT_KEEP_CHARS ? '[Old input cleared]' : value]));
@@ -47,8 +38,8 @@ const clearedInput = (input) => Object.fromEntries(Object.entries(input ?? {}).m
  * `'best-break'` clears, of what is allowed, everything after the one point that maximises
  * `horizon` future reads of what it frees minus rewriting what follows it.
  */
-export function oracleTransform(transcript, { schedule = 'at-once', horizon = 20 } = {}) {
-  const { order, edits } = futureEdits(transcript);
+export async function oracleTransform(transcript, { schedule = 'at-once', horizon = 20 } = {}) {
+  const { order, edits } = await futureEdits(transcript);
   const protectedTools = new Set(DEFAULT_PROTECTED_TOOLS);
   const digestTools = new Set(DEFAULT_DIGEST_INPUT_TOOLS);
   // Per edit, the newest part seen so far that shows its text, found in messages up to `scanned`.
@@ -119,7 +110,7 @@ export function oracleTransform(transcript, { schedule = 'at-once', horizon = 20
       for (let index = candidates.length - 1; index >= 0; index--) {
         freed += candidates[index].tokens;
         const rewritten = offset - candidates[index].at - freed;
-        const net = READ_PRICE * horizon * freed - (WRITE_PRICE - READ_PRICE) * rewritten;
+        const net = CACHE_READ_PRICE * horizon * freed - (CACHE_WRITE_PRICES['5m'] - CACHE_READ_PRICE) * rewritten;
         if (net > best) [best, from] = [net, index];
       }
     }

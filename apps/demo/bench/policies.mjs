@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CACHE_WRITE_PRICES, cacheCost } from '@hookwise/core/counting';
 import { oracleConfigSource } from './oracle.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
@@ -30,15 +31,14 @@ export const POLICIES = {
 /** The 5-minute cost with every cache break free: each request reads all it sends but what is new to it, which it writes. */
 function freeBreakCost(result) {
   const { prefixTokens, edits } = result.cost;
-  let cost = 1.25 * edits.rereadTokens;
-  result.timeline
+  const requests = result.timeline
     .filter((entry) => entry.cacheTokens !== null)
-    .forEach(({ cacheTokens: { without, withPrune } }, index) => {
+    .map(({ cacheTokens: { without, withPrune } }) => {
       const sent = withPrune.readTokens + withPrune.writeTokens;
       const fresh = Math.min(without.writeTokens, sent);
-      cost += (index === 0 ? 1.25 : 0.1) * prefixTokens + 0.1 * (sent - fresh) + 1.25 * fresh;
+      return { readTokens: sent - fresh, writeTokens: fresh };
     });
-  return cost;
+  return CACHE_WRITE_PRICES['5m'] * edits.rereadTokens + cacheCost(requests, prefixTokens, '5m');
 }
 
 function transcriptsUnder(dir) {

@@ -26,8 +26,8 @@ async function reportWith(name, source) {
 }
 
 describe('the oracle keep rule', () => {
-  it('reads the edits the session will make, in order', () => {
-    const { order, edits } = futureEdits(SESSION);
+  it('reads the edits the session will make, in order', async () => {
+    const { order, edits } = await futureEdits(SESSION);
     expect(edits.length).toBeGreaterThan(60);
     expect(edits.every((edit, index) => index === 0 || edit.at >= edits[index - 1].at)).toBe(true);
     expect(Math.max(...edits.map((edit) => edit.at))).toBeLessThan(order.size);
