@@ -64,3 +64,47 @@ describe("the engine's hook deadline", () => {
     expect(outcome.errors).toMatchObject([{ kind: 'timeout', message: expect.stringContaining(`${DEFAULT_HOOK_TIMEOUT_MS} ms`) }]);
   });
 });
+
+describe('a hook that fails after its deadline', () => {
+  /** `output: 'late'` fails 30 ms after its 5 ms deadline; `'stops'` rejects with an abort when told to stop. */
+  function engineWithLateHook() {
+    const logger = createMemoryLogger();
+    const eventLog = createMemoryEventLog();
+    const hooks = defineHook({
+      name: 'late',
+      on: {
+        'tool:after': async (payload, context) => {
+          if (payload.output === 'stops') {
+            return new Promise<void>((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError'))));
+          }
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          throw new Error('the state update was refused');
+        },
+      },
+    });
+    const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [hooks] });
+    const engine = createEngine({ config: { plugins: [plugin()] }, projectDir, host: 'test', stateStore: createMemoryStateStore(), eventLog, logger, hookTimeoutMs: 5 });
+    return { engine, logger, eventLog };
+  }
+  const settleLater = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+  it('is reported when it fails: a log line and a hook:error record, besides its timeout', async () => {
+    const { engine, logger, eventLog } = engineWithLateHook();
+    expect((await engine.emit('tool:after', { ...toolAfter, output: 'late' })).errors.map((error) => error.kind)).toEqual(['timeout']);
+    await settleLater();
+    expect(logger.lines.filter((line) => /after its deadline/.test(line))).toEqual([expect.stringContaining('p › late on tool:after failed: after its deadline: the state update was refused')]);
+    const records = eventLog.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.type === 'hook:error');
+    expect(records).toEqual([
+      expect.objectContaining({ kind: 'timeout', point: 'tool:after' }),
+      expect.objectContaining({ kind: 'error', point: 'tool:after', sessionId: 's', message: 'after its deadline: the state update was refused' }),
+    ]);
+  });
+
+  it('is not reported again when it rejects with the abort it was sent', async () => {
+    const { engine, logger, eventLog } = engineWithLateHook();
+    expect((await engine.emit('tool:after', { ...toolAfter, output: 'stops' })).errors.map((error) => error.kind)).toEqual(['timeout']);
+    await settleLater();
+    expect(logger.lines.filter((line) => /after its deadline/.test(line))).toEqual([]);
+    expect(eventLog.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.type === 'hook:error')).toHaveLength(1);
+  });
+});

@@ -139,10 +139,18 @@ export function createEngine(options: EngineOptions): Engine {
   const byPoint = buildHookTable(plugins, config.hooks, config.on);
   const scopes = new SessionScopes(engineContainerOf, stateStore);
   const records = createSessionRecords(stateStore, clock, logger);
-  const { fail, invalid } = createFailureReporter(logger, eventLog);
+  const { fail, invalid, late } = createFailureReporter(logger, eventLog);
   const recorder = createRecorder(eventLog, logger);
   const waitingForLock = (stateStore as { waitingForLock?: () => boolean }).waitingForLock;
-  const runHook = createHookRunner({ shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral, dryRun }, recorder, clock, hookTimeoutMs, runSync: options.runSync, waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)) });
+  const runHook = createHookRunner({
+    shared: { projectDir, logger, eventLog, tokenCounter, clock, ephemeral, dryRun },
+    recorder,
+    clock,
+    hookTimeoutMs,
+    runSync: options.runSync,
+    waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)),
+    onLateFailure: (hook, error, sessionId) => void late(failureOf(hook, error), sessionId, hook.point),
+  });
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
     const merged: MergedOutcome<P> = { point, notices: [], preserved: [], measurements: {}, errors: [], hooksRun: 0 };

@@ -23,6 +23,8 @@ export interface FailureReporter {
   fail(merged: MergedOutcome, failure: HookFailure, sessionId: string, emitOptions: EmitOptions | undefined): Promise<void>;
   /** Reports a hook's outcome (or part of it) the engine refused. */
   invalid(merged: MergedOutcome, hook: PreparedHook, message: string, sessionId: string, emitOptions: EmitOptions | undefined): Promise<void>;
+  /** Reports a failure of a hook the engine had already gone on without (it ran past its deadline). */
+  late(failure: HookFailure, sessionId: string, point: PointName): Promise<void>;
 }
 
 /** The one place a hook failure is logged, so hosts never log it again. */
@@ -47,6 +49,7 @@ export function createFailureReporter(logger: Logger, eventLog: EventLog): Failu
   };
   return {
     fail,
+    late: (failure, sessionId, point) => report({ ...failure, message: `after its deadline: ${failure.message}` }, sessionId, point, undefined),
     invalid: (merged, hook, message, sessionId, emitOptions) => fail(merged, { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message }, sessionId, emitOptions),
   };
 }

@@ -85,6 +85,11 @@ class RunContext implements HookContext {
   }
 }
 
+/** Whether a hook that was told to stop rejected with an abort: it did as asked. */
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
@@ -98,6 +103,8 @@ export interface HookRunnerOptions {
   runSync: (<T>(call: () => T, timeoutMs: number) => T) | undefined;
   /** Whether the state store is waiting for another process's lock: that time is not the hook's (see DeadlineOptions.holdWhile). */
   waitingForLock?: (() => boolean) | undefined;
+  /** Told when a hook that ran past its deadline fails later (its failure is no longer the call's). */
+  onLateFailure?: ((hook: PreparedHook, error: unknown, sessionId: string) => void) | undefined;
 }
 
 /** Calls one hook; what it returns (a value, or a promise bounded by the hook's deadline). */
@@ -116,7 +123,7 @@ export type HookRunner = (
  * and by the host's signal: past either, the hook's signal aborts and the call rejects with a
  * HookTimeoutError (timed from the emit's start when the host's signal ended it).
  */
-export function createHookRunner({ shared, recorder, clock, hookTimeoutMs, runSync, waitingForLock }: HookRunnerOptions): HookRunner {
+export function createHookRunner({ shared, recorder, clock, hookTimeoutMs, runSync, waitingForLock, onLateFailure }: HookRunnerOptions): HookRunner {
   return (hook, scope, payload, measurements, signal, startedAt) => {
     if (scope.setupError !== undefined) throw scope.setupError;
     const context = new RunContext(shared, hook, scope, payload.sessionId, payload.host, recorder, measurements);
@@ -127,6 +134,10 @@ export function createHookRunner({ shared, recorder, clock, hookTimeoutMs, runSy
       hookTimeoutMs,
       (cause) => {
         context.abort();
+        // The engine goes on without the hook, but the hook still runs: a failure it meets later
+        // (a state update refused, a write that fails) would otherwise be lost without a word.
+        // Its own abort (it stopped as asked) is no news.
+        if (onLateFailure) Promise.resolve(result).then(undefined, (error: unknown) => void (isAbort(error) || onLateFailure(hook, error, payload.sessionId)));
         const timeoutMs = cause === 'timeout' ? hookTimeoutMs : Math.max(0, clock.now() - startedAt);
         throw new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs });
       },
