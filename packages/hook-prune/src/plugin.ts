@@ -201,20 +201,20 @@ function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<P
     context.logger.warn('hook-prune: not trimming an output whose session or tool call id is not a safe file name', { toolName: payload.toolName });
     return undefined;
   }
-  const toolUseId = payload.toolUseId;
-  // The file is named only for an output that is cut: most are not.
-  const fileOf = () => path.join(context.projectDir, trimmedOutputPath(payload.sessionId, toolUseId));
+  const relative = trimmedOutputPath(payload.sessionId, payload.toolUseId);
+  // The file is named only for an output that is cut (most are not), and once.
+  let file: string | undefined;
+  const fileOf = () => (file ??= path.join(context.projectDir, relative));
   const trimmed = trimToolOutput(payload.output, (cutChars) => trimNote(cutChars, fileOf()), trim ?? {});
   if (trimmed === undefined) return undefined;
   // A replay shows what would be cut, and nothing is applied or written.
   if (context.dryRun) return { value: trimmed.value };
   // An output is never cut without its full text saved, and an ephemeral host writes no files.
   if (context.ephemeral) return undefined;
-  const relative = trimmedOutputPath(payload.sessionId, toolUseId);
   try {
     // Every level from .hookwise down must be a real folder (a planted link is refused), and the
     // file is written through a fresh temp file and a rename, never through an existing link.
-    writeFileAtomicInside(path.join(context.projectDir, '.hookwise'), path.join(context.projectDir, relative), trimmed.fullText);
+    writeFileAtomicInside(path.join(context.projectDir, '.hookwise'), fileOf(), trimmed.fullText);
   } catch (error) {
     context.logger.warn('hook-prune: could not save the full output; leaving it whole', { error: (error as Error).message });
     return undefined;
