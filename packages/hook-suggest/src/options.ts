@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 const isRelativePath = (value: string) => !path.isAbsolute(value) && !path.win32.isAbsolute(value);
 
 // The schema's defaults, in its field order (`defaultSuggestOptions` is what the schema makes of `{}`).
-const defaults = { capacityPercent: 70, capacityStep: 10, toolCalls: 50, toolCallStep: 25, compactionNotice: true };
+const defaults = { capacityPercent: 70, capacityStep: 10, toolCalls: 50, toolCallStep: 25, toolCallBackoff: 2, compactionNotice: true };
 
 // Built on first use, not at import: a call whose options the run bundle validated when it was
 // built never needs it, and building it slows a hook call's start.
@@ -16,8 +16,15 @@ const buildOptionsSchema = () =>
     capacityStep: z._default(z.number().check(z.gt(0)), defaults.capacityStep),
     /** Tool calls since the last compaction at which the first tool-call suggestion comes. Default 50. */
     toolCalls: z._default(z.number().check(z.int(), z.positive()), defaults.toolCalls),
-    /** Tool calls between later tool-call suggestions (75, 100, … with the defaults). Default 25. */
+    /** The first gap between tool-call suggestions (the second comes at 75 with the defaults). Default 25. */
     toolCallStep: z._default(z.number().check(z.int(), z.positive()), defaults.toolCallStep),
+    /** How much each later gap grows: 2 gives 50, 75, 125, 225, …; 1 keeps every gap at `toolCallStep`. Default 2. */
+    toolCallBackoff: z._default(z.number().check(z.gte(1)), defaults.toolCallBackoff),
+    /**
+     * Context percent under which later tool-call suggestions pass in silence (the first always
+     * comes); 0 repeats them at any size. Default: half the first capacity band (35 %).
+     */
+    quietBelowPercent: z.optional(z.number().check(z.gte(0), z.lt(100))),
     /** Context window in tokens, overriding what the host reports and what the model implies (200k, 1M for `[1m]`). */
     contextWindow: z.optional(z.number().check(z.int(), z.positive())),
     /**

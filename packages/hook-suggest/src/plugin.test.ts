@@ -133,9 +133,9 @@ describe('capacity suggestions from the host figure', () => {
     }
     expect(seen).toEqual([
       undefined,
-      'Context at 71% (141,000 / 200,000 tokens). Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)',
+      'Context at 141,000 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)',
       undefined,
-      'Context at 81% (161,000 / 200,000 tokens). Consider compacting the context now. (hookwise suggest dismiss: quiet until 90%)',
+      'Context at 161,000 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 90%)',
       undefined,
     ]);
     const records = (await eventLog.readAll()).filter((record) => record.type === 'suggest:compact');
@@ -158,12 +158,36 @@ describe('capacity suggestions from the host figure', () => {
     expect((await fromOption.engine.emit('tool:after', toolAfter({ contextTokens: 50_000, contextWindow: 1_000_000 }))).notice).toContain('Context at 50% (50,000 / 100,000 tokens)');
   });
 
+  it('states no window nobody confirmed: a default window gives the size in tokens, and the outcome names the window used', async () => {
+    const { engine } = setup();
+    const outcome = await engine.emit('tool:after', toolAfter({ contextTokens: 145_000 }));
+    expect(outcome.notices.map((notice) => notice.statement)).toEqual(['Context at 145,000 tokens.']);
+    expect(outcome.measurements).toEqual({ contextWindow: 200_000, contextWindowAssumed: 1 });
+    // A model id without `[1m]` confirms nothing: transcripts name 1M sessions' models that way too.
+    const named = setup();
+    await named.engine.emit('session:start', { sessionId: 's1', source: 'startup', model: 'claude-opus-4-6' });
+    expect((await named.engine.emit('tool:after', toolAfter({ contextTokens: 145_000 }))).notices[0]!.statement).toBe('Context at 145,000 tokens.');
+  });
+
+  it('remembers a window confirmed by a context above 200k, through a compaction', async () => {
+    const { engine, stateStore } = setup();
+    await engine.emit('tool:after', toolAfter({ contextTokens: 250_000 }));
+    expect((await state(stateStore))?.confirmedWindow).toBe(1_000_000);
+    await engine.emit('compact:before', { sessionId: 's1', trigger: 'manual', contextTokens: 300_000 });
+    await engine.emit('compact:after', { sessionId: 's1', trigger: 'manual', tokensAfter: 30_000 });
+    // 145k after the compaction is 14.5 % of the session's 1M window: no capacity band reached.
+    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 145_000 }))).notice).toBeUndefined();
+    const high = await engine.emit('tool:after', toolAfter({ contextTokens: 710_000 }));
+    expect(high.notices.map((notice) => notice.statement)).toEqual(['Context at 71% (710,000 / 1,000,000 tokens).']);
+    expect(high.measurements).toEqual({ contextWindow: 1_000_000, contextWindowAssumed: 0 });
+  });
+
   it('reads the size from the transcript under Claude Code, wording the suggestion as on every host', async () => {
     const { engine } = setup({ host: 'claude-code' });
     const transcriptPath = await writeTranscript([assistantLine(145_000)]);
     const outcome = await engine.emit('tool:after', toolAfter({ transcriptPath }));
-    expect(outcome.notice).toBe('Context at 73% (145,000 / 200,000 tokens). Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)');
-    expect(outcome.notices.map((notice) => notice.statement)).toEqual(['Context at 73% (145,000 / 200,000 tokens).']);
+    expect(outcome.notice).toBe('Context at 145,000 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)');
+    expect(outcome.notices.map((notice) => notice.statement)).toEqual(['Context at 145,000 tokens.']);
   });
 });
 
@@ -171,13 +195,13 @@ describe('commands', () => {
   it('suggest dismiss silences suggestions until the next band', async () => {
     const { engine } = setup({ plugin: { toolCalls: 3, toolCallStep: 2 } });
     await engine.emit('session:start', { sessionId: 's1', source: 'startup' });
-    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 145_000 }))).notice).toContain('Context at 73%');
+    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 145_000 }))).notice).toContain('Context at 145,000 tokens');
     expect(await engine.runCommand('suggest dismiss', [])).toBe('Compaction suggestions dismissed until the context reaches 80% (or the next compaction).');
     const quiet = [];
     for (const contextTokens of [146_000, 150_000, 155_000, 158_000]) quiet.push((await engine.emit('tool:after', toolAfter({ contextTokens }))).notice);
     expect(quiet).toEqual([undefined, undefined, undefined, undefined]); // passes 3 and 5 tool calls, stays under 80 %
     expect((await engine.emit('tool:after', toolAfter({ contextTokens: 160_000 }))).notice).toBe(
-      'Context at 80% (160,000 / 200,000 tokens). 6 tool calls since the last compaction. Consider compacting the context now. (hookwise suggest dismiss: quiet until 90%)',
+      'Context at 160,000 tokens. 6 tool calls since the last compaction. Consider compacting the context now. (hookwise suggest dismiss: quiet until 90%)',
     );
   });
 
@@ -255,7 +279,7 @@ describe('compaction events', () => {
     ]);
     // Everything re-armed: the 70 % band and the 50-call count start over.
     expect((await state(stateStore))?.policy).toMatchObject({ toolCalls: 12, toolCallsSinceCompaction: 0, capacityBandHandled: null, compactions: 1 });
-    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 141_000 }))).notice).toContain('Context at 71%');
+    expect((await engine.emit('tool:after', toolAfter({ contextTokens: 141_000 }))).notice).toContain('Context at 141,000 tokens');
   });
 
   it('under Claude Code takes preTokens from the compact boundary and the size after from the next turn', async () => {

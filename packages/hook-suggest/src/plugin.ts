@@ -1,11 +1,12 @@
 import { definePlugin, type Clock, type EventLog, type EventRecord, type HookContext, type Logger, type Measurements, type Notice, type PluginCommand, type PointPayload } from '@hookwise/core';
-import { createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/host';
+import { contextWindowFor, createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/host';
 import { readContextTokens, readTranscriptTail, type TranscriptCompactBoundary } from '@hookwise/core/claude-code';
 import { formatCompactionNotice, reductionPercent, type CompactionRecord, type CompactionSizeAfterRecord, type SizeSource } from './compaction.js';
 import { PLUGIN_NAME, PLUGIN_VERSION } from './meta.js';
 import { capacityBands, compactionLogPath, suggestOptionsSchema, type SuggestOptions, type SuggestOptionsInput } from './options.js';
 import {
   countToolCall,
+  describeSize,
   dismissSuggestions,
   evaluateSuggestion,
   dismissNote,
@@ -24,6 +25,11 @@ export interface SuggestPluginState {
   policy: SuggestionState;
   /** The model named by the host (SessionStart carries it; PostToolUse does not). */
   model: string | null;
+  /**
+   * The window once something confirmed it (the option, the host, a `[1m]` model, a context
+   * larger than 200k): kept across compactions, so a 1M session is not taken for 200k again.
+   */
+  confirmedWindow: number | null;
   /** Written by compact:before, consumed by compact:after. */
   pendingCompaction: PendingCompaction | null;
   lastCompaction: LastCompaction | null;
@@ -60,7 +66,7 @@ interface RawMeasurement {
 }
 
 function freshState(options: SuggestOptions): SuggestPluginState {
-  return { policy: initialSuggestionState(options), model: null, pendingCompaction: null, lastCompaction: null };
+  return { policy: initialSuggestionState(options), model: null, confirmedWindow: null, pendingCompaction: null, lastCompaction: null };
 }
 
 /** The stored document, or a fresh one when it is missing or not ours (an older shape, a hand edit). */
@@ -75,6 +81,7 @@ export function normalizeState(value: unknown, options: SuggestOptions): Suggest
   return {
     policy: policyValid ? { ...initial, ...policy } : initial,
     model: typeof stored.model === 'string' ? stored.model : null,
+    confirmedWindow: typeof stored.confirmedWindow === 'number' && stored.confirmedWindow > 0 ? stored.confirmedWindow : null,
     pendingCompaction: typeof stored.pendingCompaction === 'object' ? (stored.pendingCompaction ?? null) : null,
     lastCompaction: typeof stored.lastCompaction === 'object' ? (stored.lastCompaction ?? null) : null,
   };
@@ -102,16 +109,28 @@ async function measureContext(payload: ContextPayload, logger: Logger): Promise<
   }
 }
 
-function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload, storedModel: string | null, options: SuggestOptions): ContextMeasurement | undefined {
-  if (!raw) return undefined;
-  const { contextWindow } = resolveContextWindow({
-    override: options.contextWindow,
-    hostWindow: payload.contextWindow,
-    model: payload.model ?? storedModel ?? raw.model,
-    contextTokens: raw.contextTokens,
-  });
-  return measurement(raw.contextTokens, contextWindow);
+/**
+ * The window for a size: confirmed by the option, the host, a `[1m]` model id or a context above
+ * the default (then remembered for the session), else the default, assumed. A model id without
+ * `[1m]` confirms nothing: transcripts name 1M sessions' models without it.
+ */
+function sessionWindow(state: SuggestPluginState, payload: ContextPayload, options: SuggestOptions, contextTokens: number | undefined): { contextWindow: number; assumed: boolean } {
+  const resolved = resolveContextWindow({ override: options.contextWindow, hostWindow: payload.contextWindow, model: payload.model ?? state.model ?? undefined, contextTokens });
+  const confirmed = resolved.source === 'option' || resolved.source === 'host' || resolved.source === 'inferred' || (resolved.source === 'model' && resolved.contextWindow !== contextWindowFor());
+  if (confirmed) return { contextWindow: resolved.contextWindow, assumed: false };
+  if (state.confirmedWindow !== null) return { contextWindow: state.confirmedWindow, assumed: false };
+  return { contextWindow: resolved.contextWindow, assumed: true };
 }
+
+function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload, state: SuggestPluginState, options: SuggestOptions): ContextMeasurement | undefined {
+  if (!raw) return undefined;
+  const { contextWindow, assumed } = sessionWindow(state, payload, options, raw.contextTokens);
+  return measurement(raw.contextTokens, contextWindow, assumed);
+}
+
+/** The state with the window a measurement confirmed remembered. */
+const rememberWindow = (state: SuggestPluginState, current: ContextMeasurement | undefined): SuggestPluginState =>
+  current && !current.windowAssumed && current.contextWindow !== state.confirmedWindow ? { ...state, confirmedWindow: current.contextWindow } : state;
 
 /**
  * The compaction log of this project, or the engine's event log when the configured path is
@@ -145,17 +164,19 @@ async function appendSafely(log: EventLog, record: CompactionRecord | Compaction
  * unknown. All under one atomic state update, so concurrent hook processes count every call and
  * at most one of them makes each suggestion.
  */
-async function observe(payload: ContextPayload & { sessionId: string }, context: Context, countsToolCall: boolean): Promise<{ notice: Notice } | undefined> {
+async function observe(payload: ContextPayload & { sessionId: string }, context: Context, countsToolCall: boolean): Promise<{ notice: Notice; measurements?: Measurements } | undefined> {
   // The host's figure needs no wait (a replay gives one on every event).
   const raw = payload.contextTokens !== undefined ? hostMeasurement(payload.contextTokens) : await measureContext(payload, context.logger);
   let suggestion: Suggestion | undefined;
+  let lastSize: ContextMeasurement | undefined;
   let sizeAfter: CompactionSizeAfterRecord | undefined;
   await context.state.update<SuggestPluginState>((stored) => {
     const state = normalizeState(stored, context.options);
-    const current = toMeasurement(raw, payload, state.model, context.options);
+    const current = toMeasurement(raw, payload, state, context.options);
     const counted = countsToolCall ? countToolCall(state.policy) : state.policy;
     const result = evaluateSuggestion(counted, current, context.options);
     suggestion = result.suggestion;
+    lastSize = result.state.lastMeasurement ?? undefined;
     let lastCompaction = state.lastCompaction;
     // A boundary's postTokens was already used at compact:after; only a new turn completes the record.
     if (lastCompaction?.awaitingSizeAfter && current && raw?.source !== 'compact-boundary') {
@@ -170,13 +191,16 @@ async function observe(payload: ContextPayload & { sessionId: string }, context:
       };
       lastCompaction = { ...lastCompaction, awaitingSizeAfter: false };
     }
-    return { ...state, policy: result.state, lastCompaction };
+    return { ...rememberWindow(state, current), policy: result.state, lastCompaction };
   });
   if (sizeAfter) await appendSafely(compactionLog(context), sizeAfter, context.logger);
   if (!suggestion) return undefined;
   const about = suggestionAbout(suggestion);
   await context.record({ type: 'suggest:compact', sessionId: payload.sessionId, point: context.point, kind: about.join('+'), ...suggestion });
+  const size = suggestion.capacity ?? lastSize;
   return {
+    // The window the suggestion used, for a report to show beside it (1 when only assumed).
+    ...(size ? { measurements: { contextWindow: size.contextWindow, contextWindowAssumed: size.windowAssumed ? 1 : 0 } } : {}),
     notice: {
       text: formatSuggestion(suggestion),
       about,
@@ -220,7 +244,7 @@ async function onCompactBefore(payload: PointPayload<'compact:before'>, context:
   let current: ContextMeasurement | undefined;
   await context.state.update<SuggestPluginState>((stored) => {
     const state = normalizeState(stored, context.options);
-    current = toMeasurement(raw, payload, state.model, context.options);
+    current = toMeasurement(raw, payload, state, context.options);
     const pendingCompaction: PendingCompaction = {
       startedAt,
       trigger: payload.trigger,
@@ -228,7 +252,7 @@ async function onCompactBefore(payload: PointPayload<'compact:before'>, context:
       tokensBeforeSource: current ? (raw?.source ?? null) : null,
       contextWindow: current?.contextWindow ?? null,
     };
-    return { ...state, pendingCompaction };
+    return { ...rememberWindow(state, current), pendingCompaction };
   });
   // This hook runs first ('pre'): later hooks of compact:before read the size as measurements.
   return current ? { measurements: { contextTokens: current.contextTokens, contextWindow: current.contextWindow } } : undefined;
@@ -260,9 +284,7 @@ async function onCompactAfter(payload: PointPayload<'compact:after'>, context: C
       [boundary?.postTokens, 'compact-boundary'],
       [payload.contextTokens, 'host'],
     ]);
-    const contextWindow =
-      pending?.contextWindow ??
-      resolveContextWindow({ override: context.options.contextWindow, hostWindow: payload.contextWindow, model: payload.model ?? state.model ?? undefined, contextTokens: before.tokens ?? undefined }).contextWindow;
+    const contextWindow = pending?.contextWindow ?? sessionWindow(state, payload, context.options, before.tokens ?? undefined).contextWindow;
     const policy = rearmSuggestions(state.policy, 'compaction', context.options);
     const trigger = payload.trigger ?? pending?.trigger ?? (boundary?.trigger === 'manual' || boundary?.trigger === 'auto' ? boundary.trigger : 'unknown');
     record = {
@@ -339,7 +361,7 @@ const statusCommand: PluginCommand<SuggestOptions> = {
     const lines = [`Session ${context.sessionId}`];
     lines.push(`Tool calls: ${policy.toolCalls} in the session, ${policy.toolCallsSinceCompaction} since the last compaction (next suggestion at ${policy.nextToolCallSuggestion}).`);
     const size = policy.lastMeasurement;
-    lines.push(size ? `Context: ${Math.round(size.percent)}% (${formatTokens(size.contextTokens)} / ${formatTokens(size.contextWindow)} tokens).` : 'Context: size not measured since the last compaction.');
+    lines.push(size ? `Context: ${describeSize(size)}${size.windowAssumed ? ` (window not known; ${formatTokens(size.contextWindow)} assumed)` : ''}.` : 'Context: size not measured since the last compaction.');
     lines.push(`Capacity bands: ${bands.join(', ')}%; suggested so far: ${policy.capacityBandHandled === null ? 'none' : `up to ${policy.capacityBandHandled}%`}.`);
     if (policy.dismissed) {
       lines.push(`Dismissed until ${policy.dismissed.untilBand !== null ? `${policy.dismissed.untilBand}%` : policy.dismissed.untilToolCalls !== null ? `${policy.dismissed.untilToolCalls} tool calls` : 'the next compaction'}.`);

@@ -87,13 +87,35 @@ describe('capacity bands', () => {
 });
 
 describe('tool-call suggestions', () => {
-  it('come at 50, then every 25 calls since the last compaction', () => {
-    const { suggestions, state } = calls(initialSuggestionState(), 130);
-    expect(suggestions.map((entry) => entry.at)).toEqual([50, 75, 100, 125]);
+  it('come at 50, then at gaps that double (75, 125, 225, 425) since the last compaction', () => {
+    const { suggestions, state } = calls(initialSuggestionState(), 500);
+    expect(suggestions.map((entry) => entry.at)).toEqual([50, 75, 125, 225, 425]);
     expect(suggestions[0]!.suggestion).toEqual({ toolCalls: { count: 50, threshold: 50 }, nextBand: 70 });
-    expect(state.toolCalls).toBe(130);
+    expect(state.toolCalls).toBe(500);
     expect(formatSuggestion(suggestions[0]!.suggestion)).toBe('50 tool calls since the last compaction.');
     expect(dismissNote(suggestions[0]!.suggestion)).toBe('quiet until 70%');
+  });
+
+  it('after the first, pass in silence while the context is under half the first band (35 %)', () => {
+    const low = calls(initialSuggestionState(), 300, at(20));
+    expect(low.suggestions.map((entry) => entry.at)).toEqual([50]);
+    expect(low.state.nextToolCallSuggestion).toBe(425);
+    const pressed = calls(initialSuggestionState(), 130, at(40));
+    expect(pressed.suggestions.map((entry) => entry.at)).toEqual([50, 75, 125]);
+    // With no size known, the count alone decides.
+    expect(calls(initialSuggestionState(), 130).suggestions.map((entry) => entry.at)).toEqual([50, 75, 125]);
+  });
+
+  it('keep a fixed step and repeat at any size when told (toolCallBackoff 1, quietBelowPercent 0)', () => {
+    let state = initialSuggestionState();
+    const at20 = at(20);
+    const seen: number[] = [];
+    for (let index = 0; index < 130; index++) {
+      const result = evaluateSuggestion(countToolCall(state), at20, { ...options, toolCallBackoff: 1, quietBelowPercent: 0 });
+      state = result.state;
+      if (result.suggestion?.toolCalls) seen.push(state.toolCallsSinceCompaction);
+    }
+    expect(seen).toEqual([50, 75, 100, 125]);
   });
 
   it('come once when concurrent calls push the count past a threshold in one step', () => {
@@ -109,6 +131,12 @@ describe('tool-call suggestions', () => {
     const { suggestion } = evaluateSuggestion(countToolCall(state), at(72), options);
     expect(suggestion).toMatchObject({ capacity: { band: 70 }, toolCalls: { count: 50 } });
     expect(formatSuggestion(suggestion!)).toBe('Context at 72% (144,000 / 200,000 tokens). 50 tool calls since the last compaction.');
+  });
+
+  it('word a size against an assumed window in tokens only', () => {
+    const { suggestion } = evaluateSuggestion(initialSuggestionState(), measurement(144_000), options);
+    expect(suggestion?.capacity).toMatchObject({ band: 70, contextWindow: 200_000, windowAssumed: true });
+    expect(formatSuggestion(suggestion!)).toBe('Context at 144,000 tokens.');
   });
 });
 

@@ -27,11 +27,16 @@ export interface ContextMeasurement {
   contextWindow: number;
   /** `contextTokens / contextWindow * 100`, unrounded. */
   percent: number;
+  /**
+   * True when nothing confirmed the window (no option, no host figure, no `[1m]` model, no
+   * context above it seen): the bands still use it, but no words state it as a fact.
+   */
+  windowAssumed?: boolean;
 }
 
 /** Why a suggestion is made, with the figures that triggered it. */
 export interface Suggestion {
-  capacity?: { band: number; percent: number; contextTokens: number; contextWindow: number };
+  capacity?: { band: number; percent: number; contextTokens: number; contextWindow: number; windowAssumed?: boolean };
   toolCalls?: { count: number; threshold: number };
   /** The band after which a dismissal would end (null when none is left below 100 %). */
   nextBand: number | null;
@@ -42,7 +47,8 @@ export interface SuggestionResult {
   suggestion?: Suggestion;
 }
 
-export type PolicyOptions = Pick<SuggestOptions, 'capacityPercent' | 'capacityStep' | 'toolCalls' | 'toolCallStep'>;
+export type PolicyOptions = Pick<SuggestOptions, 'capacityPercent' | 'capacityStep' | 'toolCalls' | 'toolCallStep'> &
+  Partial<Pick<SuggestOptions, 'toolCallBackoff' | 'quietBelowPercent'>>;
 
 export function initialSuggestionState(options: PolicyOptions = defaultSuggestOptions): SuggestionState {
   return {
@@ -61,9 +67,10 @@ export function countToolCall(state: SuggestionState): SuggestionState {
   return { ...state, toolCalls: state.toolCalls + 1, toolCallsSinceCompaction: state.toolCallsSinceCompaction + 1 };
 }
 
-/** Builds a measurement; the window defaults to 200k so a caller without one still gets a figure. */
-export function measurement(contextTokens: number, contextWindow: number = contextWindowFor()): ContextMeasurement {
-  return { contextTokens, contextWindow, percent: (contextTokens / contextWindow) * 100 };
+/** Builds a measurement; the window defaults to 200k (assumed) so a caller without one still gets a figure. */
+export function measurement(contextTokens: number, contextWindow?: number, windowAssumed = contextWindow === undefined): ContextMeasurement {
+  const window = contextWindow ?? contextWindowFor();
+  return { contextTokens, contextWindow: window, percent: (contextTokens / window) * 100, ...(windowAssumed ? { windowAssumed } : {}) };
 }
 
 /**
@@ -74,7 +81,10 @@ export function measurement(contextTokens: number, contextWindow: number = conte
  * - Capacity: when the context is in a band (70, 80, 90 % by default) higher than any band
  *   suggested since the last compaction. A jump over several bands gives one suggestion, for the
  *   highest. A context that shrinks and grows again does not re-suggest a band; a compaction does.
- * - Tool calls: when the calls since the last compaction reach the due count (50, then every 25).
+ * - Tool calls: when the calls since the last compaction reach the due count: 50, then at gaps that
+ *   double (75, 125, 225, 425 with the defaults). After the first, a due count passes in silence
+ *   while the context is known to be under `quietBelowPercent` (half the first band, 35 %): there,
+ *   many tool calls are no reason to compact, and advice repeated every 25 calls goes unread.
  * - Both due at once: one suggestion carrying both figures.
  * - Dismissed: nothing until the context reaches the band the dismissal named (or, when no size
  *   was known, until `toolCallStep` more calls). That band's suggestion then comes as usual.
@@ -95,12 +105,14 @@ export function evaluateSuggestion(state: SuggestionState, current: ContextMeasu
   if (current) {
     const band = highestBandReached(bands, current.percent);
     if (band !== null && (next.capacityBandHandled === null || band > next.capacityBandHandled)) {
-      suggestion.capacity = { band, percent: current.percent, contextTokens: current.contextTokens, contextWindow: current.contextWindow };
+      suggestion.capacity = { band, percent: current.percent, contextTokens: current.contextTokens, contextWindow: current.contextWindow, ...(current.windowAssumed ? { windowAssumed: true } : {}) };
       next = { ...next, capacityBandHandled: band };
     }
   }
   if (next.toolCallsSinceCompaction >= next.nextToolCallSuggestion) {
-    suggestion.toolCalls = { count: next.toolCallsSinceCompaction, threshold: next.nextToolCallSuggestion };
+    const first = next.nextToolCallSuggestion <= options.toolCalls;
+    const farBelow = current !== undefined && current.percent < (options.quietBelowPercent ?? options.capacityPercent / 2);
+    if (first || !farBelow) suggestion.toolCalls = { count: next.toolCallsSinceCompaction, threshold: next.nextToolCallSuggestion };
     next = { ...next, nextToolCallSuggestion: nextToolCallThreshold(next.toolCallsSinceCompaction, options) };
   }
   if (!suggestion.capacity && !suggestion.toolCalls) return { state: next };
@@ -143,12 +155,18 @@ export function rearmSuggestions(state: SuggestionState, reason: 'compaction' | 
  */
 export function formatSuggestion(suggestion: Suggestion): string {
   const parts: string[] = [];
-  if (suggestion.capacity) {
-    const { percent, contextTokens, contextWindow } = suggestion.capacity;
-    parts.push(`Context at ${Math.round(percent)}% (${formatTokens(contextTokens)} / ${formatTokens(contextWindow)} tokens).`);
-  }
+  if (suggestion.capacity) parts.push(`Context at ${describeSize(suggestion.capacity)}.`);
   if (suggestion.toolCalls) parts.push(`${suggestion.toolCalls.count} tool calls since the last compaction.`);
   return parts.join(' ');
+}
+
+/**
+ * A context size in words: `73% (145,945 / 200,000 tokens)` against a confirmed window, the
+ * tokens alone (`145,945 tokens`) against an assumed one.
+ */
+export function describeSize(size: Pick<ContextMeasurement, 'percent' | 'contextTokens' | 'contextWindow' | 'windowAssumed'>): string {
+  if (size.windowAssumed) return `${formatTokens(size.contextTokens)} tokens`;
+  return `${Math.round(size.percent)}% (${formatTokens(size.contextTokens)} / ${formatTokens(size.contextWindow)} tokens)`;
 }
 
 /** What dismissing this suggestion does: the note of its dismiss action. */
@@ -178,7 +196,10 @@ function bandAbove(bands: readonly number[], handled: number | null, percent: nu
   return bands.find((band) => band > floor) ?? null;
 }
 
+/** The next due count above `count`: `toolCalls`, then gaps of `toolCallStep` that grow by `toolCallBackoff` each time. */
 function nextToolCallThreshold(count: number, options: PolicyOptions): number {
-  if (count < options.toolCalls) return options.toolCalls;
-  return options.toolCalls + (Math.floor((count - options.toolCalls) / options.toolCallStep) + 1) * options.toolCallStep;
+  const backoff = options.toolCallBackoff ?? 2;
+  let due = options.toolCalls;
+  for (let gap = options.toolCallStep; due <= count; gap = Math.round(gap * backoff)) due += gap;
+  return due;
 }

@@ -26,7 +26,8 @@ const PACKED = ['core', 'hook-suggest', 'hook-prune'];
  */
 const CONFIG = {
   plugins: {
-    '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 3 },
+    // A reminder every 3 calls however small the scripted context: the dismissal has one to quiet.
+    '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 3, toolCallBackoff: 1, quietBelowPercent: 0 },
     '@hookwise/hook-prune': { policy: 'window', protectTokens: 0, minimumTokens: 0 },
   },
   hooks: ['./hooks/example-hooks.mjs'],

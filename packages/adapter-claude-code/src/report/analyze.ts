@@ -112,6 +112,10 @@ export interface SuggestionEntry {
   /** The suggestion's text as its plugin words it, figures included. */
   reason: string;
   contextTokens: number | null;
+  /** The window the suggestion measured against (its plugin's `contextWindow` measurement), null when it gave none. */
+  contextWindow: number | null;
+  /** True when that window was only assumed (its plugin's `contextWindowAssumed` measurement). */
+  contextWindowAssumed: boolean;
   /** Main-chain tool calls so far. */
   toolCalls: number;
 }
@@ -271,6 +275,8 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
         kind,
         reason: item.text,
         contextTokens: notice.contextTokens ?? null,
+        contextWindow: notice.measurements?.contextWindow ?? null,
+        contextWindowAssumed: notice.measurements?.contextWindowAssumed === 1,
         toolCalls: notice.toolCalls,
       });
     }

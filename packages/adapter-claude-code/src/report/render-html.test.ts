@@ -62,7 +62,7 @@ describe('the HTML page as text', () => {
     const hostile: Report = {
       ...report,
       transcript: '/tmp/<img src=x onerror=alert(1)>.jsonl',
-      suggestions: [{ line: 1, eventLine: 1, point: 'tool:after', kind: 'other', reason: '</td><script>alert(1)</script>', contextTokens: null, toolCalls: 0 }],
+      suggestions: [{ line: 1, eventLine: 1, point: 'tool:after', kind: 'other', reason: '</td><script>alert(1)</script>', contextTokens: null, contextWindow: null, contextWindowAssumed: false, toolCalls: 0 }],
       compactions: [{ ...report.compactions[0]!, preserved: ['"><svg onload=alert(1)>'], instructions: '</pre><script>x</script>' }],
     };
     const page = renderHtml(hostile);

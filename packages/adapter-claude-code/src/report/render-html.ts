@@ -161,6 +161,7 @@ export function renderHtml(report: Report): string {
     numberCell(suggestion.line),
     cell(escapeHtml(suggestion.kind)),
     numberCell(suggestion.contextTokens),
+    cell(suggestion.contextWindow === null ? '' : `${formatNumber(suggestion.contextWindow)}${suggestion.contextWindowAssumed ? ' (assumed)' : ''}`),
     numberCell(suggestion.toolCalls),
     cell(escapeHtml(suggestion.reason)),
   ]);
@@ -227,7 +228,7 @@ ${chart(report)}
 <div class="legend"><span><i style="background:var(--context)"></i>context tokens per request</span><span><i style="background:var(--prune)"></i>with the llm:before transforms before each request</span><span><i style="background:var(--window)"></i>context window</span><span><i style="background:var(--suggest)"></i>suggestion</span><span><i style="background:var(--compact)"></i>compaction</span></div>
 </div>
 <h2>Compaction suggestions</h2>
-${table('suggestions', ['#', 'line', 'kind', 'context', 'tool calls', 'reason'], suggestionRows, 'No plugin would have suggested compacting.')}
+${table('suggestions', ['#', 'line', 'kind', 'context', 'window', 'tool calls', 'reason'], suggestionRows, 'No plugin would have suggested compacting.')}
 <h2>Compactions</h2>
 ${table('compactions', ['line', 'trigger', 'tokens before', 'tokens after', 'preserved (compact:before)', 'llm:before on that history'], compactionRows, 'No compaction in this session.')}
 <h2 id="request-transforms">${escapeHtml(requestTransformsHeading(report.host))}</h2>

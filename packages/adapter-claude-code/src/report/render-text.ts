@@ -47,6 +47,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   out.push(`Compaction suggestions: ${report.suggestions.length}`);
   for (const suggestion of report.suggestions) {
     out.push(`  line ${String(suggestion.line).padEnd(6)} ${suggestion.kind.padEnd(19)} ${clip(stripControl(suggestion.reason), 110)}`);
+    if (suggestion.contextWindow !== null) out.push(`    against a window of ${formatNumber(suggestion.contextWindow)} tokens${suggestion.contextWindowAssumed ? ' (assumed: nothing confirmed it)' : ''}`);
   }
   out.push('');
 

@@ -45,6 +45,8 @@ export interface ReplayNotice {
   toolUseLine?: number;
   /** Main-chain tool calls so far (the current one included). */
   toolCalls: number;
+  /** What the event's hooks measured (`contextWindow`, …), when they said. */
+  measurements?: Record<string, number>;
   /** The notices one by one, as the engine merged them: kind, actions, the hook each came from. */
   notices: MergedNotice[];
 }

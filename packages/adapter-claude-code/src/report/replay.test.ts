@@ -285,7 +285,7 @@ describe('rules the report used to have its own version of', () => {
     });
     // A capacity suggestion points at the response that measured the size (line 2).
     expect(report.suggestions).toEqual([
-      { line: 2, eventLine: 3, point: 'tool:after', kind: 'capacity', reason: 'Wording no rule knows. Consider compacting the context now.', contextTokens: 5_000, toolCalls: 1 },
+      { line: 2, eventLine: 3, point: 'tool:after', kind: 'capacity', reason: 'Wording no rule knows. Consider compacting the context now.', contextTokens: 5_000, contextWindow: null, contextWindowAssumed: false, toolCalls: 1 },
     ]);
     // A plain notice stays a notice, whatever it says.
     expect(report.notices).toEqual([{ line: 1, point: 'prompt:submit', text: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }]);

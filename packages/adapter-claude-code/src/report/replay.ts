@@ -235,6 +235,7 @@ class Replayer {
       if (tokens !== undefined) notice.contextTokens = tokens;
       if (usageLine !== undefined) notice.usageLine = usageLine;
       if (cause.toolUseLine !== undefined) notice.toolUseLine = cause.toolUseLine;
+      if (Object.keys(outcome.measurements).length > 0) notice.measurements = outcome.measurements;
       this.result.notices.push(notice);
     }
   }

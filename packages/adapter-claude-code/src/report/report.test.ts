@@ -68,7 +68,9 @@ describe('the big session (ae4a77f8…)', () => {
     expect(firstAtCapacity.line).toBe(1464);
     const capacity = report().suggestions.filter((suggestion) => suggestion.kind.startsWith('capacity'));
     expect(capacity[0]).toMatchObject({ line: firstAtCapacity.line, contextTokens: firstAtCapacity.contextTokens });
-    expect(capacity[0]!.reason).toContain('71%');
+    // Nothing in the transcript confirms the 200k window (model ids never carry `[1m]`): the size in tokens, and the window shown as assumed.
+    expect(capacity[0]!.reason).toContain('Context at 141,369 tokens.');
+    expect(capacity[0]).toMatchObject({ contextWindow: 200_000, contextWindowAssumed: true });
   });
 
   it('suggests compaction at the 50th tool call (tool_use at line 580)', () => {
