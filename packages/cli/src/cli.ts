@@ -80,12 +80,23 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(add --help for usage)')
-    .addHelpText('after', '\nPlugin commands (`hookwise <plugin> <command>`) come from the configured plugins: `hookwise commands` lists them.');
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Hosts, each through its adapter package (init, doctor and run use the installed one; --host picks among several):',
+        '  claude-code  @hookwise/adapter-claude-code   opencode  @hookwise/adapter-opencode   pi  @hookwise/adapter-pi',
+        '  vscode       @hookwise/adapter-vscode        ai-sdk    @hookwise/ai-sdk',
+        `Installed here: ${installed.map((adapter) => adapter.host).join(', ') || 'none'}.`,
+        '',
+        'Plugin commands (`hookwise <plugin> <command>`) come from the configured plugins: `hookwise commands` lists them.',
+      ].join('\n'),
+    );
 
   const initCommand = program
     .command('init')
-    .description('Set up hookwise in a project: write hookwise.config.json if there is none, set up the host (through its adapter), ignore .hookwise/ in git. Running it again changes nothing.')
-    .option('-p, --plugins <list>', 'plugins to use, comma-separated: installed plugin packages (found by their `hookwise-plugin` keyword), by package name or short name (`x` for `x`, `hook-x`, `@scope/x` or `@scope/hook-x`) (default: ask about each installed plugin, or all of them without a terminal)')
+    .description('Set up hookwise in a project: write hookwise.config.json if there is none, set up the host (through its adapter), ignore .hookwise/ in git. Running it again changes nothing; with --plugins on an existing JSON config, it adds the plugins missing from it.')
+    .option('-p, --plugins <list>', 'plugins to use, comma-separated: installed plugin packages (found by their `hookwise-plugin` keyword), by package name or short name (`x` for `x`, `hook-x`, `@scope/x` or `@scope/hook-x`); an unknown name is an error (default: ask about each installed plugin, or all of them without a terminal)')
     .option('--dry-run', 'print the changes as a diff and write nothing', false)
     .option('-C, --project <dir>', PROJECT_HELP)
     .option('--host <host>', HOST_HELP);
@@ -122,6 +133,16 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     }
   });
 
+  // Handled before parsing (its arguments are the host's); declared so that help lists it.
+  program
+    .command('run')
+    .description('The hook command a command-hook host (Claude Code) runs for each event: `hookwise run <Event>`, the event JSON on stdin.')
+    .argument('<event>', 'the host event (e.g. PostToolUse)')
+    .allowUnknownOption()
+    .action(async (_event: string, _options: unknown, command: Command) => {
+      exitCode = await runThroughHost(command.args, io);
+    });
+
   program
     .command('doctor')
     .description('Check the setup: Node version, config, plugins, writable state and logs, then what the host adapter checks (its settings, its caches). Exits 1 when something is wrong.')
@@ -139,7 +160,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   program
     .command('report')
-    .description('Report what hookwise did in a session, from its transcript: a Claude Code .jsonl or an `opencode export` JSON (told apart by content).')
+    .description('Report what hookwise did in a session, from its session file: a Claude Code transcript (.jsonl), an `opencode export` JSON or a pi session (.jsonl), told apart by content.')
     .argument('<transcript>', 'path of the transcript')
     .option('--json', 'print JSON instead of text', false)
     .option('--html <file>', 'also write an HTML report to this file')

@@ -34,7 +34,14 @@ export async function init(options: InitOptions): Promise<number> {
   const existingConfig = findProjectConfig(projectDir);
   let packages: string[] | undefined;
   if (existingConfig) {
-    if (options.plugins) stderr(`hookwise init: keeping ${relative(existingConfig)}; --plugins only applies to a new config`);
+    if (options.plugins) {
+      const added = addPlugins(existingConfig, options, relative);
+      if (!added.ok) {
+        stderr(`hookwise init: ${added.message} (nothing was changed)`);
+        return 1;
+      }
+      if (added.file) planned.push(added.file);
+    }
   } else {
     const chosen = await choosePlugins(options);
     if (!chosen.ok) {
@@ -98,10 +105,35 @@ export async function init(options: InitOptions): Promise<number> {
   return 0;
 }
 
+/**
+ * `--plugins` on a project that has a config: the named plugins are added to a JSON config
+ * (those already in it keep their options); a JS or TS config is code, so the user adds them.
+ * Unknown names are an error, as for a new config.
+ */
+function addPlugins(configFile: string, options: InitOptions, relative: (file: string) => string): { ok: true; file?: PlannedFile } | { ok: false; message: string } {
+  const chosen = resolvePluginNames(splitList(options.plugins!), installedPlugins(options.projectDir));
+  if (!chosen.ok) return chosen;
+  const before = readFileSync(configFile, 'utf8');
+  let config: { plugins?: unknown } & Record<string, unknown>;
+  try {
+    config = configFile.endsWith('.json') ? (JSON.parse(before) as typeof config) : {};
+  } catch (error) {
+    return { ok: false, message: `${relative(configFile)} is not valid JSON (${(error as Error).message}); run \`hookwise doctor\` to see where` };
+  }
+  const listed = Array.isArray(config.plugins) ? config.plugins.map((entry) => (Array.isArray(entry) ? entry[0] : entry)) : Object.keys((config.plugins as Record<string, unknown> | undefined) ?? {});
+  const missing = chosen.packages.filter((name) => !listed.includes(name));
+  if (missing.length === 0) return { ok: true };
+  if (!configFile.endsWith('.json')) return { ok: false, message: `${relative(configFile)} is code: add ${missing.join(', ')} to its plugins yourself` };
+  const plugins = Array.isArray(config.plugins) ? [...config.plugins, ...missing] : { ...((config.plugins as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(missing.map((name) => [name, {}])) };
+  return { ok: true, file: { file: configFile, before, after: `${JSON.stringify({ ...config, plugins }, null, 2)}\n`, summary: `add ${missing.join(', ')} to ${relative(configFile)}` } };
+}
+
+const splitList = (entries: readonly string[]): string[] => entries.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
+
 async function choosePlugins(options: InitOptions): Promise<{ ok: true; packages: string[] } | { ok: false; message: string }> {
   // Offered and matched: the plugins installed in the project, found by their package.json marker.
   const installed = installedPlugins(options.projectDir);
-  if (options.plugins) return resolvePluginNames(options.plugins.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean), installed);
+  if (options.plugins) return resolvePluginNames(splitList(options.plugins), installed);
   if (!options.ask) {
     options.stderr(`hookwise init: no --plugins given and no terminal to ask; using every installed plugin: ${installed.join(', ') || 'none'}\n`);
     return { ok: true, packages: installed };

@@ -41,6 +41,34 @@ describe('hookwise for OpenCode, without the Claude Code adapter', () => {
   });
 });
 
+describe('init --plugins on an existing config', () => {
+  it('refuses an unknown name, naming what is installed, and adds missing plugins to a JSON config', () => {
+    const project = scratch('adapter-opencode');
+    expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
+    const typo = run(project, ['init', '--plugins', 'nosuch']);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/no installed hookwise plugin matches "nosuch"; installed: .*suggest \(@hookwise\/hook-suggest\).*nothing was changed/);
+    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-suggest': {} } });
+
+    const added = run(project, ['init', '--plugins', 'prune,suggest']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('✓ add @hookwise/hook-prune to hookwise.config.json');
+    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-suggest': {}, '@hookwise/hook-prune': {} } });
+    expect(run(project, ['init', '--plugins', 'prune']).stdout).toContain('already set up: nothing changed');
+  });
+});
+
+describe('help', () => {
+  it('lists every command, run included, and every host; report --help names every session file it reads', () => {
+    const project = scratch('adapter-opencode');
+    const help = run(project, ['--help']);
+    for (const command of ['init', 'run', 'doctor', 'report', 'commands']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const host of ['claude-code', 'opencode', 'pi', 'vscode', 'ai-sdk']) expect(help.stdout).toContain(`${host} `);
+    expect(help.stdout).toContain('Installed here: opencode.');
+    expect(run(project, ['report', '--help']).stdout).toMatch(/Claude Code.*opencode export.*pi session/s);
+  });
+});
+
 describe('choosing the host', () => {
   it('with several adapters installed, init sets up claude-code and says so; --host picks another', () => {
     const project = scratch('adapter-opencode', 'adapter-claude-code');
