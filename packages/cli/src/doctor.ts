@@ -1,6 +1,6 @@
 import { accessSync, constants, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { PointName } from '@hookwise/core';
+import { HookwiseError, type PointName } from '@hookwise/core';
 import { loadConfig } from '@hookwise/core/host';
 import type { HostSetup } from './host-setup.js';
 import { findProjectConfig, loadProjectEngine, pointsInUse } from './project.js';
@@ -55,8 +55,9 @@ export async function doctor(options: DoctorOptions): Promise<number> {
       logFile = path.resolve(projectDir, loaded.config.eventLog?.path ?? path.join(stateDir, 'logs', 'events.jsonl'));
     } catch (error) {
       used = new Map();
-      // Config errors name the file, the plugin and the path; keep them on one line.
-      problem(String((error as Error).message).replace(/\s*\n\s*/g, ' | '));
+      // Config errors name the file, the line or the plugin and the path; keep them on one line.
+      const message = String((error as Error).message).replace(/\s*\n\s*/g, ' | ');
+      problem(HookwiseError.isInstance(error) && error.code === 'HW_CONFIG' ? `error in your hookwise config: ${message}` : message);
     }
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, createScratchProject, packagesDir, read, run, type ScratchProject } from './harness.js';
@@ -55,6 +55,16 @@ describe('init --plugins on an existing config', () => {
     expect(added.stdout).toContain('✓ add @hookwise/hook-prune to hookwise.config.json');
     expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-suggest': {}, '@hookwise/hook-prune': {} } });
     expect(run(project, ['init', '--plugins', 'prune']).stdout).toContain('already set up: nothing changed');
+  });
+});
+
+describe('doctor on a broken config', () => {
+  it("calls it the user's config error and names the line and column", () => {
+    const project = scratch('adapter-opencode');
+    writeFileSync(path.join(project.dir, 'hookwise.config.json'), '{\n  "plugins": {\n    "@hookwise/hook-suggest": {}\n    "@hookwise/hook-prune": {}\n  }\n}\n');
+    const doctor = run(project, ['doctor']);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/error in your hookwise config: .*hookwise\.config\.json: is not valid JSON at line 4, column 5: /);
   });
 });
 

@@ -2,12 +2,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { configFromBundle, configFromJson, configFromModule, defaultExport, defineConfig, loadConfig, loadPlugin, pluginFromModule } from './config.js';
 import { ConfigError } from './errors.js';
 
+const made: string[] = [];
+afterAll(() => made.forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+
 function project(files: Record<string, string>): string {
   const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-config-'));
+  made.push(directory);
   for (const [name, content] of Object.entries(files)) {
     const target = path.join(directory, name);
     mkdirSync(path.dirname(target), { recursive: true });
@@ -50,6 +54,14 @@ describe('loadConfig', () => {
     expect((await loadConfig(directory)).config.plugins?.[0]?.rawOptions).toBeUndefined();
     const off = project({ ...fakePackage, 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': false } }) });
     expect((await loadConfig(off)).config.plugins).toEqual([]);
+  });
+
+  it('names the line and column of a JSON syntax error, not a character position', async () => {
+    const directory = project({ 'hookwise.config.json': '{\n  "plugins": {\n    "x": {}\n    "y": {}\n  }\n}\n' });
+    const error = await loadConfig(directory).catch((caught: unknown) => caught);
+    expect(ConfigError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(new RegExp(`^${path.join(directory, 'hookwise.config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON at line 4, column 5: `));
+    expect((error as Error).message).not.toMatch(/position/);
   });
 
   it('names the file and the unknown key', async () => {

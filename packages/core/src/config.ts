@@ -164,9 +164,9 @@ export async function configFromBundle(bundled: BundledConfig): Promise<Hookwise
   let raw: unknown;
   try {
     text = readFileSync(bundled.file, 'utf8');
-    raw = JSON.parse(text);
+    raw = parseJsonConfig(text, bundled.file);
   } catch (error) {
-    throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file: bundled.file, cause: error });
+    throw ConfigError.isInstance(error) ? error : new ConfigError(`could not be read: ${(error as Error).message}`, { file: bundled.file, cause: error });
   }
   const checked = bundled.checked !== undefined && bundled.checked.text === text ? bundled.checked : undefined;
   return configFromJson(raw, bundled.file, { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] }, checked?.options);
@@ -180,13 +180,38 @@ export interface JsonConfigModules {
   hooks(specifier: string): unknown | Promise<unknown>;
 }
 
-async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
-  let raw: unknown;
+/**
+ * A JSON config's value; a syntax error names the line and column (V8 gives a character
+ * position, which nobody can find in an editor).
+ */
+export function parseJsonConfig(text: string, file: string): unknown {
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`is not valid JSON: ${(error as Error).message}`, { file, cause: error });
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    const where = /\(line (\d+) column (\d+)\)/.exec(message);
+    let line: number | undefined;
+    let column: number | undefined;
+    if (where) [line, column] = [Number(where[1]), Number(where[2])];
+    else if (position) {
+      const before = text.slice(0, Number(position[1]));
+      line = before.split('\n').length;
+      column = before.length - before.lastIndexOf('\n');
+    }
+    const reason = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
+    throw new ConfigError(`is not valid JSON${line === undefined ? '' : ` at line ${line}, column ${column}`}: ${reason}`, { file, cause: error });
   }
+}
+
+async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`could not be read: ${(error as Error).message}`, { file, cause: error });
+  }
+  const raw = parseJsonConfig(text, file);
   return configFromJson(raw, file, {
     plugin: (name) => importPackage(name, [file]).catch((error: unknown) => {
       throw new ConfigError((error as Error).message, { file, cause: error });

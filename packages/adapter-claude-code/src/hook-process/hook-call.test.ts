@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineHook } from '@hookwise/core';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './hook-call.js';
 
@@ -55,6 +55,17 @@ describe('runHook', () => {
     expect(result.stderr).toEqual(['hookwise run Stop: internal error, nothing done: config exploded | second line']);
     const log = readFileSync(path.join(directory, '.hookwise', 'logs', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(log).toEqual([expect.objectContaining({ type: 'cli:error', event: 'Stop', sessionId: 's1' })]);
+  });
+
+  it("calls a broken config the user's config error, with its line and column", async () => {
+    const directory = project();
+    writeFileSync(path.join(directory, 'hookwise.config.json'), '{"plugins": {,}}');
+    const result = await runHook(request('Stop', { session_id: 's1', hook_event_name: 'Stop' }, directory), async () => {
+      await loadConfig(directory);
+      return undefined;
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toEqual([expect.stringMatching(/^hookwise run Stop: error in your hookwise config, nothing done: .*hookwise\.config\.json: is not valid JSON at line 1, column 14: /)]);
   });
 
   it('writes no log in a folder that does not use hookwise', async () => {

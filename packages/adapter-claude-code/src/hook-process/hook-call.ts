@@ -214,7 +214,7 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
       stopped = true;
       throw error; // runHookProcess reports it as the call's deadline, naming the stage
     }
-    const message = escapeControl(error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: internal error, nothing done: ${describe(error)}`);
+    const message = escapeControl(error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: ${failureKind(error)}, nothing done: ${describe(error)}`);
     stderr.push(message.length > 2_000 ? `${message.slice(0, 2_000)}…` : message);
     await logCliRecord(engine?.services.eventLog, projectDir, { event: event ?? null, ...(sessionId ? { sessionId } : {}), message: message.slice(0, 4_000), ...(error instanceof Refusal ? {} : { stack: (error as Error)?.stack?.slice(0, 4_000) }) });
     return { stdout: '', stderr, exitCode: 0 };
@@ -246,6 +246,9 @@ function checkTranscript(event: string, transcriptPath: unknown): void {
   const kind = stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a directory' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : stats.isSocket() ? 'a socket' : 'not a regular file';
   throw new Refusal(`hookwise run ${event}: transcript_path ${printable(transcriptPath, 200)} is ${kind}, not a transcript file; nothing done`);
 }
+
+/** A broken config is the user's to fix, and says so; anything else is hookwise's own failure. */
+const failureKind = (error: unknown): string => (HookwiseError.isInstance(error) && error.code === 'HW_CONFIG' ? 'error in your hookwise config' : 'internal error');
 
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -366,7 +369,7 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
       interrupt('cli:timeout', passedDeadline, error);
       return new Promise<never>(() => {}); // interrupt prints and exits
     }
-    result = { stdout: '', stderr: [`hookwise: internal error, nothing done: ${describe(error)}`], exitCode: 0 };
+    result = { stdout: '', stderr: [`hookwise: ${failureKind(error)}, nothing done: ${describe(error)}`], exitCode: 0 };
   }
   // The deadline timer is left set: finish() ends the process now.
   if (ending) return new Promise<never>(() => {}); // an interrupt is already printing and exiting
