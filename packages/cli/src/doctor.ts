@@ -34,7 +34,8 @@ export async function doctor(options: DoctorOptions): Promise<number> {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   if (major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1])) ok(`Node ${process.versions.node}`);
   else problem(`Node ${process.versions.node} is too old: hookwise needs ${MINIMUM_NODE.join('.')} or newer`);
-  if (process.env.NODE_EXTRA_CA_CERTS && major < 22) warn('NODE_EXTRA_CA_CERTS is set: on Node 20 it makes every hook process start about 3× slower (see the README)');
+  // Only a host that starts a process per event (its adapter has a hook command) pays it.
+  if (process.env.NODE_EXTRA_CA_CERTS && major < 22 && host?.run) warn('NODE_EXTRA_CA_CERTS is set: on Node 20 it makes every hook process start about 3× slower (see the README)');
   if (!host) problem((setup as { missing: string }).missing);
 
   const configFile = findProjectConfig(projectDir);

@@ -68,6 +68,19 @@ describe('doctor on a broken config', () => {
   });
 });
 
+describe('doctor and NODE_EXTRA_CA_CERTS', () => {
+  it('warns only where the host starts a hook process per event', () => {
+    const env = { NODE_EXTRA_CA_CERTS: '/nonexistent.pem' };
+    const inProcess = scratch('adapter-opencode');
+    expect(run(inProcess, ['init', '--plugins', 'suggest']).code).toBe(0);
+    expect(run(inProcess, ['doctor'], { env }).stdout).not.toContain('NODE_EXTRA_CA_CERTS');
+    const commandHooks = scratch('adapter-claude-code');
+    expect(run(commandHooks, ['init', '--plugins', 'suggest']).code).toBe(0);
+    const [major] = process.versions.node.split('.').map(Number);
+    if (major! < 22) expect(run(commandHooks, ['doctor'], { env }).stdout).toContain('! NODE_EXTRA_CA_CERTS is set');
+  });
+});
+
 describe('help', () => {
   it('lists every command, run included, and every host; report --help names every session file it reads', () => {
     const project = scratch('adapter-opencode');

@@ -27,9 +27,9 @@ export interface ProcessResult {
 }
 
 /** Runs a bin (default: this package's `hookwise`) in the project, with the project's HOME and nothing that changes how Node behaves. */
-export function run(project: ScratchProject, args: string[], options: { input?: string; bin?: string } = {}): ProcessResult {
+export function run(project: ScratchProject, args: string[], options: { input?: string; bin?: string; env?: Record<string, string> } = {}): ProcessResult {
   const { NODE_EXTRA_CA_CERTS: _certs, NODE_OPTIONS: _options, CLAUDE_PROJECT_DIR: _project, ...env } = process.env;
-  const result = spawnSync(process.execPath, [options.bin ?? bin, ...args], { cwd: project.dir, input: options.input ?? '', env: { ...env, HOME: project.home }, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [options.bin ?? bin, ...args], { cwd: project.dir, input: options.input ?? '', env: { ...env, HOME: project.home, ...options.env }, encoding: 'utf8', timeout: 120_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
