@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createEngine } from './engine.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './deadline.js';
 import { defineHook } from './hooks.js';
@@ -11,6 +11,7 @@ import { createMemoryEventLog } from './state/event-log.js';
 import { createMemoryStateStore } from './state/file-state-store.js';
 
 const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-engine-deadline-'));
+afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
 const toolAfter = { sessionId: 's', toolName: 'Bash', input: { command: 'ls' }, output: 'done', ok: true };
 
 /** One async hook: `output: 'hang'` waits for its signal, anything else returns at once. */

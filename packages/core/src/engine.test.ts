@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { inject, injectable } from './di.js';
 import { createEngine, type EngineOptions } from './engine.js';
 import { defineHook, On } from './hooks.js';
@@ -19,6 +19,7 @@ import * as z from 'zod/mini';
 const zodMocking: ZodMocking = { mock: (factory) => vi.doMock('zod/mini', factory), unmock: () => vi.doUnmock('zod/mini') };
 
 const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-engine-'));
+afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
 const session = { sessionId: 'session-1' };
 
 function engineWith(config: HookwiseConfig, overrides: Partial<EngineOptions> = {}) {

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi, onTestFinished } from 'vitest';
 import { createEngine } from './engine.js';
 import { defineHook } from './hooks.js';
 import { createLevelLogger, definedFields, emitIfListening, errorMessage, failOpen, type LogEntry } from './host-kit.js';
@@ -12,6 +12,7 @@ import { createMemoryEventLog } from './state/event-log.js';
 import { createMemoryStateStore } from './state/file-state-store.js';
 
 const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-host-kit-'));
+afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
 
 function engineListeningOn(on: Parameters<typeof defineHook>[0]['on']) {
   const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on })] });
@@ -125,7 +126,9 @@ describe('the README example', () => {
     const section = readme.slice(readme.indexOf('## Host kit'));
     const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
     expect(code).toContain('emitIfListening');
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'hookwise-readme-')), 'example.mjs');
+    const folder = mkdtempSync(path.join(tmpdir(), 'hookwise-readme-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const file = path.join(folder, 'example.mjs');
     const kit = pathToFileURL(fileURLToPath(new URL('./host-kit.ts', import.meta.url))).href;
     writeFileSync(file, `${code!.replace("'@hookwise/core/host'", JSON.stringify(kit))}\nexport { onToolFinished };\n`);
     const { onToolFinished } = (await import(/* @vite-ignore */ file)) as { onToolFinished: (engine: unknown, sessionId: string, call: unknown) => Promise<string | undefined> };

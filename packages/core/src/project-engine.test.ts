@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi, onTestFinished } from 'vitest';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './deadline.js';
 import { createEngine } from './engine.js';
 import { createMemoryLogger } from './logger.js';
@@ -27,6 +27,7 @@ describe('lazyProjectEngine', () => {
 
   it('builds the engine once from the config file, telling the host its config first', async () => {
     const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-project-engine-'));
+    onTestFinished(() => rmSync(projectDir, { recursive: true, force: true }));
     writeFileSync(path.join(projectDir, 'hookwise.config.json'), JSON.stringify({ plugins: {}, logLevel: 'debug', hookTimeoutMs: 1234 }));
     const seen: unknown[] = [];
     const build = vi.fn(createEngine);
@@ -60,6 +61,7 @@ describe('lazyProjectEngine', () => {
 
   it('fails open: a broken config logs an error, tells the host, and gives undefined', async () => {
     const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-project-engine-'));
+    onTestFinished(() => rmSync(projectDir, { recursive: true, force: true }));
     writeFileSync(path.join(projectDir, 'hookwise.config.json'), '{ not json');
     const logger = createMemoryLogger();
     const failures: string[] = [];
