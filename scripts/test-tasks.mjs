@@ -11,7 +11,8 @@ const ours = () => new Set(readdirSync(tmpdir()).filter((name) => /^(hookwise|hw
 const before = ours();
 
 const turbo = (task) =>
-  spawnSync('turbo', ['run', task, '--concurrency=1', '--continue'], {
+  // vitest's verbose reporter prints each test as it ends: a long file is never minutes of silence.
+  spawnSync('turbo', ['run', task, '--concurrency=1', '--continue', '--', '--reporter=verbose'], {
     stdio: 'inherit',
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
     shell: process.platform === 'win32',
