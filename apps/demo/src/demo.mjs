@@ -17,8 +17,11 @@ export const SESSION = fileURLToPath(
 );
 const HTML = path.join(demoDir, 'out', 'hookwise-report.html');
 
+// Bold only on a terminal that wants colour; a pipe or a log file gets plain text.
+const bold = process.stdout.isTTY && !process.env.NO_COLOR ? (text) => `\u001b[1m${text}\u001b[22m` : (text) => text;
+
 function heading(text) {
-  process.stdout.write(`\n\u001b[1m${text}\u001b[22m\n${'─'.repeat(Math.min(78, text.length))}\n`);
+  process.stdout.write(`\n${bold(text)}\n${'─'.repeat(Math.min(78, text.length))}\n`);
 }
 
 /** The `hookwise` command (@hookwise/cli) as installed here, run with this node. */

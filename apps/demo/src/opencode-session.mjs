@@ -71,6 +71,12 @@ export async function runOpenCodeSession({ print }) {
     const report = spawnSync(process.execPath, [hookwise, 'report', sessionFile], { cwd: project, encoding: 'utf8' });
     if (report.status !== 0) throw new Error(`hookwise report on the export failed (exit ${report.status}): ${report.stderr.slice(-500)}`);
     print(report.stdout.trimEnd());
+    print(
+      "(why pruning costs more than not pruning here: the window policy clears outputs as soon as they age, so an early message changes\n" +
+        ' and the provider writes the cached tail again; in a session this short that outweighs the tokens not sent. hook-prune\'s default\n' +
+        ' policy prunes only when a batch pays back that write, and so prunes nothing in six reads: `hookwise report` on the recorded\n' +
+        ' Claude Code session above shows it on a long session.)',
+    );
     const live = figures.filter((figure) => figure.prunedCount > 0);
     print(`(the live run above: ${format(live.reduce((sum, figure) => sum + figure.prunedTokens, 0))} tokens not sent, ${live.length} of ${figures.length} requests pruned)`);
     return { requests: figures, applied, seconds, sessionFile, reportText: report.stdout };

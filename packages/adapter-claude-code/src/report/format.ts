@@ -16,7 +16,10 @@ export function formatShort(value: number): string {
 /** One line, at most `max` characters: transcript-derived text must not flood a terminal or a table. */
 export function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  if (flat.length <= max) return flat;
+  // At a word's end when there is one in the second half, so no word is cut in two.
+  const space = flat.lastIndexOf(' ', max - 1);
+  return `${flat.slice(0, space > max / 2 ? space : max - 1)}…`;
 }
 
 /**

@@ -44,10 +44,17 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   if (spark !== '') out.push(`  ${spark}  (per request, full height = window)`);
   out.push('');
 
-  out.push(`Compaction suggestions: ${report.suggestions.length}`);
+  // The window each suggestion measured against: once in the heading, again only where it changed.
+  const windowOf = (suggestion: Report['suggestions'][number]) =>
+    suggestion.contextWindow === null ? undefined : `${formatNumber(suggestion.contextWindow)}-token window${suggestion.contextWindowAssumed ? ', assumed: nothing confirmed it' : ''}`;
+  const firstWindow = report.suggestions.map(windowOf).find((text) => text !== undefined);
+  out.push(`Compaction suggestions: ${report.suggestions.length}${firstWindow ? ` (against a ${firstWindow})` : ''}`);
+  let shownWindow = firstWindow;
   for (const suggestion of report.suggestions) {
-    out.push(`  line ${String(suggestion.line).padEnd(6)} ${suggestion.kind.padEnd(19)} ${clip(stripControl(suggestion.reason), 110)}`);
-    if (suggestion.contextWindow !== null) out.push(`    against a window of ${formatNumber(suggestion.contextWindow)} tokens${suggestion.contextWindowAssumed ? ' (assumed: nothing confirmed it)' : ''}`);
+    // Whole: a suggestion is a plugin's sentence with its figures, short by design.
+    out.push(`  line ${String(suggestion.line).padEnd(6)} ${suggestion.kind.padEnd(19)} ${stripControl(suggestion.reason).replace(/\s+/g, ' ').trim()}`);
+    const window = windowOf(suggestion);
+    if (window !== undefined && window !== shownWindow) out.push(`    from here against a ${(shownWindow = window)}`);
   }
   out.push('');
 
