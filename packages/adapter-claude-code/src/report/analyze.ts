@@ -152,8 +152,9 @@ export interface PruneSummary {
    *   whose choice changes only when a prompt arrives (hook-prune's OpenCode rule); a lower bound
    *   for one that also reacts to the turn's own tool results (hook-prune's agentic default).
    * - `not-run`: no plugin listens on `llm:before`.
+   * - `no-requests`: the session has no model request to run it before.
    */
-  method: 'turn' | 'every-request' | 'not-run';
+  method: 'turn' | 'every-request' | 'not-run' | 'no-requests';
   /** Times `llm:before` actually ran (compactions included). */
   runs: number;
   /** Requests it has a figure for (compactions not included). */
@@ -308,7 +309,7 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
 
   const autoCompactTokens = autoCompactPoint(contextWindow);
   const prune: PruneSummary = {
-    method: replay.pruneRuns > 0 ? replay.pruneSampling : 'not-run',
+    method: replay.pruneRuns > 0 ? replay.pruneSampling : replay.usage.length === 0 ? 'no-requests' : 'not-run',
     runs: replay.pruneRuns,
     requests: 0,
     requestsPruned: 0,

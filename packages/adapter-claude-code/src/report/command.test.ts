@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportCommand } from './command.js';
 import { fixtureTranscripts } from './test-support.js';
 
+const fixturesDir = new URL('../../../../fixtures/', import.meta.url).pathname;
+
 const toolHeavy = fixtureTranscripts.find((file) => file.endsWith('tool_heavy.jsonl'))!;
 let project: string;
 
@@ -84,6 +86,34 @@ describe('hookwise report', () => {
     const code = await reportCommand({ transcript: missing, json: true, projectDir: project, stdout: capture().stream, stderr: stderr.stream });
     expect(code).toBe(1);
     expect(stderr.text()).toContain(`cannot read the transcript ${missing}`);
+  });
+
+  it.each([
+    ['a JSON line of something else', '{"a":1}\n'],
+    ["a Roo fork's intent trace", null],
+    ['an empty file', ''],
+    ['plain text', 'hello\nworld\n'],
+  ])('refuses %s in one line naming what it expected, exit 1', async (_what, text) => {
+    const file = text === null ? path.join(fixturesDir, 'roo-intent-trace/tedoaba-roo-code/agent_trace.jsonl') : path.join(project, `not-a-session-${Math.random().toString(36).slice(2)}.jsonl`);
+    if (text !== null) await writeFile(file, text);
+    const stdout = capture();
+    const stderr = capture();
+    const code = await reportCommand({ transcript: file, json: true, projectDir: project, stdout: stdout.stream, stderr: stderr.stream });
+    expect(code).toBe(1);
+    expect(stdout.text()).toBe('');
+    const lines = stderr.text().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/expected a Claude Code transcript .*an OpenCode export .*a pi session file/);
+  });
+
+  it('says a transcript without a model request has none, not that no plugin listens', async () => {
+    const file = path.join(project, 'prompt-only.jsonl');
+    await writeFile(file, `${JSON.stringify({ type: 'user', uuid: 'u1', sessionId: 's1', message: { role: 'user', content: 'hello' } })}\n`);
+    const stdout = capture();
+    const code = await reportCommand({ transcript: file, json: false, projectDir: project, stdout: stdout.stream, stderr: capture().stream });
+    expect(code).toBe(0);
+    expect(stdout.text()).toContain('not run: the session has no model request');
+    expect(stdout.text()).not.toContain('no plugin listens');
   });
 
   it('fails with the config error and exit 1 when the project config is invalid', async () => {

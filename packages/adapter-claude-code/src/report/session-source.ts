@@ -38,6 +38,35 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false; reason
   }
 }
 
+const EXPECTED = 'expected a Claude Code transcript (JSONL of user/assistant lines, from ~/.claude/projects), an OpenCode export (`opencode export <sessionID>`) or a pi session file (JSONL opening with a session header)';
+
+/**
+ * Whether a JSONL line is one Claude Code writes: an object with a `type` and one of the fields
+ * every kind of its lines carries (`uuid`, `sessionId`, `message`, `messageId`, `leafUuid`).
+ */
+function isTranscriptLine(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const line = value as Record<string, unknown>;
+  return typeof line['type'] === 'string' && ['uuid', 'sessionId', 'message', 'messageId', 'leafUuid'].some((key) => key in line);
+}
+
+/**
+ * A file read as a transcript must show it: among the whole lines at its start, one that Claude
+ * Code writes. Only a start with no whole line (one line longer than the head) is left to the
+ * replay, which counts malformed lines.
+ */
+function assertTranscript(file: string, start: string): void {
+  if (start.trim() === '') throw new SessionFormatError(`${file} is empty; ${EXPECTED}`);
+  const whole = start.split('\n').slice(0, start.length >= HEAD_BYTES ? -1 : undefined);
+  if (whole.length === 0) return;
+  const isOurs = (text: string) => {
+    const parsed = parse(text);
+    return parsed.ok && isTranscriptLine(parsed.value);
+  };
+  if (whole.some(isOurs)) return;
+  throw new SessionFormatError(`${file} is not a session file hookwise reads: ${EXPECTED}`);
+}
+
 export type SessionFile = { host: 'claude-code' } | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] } | { host: 'pi' };
 
 /**
@@ -47,8 +76,12 @@ export type SessionFile = { host: 'claude-code' } | { host: 'opencode'; exported
  * the malformed ones. Throws the file system's error when the file cannot be read.
  */
 export async function identifySession(file: string): Promise<SessionFile> {
-  const start = head(file).trimStart();
-  if (!start.startsWith('{') && !start.startsWith('[')) return { host: 'claude-code' };
+  const raw = head(file);
+  const start = raw.trimStart();
+  if (!start.startsWith('{') && !start.startsWith('[')) {
+    assertTranscript(file, raw);
+    return { host: 'claude-code' };
+  }
   const newline = start.indexOf('\n');
   const firstLine = (newline === -1 ? start : start.slice(0, newline)).trim();
   const first = parse(firstLine);
@@ -57,7 +90,10 @@ export async function identifySession(file: string): Promise<SessionFile> {
   if (first.ok && typeof first.value === 'object' && first.value !== null && (first.value as Record<string, unknown>)['type'] === 'session') {
     throw new SessionFormatError(`${file} starts like a pi session file but its first line is not a session header ({ "type": "session", "id": "…", … })`);
   }
-  if (first.ok && typeof first.value === 'object' && first.value !== null && !Array.isArray(first.value)) return { host: 'claude-code' };
+  if (first.ok && typeof first.value === 'object' && first.value !== null && !Array.isArray(first.value)) {
+    assertTranscript(file, raw);
+    return { host: 'claude-code' };
+  }
   // Not one object per line: a whole JSON document (a pretty-printed or long export), or a transcript whose first line is cut.
   const whole = parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   if (whole.ok) {
@@ -65,6 +101,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
     throw new SessionFormatError(`${file} is a JSON document but neither an OpenCode export ({ "info": { "id": … }, "messages": [ … ] }, from \`opencode export <sessionID>\`) nor a Claude Code transcript (JSONL)`);
   }
   if (firstLine === '{' || firstLine === '[') throw new SessionFormatError(`${file} is not valid JSON (an OpenCode export is one JSON document, from \`opencode export <sessionID>\`): ${whole.reason}`);
+  assertTranscript(file, raw);
   return { host: 'claude-code' };
 }
 
