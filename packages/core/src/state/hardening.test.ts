@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEventLog } from './event-log.js';
 import { createFileStateStore } from './file-state-store.js';
+import { acquireFileLock } from './lock.js';
 
 // Reproductions of issue 15 at the level of the store and the log: each failed on the
 // previous implementation (write-file-atomic wrote through links, readFile/append followed
@@ -90,6 +91,20 @@ describe('locks left behind', () => {
     expect(await store.update<number>('s1', 'ns', (value) => (value ?? 0) + 1)).toBe(2);
     // Not a timing assertion on the machine's speed: the old lock waited for 10 s of staleness.
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a lock a live process took long ago is not taken over by age: a slow holder is waited for', async () => {
+    // What the first burst of a fresh install met on a loaded machine: a bundle build that held
+    // its lock past staleMs, taken over and built again, three times.
+    const file = path.join(hookwiseDir, 'state', 's1', 'slow.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const slow = await acquireFileLock(file, { maxWaitMs: 0, staleMs: 50, minDelayMs: 1, maxDelayMs: 1 });
+    const longAgo = (Date.now() - 10 * 60_000) / 1000;
+    utimesSync(slow.path, longAgo, longAgo);
+    await expect(acquireFileLock(file, { maxWaitMs: 20, staleMs: 50, minDelayMs: 1, maxDelayMs: 5 })).rejects.toMatchObject({ code: 'HW_STATE_LOCK' });
+    expect(slow.stillHeld()).toBe(true);
+    slow.release();
+    (await acquireFileLock(file, { maxWaitMs: 0, staleMs: 50, minDelayMs: 1, maxDelayMs: 1 })).release();
   });
 
   it('a lock of a killed process (pid gone) is taken over at once, and its temp files are swept', async () => {

@@ -18,8 +18,9 @@ import { ioError, isProcessAlive, processStartTime, tempNameFor } from './safe-f
  * e.g. a left-over proper-lockfile lock or a planted `mkdir`; a link; garbage) is moved aside at
  * once too: hookwise never created it this way, so nobody can be waiting on it. A holder on
  * another host (a shared network folder) cannot be checked, and counts as stale after `staleMs`.
- * A live holder is never timed out by age (default `staleMs` for a live local holder: 60 s):
- * the hook process's own deadline ends it long before.
+ * A live local holder whose start time matches is never timed out by age: the hook process's
+ * own deadline ends it. Only where the start time cannot be read (not Linux) does a live holder
+ * count as stale after `staleMs`, since its pid may have been reused.
  *
  * Taking over goes through `rename` of the stale lock to a unique name, then a check that what
  * was moved is the lock judged stale; if a live lock was moved by mistake (it was retaken in
@@ -29,7 +30,7 @@ import { ioError, isProcessAlive, processStartTime, tempNameFor } from './safe-f
 export interface FileLockOptions {
   /** Give up (HookwiseError `HW_STATE_LOCK`) after waiting this long for a live holder. */
   maxWaitMs: number;
-  /** A lock of another host, or a live local holder, counts as stale after this long. */
+  /** A lock of another host, or a live local holder whose start time cannot be read, counts as stale after this long. */
   staleMs: number;
   minDelayMs: number;
   maxDelayMs: number;
@@ -151,7 +152,11 @@ function isStale(holder: Holder | 'foreign', staleMs: number): boolean {
   if (holder.start !== '') {
     const start = processStartTime(holder.pid);
     if (start !== undefined && start !== holder.start) return true; // the pid was reused
+    // The very process that took it, still running: never stale by age. A slow holder (a bundle
+    // build on a machine at load 300 takes minutes) taken over would do its work twice.
+    if (start !== undefined) return false;
   }
+  // Where a reused pid cannot be told apart, age decides.
   return age > staleMs;
 }
 
