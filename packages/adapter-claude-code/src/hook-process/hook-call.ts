@@ -1,4 +1,5 @@
 import { existsSync, statSync, writeSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { HookwiseError, type EventLog } from '@hookwise/core';
@@ -120,9 +121,9 @@ const GUARDED = Symbol.for('hookwise.guarded');
  * `await` is not covered); throws `onTimeout(ms)` when it was stopped. Costs one short-lived
  * thread per run.
  */
-export function runWithinDeadline<T>(call: () => T, timeoutMs: number, onTimeout: (ms: number) => Error): T {
+export function runWithinDeadline<T>(call: () => T, timeoutMs: number, onTimeout: (ms: number) => Error, load: number = loadFactor()): T {
   // vm wants a whole number of ms below 2^32: outside a call (no deadline) the cap is ~24 days.
-  const limit = Math.max(1, Math.ceil(Math.min(timeoutMs, callDeadlineAt - Date.now(), 2_147_483_647)));
+  const limit = Math.max(1, Math.ceil(Math.min(timeoutMs * load, callDeadlineAt - Date.now(), 2_147_483_647)));
   guardScript ??= new Script('globalThis[Symbol.for("hookwise.guarded")]()', { filename: 'hookwise-guard' });
   const slots = globalThis as Record<symbol, unknown>;
   const previous = slots[GUARDED];
@@ -135,6 +136,17 @@ export function runWithinDeadline<T>(call: () => T, timeoutMs: number, onTimeout
   } finally {
     slots[GUARDED] = previous;
   }
+}
+
+/**
+ * How much longer than its deadline a synchronous part may run in wall time: the machine's load
+ * per core, at least 1. A hook's deadline is meant as its own CPU time; vm's watchdog can only
+ * count wall time, and on a machine at load 300 on 2 cores a process gets about 1/150 of a core,
+ * so a hook that did 15 ms of work took 2 s. Scaling by the load stops a real loop on an idle
+ * machine at the deadline and never stops a starved hook that did little (its update would be lost).
+ */
+export function loadFactor(load: number = loadavg()[0] ?? 0, cores: number = availableParallelism()): number {
+  return Math.max(1, load / Math.max(1, cores));
 }
 
 /** The engine's `runSync`: a hook's synchronous part stopped at its deadline is reported as a `timeout`. */
