@@ -26,6 +26,14 @@ export interface HookwiseConfig {
   /** `calibrated` (default: characters per token by kind, fitted on real usage), `chars` (characters / 4) or `json-aware` (JSON-like text at 3 characters a token). */
   tokenCounter?: 'calibrated' | 'chars' | 'json-aware';
   logLevel?: LogLevel;
+  /**
+   * Where session state lives when not in files under `.hookwise/`: `redis://host:port/db`
+   * (`?project=<name>` names the key prefix; default the project's package name). The
+   * `HOOKWISE_STATE_URL` environment variable wins over it.
+   */
+  state?: string;
+  /** Seconds a session's state is kept in Redis after its last update (default a week). */
+  stateTtlSeconds?: number;
 }
 
 export { defineConfig } from './define-config.js';
@@ -46,6 +54,8 @@ const commonShape = () => ({
   ),
   tokenCounter: z.optional(z.enum(['calibrated', 'chars', 'json-aware'])),
   logLevel: z.optional(z.enum(['silent', 'error', 'warn', 'info', 'debug'])),
+  state: z.optional(z.string().check(z.regex(/^rediss?:\/\//, { message: 'expected a redis:// or rediss:// URL' }))),
+  stateTtlSeconds: z.optional(z.number().check(z.int(), z.positive())),
 });
 
 const buildModuleConfigSchema = () =>

@@ -12,7 +12,8 @@ import type { PluginMeta } from './plugin.js';
 import { parseWith } from './schema.js';
 import { points, type PointInput, type PointName, type PointPayload } from './points.js';
 import { createEventLog } from './state/event-log.js';
-import { createFileStateStore, createSessionState } from './state/file-state-store.js';
+import { createSessionState } from './state/file-state-store.js';
+import { openStateStore } from './state/open-state-store.js';
 import type { EventLog, StateStore } from './state/types.js';
 import { createCharsTokenCounter, createJsonAwareTokenCounter, defaultTokenCounter, type TokenCounter } from './token-counter.js';
 import { CLOCK, EVENT_LOG, HOST, LOGGER, PROJECT_DIR, STATE_STORE, TOKEN_COUNTER } from './tokens.js';
@@ -100,7 +101,13 @@ export function createEngine(options: EngineOptions): Engine {
   const tokenCounter =
     options.tokenCounter ?? (config.tokenCounter === 'json-aware' ? createJsonAwareTokenCounter() : config.tokenCounter === 'chars' ? createCharsTokenCounter(4) : defaultTokenCounter);
   const stateDirectory = path.resolve(projectDir, config.stateDir ?? '.hookwise');
-  const stateStore = options.stateStore ?? createFileStateStore({ directory: stateDirectory, logger });
+  // A shared store's outage is reported once, as a hook error of hookwise itself, and its end too.
+  const ownStore = options.stateStore === undefined ? openStateStore({ projectDir, config, logger, onOutage: (error) => void recordOutage(error) }) : undefined;
+  const stateStore = options.stateStore ?? ownStore!;
+  const recordOutage = (error: HookwiseError | undefined) =>
+    eventLog
+      .append(error ? { type: 'hook:error', pluginName: 'hookwise', hookName: 'state', kind: 'state-unavailable', message: error.message } : { type: 'state:available' })
+      .catch(() => undefined);
   const eventLog =
     options.eventLog ??
     createEventLog({
@@ -252,6 +259,7 @@ export function createEngine(options: EngineOptions): Engine {
     async dispose() {
       await scopes.dispose();
       await engineContainer?.dispose();
+      await ownStore?.close?.();
     },
   };
 }

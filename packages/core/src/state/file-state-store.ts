@@ -430,7 +430,7 @@ function createKeyMemo(): { keyOf(sessionId: string, namespace: string): string;
 }
 
 /** Namespace rule: safe segments separated by `/`, optionally one leading `@` (npm scope). */
-function assertSafeNamespace(namespace: unknown): string {
+export function assertSafeNamespace(namespace: unknown): string {
   if (typeof namespace === 'string' && namespace.startsWith('@')) {
     assertSafeName(namespace.slice(1), 'state namespace (after its leading "@")', { allowSlash: true, maxLength: 127 });
     return namespace;

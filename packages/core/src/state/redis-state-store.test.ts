@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type RedisServer } from '../../../../test-support/redis-server.js';
+import type { HookwiseError, StateCorruptError } from '../errors.js';
+import { createMemoryLogger } from '../logger.js';
+import { sharedBehaviour } from './__fixtures__/store-contract.js';
+import { createRedisStateStore, type RedisStateStore } from './redis-state-store.js';
+
+// A real Redis (Debian's redis-server, which .ci/run installs) on a free loopback port.
+let server: RedisServer;
+let admin: Redis;
+const stores: RedisStateStore[] = [];
+let projects = 0;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  admin = new Redis(server.url);
+  admin.on('error', () => undefined); // the outage test stops the server under it
+});
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  admin.disconnect();
+  await server.remove();
+});
+
+function store(options: Partial<Parameters<typeof createRedisStateStore>[0]> = {}): RedisStateStore {
+  const made = createRedisStateStore({ url: server.url, project: `test-${++projects}`, logger: createMemoryLogger(), ...options });
+  stores.push(made);
+  return made;
+}
+
+sharedBehaviour('redis store', () => store());
+
+describe('redis store: keys, expiry and foreign values', () => {
+  it('keeps a session under hookwise:<project>:<session>:<namespace>, with a week to live by default', async () => {
+    const state = store({ project: 'my-app' });
+    await state.update('s1', '@hookwise/hook-suggest', () => ({ n: 1 }));
+    expect(await admin.hgetall('hookwise:my-app:s1:@hookwise/hook-suggest')).toEqual({ v: '1', data: '{"n":1}' });
+    const ttl = await admin.ttl('hookwise:my-app:s1:@hookwise/hook-suggest');
+    expect(ttl).toBeGreaterThan(7 * 24 * 3600 - 60);
+    expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
+    const short = store({ project: 'short-lived', ttlSeconds: 60 });
+    await short.update('s1', 'ns', () => 1);
+    expect(await admin.ttl('hookwise:short-lived:s1:ns')).toBeLessThanOrEqual(60);
+  });
+
+  it.each([
+    ['a string', (key: string) => admin.set(key, 'not ours')],
+    ['a hash of another shape', (key: string) => admin.hset(key, 'x', '1')],
+    ['data that does not parse', (key: string) => admin.hset(key, 'v', '3', 'data', '{torn')],
+  ])('sets aside %s under its key, reports it, and reads it as absent', async (_what, plant) => {
+    const corrupt: StateCorruptError[] = [];
+    const state = store({ project: 'foreign', onCorrupt: (error) => corrupt.push(error) });
+    const session = `s${Math.random().toString(36).slice(2)}`;
+    await plant(`hookwise:foreign:${session}:ns`);
+    expect(await state.read(session, 'ns')).toBeUndefined();
+    expect(corrupt).toHaveLength(1);
+    expect(await admin.exists(corrupt[0]!.movedTo!)).toBe(1);
+    expect(await state.update<number>(session, 'ns', (current) => (current ?? 0) + 1)).toBe(1);
+    await admin.del(corrupt[0]!.movedTo!);
+  });
+});
+
+describe('redis store: outages', () => {
+  it('fails at once while Redis is down, reports the outage once, and goes on with the state written before', async () => {
+    const outages: Array<HookwiseError | undefined> = [];
+    const logger = createMemoryLogger();
+    const state = store({ project: 'outage', logger, onOutage: (error) => outages.push(error) });
+    await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1);
+    // Redis gone: no persistence here, so the restart below comes back empty; the value is put back by hand as a persistent Redis would keep it.
+    await server.stop();
+    for (let call = 0; call < 3; call++) await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({ code: 'HW_STATE_UNAVAILABLE' });
+    expect(outages).toHaveLength(1);
+    expect(logger.lines.filter((line) => line.includes('is unreachable'))).toHaveLength(1);
+    await server.start();
+    await admin.hset('hookwise:outage:s1:count', 'v', '1', 'data', '1').catch(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await admin.hset('hookwise:outage:s1:count', 'v', '1', 'data', '1');
+    });
+    await expect.poll(() => state.read('s1', 'count').catch(() => 'down'), { timeout: 10_000, interval: 100 }).toBe(1);
+    expect(await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).toBe(2);
+    expect(outages).toHaveLength(2);
+    expect(outages[1]).toBeUndefined();
+  }, 30_000);
+
+  it('refuses at once when Redis was never reachable, within its connect timeout', async () => {
+    const state = store({ url: 'redis://127.0.0.1:1/0', project: 'nowhere', connectTimeoutMs: 200 });
+    await expect(state.read('s1', 'ns')).rejects.toMatchObject({ code: 'HW_STATE_UNAVAILABLE' });
+  });
+});
+
+describe('redis store: many processes', () => {
+  it('4 processes × 200 concurrent updates of one key lose none', async () => {
+    // The children run the built store (dist), as an app instance would.
+    const child = fileURLToPath(new URL('./__fixtures__/redis-increments.mjs', import.meta.url));
+    const runs = Array.from(
+      { length: 4 },
+      () =>
+        new Promise<number | null>((resolve) => {
+          const increments = spawn(process.execPath, [child, server.url, '200'], { stdio: ['ignore', 'ignore', 'inherit'] });
+          increments.once('exit', resolve);
+        }),
+    );
+    expect(await Promise.all(runs)).toEqual([0, 0, 0, 0]);
+    expect(await store({ project: 'increments' }).read('s1', 'count')).toBe(800);
+  }, 120_000);
+});

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** A real Redis (Debian's `redis-server`) on 127.0.0.1, for the shared-state tests. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops it (SIGTERM, waits for the exit); `start()` runs it again on the same port, empty. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it for good and removes its folder. */
+  remove(): Promise<void>;
+}
+
+export const REDIS_SERVER = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((file) => existsSync(file)) ?? 'redis-server';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith('+PONG'));
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Starts a throwaway Redis (no persistence, loopback only) on a free port. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-redis-'));
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory], { stdio: 'ignore' });
+    const started = child;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode} (is Debian's redis-server installed?)`);
+      if (await answers(port)) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('redis-server did not answer within 5 s');
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGTERM');
+    });
+  };
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}/0`,
+    start,
+    stop,
+    remove: async () => {
+      await stop();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
