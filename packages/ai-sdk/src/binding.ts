@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventLog, HookFailure, HookwiseConfig, Logger, MergedNotice, MergedOutcome, PluginInstance, PointInput, PointName, StateStore } from '@hookwise/core';
 import {
   createEventLog,
-  createFileStateStore,
+  stateUrl,
   createLevelLogger,
   createMemoryEventLog,
   createMemoryStateStore,
@@ -37,8 +37,8 @@ export interface HookwiseNotice extends MergedNotice {
 
 /** A problem hookwise stepped aside from: the model call went on unchanged. */
 export interface HookwiseErrorReport {
-  /** `config`: the config could not be loaded or a plugin's options are invalid (hookwise is off); otherwise a hook's failure kind. */
-  kind: 'config' | HookFailure['kind'];
+  /** `config`: the config could not be loaded or a plugin's options are invalid (hookwise is off); `state`: the shared state store (Redis) is unreachable, told once per outage; otherwise a hook's failure kind. */
+  kind: 'config' | 'state' | HookFailure['kind'];
   message: string;
   sessionId?: string;
   point?: PointName;
@@ -135,7 +135,9 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     engineOptions: (config) => ({
       ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
       ...(eventLog ? { eventLog } : {}),
-      stateStore: options.stateStore ?? (onFiles ? createFileStateStore({ directory: path.resolve(projectDir, config.stateDir ?? '.hookwise'), logger }) : createMemoryStateStore()),
+      // Files with a project folder, Redis when the deployment names one (the engine opens either), else memory.
+      ...(options.stateStore ? { stateStore: options.stateStore } : onFiles || stateUrl(config) ? {} : { stateStore: createMemoryStateStore() }),
+      onStateOutage: (error) => error && reportError({ kind: 'state', message: error.message }),
       ephemeral: !onFiles,
     }),
     onFailure: (message) => {

@@ -59,7 +59,12 @@ export interface EngineOptions {
   ephemeral?: boolean;
   /** The host applies nothing hooks return, only measures it (a replay): plugins see `context.dryRun`. */
   dryRun?: boolean;
+  /** Told once when the shared state store (Redis) becomes unreachable, and once with undefined when it is back. */
+  onStateOutage?: (error: HookwiseError | undefined) => void;
 }
+
+/** A hook failed because the shared state store is away (reported once by the store, not per hook). */
+const isStateOutage = (error: unknown): boolean => HookwiseError.isInstance(error) && error.code === 'HW_STATE_UNAVAILABLE';
 
 export interface Engine {
   readonly projectDir: string;
@@ -104,10 +109,16 @@ export function createEngine(options: EngineOptions): Engine {
   // A shared store's outage is reported once, as a hook error of hookwise itself, and its end too.
   const ownStore = options.stateStore === undefined ? openStateStore({ projectDir, config, logger, onOutage: (error) => void recordOutage(error) }) : undefined;
   const stateStore = options.stateStore ?? ownStore!;
-  const recordOutage = (error: HookwiseError | undefined) =>
-    eventLog
+  const recordOutage = (error: HookwiseError | undefined) => {
+    try {
+      options.onStateOutage?.(error);
+    } catch (callbackError) {
+      logger.warn(`onStateOutage threw: ${(callbackError as Error).message}`);
+    }
+    return eventLog
       .append(error ? { type: 'hook:error', pluginName: 'hookwise', hookName: 'state', kind: 'state-unavailable', message: error.message } : { type: 'state:available' })
       .catch(() => undefined);
+  };
   const eventLog =
     options.eventLog ??
     createEventLog({
@@ -156,7 +167,7 @@ export function createEngine(options: EngineOptions): Engine {
     hookTimeoutMs,
     runSync: options.runSync,
     waitingForLock: waitingForLock && (() => waitingForLock.call(stateStore)),
-    onLateFailure: (hook, error, sessionId) => void late(failureOf(hook, error), sessionId, hook.point),
+    onLateFailure: (hook, error, sessionId) => void (isStateOutage(error) || late(failureOf(hook, error), sessionId, hook.point)),
   });
 
   async function emit<P extends PointName>(point: P, input: PointInput<P>, emitOptions?: EmitOptions): Promise<MergedOutcome<P>> {
@@ -195,6 +206,9 @@ export function createEngine(options: EngineOptions): Engine {
         result = runHook(hook, scopes.plugin(sessionId, hook.plugin), payload, merged.measurements, signal, startedAt);
         if (isThenable(result)) result = await result;
       } catch (error) {
+        // The shared state store is away: it reported the outage once; each hook that needed it
+        // steps aside without a report of its own.
+        if (isStateOutage(error)) continue;
         await fail(merged, failureOf(hook, error), sessionId, emitOptions);
         continue;
       }

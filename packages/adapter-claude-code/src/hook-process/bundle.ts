@@ -302,6 +302,24 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
           },
         },
         {
+          // The Redis client loads only where a deployment shares state (HOOKWISE_STATE_URL): it
+          // stays out of the bundle, required on first use from where core resolved it.
+          name: 'hookwise-external-redis',
+          setup(build: import('esbuild').PluginBuild) {
+            // A one-line module that requires the real one by its path: the bundle runs in a vm
+            // Script, where a dynamic import() of a file cannot run, and a require can.
+            build.onResolve({ filter: /^ioredis$/ }, (args) => {
+              try {
+                return { path: createRequire(args.importer).resolve('ioredis'), namespace: 'hookwise-redis' };
+              } catch {
+                return { path: 'ioredis', external: true };
+              }
+            });
+            build.onLoad({ filter: /.*/, namespace: 'hookwise-redis' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+            build.onResolve({ filter: /.*/, namespace: 'hookwise-redis' }, (args) => ({ path: args.path, external: true }));
+          },
+        },
+        {
           // One core (and so one tsyringe container) for the adapter and every plugin; its
           // subpath entries (`@hookwise/core/host`, …) are files beside the main one.
           name: 'hookwise-one-core',
