@@ -182,7 +182,9 @@ export function renderHtml(report: Report): string {
   const pruneText =
     prune.method === 'not-run'
       ? 'Not run: no plugin listens on <code>llm:before</code>.'
-      : prune.requestsPruned === 0
+      : prune.requests === 0
+        ? 'No request in this session to run it before.'
+        : prune.requestsPruned === 0
         ? `Nothing would be taken out of any of the ${formatNumber(prune.requests)} requests${runs}.`
         : `${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests would be pruned${runs}: up to ${formatNumber(prune.maxReclaimedTokens)} tokens (${prune.maxParts} parts) from one request, ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session.`;
   const noticeRows = report.notices.map((notice) => [numberCell(notice.line), cell(escapeHtml(notice.point)), cell(`<pre>${escapeHtml(notice.text)}</pre>`)]);
