@@ -104,4 +104,4 @@ console.log(`${PARSE.padEnd(38)} wall median ${of('parseWall').toFixed(1)} ms, C
 console.log(`${REPORT.padEnd(38)} wall median ${of('reportWall').toFixed(1)} ms, CPU median ${of('reportCpu').toFixed(1)} ms`);
 const wallRatio = medianOf(rounds.map((round) => round.reportWall / round.parseWall));
 const cpuRatio = medianOf(rounds.map((round) => round.reportCpu / round.parseCpu));
-console.log(`report / bare parse (median over ${ROUNDS} rounds of 5 runs each): ${wallRatio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU (target ≤ 2×); JSON report ${Math.round(reportBytes / 1024)} KB`);
+console.log(`report / bare parse (median over ${ROUNDS} rounds of 5 runs each): ${wallRatio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU (target ≤ 2.5×); JSON report ${Math.round(reportBytes / 1024)} KB`);
