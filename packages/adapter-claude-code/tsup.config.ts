@@ -4,14 +4,13 @@ import { withoutKeepNames } from '../../tsup.shared.js';
 // Entries by path, because they are loaded by path: bin/hookwise.cjs loads
 // `hook-process/build-or-load` and `hook-process/run-command`; the per-project run bundle
 // includes `hook-process/bundle-runtime`; @hookwise/cli loads `setup/index` (package.json's
-// "hookwise" field), which loads `report/command` for `hookwise report`.
+// "hookwise" field).
 const entry: Record<string, string> = {
   index: 'src/index.ts',
   'setup/index': 'src/setup/index.ts',
   'hook-process/build-or-load': 'src/hook-process/build-or-load.ts',
   'hook-process/run-command': 'src/hook-process/run-command.ts',
   'hook-process/bundle-runtime': 'src/hook-process/bundle-runtime.ts',
-  'report/command': 'src/report/command.ts',
 };
 
 // tsup switches to SWC when tsconfig has emitDecoratorMetadata and @swc/core is installed.

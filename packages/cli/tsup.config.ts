@@ -1,5 +1,10 @@
 import { defineConfig } from 'tsup';
 import { libraryBuild } from '../../tsup.shared.js';
 
-// `cli` is what bin/hookwise.js loads; `index` is the API host adapters write their setup against.
-export default defineConfig({ ...libraryBuild, entry: ['src/index.ts', 'src/cli.ts'], dts: { entry: { index: 'src/index.ts' } } });
+// `cli` is what bin/hookwise.js loads; `index` is the API host adapters write their setup against;
+// `report/command` is loaded by `hookwise report` only (and by path by the demo and its bench).
+export default defineConfig({
+  ...libraryBuild,
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts', 'report/command': 'src/report/command.ts' },
+  dts: { entry: { index: 'src/index.ts' } },
+});

@@ -66,8 +66,8 @@ for (const root of roots) {
 }
 
 const require = createRequire(import.meta.url);
-const adapterDir = path.dirname(require.resolve('@hookwise/adapter-claude-code/package.json'));
-const { reportCommand } = await import(pathToFileURL(path.join(adapterDir, 'dist', 'report', 'command.js')).href);
+const cliDir = path.dirname(require.resolve('@hookwise/cli/package.json'));
+const { reportCommand } = await import(pathToFileURL(path.join(cliDir, 'dist', 'report', 'command.js')).href);
 
 // Inside the demo, so the config resolves the plugins installed for it.
 mkdirSync(path.join(demoDir, 'out'), { recursive: true });

@@ -11,8 +11,8 @@ import { futureEdits, oracleConfigSource } from '../bench/oracle.mjs';
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const SESSION = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
 const require = createRequire(import.meta.url);
-const adapterDir = path.dirname(require.resolve('@hookwise/adapter-claude-code/package.json'));
-const { reportCommand } = await import(pathToFileURL(path.join(adapterDir, 'dist', 'report', 'command.js')).href);
+const cliDir = path.dirname(require.resolve('@hookwise/cli/package.json'));
+const { reportCommand } = await import(pathToFileURL(path.join(cliDir, 'dist', 'report', 'command.js')).href);
 const scratch = mkdtempSync(path.join(tmpdir(), 'hookwise-oracle-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

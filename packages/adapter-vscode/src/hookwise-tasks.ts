@@ -30,7 +30,7 @@ export interface HookwiseTaskProviderOptions {
 }
 
 const descriptions: Record<HookwiseTaskCommand, string> = {
-  report: 'What hookwise did in a session (needs @hookwise/adapter-claude-code)',
+  report: 'What hookwise did in a session: a Claude Code, OpenCode or pi session file (needs @hookwise/cli)',
   doctor: 'Check the hookwise setup of this workspace (needs @hookwise/adapter-claude-code)',
 };
 

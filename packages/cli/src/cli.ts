@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { HookwiseError } from '@hookwise/core';
 import { doctor } from './doctor.js';
-import type { HostOption, HostSetup } from './host-setup.js';
+import type { HostOption } from './host-setup.js';
 import { chooseHost, findHostAdapters, loadHostSetup, type HostAdapter } from './hosts.js';
 import { init } from './init.js';
 import { loadProjectEngine } from './project.js';
@@ -48,22 +48,6 @@ function peekProjectDir(argv: readonly string[], io: CliIo): string {
   return projectDirOf(io);
 }
 
-/**
- * The setup whose report `hookwise report` uses: the chosen host's, else the first other
- * installed adapter that offers one. A report tells a session's host from the file itself, so
- * a report of one adapter may read another host's sessions (e.g. an OpenCode export).
- */
-async function reportingSetup(chosen: HostAdapter, installed: readonly HostAdapter[]): Promise<HostSetup | undefined> {
-  const setup = await loadHostSetup(chosen);
-  if (setup.report) return setup;
-  for (const adapter of installed) {
-    if (adapter === chosen) continue;
-    const other = await loadHostSetup(adapter).catch(() => undefined);
-    if (other?.report) return other;
-  }
-  return undefined;
-}
-
 /** Runs the CLI and resolves with the exit code. */
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   // Plugin commands (`hookwise suggest dismiss`) are whatever the configured plugins offer, so
@@ -71,7 +55,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   const first = argv[0];
   if (first !== undefined && !first.startsWith('-') && !BUILT_IN.has(first)) return runPluginCommand(argv, io);
   if (first === 'run') return runThroughHost(argv.slice(1), io);
-  const installed = findHostAdapters(peekProjectDir(argv, io));
+  // The report reads any host's session file and needs no adapter: it does not look for them.
+  const installed = first === 'report' ? [] : findHostAdapters(peekProjectDir(argv, io));
 
   let exitCode = 0;
   const program = new Command('hookwise')
@@ -160,31 +145,23 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   program
     .command('report')
-    .description('Report what hookwise did in a session, from its session file: a Claude Code transcript (.jsonl), an `opencode export` JSON or a pi session (.jsonl), told apart by content.')
-    .argument('<transcript>', 'path of the transcript')
+    .description('Replay a session through the project\'s plugins (or every installed plugin) and report what they did or would have done. Reads a Claude Code transcript (.jsonl), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (.jsonl), told apart by content; needs no host adapter.')
+    .argument('<session>', 'path of the session file')
     .option('--json', 'print JSON instead of text', false)
     .option('--html <file>', 'also write an HTML report to this file')
-    .option('--config <file>', 'config file to use (default: the project\'s)')
+    .option('--config <file>', 'config file to use (default: the project\'s; without one, every installed hookwise plugin)')
     .option('-C, --project <dir>', PROJECT_HELP)
-    .option('--host <host>', 'the host adapter whose report to use (default: as for init; when it offers none, an installed adapter that does)')
-    .action(async (transcript: string, options: { json: boolean; html?: string; config?: string; project?: string; host?: string }) => {
-      const choice = chooseHost(installed, options.host);
-      const setup = choice.ok ? await reportingSetup(choice.adapter, installed) : undefined;
-      if (!setup?.report) {
-        io.stderr(`hookwise report: ${choice.ok ? `the ${choice.adapter.host} adapter offers no report, nor does any other installed host adapter` : choice.message}\n`);
-        exitCode = 1;
-        return;
-      }
-      exitCode = await setup.report({
-        transcript: path.resolve(io.cwd, transcript),
+    .action(async (session: string, options: { json: boolean; html?: string; config?: string; project?: string }) => {
+      // Loaded here only: the other commands never pay for the report's modules.
+      const { reportCommand } = await import('./report/command.js');
+      exitCode = await reportCommand({
+        transcript: path.resolve(io.cwd, session),
         json: options.json,
-        html: options.html === undefined ? undefined : path.resolve(io.cwd, options.html),
+        ...(options.html === undefined ? {} : { html: path.resolve(io.cwd, options.html) }),
         projectDir: projectDirOf(io, options.project),
-        configFile: options.config === undefined ? undefined : path.resolve(io.cwd, options.config),
-        home: io.env.HOME,
+        ...(options.config === undefined ? {} : { configFile: path.resolve(io.cwd, options.config) }),
         stdout: io.stdout,
-        stderr: io.stderr,
-        stderrStream: io.stderrStream,
+        stderr: io.stderrStream ?? io.stderr,
       });
     });
 

@@ -17,8 +17,6 @@ export interface HostSetup {
   init(context: HostInitContext): Promise<HostInitPlan>;
   /** The host's checks for `doctor`, after the CLI's own (Node, config, plugins, state folders). */
   doctor(context: HostDoctorContext): Promise<void>;
-  /** `hookwise report <transcript>` for this host's transcripts. */
-  report?(context: HostReportContext): Promise<number>;
   /**
    * `hookwise run <args…>`, for hosts that start a process per hook call: settings written with
    * `--command "npx hookwise"` reach the host's hook command through here. It may end the process.
@@ -82,16 +80,4 @@ export interface HostDoctorContext extends HostContext {
   problem: (text: string) => void;
   /** A warning: printed, does not fail `doctor`. */
   warn: (text: string) => void;
-}
-
-export interface HostReportContext extends HostContext {
-  /** Absolute path of the transcript. */
-  transcript: string;
-  json: boolean;
-  /** Absolute path of the HTML file to write, if asked. */
-  html: string | undefined;
-  /** Absolute path of the config to use instead of the project's. */
-  configFile: string | undefined;
-  /** The real stderr stream when there is one, for a progress bar. */
-  stderrStream: NodeJS.WritableStream | undefined;
 }

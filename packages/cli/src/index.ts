@@ -3,4 +3,4 @@ export type { CliIo } from './cli.js';
 export { DEFAULT_HOST, findHostAdapters } from './hosts.js';
 export type { HostAdapter } from './hosts.js';
 export { pointsInUse } from './project.js';
-export type { HostContext, HostDoctorContext, HostInitContext, HostInitPlan, HostOption, HostReportContext, HostSetup, PlannedFile } from './host-setup.js';
+export type { HostContext, HostDoctorContext, HostInitContext, HostInitPlan, HostOption, HostSetup, PlannedFile } from './host-setup.js';

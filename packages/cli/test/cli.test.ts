@@ -88,7 +88,7 @@ describe('help', () => {
     for (const command of ['init', 'run', 'doctor', 'report', 'commands']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     for (const host of ['claude-code', 'opencode', 'pi', 'vscode', 'ai-sdk']) expect(help.stdout).toContain(`${host} `);
     expect(help.stdout).toContain('Installed here: opencode.');
-    expect(run(project, ['report', '--help']).stdout).toMatch(/Claude Code.*opencode export.*pi session/s);
+    expect(run(project, ['report', '--help']).stdout).toMatch(/Claude Code[\s\S]*OpenCode[\s\S]*pi\s+session/);
   });
 });
 
@@ -123,29 +123,50 @@ describe('choosing the host', () => {
     expect(doctor.stdout).toMatch(/^✗ no host adapter for "pi"/m);
   });
 
-  it('report and run go to the host that offers them, and say when it offers none', () => {
+  it('run goes to the host that offers it, and says when it offers none', () => {
     const project = scratch('adapter-opencode');
-    const result = run(project, ['report', 'session.jsonl']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('the opencode adapter offers no report, nor does any other installed host adapter');
     const hook = run(project, ['run', 'PostToolUse']);
     expect(hook.code).toBe(1);
     expect(hook.stderr).toContain('the opencode adapter has no hook command');
   });
 });
 
-describe('report on an OpenCode session', () => {
-  const exportFile = path.join(packagesDir, 'adapter-claude-code', 'src', 'report', '__fixtures__', 'opencode', 'opencode-export.json');
+describe('report, whatever host adapter is installed or not', () => {
+  const fixtures = path.join(packagesDir, 'cli', 'src', 'report', '__fixtures__');
+  const exportFile = path.join(fixtures, 'opencode', 'opencode-export.json');
+  const piFile = path.join(fixtures, 'pi', 'pi-session-long.jsonl');
+  const transcript = path.join(packagesDir, '..', 'fixtures', 'claude-code-transcripts', 'marot-spotter', 'short.jsonl');
 
-  it('reads an opencode export through the installed adapter that offers a report, whichever host is chosen', () => {
-    const project = scratch('adapter-opencode', 'adapter-claude-code');
-    for (const args of [[], ['--host', 'opencode'], ['--host', 'claude-code']]) {
-      const result = run(project, ['report', exportFile, '--json', ...args]);
-      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-      expect(JSON.parse(result.stdout), args.join(' ')).toMatchObject({ host: 'opencode', toolCalls: 6, compactions: [{ trigger: 'auto' }] });
+  it('reads a Claude Code transcript, an OpenCode export and a pi session with no adapter installed, telling them apart by content', () => {
+    const project = scratch();
+    for (const [file, host, heading] of [
+      [transcript, 'claude-code', 'host: Claude Code'],
+      [exportFile, 'opencode', 'host: OpenCode'],
+      [piFile, 'pi', 'host: pi'],
+    ] as const) {
+      const result = run(project, ['report', file, '--json']);
+      expect(result.code, `${host}: ${result.stderr}`).toBe(0);
+      expect(JSON.parse(result.stdout), host).toMatchObject({ host, config: 'default', missingPlugins: [] });
+      expect(JSON.parse(result.stdout).plugins, host).toHaveLength(3);
+      expect(run(project, ['report', file]).stdout, host).toContain(heading);
     }
-    const text = run(project, ['report', exportFile, '--host', 'opencode']);
-    expect(text.stdout).toContain('host: OpenCode');
+  });
+
+  it('gives the same report with any host adapter installed', () => {
+    const bare = run(scratch(), ['report', exportFile, '--json']);
+    const withAdapters = run(scratch('adapter-opencode', 'adapter-claude-code'), ['report', exportFile, '--json']);
+    expect(withAdapters.code, withAdapters.stderr).toBe(0);
+    const { transcript: _first, ...expected } = JSON.parse(bare.stdout);
+    const { transcript: _second, ...actual } = JSON.parse(withAdapters.stdout);
+    expect(actual).toEqual(expected);
+  });
+
+  it('refuses a file it does not read in one line, exit 1', () => {
+    const project = scratch();
+    const result = run(project, ['report', path.join(packagesDir, '..', 'fixtures', 'roo-intent-trace', 'tedoaba-roo-code', 'agent_trace.jsonl')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^hookwise report: .*agent_trace\.jsonl is JSONL but not a session file: expected a Claude Code transcript .* an OpenCode export .* or a pi session file .*\n$/);
   });
 });
 
@@ -158,6 +179,10 @@ describe('the CLI', () => {
       expect(help.code, command).toBe(0);
       expect(help.stdout, command).toContain(`Usage: hookwise ${command}`);
     }
+    const commands = run(project, ['--help']).stdout;
+    for (const command of ['init', 'doctor', 'report', 'run', 'commands']) expect(commands, command).toMatch(new RegExp(`^  ${command} `, 'm'));
+    const report = run(project, ['report', '--help']).stdout.replace(/\s+/g, ' ');
+    for (const host of ['Claude Code', 'OpenCode', 'pi session']) expect(report, host).toContain(host);
     expect(run(project, ['init', '--help']).stdout).toMatch(/--scope <scope>\s+which Claude Code settings file to write \(claude-code\)/);
   });
 

@@ -6,8 +6,7 @@ import { planClaudeCodeInit } from './init.js';
 
 /**
  * What `hookwise` (@hookwise/cli) does for Claude Code; package.json's `"hookwise"` field
- * points the CLI here. The report replays a Claude Code transcript through this adapter's
- * binding, so it is this host's capability.
+ * points the CLI here. (`hookwise report` is the CLI's own: it reads any host's session.)
  */
 const setup: HostSetup = {
   host: 'claude-code',
@@ -18,18 +17,6 @@ const setup: HostSetup = {
   ],
   init: planClaudeCodeInit,
   doctor: checkClaudeCodeSetup,
-  report: async (context) => {
-    const { reportCommand } = await import('../report/command.js');
-    return reportCommand({
-      transcript: context.transcript,
-      json: context.json,
-      html: context.html,
-      projectDir: context.projectDir,
-      configFile: context.configFile,
-      stdout: context.stdout,
-      stderr: context.stderrStream ?? context.stderr,
-    });
-  },
   // Settings written with `--command "npx hookwise"`: the call goes through bin/hookwise.cjs as
   // if Claude Code had called it (its stdout and exit guards included). The bin ends the
   // process on every path, so the promise never settles.

@@ -84,8 +84,10 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   out.push(requestTransformsHeading(report.host));
   out.push('');
   out.push(`Pruning (llm:before transforms before every request${prune.method === 'turn' ? `; ${formatNumber(prune.runs)} runs: the first request of each turn stands for the turn` : ''})`);
-  if (prune.method === 'not-run' || prune.method === 'no-requests') {
-    out.push(prune.method === 'not-run' ? '  not run: no plugin listens on llm:before' : '  not run: the session has no model request');
+  if (prune.method === 'not-run') {
+    out.push('  not run: no plugin listens on llm:before');
+  } else if (prune.requests === 0) {
+    out.push('  no request in this session to run it before');
   } else if (prune.requestsPruned === 0) {
     out.push(`  nothing taken out of any of the ${formatNumber(prune.requests)} requests`);
   } else {

@@ -42,11 +42,23 @@ export function createReplayClock(): ReplayClock {
 }
 
 /**
+ * The plugins `hookwise init` suggests, named only in the one line that says what to install
+ * when no plugin is found: the report itself loads whatever is installed.
+ */
+const SUGGESTED_PLUGINS = ['@hookwise/hook-prune', '@hookwise/hook-precompact', '@hookwise/hook-suggest'];
+
+/** The report has no plugin to replay the session with: one line, with what to install. */
+export class NoPluginsError extends Error {
+  override readonly name = 'NoPluginsError';
+}
+
+/**
  * The config a project without one would get from `hookwise init`: every installed hookwise
  * plugin (core's `findInstalledPlugins`, by the package.json marker) with its defaults, loaded
  * the way a JSON config names them (core's `loadPlugin`: by package, default export). Plugins
- * are looked for from the project first, then from where this adapter is installed (the demo
- * and global installs bring the plugins along). The report never names a plugin itself.
+ * are looked for from the project first, then from where this CLI is installed (a global
+ * install, or `npx -p @hookwise/cli -p <plugin> …`, brings them along). Throws a
+ * {@link NoPluginsError} when none loads: a report of no plugin says nothing.
  */
 async function defaultConfig(projectDir: string, log: (line: string) => void): Promise<{ config: HookwiseConfig; missing: string[] }> {
   const from = [path.resolve(projectDir), import.meta.url];
@@ -60,6 +72,11 @@ async function defaultConfig(projectDir: string, log: (line: string) => void): P
       // Found but not loadable (no entry point, or a module that makes no plugin): worth a line.
       if (!(HookwiseError.isInstance(error) && error.code === 'HW_PLUGIN_NOT_FOUND')) log(`hookwise report: ${name} not loaded: ${(error as Error).message}`);
     }
+  }
+  if (plugins.length === 0) {
+    const packages = SUGGESTED_PLUGINS.join(' ');
+    const found = missing.length > 0 ? `none of the installed hookwise plugins loads (${missing.join(', ')})` : 'no hookwise plugin is installed there or beside this CLI';
+    throw new NoPluginsError(`no hookwise config in ${path.resolve(projectDir)} and ${found}: npm install -D ${packages} (or give a config with --config, or run npx ${['@hookwise/cli', ...SUGGESTED_PLUGINS].map((name) => `-p ${name}`).join(' ')} hookwise report <file>)`);
   }
   return { config: { plugins }, missing };
 }

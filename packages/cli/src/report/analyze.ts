@@ -4,7 +4,7 @@ import { resolveContextWindow } from '@hookwise/core/host';
 import { summarizeCost, requestCosts, type CostSummary } from './cost.js';
 import { createReplayEngine } from './replay-engine.js';
 import type { ReplayNotice, ReplayResult, SessionHost, UsagePoint } from './replay.js';
-import { replaySession } from './session-source.js';
+import { identifySession, replaySession } from './session-source.js';
 
 /**
  * The report's JSON shape (`hookwise report --json`). Stable: fields are only ever added, and
@@ -152,9 +152,8 @@ export interface PruneSummary {
    *   whose choice changes only when a prompt arrives (hook-prune's OpenCode rule); a lower bound
    *   for one that also reacts to the turn's own tool results (hook-prune's agentic default).
    * - `not-run`: no plugin listens on `llm:before`.
-   * - `no-requests`: the session has no model request to run it before.
    */
-  method: 'turn' | 'every-request' | 'not-run' | 'no-requests';
+  method: 'turn' | 'every-request' | 'not-run';
   /** Times `llm:before` actually ran (compactions included). */
   runs: number;
   /** Requests it has a figure for (compactions not included). */
@@ -309,7 +308,7 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
 
   const autoCompactTokens = autoCompactPoint(contextWindow);
   const prune: PruneSummary = {
-    method: replay.pruneRuns > 0 ? replay.pruneSampling : replay.usage.length === 0 ? 'no-requests' : 'not-run',
+    method: replay.requestHooks ? replay.pruneSampling : 'not-run',
     runs: replay.pruneRuns,
     requests: 0,
     requestsPruned: 0,
@@ -398,6 +397,8 @@ export interface BuildReportOptions {
 
 /** Replays a transcript through the project's plugins and builds the report. */
 export async function buildReport(transcript: string, options: BuildReportOptions): Promise<Report> {
+  // The file first: one that is no session is refused before any plugin loads.
+  const source = await identifySession(transcript);
   const setup = await createReplayEngine({
     projectDir: options.projectDir,
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
@@ -408,7 +409,7 @@ export async function buildReport(transcript: string, options: BuildReportOption
       ...(options.onLine ? { onLine: options.onLine } : {}),
       ...(options.pruneSampling ? { pruneSampling: options.pruneSampling } : {}),
       ...(options.synchronousReads ? { synchronousReads: true } : {}),
-    });
+    }, source);
     return analyzeReplay(replay, { plugins: [...setup.engine.plugins], config: setup.configSource, missingPlugins: setup.missingPlugins });
   } finally {
     await setup.engine.dispose();

@@ -1,7 +1,7 @@
 // Makes pi-session-long.jsonl: a real pi session file (pi 1.5.2 from scripts/install-pi.mjs, offline)
 // against the loopback stand-in of @hookwise/adapter-pi's end-to-end suite, reporting cache reads
 // and writes, three prompts and a threshold compaction inside the second. See README.md beside this file.
-// Run: node packages/adapter-claude-code/src/report/__fixtures__/pi/make-session.mjs [out.jsonl]
+// Run: node packages/cli/src/report/__fixtures__/pi/make-session.mjs [out.jsonl]
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HookwiseConfig } from '@hookwise/core';
 import { autoCompactPoint, buildReport, compactionsNeeded, type Report } from './analyze.js';
+import { renderText } from './render-text.js';
 import { bigSession, fixtureTranscripts, independentFigures, threePlugins } from './test-support.js';
 
 let projectDir: string;
@@ -135,5 +136,25 @@ describe('compactionsNeeded (the headline)', () => {
   it('auto-compacts at window − 33,000 (167,000 of 200,000, 967,000 of 1M)', () => {
     expect(autoCompactPoint(200_000)).toBe(167_000);
     expect(autoCompactPoint(1_000_000)).toBe(967_000);
+  });
+});
+
+describe('whether pruning ran', () => {
+  // Side-chain lines only: a sub-agent's file, in which the main chain made no request.
+  const noRequest = fixtureTranscripts.find((file) => file.includes('/subagents/'))!;
+
+  it('with a plugin on llm:before and no request to run it before, says so: not "no plugin listens"', async () => {
+    const report = reports.get(noRequest)!;
+    expect(report.timeline).toEqual([]);
+    expect(report.prune).toMatchObject({ method: 'every-request', runs: 0, requests: 0 });
+    const text = renderText(report);
+    expect(text).toContain('no request in this session to run it before');
+    expect(text).not.toContain('no plugin listens on llm:before');
+  });
+
+  it('without a plugin on llm:before, says that none listens', async () => {
+    const report = await buildReport(noRequest, { projectDir, config: { plugins: [] } });
+    expect(report.prune.method).toBe('not-run');
+    expect(renderText(report)).toContain('not run: no plugin listens on llm:before');
   });
 });

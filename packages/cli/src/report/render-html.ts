@@ -183,8 +183,8 @@ export function renderHtml(report: Report): string {
   const pruneText =
     prune.method === 'not-run'
       ? 'Not run: no plugin listens on <code>llm:before</code>.'
-      : prune.method === 'no-requests'
-        ? 'Not run: the session has no model request.'
+      : prune.requests === 0
+        ? 'No request in this session to run it before.'
         : prune.requestsPruned === 0
         ? `Nothing would be taken out of any of the ${formatNumber(prune.requests)} requests${runs}.`
         : `${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests would be pruned${runs}: up to ${formatNumber(prune.maxReclaimedTokens)} tokens (${prune.maxParts} parts) from one request, ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session.`;

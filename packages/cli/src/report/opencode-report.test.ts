@@ -157,7 +157,7 @@ describe('hookwise report on a file that is not a session', () => {
     ] as const) {
       const result = await run(name, JSON.stringify(value, null, 2));
       expect(result.code, name).toBe(1);
-      expect(result.stderr, name).toContain('neither an OpenCode export');
+      expect(result.stderr, name).toContain('is JSON but not a session file');
     }
   });
 

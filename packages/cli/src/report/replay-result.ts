@@ -104,7 +104,9 @@ export interface ReplayResult {
   notices: ReplayNotice[];
   compactions: ReplayCompaction[];
   hookErrors: ReplayHookError[];
-  /** Times `llm:before` ran (0 when no hook listens there). */
+  /** Whether some hook listens on `llm:before` (it runs only before requests: none in a session without one). */
+  requestHooks: boolean;
+  /** Times `llm:before` ran (0 when no hook listens there, or the session made no request). */
   pruneRuns: number;
   pruneSampling: 'turn' | 'every-request';
   /** Sourced edits (see `ReplayEdit`), when `llm:before` ran before every request. */

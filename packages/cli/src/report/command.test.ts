@@ -106,16 +106,6 @@ describe('hookwise report', () => {
     expect(lines[0]).toMatch(/expected a Claude Code transcript .*an OpenCode export .*a pi session file/);
   });
 
-  it('says a transcript without a model request has none, not that no plugin listens', async () => {
-    const file = path.join(project, 'prompt-only.jsonl');
-    await writeFile(file, `${JSON.stringify({ type: 'user', uuid: 'u1', sessionId: 's1', message: { role: 'user', content: 'hello' } })}\n`);
-    const stdout = capture();
-    const code = await reportCommand({ transcript: file, json: false, projectDir: project, stdout: stdout.stream, stderr: capture().stream });
-    expect(code).toBe(0);
-    expect(stdout.text()).toContain('not run: the session has no model request');
-    expect(stdout.text()).not.toContain('no plugin listens');
-  });
-
   it('fails with the config error and exit 1 when the project config is invalid', async () => {
     const broken = await mkdtemp(path.join(tmpdir(), 'hookwise-report-broken-'));
     try {

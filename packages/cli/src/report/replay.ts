@@ -1,35 +1,34 @@
 import path from 'node:path';
-import type { PointName } from '@hookwise/core';
+import type { MergedOutcome, PointInput, PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { CacheMeter, EditChecker, editedTexts } from '@hookwise/core/counting';
 import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
 import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
-import type { HookInputOf, MappedEvent } from '../binding/events.js';
 import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
-import { ReplayHost, type Emission, type TranscriptFacts } from './replay-host.js';
+import { ReplayHost, type TranscriptFacts } from './replay-host.js';
 
 /**
- * Replays a Claude Code transcript through a hookwise engine: every line is turned into the hook
- * events Claude Code would have sent for it, which go through the live binding (see
- * `replay-host.ts`), so the plugins run on the same points, in the same order, as in a live
- * session; what they said (notices, preserved labels, transformed requests, errors) is recorded
- * with the transcript line that caused it. Lines are streamed (core's transcript reader), so
- * memory follows the live history, not the file.
+ * Replays a session through a hookwise engine: every entry (a Claude Code transcript line, or
+ * an OpenCode export's or pi session's entries in the same shape) is turned into the lifecycle
+ * points a live host would have emitted for it (see `replay-host.ts`), so the plugins run on the
+ * same points, in the same order, as in a live session; what they said (notices, preserved
+ * labels, transformed requests, errors) is recorded with the line that caused it. Lines are
+ * streamed (core's transcript reader), so memory follows the live history, not the file.
  *
- * Events, per transcript entry (main chain only; side-chain lines count for nothing):
- * - the first line: SessionStart (startup);
- * - a user prompt (core's rule): UserPromptSubmit, a recorded slash command sent as typed (`/name args`)
- *   and then as UserPromptExpansion, as Claude Code fires it for a command it ran;
- * - each assistant `tool_use` block: PreToolUse;
- * - each user `tool_result` block: PostToolUse, or PostToolUseFailure when `is_error`;
+ * Points, per entry (main chain only; side-chain lines count for nothing):
+ * - the first line: `session:start` (startup);
+ * - a user prompt (core's rule): `prompt:submit`, a recorded slash command as typed (`/name args`)
+ *   with its `command`;
+ * - each assistant `tool_use` block: `tool:before`;
+ * - each user `tool_result` block: `tool:after` (`ok: false` with the error text when `is_error`);
  * - the end of a turn (a response without tool calls, followed by a user line, a compaction or
- *   the end of the file): Stop, with the response's text, before whatever follows;
- * - a compact boundary: PreCompact, then SessionStart (compact) — which runs `session:start`
- *   and then `compact:after`, as live — once the size after it is known
- *   (`postTokens`, else the next measured request, looked for up to 500 lines ahead).
- * And one point no hook event reaches: `llm:before` on the history a request carried, at the
- * first line of each new API response (a new `message.id`) and on the history a compaction
- * summarised — what a request transformer (hook-prune) would have changed.
+ *   the end of the file): `agent:stop`, with the response's text, before whatever follows;
+ * - a compact boundary: `compact:before`, then `session:start` (compact) and `compact:after`
+ *   once the size after it is known (`postTokens`, else the next measured request, looked for
+ *   up to 500 lines ahead);
+ * - `llm:before` on the history a request carried, at the first line of each new API response
+ *   (a new `message.id`) and on the history a compaction summarised — what a request
+ *   transformer (hook-prune) changes in a host that runs it before every request.
  */
 
 import type { HistoryEntry, PruneFigure, ReplayCompaction, ReplayEntry, ReplayNotice, ReplayOptions, ReplayResult, UsagePoint } from './replay-result.js';
@@ -88,7 +87,7 @@ class Replayer {
   private lastUsage: UsagePoint | undefined;
   /** `postTokens` of the latest compaction, until a request is measured after it. */
   private sizeAfterCompaction: number | undefined;
-  /** The latest response when it called no tool: if the turn ends here, Claude Code fires Stop. */
+  /** The latest response when it called no tool: if the turn ends here, the host emits `agent:stop`. */
   private turnEnd: { line: number; text: string } | undefined;
   /** Facts of the compaction being replayed, for its own events. */
   private compactionFacts: TranscriptFacts | undefined;
@@ -110,6 +109,7 @@ class Replayer {
       notices: [],
       compactions: [],
       hookErrors: [],
+      requestHooks: this.hasRequestHooks,
       pruneRuns: 0,
       pruneSampling: this.pruneSampling,
       edits: [],
@@ -193,7 +193,7 @@ class Replayer {
     this.started = true;
     const timestamp = entry.type === 'other' ? entry.value['timestamp'] : 'timestamp' in entry ? entry.timestamp : undefined;
     if (this.clock && typeof timestamp === 'string') this.clock.setTimestamp(timestamp);
-    await this.send(entry.line, 'SessionStart', { source: 'startup' });
+    await this.emit(entry.line, 'session:start', { source: 'startup' });
     await this.process(entry);
   }
 
@@ -216,28 +216,26 @@ class Replayer {
     const end = this.turnEnd;
     if (!end) return;
     this.turnEnd = undefined;
-    await this.send(end.line, 'Stop', { stop_hook_active: false, ...(end.text !== '' ? { last_assistant_message: end.text } : {}) });
+    await this.emit(end.line, 'agent:stop', end.text !== '' ? { lastMessage: end.text, stopHookActive: false } : { stopHookActive: false });
   }
 
-  /** Sends a hook event through the binding and records what its points said. */
-  private async send<E extends MappedEvent>(line: number, event: E, input: Omit<HookInputOf<E>, 'session_id'>, cause: { toolUseLine?: number } = {}): Promise<Emission[]> {
-    const emissions = await this.host.send(event, input);
-    this.record(line, emissions, cause);
-    return emissions;
+  /** Emits a point (when a hook listens) and records what the plugins said. */
+  private async emit<P extends PointName>(line: number, point: P, payload: Omit<PointInput<P>, 'sessionId'>, cause: { toolUseLine?: number } = {}): Promise<MergedOutcome | undefined> {
+    const emission = await this.host.emit(point, payload);
+    if (emission) this.record(line, point, emission.outcome, cause);
+    return emission?.outcome;
   }
 
-  private record(line: number, emissions: Emission[], cause: { toolUseLine?: number }): void {
-    for (const { point, outcome } of emissions) {
-      for (const failure of outcome.errors) this.result.hookErrors.push({ line, point, ...failure });
-      if (outcome.notice === undefined || outcome.notice.trim() === '') continue;
-      const notice: ReplayNotice = { eventLine: line, point, text: outcome.notice, toolCalls: this.result.toolCalls.length, notices: outcome.notices };
-      const { tokens, usageLine } = this.context();
-      if (tokens !== undefined) notice.contextTokens = tokens;
-      if (usageLine !== undefined) notice.usageLine = usageLine;
-      if (cause.toolUseLine !== undefined) notice.toolUseLine = cause.toolUseLine;
-      if (Object.keys(outcome.measurements).length > 0) notice.measurements = outcome.measurements;
-      this.result.notices.push(notice);
-    }
+  private record(line: number, point: PointName, outcome: MergedOutcome, cause: { toolUseLine?: number }): void {
+    for (const failure of outcome.errors) this.result.hookErrors.push({ line, point, ...failure });
+    if (outcome.notice === undefined || outcome.notice.trim() === '') return;
+    const notice: ReplayNotice = { eventLine: line, point, text: outcome.notice, toolCalls: this.result.toolCalls.length, notices: outcome.notices };
+    const { tokens, usageLine } = this.context();
+    if (tokens !== undefined) notice.contextTokens = tokens;
+    if (usageLine !== undefined) notice.usageLine = usageLine;
+    if (cause.toolUseLine !== undefined) notice.toolUseLine = cause.toolUseLine;
+    if (Object.keys(outcome.measurements).length > 0) notice.measurements = outcome.measurements;
+    this.result.notices.push(notice);
   }
 
   /** Runs `llm:before` on the live history: what a request transformer would change before this request. */
@@ -245,10 +243,9 @@ class Replayer {
     if (!this.hasRequestHooks || this.history.length === 0) return undefined;
     if (options.carry && this.pruneSampling === 'turn' && this.turnPrune !== undefined) return { ...this.turnPrune, messages: this.history.length };
     const original = this.history.messages();
-    const emission = await this.host.emit('llm:before', { systemPrompt: '', messages: original });
+    const outcome = await this.emit(line, 'llm:before', { systemPrompt: '', messages: original });
     this.result.pruneRuns++;
-    if (emission) this.record(line, [emission], {});
-    const value = emission?.outcome.value as Message[] | undefined;
+    const value = outcome?.value as Message[] | undefined;
     const diff = value === undefined ? { tokens: 0, parts: 0 } : this.meter.measure(original, value);
     const figure: PruneFigure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
     if (options.carry && this.pruneSampling === 'every-request') {
@@ -283,7 +280,7 @@ class Replayer {
       if (toolUseId !== undefined) this.toolUses.set(toolUseId, { input: toolInput, line, toolName });
       if (this.lastRequest) this.checkEdits(line, toolName, toolInput, this.lastRequest);
       this.result.toolCalls.push({ line, toolName, ...(toolUseId !== undefined ? { toolUseId } : {}) });
-      await this.send(line, 'PreToolUse', { tool_name: toolName, tool_input: toolInput, ...(toolUseId !== undefined ? { tool_use_id: toolUseId } : {}) }, { toolUseLine: line });
+      await this.emit(line, 'tool:before', toolUseId !== undefined ? { toolName, input: toolInput, toolUseId } : { toolName, input: toolInput }, { toolUseLine: line });
     }
   }
 
@@ -351,19 +348,14 @@ class Replayer {
         const { type, tool_use_id: toolUseId, content: output, is_error: isError } = block as { type?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
         if (type !== 'tool_result') continue;
         const call = typeof toolUseId === 'string' ? this.toolUses.get(toolUseId) : undefined;
-        // One object per event, built field by field (a replay sends hundreds).
-        const input: { tool_name: string; tool_input: unknown; tool_use_id?: string; error?: string; tool_response?: unknown } = { tool_name: call?.toolName ?? 'unknown', tool_input: call?.input ?? {} };
-        if (typeof toolUseId === 'string' && toolUseId !== '') input.tool_use_id = toolUseId;
-        const cause = call ? { toolUseLine: call.line } : {};
-        if (isError === true) {
-          input.error = errorText(output);
-          await this.send(line, 'PostToolUseFailure', input as Omit<HookInputOf<'PostToolUseFailure'>, 'session_id'>, cause);
-        } else {
-          input.tool_response = output;
-          const emissions = await this.send(line, 'PostToolUse', input as Omit<HookInputOf<'PostToolUse'>, 'session_id'>, cause);
-          const replaced = emissions.find((emission) => emission.point === 'tool:after' && emission.outcome.value !== undefined);
-          if (replaced) this.result.outputTransforms.push({ line, toolName: input.tool_name, charsBefore: stringChars(output), charsAfter: stringChars(replaced.outcome.value) });
-        }
+        const toolName = call?.toolName ?? 'unknown';
+        // One object per event, built field by field (a replay sends hundreds); a failed tool's output is its error text.
+        const error = isError === true ? errorText(output) : undefined;
+        const payload: Omit<PointInput<'tool:after'>, 'sessionId'> = error === undefined ? { toolName, input: call?.input ?? {}, output, ok: true } : { toolName, input: call?.input ?? {}, output: error, ok: false, error };
+        if (typeof toolUseId === 'string' && toolUseId !== '') payload.toolUseId = toolUseId;
+        const after = await this.emit(line, 'tool:after', payload, call ? { toolUseLine: call.line } : {});
+        // A replaced output: what a host that lets tool:after rewrite an output (Claude Code's updatedToolOutput) applies.
+        if (error === undefined && after?.value !== undefined) this.result.outputTransforms.push({ line, toolName, charsBefore: stringChars(output), charsAfter: stringChars(after.value) });
       }
       return;
     }
@@ -380,9 +372,8 @@ class Replayer {
     if (!prompt) return;
     const { prompt: typed, ran } = typedPrompt(message);
     this.result.prompts.push({ line, ...(ran ? { command: ran.name } : {}) });
-    await this.send(line, 'UserPromptSubmit', { prompt: typed });
-    // A command Claude Code ran also fires UserPromptExpansion (the binding gives `prompt:submit` its command only then).
-    if (ran) await this.send(line, 'UserPromptExpansion', { expansion_type: 'slash_command', command_name: ran.name, command_args: ran.args, prompt: typed });
+    // A command the host ran comes with it; a plain `/x` it did not run is a prompt like any other.
+    await this.emit(line, 'prompt:submit', ran ? { prompt: typed, command: { name: ran.name, args: ran.args } } : { prompt: typed });
   }
 
   private async compactBoundary(boundary: TranscriptCompactBoundary): Promise<void> {
@@ -398,9 +389,8 @@ class Replayer {
     const prune = await this.transformRequest(line, { carry: false });
     if (prune) compaction.prune = prune;
     this.compactionFacts = preTokens !== undefined ? { contextTokens: preTokens } : {};
-    const emissions = await this.send(line, 'PreCompact', { trigger: compaction.trigger });
+    const before = await this.emit(line, 'compact:before', { trigger: compaction.trigger });
     this.compactionFacts = undefined;
-    const before = emissions.find((emission) => emission.point === 'compact:before')?.outcome;
     if (before) {
       compaction.preserved = [...before.preserved];
       if (before.context !== undefined) compaction.instructions = before.context;
@@ -439,14 +429,15 @@ class Replayer {
     }
   }
 
-  /** SessionStart (compact): the binding runs `session:start`, then `compact:after`. */
+  /** After a compaction: `session:start` (compact), then `compact:after`, as the hosts' adapters emit them. */
   private async afterCompaction(compaction: ReplayCompaction): Promise<void> {
     const facts: TranscriptFacts = {};
     if (compaction.preTokens !== undefined) facts.tokensBefore = compaction.preTokens;
     if (compaction.postTokens !== undefined) facts.tokensAfter = compaction.postTokens;
     this.compactionFacts = facts;
     try {
-      await this.send(compaction.line, 'SessionStart', { source: 'compact' });
+      await this.emit(compaction.line, 'session:start', { source: 'compact' });
+      await this.emit(compaction.line, 'compact:after', { trigger: compaction.trigger });
     } finally {
       this.compactionFacts = undefined;
     }
@@ -461,7 +452,7 @@ function stringChars(value: unknown): number {
   return 0;
 }
 
-/** The text of a failed tool's result: what PostToolUseFailure carries as `error`. */
+/** The text of a failed tool's result: what `tool:after` carries as `error` (and `output`). */
 function errorText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (Array.isArray(output)) {

@@ -1,7 +1,7 @@
 // Makes opencode-export.json: a real OpenCode session (the pinned opencode-ai of the workspace
 // install) against a loopback stand-in speaking Anthropic's Messages API, so OpenCode records
 // cache reads and writes, then the real `opencode export <id>`. See README.md beside this file.
-// Run: node packages/adapter-claude-code/src/report/__fixtures__/opencode/make-export.mjs [out.json]
+// Run: node packages/cli/src/report/__fixtures__/opencode/make-export.mjs [out.json]
 import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
