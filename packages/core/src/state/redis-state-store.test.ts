@@ -41,6 +41,9 @@ describe('redis store: keys, expiry and foreign values', () => {
     const ttl = await admin.ttl('hookwise:my-app:s1:@hookwise/hook-suggest');
     expect(ttl).toBeGreaterThan(7 * 24 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
+    const scoped = store({ project: '@acme/support-bot' });
+    await scoped.update('s1', 'ns', () => 2);
+    expect(await admin.hget('hookwise:@acme/support-bot:s1:ns', 'data')).toBe('2');
     const short = store({ project: 'short-lived', ttlSeconds: 60 });
     await short.update('s1', 'ns', () => 1);
     expect(await admin.ttl('hookwise:short-lived:s1:ns')).toBeLessThanOrEqual(60);

@@ -56,7 +56,8 @@ return 1`;
 export function createRedisStateStore(options: RedisStateStoreOptions): RedisStateStore {
   const logger = options.logger ?? createLogger({ level: 'warn' });
   const ttl = String(options.ttlSeconds ?? DEFAULT_STATE_TTL_SECONDS);
-  const project = assertSafeName(options.project, 'state project name', { allowSlash: true });
+  // A package name, scope included (`@acme/support-bot`), is the usual project name.
+  const project = assertSafeNamespace(options.project);
   const where = redactedUrl(options.url);
   const inFlight = new Set<Promise<unknown>>();
   const local = new Map<string, Promise<unknown>>();
