@@ -2,7 +2,7 @@ import { readTranscript } from '@hookwise/core/claude-code';
 import type { Message } from '@hookwise/core/messages';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileContextEntries, fileOfCall, writesFile } from './file-context.js';
+import { fileContextEntries, fileOfCall, isShellTool, sameFile, writesFile } from './file-context.js';
 import { buildIndex, extendedIndex, F_PROMPT, F_SUMMARY, type HistoryIndex } from './history-index.js';
 
 const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
@@ -10,8 +10,9 @@ const files = ['marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', 'maro
 
 /**
  * The file context written out plainly, as its spec: from the latest compaction summary on, the
- * files of the newest `keepFileContext` results and (with `keepEditedFiles`) every file an
- * edit-like call wrote, then every entry whose call reads or writes one of them.
+ * files of the newest `keepFileContext` results (shell views aside) and (with `keepEditedFiles`)
+ * every file an edit-like call wrote, then every entry whose call reads, views or writes one of
+ * them under any of its names.
  */
 function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
@@ -25,11 +26,13 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
   for (let at = entries.length - 1; at >= from && results < keepFileContext; at--) {
     if ((flags[at]! & F_PROMPT) !== 0) continue;
     results++;
-    if (fileAt(at) !== undefined) inUse.add(fileAt(at)!);
+    // A shell view is kept with its file but puts no file in use itself.
+    if (fileAt(at) !== undefined && !isShellTool(entries[at]!.toolName)) inUse.add(fileAt(at)!);
   }
   if (inUse.size === 0) return undefined;
   const kept = new Set<number>();
-  for (let at = from; at < entries.length; at++) if (fileAt(at) !== undefined && inUse.has(fileAt(at)!)) kept.add(at);
+  // A file is in use under any of its names (`src/x.ts`, `/repo/src/x.ts`).
+  for (let at = from; at < entries.length; at++) if (fileAt(at) !== undefined && [...inUse].some((file) => sameFile(file, fileAt(at)!))) kept.add(at);
   return kept;
 }
 

@@ -1,7 +1,8 @@
+import path from 'node:path';
 import { createCharsTokenCounter } from '@hookwise/core/host';
 import type { Message, MessagePart, ToolResultPart } from '@hookwise/core/messages';
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sessionRequests } from '../bench/requests.mjs';
@@ -17,8 +18,10 @@ import { SessionPrunings } from './session-pruners.js';
 // side computed itself.
 
 const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
+// The long sessions other suites replay whole (tens of thousands of prefixes) stay out: every
+// prefix of every option set is this suite's check, on the demo session and the short ones.
 const files = readdirSync(transcripts, { recursive: true, encoding: 'utf8' })
-  .filter((name) => name.endsWith('.jsonl'))
+  .filter((name) => name.endsWith('.jsonl') && statSync(path.join(transcripts, name)).size < 1_000_000)
   .sort();
 const bigSession = 'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
 

@@ -75,6 +75,8 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
         connectTimeout: options.connectTimeoutMs ?? 1_000,
+        // A slow Redis fails the command rather than holding the hook past its deadline.
+        commandTimeout: 2_000,
         retryStrategy: (times) => Math.min(100 * times, 2_000),
         reconnectOnError: () => false,
       };
