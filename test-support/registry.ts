@@ -23,7 +23,8 @@ export interface LocalRegistry {
 
 export type InstallKind = 'npm' | 'pnpm';
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on 127.0.0.1 (for a server a test starts). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);

@@ -443,7 +443,7 @@ function toFileName(validatedName: string): string {
   return validatedName.replaceAll('/', '+').replaceAll(':', '=');
 }
 
-function serialise(value: unknown, where: string): string {
+export function serialise(value: unknown, where: string): string {
   try {
     const text = JSON.stringify(value);
     if (text === undefined) throw new TypeError(`${typeof value} is not JSON`);

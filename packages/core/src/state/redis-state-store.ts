@@ -4,7 +4,7 @@ import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { assertSafeName } from './safe-name.js';
-import { assertSafeNamespace, type FlushableStateStore } from './file-state-store.js';
+import { assertSafeNamespace, serialise, type FlushableStateStore } from './file-state-store.js';
 
 /** A week: a conversation left alone that long starts afresh. */
 export const DEFAULT_STATE_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -266,16 +266,6 @@ function waitReady(redis: RedisClient, timeoutMs: number): Promise<void> {
 const isWrongType = (error: unknown): boolean => typeof (error as Error)?.message === 'string' && (error as Error).message.startsWith('WRONGTYPE');
 
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
-
-function serialise(value: unknown, where: string): string {
-  try {
-    const text = JSON.stringify(value);
-    if (text === undefined) throw new TypeError(`${typeof value} is not JSON`);
-    return text;
-  } catch (error) {
-    throw new HookwiseError(`state value for ${where} is not JSON-serialisable`, { code: 'HW_STATE_VALUE', cause: error });
-  }
-}
 
 /** The URL without its password, for messages. */
 function redactedUrl(url: string): string {
