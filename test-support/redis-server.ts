@@ -12,6 +12,10 @@ export interface RedisServer {
   /** Stops it (SIGTERM, waits for the exit); `start()` runs it again on the same port, empty. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, as a Redis stalled by load. */
+  pause(): void;
+  /** Lets a paused server answer again (SIGCONT). */
+  resume(): void;
   /** Stops it for good and removes its folder. */
   remove(): Promise<void>;
 }
@@ -51,6 +55,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     if (!running || running.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
+      running.kill('SIGCONT'); // a paused server cannot act on SIGTERM
       running.kill('SIGTERM');
     });
   };
@@ -60,6 +65,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}/0`,
     start,
     stop,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     remove: async () => {
       await stop();
       rmSync(directory, { recursive: true, force: true });

@@ -49,6 +49,19 @@ describe('redis store: keys, expiry and foreign values', () => {
     expect(await admin.ttl('hookwise:short-lived:s1:ns')).toBeLessThanOrEqual(60);
   });
 
+  it('keeps sessions whose ids share a prefix or a ":" apart, in keys and in clear', async () => {
+    const state = store({ project: 'colons' });
+    await state.update('s1', 'ns:c', () => 's1 / ns:c');
+    await state.update('s1:ns', 'c', () => 's1:ns / c');
+    await state.update('s1:x', 'ns', () => 's1:x / ns');
+    expect(await state.read('s1', 'ns:c')).toBe('s1 / ns:c');
+    expect(await state.read('s1:ns', 'c')).toBe('s1:ns / c');
+    await state.clear('s1');
+    expect(await state.read('s1', 'ns:c')).toBeUndefined();
+    expect(await state.read('s1:ns', 'c')).toBe('s1:ns / c');
+    expect(await state.read('s1:x', 'ns')).toBe('s1:x / ns');
+  });
+
   it.each([
     ['a string', (key: string) => admin.set(key, 'not ours')],
     ['a hash of another shape', (key: string) => admin.hset(key, 'x', '1')],
@@ -86,6 +99,25 @@ describe('redis store: outages', () => {
     expect(await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).toBe(2);
     expect(outages).toHaveLength(2);
     expect(outages[1]).toBeUndefined();
+  }, 30_000);
+
+  it('gives up on a stalled Redis within its command timeout, reports it once, and goes on when it answers again', async () => {
+    const outages: Array<HookwiseError | undefined> = [];
+    const state = store({ project: 'stalled', commandTimeoutMs: 300, onOutage: (error) => outages.push(error) });
+    await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1);
+    server.pause();
+    try {
+      for (let call = 0; call < 2; call++) await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({ code: 'HW_STATE_UNAVAILABLE' });
+      // Nothing is left waiting on the frozen server: a process can flush and exit.
+      await state.flush();
+      expect(state.pending()).toBe(0);
+    } finally {
+      server.resume();
+    }
+    expect(outages).toHaveLength(1);
+    await expect.poll(() => state.read('s1', 'count').catch(() => 'down'), { timeout: 10_000, interval: 100 }).toBe(1);
+    expect(await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).toBe(2);
+    expect(outages.at(-1)).toBeUndefined();
   }, 30_000);
 
   it('refuses at once when Redis was never reachable, within its connect timeout', async () => {

@@ -22,6 +22,11 @@ export interface RedisStateStoreOptions {
   onCorrupt?: (error: StateCorruptError) => void;
   /** How long a command may wait for a connection before it fails (default 1,000 ms). */
   connectTimeoutMs?: number;
+  /**
+   * How long a command may wait for its answer (default 2,000 ms): a stalled Redis keeps the
+   * connection open and answers nothing, and must fail the hook open, not hold it to its deadline.
+   */
+  commandTimeoutMs?: number;
 }
 
 export interface RedisStateStore extends FlushableStateStore {
@@ -65,7 +70,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
   let down = false;
 
   const keyOf = (sessionId: string, namespace?: string) =>
-    `hookwise:${project}:${assertSafeName(sessionId, 'session id')}${namespace === undefined ? '' : `:${assertSafeNamespace(namespace)}`}`;
+    `hookwise:${part(project)}:${part(assertSafeName(sessionId, 'session id'))}${namespace === undefined ? '' : `:${part(assertSafeNamespace(namespace))}`}`;
 
   const connect = (): Promise<RedisClient> =>
     (client ??= (async () => {
@@ -76,7 +81,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
         maxRetriesPerRequest: 0,
         connectTimeout: options.connectTimeoutMs ?? 1_000,
         // A slow Redis fails the command rather than holding the hook past its deadline.
-        commandTimeout: 2_000,
+        commandTimeout: options.commandTimeoutMs ?? 2_000,
         retryStrategy: (times) => Math.min(100 * times, 2_000),
         reconnectOnError: () => false,
       };
@@ -262,6 +267,10 @@ function waitReady(redis: RedisClient, timeoutMs: number): Promise<void> {
     redis.once('end', onEnd);
   });
 }
+
+// Safe names may hold ":", the key's separator: as "=" (which they never hold) the parts stay
+// apart, so session "s1:ns" can neither read "s1"'s namespace "ns:c" nor be cleared with "s1".
+const part = (validatedName: string) => validatedName.replaceAll(':', '=');
 
 const isWrongType = (error: unknown): boolean => typeof (error as Error)?.message === 'string' && (error as Error).message.startsWith('WRONGTYPE');
 
