@@ -9,7 +9,7 @@ import { freePort } from './registry.js';
 export interface RedisServer {
   readonly port: number;
   readonly url: string;
-  /** Stops it (SIGTERM, waits for the exit); `start()` runs it again on the same port, empty. */
+  /** Stops it (SIGTERM, waits for the exit); `start()` runs it again on the same port (empty unless persistent). */
   stop(): Promise<void>;
   start(): Promise<void>;
   /** Freezes it (SIGSTOP): connections stay open and nothing answers, as a Redis stalled by load. */
@@ -34,13 +34,21 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a throwaway Redis (no persistence, loopback only) on a free port. */
-export async function startRedisServer(): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /**
+   * Keeps every write in an append-only file (fsync on each), so a stop and start keeps the
+   * data as a production Redis does. Default false: a throwaway, in memory.
+   */
+  persistent?: boolean;
+}
+
+/** Starts a throwaway Redis (loopback only) on a free port. */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const port = await freePort();
   const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-redis-'));
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory], { stdio: 'ignore' });
+    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']), '--dir', directory], { stdio: 'ignore' });
     const started = child;
     for (let attempt = 0; attempt < 200; attempt++) {
       if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode} (is Debian's redis-server installed?)`);
