@@ -44,28 +44,56 @@ function promptOf(count) {
     { role: 'user', content: [{ type: 'text', text: 'Read every file.' }] },
   ];
   for (let index = 1; index <= count; index++) {
-    prompt.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${index}`, toolName: 'read', input: { path: `src/file-${index}.ts` } }] });
-    prompt.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${index}`, toolName: 'read', output: { type: 'text', value: output(index) } }] });
+    prompt.push({
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: `call_${index}`, toolName: 'read', input: { path: `src/file-${index}.ts` } }],
+    });
+    prompt.push({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: `call_${index}`, toolName: 'read', output: { type: 'text', value: output(index) } }],
+    });
   }
   return prompt;
 }
 
 const model = { modelId: 'bench' };
 async function call(hookwise, sessionId, prompt) {
-  const params = await hookwise.transformParams({ type: 'generate', params: { prompt, providerOptions: { hookwise: { sessionId } } }, model });
-  await hookwise.wrapGenerate({ doGenerate: async () => ({ usage: { inputTokens: { total: prompt.length * 300, noCache: 0, cacheRead: 0, cacheWrite: 0 } } }), params, model });
+  const params = await hookwise.transformParams({
+    type: 'generate',
+    params: { prompt, providerOptions: { hookwise: { sessionId } } },
+    model,
+  });
+  await hookwise.wrapGenerate({
+    doGenerate: async () => ({ usage: { inputTokens: { total: prompt.length * 300, noCache: 0, cacheRead: 0, cacheWrite: 0 } } }),
+    params,
+    model,
+  });
 }
 
 const plugins = () => [prune(), suggest()];
 const setups = {
   memory: () => hookwiseMiddleware({ plugins: plugins(), logger: silentLogger }),
-  files: () => hookwiseMiddleware({ plugins: plugins(), logger: silentLogger, projectDir: path.join(root, 'files'), eventLog: createMemoryEventLog() }),
+  files: () =>
+    hookwiseMiddleware({
+      plugins: plugins(),
+      logger: silentLogger,
+      projectDir: path.join(root, 'files'),
+      eventLog: createMemoryEventLog(),
+    }),
   redis: () =>
-    hookwiseMiddleware({ plugins: plugins(), logger: silentLogger, projectDir: path.join(root, 'redis'), eventLog: createMemoryEventLog(), config: { state: `redis://127.0.0.1:${port}/0` } }),
+    hookwiseMiddleware({
+      plugins: plugins(),
+      logger: silentLogger,
+      projectDir: path.join(root, 'redis'),
+      eventLog: createMemoryEventLog(),
+      config: { state: `redis://127.0.0.1:${port}/0` },
+    }),
 };
 
 const percentile = (samples, p) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
-console.log(`a tool loop's model call at ${START}–${START + STRETCH} tool results, hook-prune + hook-suggest, ${calls} calls each, Node ${process.version}`);
+console.log(
+  `a tool loop's model call at ${START}–${START + STRETCH} tool results, hook-prune + hook-suggest, ${calls} calls each, Node ${process.version}`,
+);
 console.log('state      p50 ms   p99 ms   Redis commands per call');
 const admin = new Redis(`redis://127.0.0.1:${port}/0`);
 const commands = async () => Number(/total_commands_processed:(\d+)/.exec(await admin.info('stats'))[1]);
@@ -87,7 +115,9 @@ for (const [name, setup] of Object.entries(setups)) {
   await hookwise.dispose();
   // Less the 2 INFO commands of this measure itself.
   const perCall = ((await commands()) - before - 1) / (calls + STRETCH);
-  console.log(`${name.padEnd(8)}${percentile(samples, 50).toFixed(3).padStart(9)}${percentile(samples, 99).toFixed(3).padStart(9)}${perCall.toFixed(1).padStart(10)}`);
+  console.log(
+    `${name.padEnd(8)}${percentile(samples, 50).toFixed(3).padStart(9)}${percentile(samples, 99).toFixed(3).padStart(9)}${perCall.toFixed(1).padStart(10)}`,
+  );
 }
 admin.disconnect();
 redis.kill('SIGTERM');
