@@ -38,7 +38,7 @@ describe('redis store: keys, expiry and foreign values', () => {
   it('keeps a session under hookwise:<project>:<session>:<namespace>, with a week to live by default', async () => {
     const state = store({ project: 'my-app' });
     await state.update('s1', '@hookwise/hook-suggest', () => ({ n: 1 }));
-    expect(await admin.hgetall('hookwise:my-app:s1:@hookwise/hook-suggest')).toEqual({ v: '1', data: '{"n":1}' });
+    expect(await admin.hgetall('hookwise:my-app:s1:@hookwise/hook-suggest')).toEqual({ v: expect.stringMatching(/^1\./), data: '{"n":1}' });
     const ttl = await admin.ttl('hookwise:my-app:s1:@hookwise/hook-suggest');
     expect(ttl).toBeGreaterThan(7 * 24 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
@@ -61,6 +61,26 @@ describe('redis store: keys, expiry and foreign values', () => {
     expect(await state.read('s1', 'ns:c')).toBeUndefined();
     expect(await state.read('s1:ns', 'c')).toBe('s1:ns / c');
     expect(await state.read('s1:x', 'ns')).toBe('s1:x / ns');
+  });
+
+  it('loses no update to a clear and a re-creation made while it was computing', async () => {
+    const [mine, theirs] = [store({ project: 'aba' }), store({ project: 'aba' })];
+    await mine.update('s1', 'ns', () => ['first']);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const seen: unknown[] = [];
+    const slow = mine.update<string[]>('s1', 'ns', async (current) => {
+      seen.push(current);
+      if (seen.length === 1) await gate;
+      return [...(current ?? []), 'mine'];
+    });
+    await expect.poll(() => seen.length).toBe(1);
+    // Another instance clears the session and writes it afresh: the same version number as before.
+    await theirs.clear('s1');
+    await theirs.update('s1', 'ns', () => ['theirs']);
+    release();
+    expect(await slow).toEqual(['theirs', 'mine']);
+    expect(await theirs.read('s1', 'ns')).toEqual(['theirs', 'mine']);
   });
 
   it.each([

@@ -1,5 +1,6 @@
 // Session state in Redis, for an app served by several instances: one conversation's requests
 // land on any of them, and all must see the same prunes, counts and active commands.
+import { randomBytes } from 'node:crypto';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -245,7 +246,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       const { version, value } = await run((redis) => load(redis, key));
       const result = await fn(value as T | undefined);
       const text = result === undefined ? '' : serialise(result, key);
-      const committed = await run((redis) => redis.hookwiseCommit(key, version, String(Number(version) + 1), text, ttl));
+      const committed = await run((redis) => redis.hookwiseCommit(key, version, nextVersion(version), text, ttl));
       if (committed === 1) return result === undefined ? result : (JSON.parse(text) as T);
     }
   }
@@ -271,6 +272,10 @@ function waitReady(redis: RedisClient, timeoutMs: number): Promise<void> {
 // Safe names may hold ":", the key's separator: as "=" (which they never hold) the parts stay
 // apart, so session "s1:ns" can neither read "s1"'s namespace "ns:c" nor be cleared with "s1".
 const part = (validatedName: string) => validatedName.replaceAll(':', '=');
+
+// A count and a random tag: a key cleared and written afresh while an update computed restarts
+// its count, and only the tag tells the update that what it read is gone (no lost update).
+const nextVersion = (version: string) => `${(Number.parseInt(version, 10) || 0) + 1}.${randomBytes(6).toString('base64url')}`;
 
 const isWrongType = (error: unknown): boolean => typeof (error as Error)?.message === 'string' && (error as Error).message.startsWith('WRONGTYPE');
 
