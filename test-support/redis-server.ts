@@ -67,6 +67,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       running.kill('SIGTERM');
     });
   };
+  // A test worker ended by a timeout must not leave its server behind (SIGCONT: it may be paused).
+  const orphaned = () => {
+    child?.kill('SIGCONT');
+    child?.kill('SIGKILL');
+  };
+  process.once('exit', orphaned);
   await start();
   return {
     port,
@@ -76,6 +82,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
     remove: async () => {
+      process.off('exit', orphaned);
       await stop();
       rmSync(directory, { recursive: true, force: true });
     },
