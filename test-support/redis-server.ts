@@ -9,9 +9,13 @@ import { freePort } from './registry.js';
 export interface RedisServer {
   readonly port: number;
   readonly url: string;
-  /** Stops it (SIGTERM, waits for the exit); `start()` runs it again on the same port, empty. */
+  /** Stops it (SIGTERM, waits for the exit); `start()` runs it again on the same port (empty unless persistent). */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers, as a Redis stalled by load. */
+  pause(): void;
+  /** Lets a paused server answer again (SIGCONT). */
+  resume(): void;
   /** Stops it for good and removes its folder. */
   remove(): Promise<void>;
 }
@@ -30,13 +34,21 @@ function answers(port: number): Promise<boolean> {
   });
 }
 
-/** Starts a throwaway Redis (no persistence, loopback only) on a free port. */
-export async function startRedisServer(): Promise<RedisServer> {
+export interface RedisServerOptions {
+  /**
+   * Keeps every write in an append-only file (fsync on each), so a stop and start keeps the
+   * data as a production Redis does. Default false: a throwaway, in memory.
+   */
+  persistent?: boolean;
+}
+
+/** Starts a throwaway Redis (loopback only) on a free port. */
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const port = await freePort();
   const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-redis-'));
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory], { stdio: 'ignore' });
+    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']), '--dir', directory], { stdio: 'ignore' });
     const started = child;
     for (let attempt = 0; attempt < 200; attempt++) {
       if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode} (is Debian's redis-server installed?)`);
@@ -51,16 +63,26 @@ export async function startRedisServer(): Promise<RedisServer> {
     if (!running || running.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
+      running.kill('SIGCONT'); // a paused server cannot act on SIGTERM
       running.kill('SIGTERM');
     });
   };
+  // A test worker ended by a timeout must not leave its server behind (SIGCONT: it may be paused).
+  const orphaned = () => {
+    child?.kill('SIGCONT');
+    child?.kill('SIGKILL');
+  };
+  process.once('exit', orphaned);
   await start();
   return {
     port,
     url: `redis://127.0.0.1:${port}/0`,
     start,
     stop,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     remove: async () => {
+      process.off('exit', orphaned);
       await stop();
       rmSync(directory, { recursive: true, force: true });
     },

@@ -13,7 +13,7 @@ import { parseWith } from './schema.js';
 import { points, type PointInput, type PointName, type PointPayload } from './points.js';
 import { createEventLog } from './state/event-log.js';
 import { createSessionState } from './state/file-state-store.js';
-import { openStateStore } from './state/open-state-store.js';
+import { isStateOutage, openStateStore } from './state/open-state-store.js';
 import type { EventLog, StateStore } from './state/types.js';
 import { createCharsTokenCounter, createJsonAwareTokenCounter, defaultTokenCounter, type TokenCounter } from './token-counter.js';
 import { CLOCK, EVENT_LOG, HOST, LOGGER, PROJECT_DIR, STATE_STORE, TOKEN_COUNTER } from './tokens.js';
@@ -62,9 +62,6 @@ export interface EngineOptions {
   /** Told once when the shared state store (Redis) becomes unreachable, and once with undefined when it is back. */
   onStateOutage?: (error: HookwiseError | undefined) => void;
 }
-
-/** A hook failed because the shared state store is away (reported once by the store, not per hook). */
-const isStateOutage = (error: unknown): boolean => HookwiseError.isInstance(error) && error.code === 'HW_STATE_UNAVAILABLE';
 
 export interface Engine {
   readonly projectDir: string;

@@ -23,7 +23,8 @@ let admin: Redis;
 let root: string;
 
 beforeAll(async () => {
-  redis = await startRedisServer();
+  // Persistent, as a production Redis is: a restart keeps what was written before the outage.
+  redis = await startRedisServer({ persistent: true });
   admin = new Redis(redis.url);
   admin.on('error', () => undefined);
   standIn = await startStandInModel({ readsPerPrompt: 2 });
@@ -79,5 +80,8 @@ describe('one conversation on two instances sharing one Redis', () => {
     expect(result.turns.map((turn) => turn.text.length > 0)).toEqual([true, true, true, true]);
     expect(result.turns[2]!.errors).toEqual([expect.objectContaining({ kind: 'state', message: expect.stringMatching(/is unreachable/) })]);
     expect(result.turns[3]!.errors).toEqual([]);
+    // What was counted before the outage survived it; the outage turn's own calls went uncounted.
+    const state = JSON.parse((await admin.hget('hookwise:outage:conversation-1:@hookwise/hook-suggest', 'data'))!) as { policy: { toolCalls: number } };
+    expect(state.policy.toolCalls).toBe((PROMPTS.length - 1) * 2);
   }, 240_000);
 });

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import type { PointPayload } from '../points.js';
+import { isStateOutage } from '../state/open-state-store.js';
 import type { StateStore } from '../state/types.js';
 import { PROJECT_SCOPE } from './scopes.js';
 
@@ -45,7 +46,7 @@ export function createSessionRecords(stateStore: StateStore, clock: Clock, logge
     async compactionStarted(sessionId, preserved, trigger) {
       const record: CompactionRecord = { preserved, trigger, compactStartedAt: new Date(clock.now()).toISOString(), pending: true };
       await stateStore.update(sessionId, CORE_NAMESPACE, (current: (CompactionRecord & Record<string, unknown>) | undefined) => ({ ...(current ?? {}), ...record })).catch((error: unknown) => {
-        logger.warn(`could not record what compaction preserved: ${(error as Error).message}`);
+        if (!isStateOutage(error)) logger.warn(`could not record what compaction preserved: ${(error as Error).message}`);
       });
     },
 
@@ -65,7 +66,7 @@ export function createSessionRecords(stateStore: StateStore, clock: Clock, logge
         });
       } catch (error) {
         // Without state no match and no de-duplication: reporting a compaction twice beats losing it.
-        logger.warn(`could not read what compaction preserved: ${(error as Error).message}`);
+        if (!isStateOutage(error)) logger.warn(`could not read what compaction preserved: ${(error as Error).message}`);
       }
       if (duplicate) return 'duplicate';
       let filled = payload;
@@ -76,7 +77,7 @@ export function createSessionRecords(stateStore: StateStore, clock: Clock, logge
 
     async sessionStarted(sessionId) {
       await stateStore.update(PROJECT_SCOPE, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({ ...(current ?? {}), lastSessionId: sessionId })).catch((error: unknown) => {
-        logger.warn(`could not record the session id: ${(error as Error).message}`);
+        if (!isStateOutage(error)) logger.warn(`could not record the session id: ${(error as Error).message}`);
       });
     },
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HookwiseConfig } from '../config.js';
-import type { HookwiseError, StateCorruptError } from '../errors.js';
+import { HookwiseError, type StateCorruptError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createFileStateStore, type FlushableStateStore } from './file-state-store.js';
 import { createRedisStateStore } from './redis-state-store.js';
@@ -37,6 +37,9 @@ export function openStateStore(options: OpenStateStoreOptions): FlushableStateSt
     ...(options.onCorrupt ? { onCorrupt: options.onCorrupt } : {}),
   });
 }
+
+/** The shared store is away: it reported the outage once, so whoever meets it again says nothing. */
+export const isStateOutage = (error: unknown): boolean => HookwiseError.isInstance(error) && error.code === 'HW_STATE_UNAVAILABLE';
 
 /** `HOOKWISE_STATE_URL`, else the config's `state`; undefined for files. */
 export function stateUrl(config: Pick<HookwiseConfig, 'state'>, env: Record<string, string | undefined> = process.env): string | undefined {

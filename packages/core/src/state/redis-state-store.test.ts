@@ -15,7 +15,8 @@ const stores: RedisStateStore[] = [];
 let projects = 0;
 
 beforeAll(async () => {
-  server = await startRedisServer();
+  // Persistent, as a production Redis is: the outage tests restart it and find what was written.
+  server = await startRedisServer({ persistent: true });
   admin = new Redis(server.url);
   admin.on('error', () => undefined); // the outage test stops the server under it
 });
@@ -37,7 +38,7 @@ describe('redis store: keys, expiry and foreign values', () => {
   it('keeps a session under hookwise:<project>:<session>:<namespace>, with a week to live by default', async () => {
     const state = store({ project: 'my-app' });
     await state.update('s1', '@hookwise/hook-suggest', () => ({ n: 1 }));
-    expect(await admin.hgetall('hookwise:my-app:s1:@hookwise/hook-suggest')).toEqual({ v: '1', data: '{"n":1}' });
+    expect(await admin.hgetall('hookwise:my-app:s1:@hookwise/hook-suggest')).toEqual({ v: expect.stringMatching(/^1\./), data: '{"n":1}' });
     const ttl = await admin.ttl('hookwise:my-app:s1:@hookwise/hook-suggest');
     expect(ttl).toBeGreaterThan(7 * 24 * 3600 - 60);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
@@ -47,6 +48,39 @@ describe('redis store: keys, expiry and foreign values', () => {
     const short = store({ project: 'short-lived', ttlSeconds: 60 });
     await short.update('s1', 'ns', () => 1);
     expect(await admin.ttl('hookwise:short-lived:s1:ns')).toBeLessThanOrEqual(60);
+  });
+
+  it('keeps sessions whose ids share a prefix or a ":" apart, in keys and in clear', async () => {
+    const state = store({ project: 'colons' });
+    await state.update('s1', 'ns:c', () => 's1 / ns:c');
+    await state.update('s1:ns', 'c', () => 's1:ns / c');
+    await state.update('s1:x', 'ns', () => 's1:x / ns');
+    expect(await state.read('s1', 'ns:c')).toBe('s1 / ns:c');
+    expect(await state.read('s1:ns', 'c')).toBe('s1:ns / c');
+    await state.clear('s1');
+    expect(await state.read('s1', 'ns:c')).toBeUndefined();
+    expect(await state.read('s1:ns', 'c')).toBe('s1:ns / c');
+    expect(await state.read('s1:x', 'ns')).toBe('s1:x / ns');
+  });
+
+  it('loses no update to a clear and a re-creation made while it was computing', async () => {
+    const [mine, theirs] = [store({ project: 'aba' }), store({ project: 'aba' })];
+    await mine.update('s1', 'ns', () => ['first']);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const seen: unknown[] = [];
+    const slow = mine.update<string[]>('s1', 'ns', async (current) => {
+      seen.push(current);
+      if (seen.length === 1) await gate;
+      return [...(current ?? []), 'mine'];
+    });
+    await expect.poll(() => seen.length).toBe(1);
+    // Another instance clears the session and writes it afresh: the same version number as before.
+    await theirs.clear('s1');
+    await theirs.update('s1', 'ns', () => ['theirs']);
+    release();
+    expect(await slow).toEqual(['theirs', 'mine']);
+    expect(await theirs.read('s1', 'ns')).toEqual(['theirs', 'mine']);
   });
 
   it.each([
@@ -72,20 +106,34 @@ describe('redis store: outages', () => {
     const logger = createMemoryLogger();
     const state = store({ project: 'outage', logger, onOutage: (error) => outages.push(error) });
     await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1);
-    // Redis gone: no persistence here, so the restart below comes back empty; the value is put back by hand as a persistent Redis would keep it.
     await server.stop();
     for (let call = 0; call < 3; call++) await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({ code: 'HW_STATE_UNAVAILABLE' });
     expect(outages).toHaveLength(1);
     expect(logger.lines.filter((line) => line.includes('is unreachable'))).toHaveLength(1);
     await server.start();
-    await admin.hset('hookwise:outage:s1:count', 'v', '1', 'data', '1').catch(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await admin.hset('hookwise:outage:s1:count', 'v', '1', 'data', '1');
-    });
     await expect.poll(() => state.read('s1', 'count').catch(() => 'down'), { timeout: 10_000, interval: 100 }).toBe(1);
     expect(await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).toBe(2);
     expect(outages).toHaveLength(2);
     expect(outages[1]).toBeUndefined();
+  }, 30_000);
+
+  it('gives up on a stalled Redis within its command timeout, reports it once, and goes on when it answers again', async () => {
+    const outages: Array<HookwiseError | undefined> = [];
+    const state = store({ project: 'stalled', commandTimeoutMs: 300, onOutage: (error) => outages.push(error) });
+    await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1);
+    server.pause();
+    try {
+      for (let call = 0; call < 2; call++) await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({ code: 'HW_STATE_UNAVAILABLE' });
+      // Nothing is left waiting on the frozen server: a process can flush and exit.
+      await state.flush();
+      expect(state.pending()).toBe(0);
+    } finally {
+      server.resume();
+    }
+    expect(outages).toHaveLength(1);
+    await expect.poll(() => state.read('s1', 'count').catch(() => 'down'), { timeout: 10_000, interval: 100 }).toBe(1);
+    expect(await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).toBe(2);
+    expect(outages.at(-1)).toBeUndefined();
   }, 30_000);
 
   it('refuses at once when Redis was never reachable, within its connect timeout', async () => {

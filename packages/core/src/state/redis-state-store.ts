@@ -1,5 +1,6 @@
 // Session state in Redis, for an app served by several instances: one conversation's requests
 // land on any of them, and all must see the same prunes, counts and active commands.
+import { randomBytes } from 'node:crypto';
 import type { Redis as RedisClient, RedisOptions } from 'ioredis';
 import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -22,6 +23,11 @@ export interface RedisStateStoreOptions {
   onCorrupt?: (error: StateCorruptError) => void;
   /** How long a command may wait for a connection before it fails (default 1,000 ms). */
   connectTimeoutMs?: number;
+  /**
+   * How long a command may wait for its answer (default 2,000 ms): a stalled Redis keeps the
+   * connection open and answers nothing, and must fail the hook open, not hold it to its deadline.
+   */
+  commandTimeoutMs?: number;
 }
 
 export interface RedisStateStore extends FlushableStateStore {
@@ -65,7 +71,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
   let down = false;
 
   const keyOf = (sessionId: string, namespace?: string) =>
-    `hookwise:${project}:${assertSafeName(sessionId, 'session id')}${namespace === undefined ? '' : `:${assertSafeNamespace(namespace)}`}`;
+    `hookwise:${part(project)}:${part(assertSafeName(sessionId, 'session id'))}${namespace === undefined ? '' : `:${part(assertSafeNamespace(namespace))}`}`;
 
   const connect = (): Promise<RedisClient> =>
     (client ??= (async () => {
@@ -76,7 +82,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
         maxRetriesPerRequest: 0,
         connectTimeout: options.connectTimeoutMs ?? 1_000,
         // A slow Redis fails the command rather than holding the hook past its deadline.
-        commandTimeout: 2_000,
+        commandTimeout: options.commandTimeoutMs ?? 2_000,
         retryStrategy: (times) => Math.min(100 * times, 2_000),
         reconnectOnError: () => false,
       };
@@ -240,7 +246,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       const { version, value } = await run((redis) => load(redis, key));
       const result = await fn(value as T | undefined);
       const text = result === undefined ? '' : serialise(result, key);
-      const committed = await run((redis) => redis.hookwiseCommit(key, version, String(Number(version) + 1), text, ttl));
+      const committed = await run((redis) => redis.hookwiseCommit(key, version, nextVersion(version), text, ttl));
       if (committed === 1) return result === undefined ? result : (JSON.parse(text) as T);
     }
   }
@@ -262,6 +268,14 @@ function waitReady(redis: RedisClient, timeoutMs: number): Promise<void> {
     redis.once('end', onEnd);
   });
 }
+
+// Safe names may hold ":", the key's separator: as "=" (which they never hold) the parts stay
+// apart, so session "s1:ns" can neither read "s1"'s namespace "ns:c" nor be cleared with "s1".
+const part = (validatedName: string) => validatedName.replaceAll(':', '=');
+
+// A count and a random tag: a key cleared and written afresh while an update computed restarts
+// its count, and only the tag tells the update that what it read is gone (no lost update).
+const nextVersion = (version: string) => `${(Number.parseInt(version, 10) || 0) + 1}.${randomBytes(6).toString('base64url')}`;
 
 const isWrongType = (error: unknown): boolean => typeof (error as Error)?.message === 'string' && (error as Error).message.startsWith('WRONGTYPE');
 
