@@ -107,7 +107,7 @@ export async function init(options: InitOptions): Promise<number> {
 
 /**
  * `--plugins` on a project that has a config: the named plugins are added to a JSON config
- * (those already in it keep their options); a JS or TS config is code, so the user adds them.
+ * (those already in it keep their options); a JS or TS config is code, so the user is told what to add.
  * Unknown names are an error, as for a new config.
  */
 function addPlugins(configFile: string, options: InitOptions, relative: (file: string) => string): { ok: true; file?: PlannedFile } | { ok: false; message: string } {
@@ -123,7 +123,11 @@ function addPlugins(configFile: string, options: InitOptions, relative: (file: s
   const listed = Array.isArray(config.plugins) ? config.plugins.map((entry) => (Array.isArray(entry) ? entry[0] : entry)) : Object.keys((config.plugins as Record<string, unknown> | undefined) ?? {});
   const missing = chosen.packages.filter((name) => !listed.includes(name));
   if (missing.length === 0) return { ok: true };
-  if (!configFile.endsWith('.json')) return { ok: false, message: `${relative(configFile)} is code: add ${missing.join(', ')} to its plugins yourself` };
+  // A config in code is the user's to edit: say what to add, and set up the rest.
+  if (!configFile.endsWith('.json')) {
+    options.stderr(`hookwise init: keeping ${relative(configFile)} (a config in code): add ${missing.join(', ')} to its plugins yourself if it lacks them`);
+    return { ok: true };
+  }
   const plugins = Array.isArray(config.plugins) ? [...config.plugins, ...missing] : { ...((config.plugins as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(missing.map((name) => [name, {}])) };
   return { ok: true, file: { file: configFile, before, after: `${JSON.stringify({ ...config, plugins }, null, 2)}\n`, summary: `add ${missing.join(', ')} to ${relative(configFile)}` } };
 }

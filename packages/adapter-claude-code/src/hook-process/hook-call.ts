@@ -1,5 +1,4 @@
-import { existsSync, statSync, writeSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
+import { existsSync, readFileSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { Script } from 'node:vm';
 import { HookwiseError, type EventLog } from '@hookwise/core';
@@ -123,7 +122,9 @@ const GUARDED = Symbol.for('hookwise.guarded');
  */
 export function runWithinDeadline<T>(call: () => T, timeoutMs: number, onTimeout: (ms: number) => Error, load: number = loadFactor()): T {
   // vm wants a whole number of ms below 2^32: outside a call (no deadline) the cap is ~24 days.
-  const limit = Math.max(1, Math.ceil(Math.min(timeoutMs * load, callDeadlineAt - Date.now(), 2_147_483_647)));
+  // Scaled by the load, but leaving a fifth of the call's time to the other hooks and the output.
+  const remaining = callDeadlineAt - Date.now();
+  const limit = Math.max(1, Math.ceil(Math.min(timeoutMs * load, Math.max(timeoutMs, remaining * 0.8), remaining, 2_147_483_647)));
   guardScript ??= new Script('globalThis[Symbol.for("hookwise.guarded")]()', { filename: 'hookwise-guard' });
   const slots = globalThis as Record<symbol, unknown>;
   const previous = slots[GUARDED];
@@ -145,8 +146,33 @@ export function runWithinDeadline<T>(call: () => T, timeoutMs: number, onTimeout
  * so a hook that did 15 ms of work took 2 s. Scaling by the load stops a real loop on an idle
  * machine at the deadline and never stops a starved hook that did little (its update would be lost).
  */
-export function loadFactor(load: number = loadavg()[0] ?? 0, cores: number = availableParallelism()): number {
+export function loadFactor(load: number = machineLoad(), cores: number = onlineCores()): number {
   return Math.max(1, load / Math.max(1, cores));
+}
+
+// Read from /proc and /sys rather than node:os, which a hook process does not load otherwise
+// (its start is what every tool call pays). Where they do not exist, no scaling.
+function machineLoad(): number {
+  try {
+    return Number.parseFloat(readFileSync('/proc/loadavg', 'latin1')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function onlineCores(): number {
+  try {
+    // "0-1" or "0,2-5": the online CPUs as ranges.
+    return readFileSync('/sys/devices/system/cpu/online', 'latin1')
+      .trim()
+      .split(',')
+      .reduce((count, range) => {
+        const [first, last = first] = range.split('-').map(Number);
+        return count + (last! - first! + 1);
+      }, 0);
+  } catch {
+    return 1;
+  }
 }
 
 /** The engine's `runSync`: a hook's synchronous part stopped at its deadline is reported as a `timeout`. */
