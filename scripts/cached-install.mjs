@@ -67,7 +67,19 @@ function removeAbandonedStaging(cacheDir) {
  * - `label`: the prefix of the log lines on stderr; `note`: why an install may take a while;
  *   `needs`: what `ready` checks, for the error when a fresh install fails it.
  */
-export function ensureCachedInstall({ cacheDir, packages, ready, marker, prepare, env = {}, ignoreScripts = true, timeoutMs = 10 * 60_000, label, note, needs = 'its files' }) {
+export function ensureCachedInstall({
+  cacheDir,
+  packages,
+  ready,
+  marker,
+  prepare,
+  env = {},
+  ignoreScripts = true,
+  timeoutMs = 10 * 60_000,
+  label,
+  note,
+  needs = 'its files',
+}) {
   const check = { marker, ready };
   if (usable(cacheDir, check)) return cacheDir;
   const log = (message) => process.stderr.write(`${label}: ${message}\n`);
@@ -84,24 +96,44 @@ export function ensureCachedInstall({ cacheDir, packages, ready, marker, prepare
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
-  writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify({ name: `hookwise-${path.basename(cacheDir)}`, private: true }, null, 2)}\n`);
+  writeFileSync(
+    path.join(staging, 'package.json'),
+    `${JSON.stringify({ name: `hookwise-${path.basename(cacheDir)}`, private: true }, null, 2)}\n`,
+  );
 
   log(`installing ${packages.join(' and ')} into ${cacheDir}${note ? ` (${note})` : ''}`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const args = ['install', '--no-save', '--no-package-lock', ...(ignoreScripts ? ['--ignore-scripts'] : []), '--loglevel=error', ...packages];
+  const args = [
+    'install',
+    '--no-save',
+    '--no-package-lock',
+    ...(ignoreScripts ? ['--ignore-scripts'] : []),
+    '--loglevel=error',
+    ...packages,
+  ];
   const result = spawnSync(npm, args, {
     cwd: staging,
-    env: { ...process.env, TMPDIR: tmpDir, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...env },
+    env: {
+      ...process.env,
+      TMPDIR: tmpDir,
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      ...env,
+    },
     // npm's stdout goes to stderr: a script's stdout is the path it prints.
     stdio: ['ignore', 2, 2],
     timeout: timeoutMs, // a stalled registry should fail the run, not eat CI's time
   });
   if (result.status !== 0) {
     rmSync(staging, { recursive: true, force: true });
-    throw new Error(`npm install ${packages.join(' ')} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}); see the output above`);
+    throw new Error(
+      `npm install ${packages.join(' ')} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}); see the output above`,
+    );
   }
   rmSync(tmpDir, { recursive: true, force: true });
-  if (marker) writeFileSync(path.join(staging, MARKER), `${JSON.stringify({ ...marker, installedAt: new Date().toISOString() }, null, 2)}\n`);
+  if (marker)
+    writeFileSync(path.join(staging, MARKER), `${JSON.stringify({ ...marker, installedAt: new Date().toISOString() }, null, 2)}\n`);
   if (!usable(staging, check)) {
     rmSync(staging, { recursive: true, force: true });
     throw new Error(`${packages.join(' ')} installed, but the check of ${needs} failed`);

@@ -60,7 +60,12 @@ function ensureDebianPackages() {
   const missing = [];
   if (!which('rg')) missing.push('ripgrep');
   if (!existsSync('/usr/include/krb5.h') && !existsSync('/usr/include/krb5/krb5.h')) missing.push('libkrb5-dev');
-  for (const [tool, pkg] of [['python3', 'python3'], ['make', 'make'], ['g++', 'g++']]) if (!which(tool)) missing.push(pkg);
+  for (const [tool, pkg] of [
+    ['python3', 'python3'],
+    ['make', 'make'],
+    ['g++', 'g++'],
+  ])
+    if (!which(tool)) missing.push(pkg);
   if (missing.length === 0) return;
   if (!isRoot() || !which('apt-get')) {
     throw new Error(`code-server's install needs these Debian packages: ${missing.join(' ')} (apt-get install -y ${missing.join(' ')})`);

@@ -53,7 +53,8 @@ export function ensurePi({ cacheDir = piCacheDir() } = {}) {
     ready: (folder) => existsSync(piPaths(folder).piCli) && existsSync(piPaths(folder).node),
     needs: "pi's CLI (dist/bundle/cli.js) and the Node binary",
     prepare: () => {
-      if (process.platform !== 'linux') throw new Error(`pi's real-host tests bring Node 22 from node-linux-*; this is ${process.platform}`);
+      if (process.platform !== 'linux')
+        throw new Error(`pi's real-host tests bring Node 22 from node-linux-*; this is ${process.platform}`);
     },
     label: LABEL,
   });

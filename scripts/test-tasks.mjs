@@ -20,5 +20,6 @@ const turbo = (task) =>
 
 const statuses = ['test', 'test:burst'].map(turbo);
 const left = [...ours()].filter((name) => !before.has(name));
-if (left.length > 0) console.log(`test-tasks: ${left.length} folder(s) left in ${tmpdir()}: ${left.slice(0, 10).join(', ')}${left.length > 10 ? ', …' : ''}`);
+if (left.length > 0)
+  console.log(`test-tasks: ${left.length} folder(s) left in ${tmpdir()}: ${left.slice(0, 10).join(', ')}${left.length > 10 ? ', …' : ''}`);
 process.exit(Math.max(...statuses));

@@ -9,7 +9,9 @@ import { contentText, planStep, type ChatRequestBody, type Reply } from './stand
 
 /** `lines` lines of 80 characters, each starting with `<tag>-line-<n>`. */
 export function bigFile(tag: string, lines = 200): string {
-  return Array.from({ length: lines }, (_, index) => `${tag}-line-${String(index + 1).padStart(3, '0')} ${'x'.repeat(64)}`).join('\n') + '\n';
+  return (
+    Array.from({ length: lines }, (_, index) => `${tag}-line-${String(index + 1).padStart(3, '0')} ${'x'.repeat(64)}`).join('\n') + '\n'
+  );
 }
 
 export function lastUserText(body: ChatRequestBody): string {
@@ -22,7 +24,10 @@ export function lastUserText(body: ChatRequestBody): string {
  * time, then a text. `extra` answers first when it has an answer (a compaction, a step that
  * reports a large context).
  */
-export function scripted(steps: Record<string, Array<Reply['toolCalls']>>, extra: (body: ChatRequestBody, kind: string, step: number) => Reply | undefined = () => undefined) {
+export function scripted(
+  steps: Record<string, Array<Reply['toolCalls']>>,
+  extra: (body: ChatRequestBody, kind: string, step: number) => Reply | undefined = () => undefined,
+) {
   return (body: ChatRequestBody, kind: string): Reply | undefined => {
     const { step, call } = planStep(steps, body);
     const special = extra(body, kind, step);

@@ -16,7 +16,8 @@ import path from 'node:path';
  */
 export function shellEnv(keep: readonly string[] = []): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const key of ['PATH', 'LANG', 'LC_ALL', ...keep, 'USER', 'LOGNAME', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'npm_config_registry']) if (process.env[key] !== undefined) env[key] = process.env[key]!;
+  for (const key of ['PATH', 'LANG', 'LC_ALL', ...keep, 'USER', 'LOGNAME', 'SSL_CERT_FILE', 'SSL_CERT_DIR', 'npm_config_registry'])
+    if (process.env[key] !== undefined) env[key] = process.env[key]!;
   env['npm_config_cache'] = process.env['npm_config_cache'] ?? path.join(os.homedir(), '.npm');
   env['npm_config_userconfig'] = process.env['npm_config_userconfig'] ?? path.join(os.homedir(), '.npmrc');
   return env;
@@ -34,7 +35,10 @@ export interface ProjectFiles {
 /** Writes a project's hookwise config and its other files into `dir`. */
 export function writeProjectFiles(dir: string, options: ProjectFiles): void {
   const configName = options.configName ?? 'hookwise.config.json';
-  writeFileSync(path.join(dir, configName), typeof options.hookwiseConfig === 'string' ? options.hookwiseConfig : `${JSON.stringify(options.hookwiseConfig, null, 2)}\n`);
+  writeFileSync(
+    path.join(dir, configName),
+    typeof options.hookwiseConfig === 'string' ? options.hookwiseConfig : `${JSON.stringify(options.hookwiseConfig, null, 2)}\n`,
+  );
   for (const [file, content] of Object.entries(options.files ?? {})) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), content);

@@ -48,7 +48,21 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-redis-'));
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']), '--dir', directory], { stdio: 'ignore' });
+    child = spawn(
+      REDIS_SERVER,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        ...(options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+        '--dir',
+        directory,
+      ],
+      { stdio: 'ignore' },
+    );
     const started = child;
     for (let attempt = 0; attempt < 200; attempt++) {
       if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode} (is Debian's redis-server installed?)`);

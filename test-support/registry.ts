@@ -75,7 +75,11 @@ export async function startRegistry(packageFolders: readonly string[]): Promise<
     ].join('\n'),
   );
   const bin = path.join(workspaceRoot, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
-  const child = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], { cwd: home, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, [bin, '--config', config, '--listen', `127.0.0.1:${port}`], {
+    cwd: home,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   let log = '';
   child.stdout!.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4_000)));
   child.stderr!.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4_000)));
@@ -90,7 +94,11 @@ export async function startRegistry(packageFolders: readonly string[]): Promise<
   };
   try {
     await waitForPing(url, child, () => log);
-    const user = await fetch(`${url}-/user/org.couchdb.user:hookwise-test`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'hookwise-test', password: 'hookwise-test-password' }) });
+    const user = await fetch(`${url}-/user/org.couchdb.user:hookwise-test`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'hookwise-test', password: 'hookwise-test-password' }),
+    });
     const { token } = (await user.json()) as { token?: string };
     if (!user.ok || !token) throw new Error(`verdaccio refused the test user (${user.status})`);
     const authLine = `//127.0.0.1:${port}/:_authToken=${token}`;
@@ -98,11 +106,19 @@ export async function startRegistry(packageFolders: readonly string[]): Promise<
     const tarballs = path.join(home, 'tarballs');
     mkdirSync(tarballs);
     // pnpm pack rewrites workspace: ranges to the versions, as `pnpm publish` would.
-    for (const folder of packageFolders) execFileSync('npx', [...PNPM, 'pack', '--pack-destination', tarballs], { cwd: path.join(workspaceRoot, 'packages', folder), stdio: 'pipe' });
+    for (const folder of packageFolders)
+      execFileSync('npx', [...PNPM, 'pack', '--pack-destination', tarballs], {
+        cwd: path.join(workspaceRoot, 'packages', folder),
+        stdio: 'pipe',
+      });
     const publishRc = path.join(home, 'publish.npmrc');
     writeFileSync(publishRc, `registry=${url}\n${authLine}\n`);
     for (const tarball of readdirSync(tarballs)) {
-      execFileSync('npm', ['publish', path.join(tarballs, tarball), '--userconfig', publishRc, '--registry', url, '--loglevel=error', '--ignore-scripts'], { cwd: home, stdio: 'pipe', timeout: 120_000 });
+      execFileSync(
+        'npm',
+        ['publish', path.join(tarballs, tarball), '--userconfig', publishRc, '--registry', url, '--loglevel=error', '--ignore-scripts'],
+        { cwd: home, stdio: 'pipe', timeout: 120_000 },
+      );
     }
     return { url, npmrc, stop };
   } catch (error) {
@@ -120,9 +136,18 @@ export function specifiersOf(packageFolders: readonly string[], version = '0.0.0
  * A fresh project outside the workspace with `packages` installed from the registry by name,
  * with npm or with pnpm (whose node_modules/@hookwise/* are links into node_modules/.pnpm).
  */
-export function installProject(kind: InstallKind, registry: LocalRegistry, project: string, packages: readonly string[], env: NodeJS.ProcessEnv = process.env): void {
+export function installProject(
+  kind: InstallKind,
+  registry: LocalRegistry,
+  project: string,
+  packages: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   mkdirSync(project, { recursive: true });
-  writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: `consumer-${kind}`, version: '1.0.0', private: true }, null, 2)}\n`);
+  writeFileSync(
+    path.join(project, 'package.json'),
+    `${JSON.stringify({ name: `consumer-${kind}`, version: '1.0.0', private: true }, null, 2)}\n`,
+  );
   writeFileSync(path.join(project, '.npmrc'), registry.npmrc);
   const options = { cwd: project, stdio: 'pipe' as const, timeout: 600_000, env };
   if (kind === 'npm') execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', ...packages], options);

@@ -40,5 +40,8 @@ export function sinceLastUser(body: ChatRequestBody): ChatMessage[];
 export function contentText(message: ChatMessage | undefined): string;
 export function systemText(body: ChatRequestBody): string;
 export function requestKind(body: ChatRequestBody): RequestKind;
-export function planStep<Call>(plan: Record<string, Call[]>, body: ChatRequestBody): { prompt: string; step: number; calls: Call[]; call: Call | undefined };
+export function planStep<Call>(
+  plan: Record<string, Call[]>,
+  body: ChatRequestBody,
+): { prompt: string; step: number; calls: Call[]; call: Call | undefined };
 export function prefixCacheUsage(): (body: ChatRequestBody) => Required<Pick<Reply, 'promptTokens' | 'cachedTokens' | 'cacheWriteTokens'>>;

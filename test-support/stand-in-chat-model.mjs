@@ -22,7 +22,10 @@ export function contentText(message) {
 
 /** The system prompt of a request. */
 export function systemText(body) {
-  return (body.messages ?? []).filter((message) => message.role === 'system').map(contentText).join('\n');
+  return (body.messages ?? [])
+    .filter((message) => message.role === 'system')
+    .map(contentText)
+    .join('\n');
 }
 
 /**
@@ -97,7 +100,13 @@ export async function startStandInModel(respond, { socketPath } = {}) {
       } catch (error) {
         reply = { text: `stand-in responder failed: ${error.message}` };
       }
-      if (!reply) reply = kind === 'compaction' ? { text: 'Summary: the user asked for work; tools ran.' } : kind === 'title' ? { text: 'A session' } : { text: 'Done.' };
+      if (!reply)
+        reply =
+          kind === 'compaction'
+            ? { text: 'Summary: the user asked for work; tools ran.' }
+            : kind === 'title'
+              ? { text: 'A session' }
+              : { text: 'Done.' };
       const id = `chatcmpl-${++counter}`;
       const base = { id, object: 'chat.completion.chunk', created: 1, model: body.model ?? 'm' };
       response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -110,7 +119,12 @@ export async function startStandInModel(respond, { socketPath } = {}) {
               index: 0,
               delta: {
                 role: 'assistant',
-                tool_calls: reply.toolCalls.map((call, index) => ({ index, id: `call_${counter}_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) } })),
+                tool_calls: reply.toolCalls.map((call, index) => ({
+                  index,
+                  id: `call_${counter}_${index}`,
+                  type: 'function',
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) },
+                })),
               },
               finish_reason: null,
             },
@@ -121,7 +135,22 @@ export async function startStandInModel(respond, { socketPath } = {}) {
         send({ choices: [{ index: 0, delta: { role: 'assistant', content: reply.text ?? 'Done.' }, finish_reason: null }] });
       }
       const promptTokens = reply.promptTokens ?? Math.ceil(raw.length / 4);
-      send({ choices: [{ index: 0, delta: {}, finish_reason: finish }], usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10, ...(reply.cachedTokens || reply.cacheWriteTokens ? { prompt_tokens_details: { cached_tokens: reply.cachedTokens ?? 0, ...(reply.cacheWriteTokens ? { cache_write_tokens: reply.cacheWriteTokens } : {}) } } : {}) } });
+      send({
+        choices: [{ index: 0, delta: {}, finish_reason: finish }],
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: 10,
+          total_tokens: promptTokens + 10,
+          ...(reply.cachedTokens || reply.cacheWriteTokens
+            ? {
+                prompt_tokens_details: {
+                  cached_tokens: reply.cachedTokens ?? 0,
+                  ...(reply.cacheWriteTokens ? { cache_write_tokens: reply.cacheWriteTokens } : {}),
+                },
+              }
+            : {}),
+        },
+      });
       response.end('data: [DONE]\n\n');
     });
   });
@@ -142,6 +171,10 @@ export async function startStandInModel(respond, { socketPath } = {}) {
     setResponder(next) {
       responder = next;
     },
-    close: () => Promise.all([new Promise((resolve) => server.close(() => resolve())), socketServer ? new Promise((resolve) => socketServer.close(() => resolve())) : undefined]).then(() => undefined),
+    close: () =>
+      Promise.all([
+        new Promise((resolve) => server.close(() => resolve())),
+        socketServer ? new Promise((resolve) => socketServer.close(() => resolve())) : undefined,
+      ]).then(() => undefined),
   };
 }

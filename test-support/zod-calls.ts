@@ -17,7 +17,14 @@ export async function withZodCalls<T>(mocking: ZodMocking, run: (calls: readonly
   const calls: string[] = [];
   mocking.mock(async (importOriginal) => {
     const zod = await importOriginal<Record<string, unknown>>();
-    return Object.fromEntries(Object.entries(zod).map(([key, value]) => [key, typeof value === 'function' && /^[a-z_]/.test(key) ? (...args: unknown[]) => (calls.push(key), (value as (...args: unknown[]) => unknown)(...args)) : value]));
+    return Object.fromEntries(
+      Object.entries(zod).map(([key, value]) => [
+        key,
+        typeof value === 'function' && /^[a-z_]/.test(key)
+          ? (...args: unknown[]) => (calls.push(key), (value as (...args: unknown[]) => unknown)(...args))
+          : value,
+      ]),
+    );
   });
   try {
     return await run(calls);

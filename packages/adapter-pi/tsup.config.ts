@@ -3,4 +3,8 @@ import { libraryBuild } from '../../tsup.shared.js';
 
 // `setup/index` is what @hookwise/cli loads (package.json's "hookwise" field), by path: it is
 // not an export, since pi only needs the extension.
-export default defineConfig({ ...libraryBuild, entry: { index: 'src/index.ts', 'setup/index': 'src/setup/index.ts' }, dts: { entry: { index: 'src/index.ts' } } });
+export default defineConfig({
+  ...libraryBuild,
+  entry: { index: 'src/index.ts', 'setup/index': 'src/setup/index.ts' },
+  dts: { entry: { index: 'src/index.ts' } },
+});

@@ -4,7 +4,16 @@ import { libraryBuild } from '../../tsup.shared.js';
 export default defineConfig({
   ...libraryBuild,
   // One entry per audience (each file says whom it serves); `wire` is types only (its JS is empty).
-  entry: ['src/index.ts', 'src/host.ts', 'src/messages.ts', 'src/claude-code.ts', 'src/di.ts', 'src/fs.ts', 'src/counting.ts', 'src/wire.ts'],
+  entry: [
+    'src/index.ts',
+    'src/host.ts',
+    'src/messages.ts',
+    'src/claude-code.ts',
+    'src/di.ts',
+    'src/fs.ts',
+    'src/counting.ts',
+    'src/wire.ts',
+  ],
   // Core's run-time dependencies are bundled, tree-shaken, into its one file: every hook
   // process imports core, and resolving and loading tsyringe and zod from node_modules costs
   // more than the hook itself. Bundling also makes core the only owner of
@@ -17,7 +26,9 @@ export default defineConfig({
   // CommonJS dependencies bundled into ESM call `require` for Node built-ins. When an
   // extension bundles this file into CommonJS again, import.meta is empty there and
   // __filename exists, hence the fallback (evaluated only in that case).
-  banner: { js: "import { createRequire as __hookwiseCreateRequire } from 'node:module';\nconst require = __hookwiseCreateRequire(import.meta.url ?? __filename);" },
+  banner: {
+    js: "import { createRequire as __hookwiseCreateRequire } from 'node:module';\nconst require = __hookwiseCreateRequire(import.meta.url ?? __filename);",
+  },
   treeshake: true,
   splitting: true,
 });

@@ -1,4 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import { coreSourceAlias } from '../../vitest.shared.js';
 
-export default defineConfig({ resolve: { alias: coreSourceAlias }, test: { name: 'hook-suggest', include: ['src/**/*.test.ts'], testTimeout: 60_000 } });
+export default defineConfig({
+  resolve: { alias: coreSourceAlias },
+  test: { name: 'hook-suggest', include: ['src/**/*.test.ts'], testTimeout: 60_000 },
+});

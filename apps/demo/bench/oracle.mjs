@@ -31,7 +31,13 @@ export function oracleConfigSource(transcript, options = {}) {
   return `import { oracleTransform } from ${JSON.stringify(import.meta.url)};\nexport default { on: { 'llm:before': await oracleTransform(${JSON.stringify(transcript)}, ${JSON.stringify(options)}) } };\n`;
 }
 
-const clearedInput = (input) => Object.fromEntries(Object.entries(input ?? {}).map(([key, value]) => [key, typeof value === 'string' && value.length > INPUT_KEEP_CHARS ? '[Old input cleared]' : value]));
+const clearedInput = (input) =>
+  Object.fromEntries(
+    Object.entries(input ?? {}).map(([key, value]) => [
+      key,
+      typeof value === 'string' && value.length > INPUT_KEEP_CHARS ? '[Old input cleared]' : value,
+    ]),
+  );
 
 /**
  * The transform. `schedule`: `'at-once'` clears everything the rule allows on every request;
@@ -84,11 +90,21 @@ export async function oracleTransform(transcript, { schedule = 'at-once', horizo
 
     const latestStep = messages.at(-1)?.parts.filter((part) => part.type === 'tool-result').length ?? 0;
     const recent = new Set(results.slice(-Math.max(DEFAULT_KEEP_RECENT, latestStep)).map((part) => part.toolCallId));
-    const resultAllowed = (part) => !recent.has(part.toolCallId) && part.isError !== true && !protectedTools.has(toolOf.get(part.toolCallId) ?? part.toolName) && !keep.has(`r:${part.toolCallId}`);
+    const resultAllowed = (part) =>
+      !recent.has(part.toolCallId) &&
+      part.isError !== true &&
+      !protectedTools.has(toolOf.get(part.toolCallId) ?? part.toolName) &&
+      !keep.has(`r:${part.toolCallId}`);
     const allowedResults = new Set(results.filter(resultAllowed).map((part) => part.toolCallId));
     const keyOf = (part) => {
       if (part.type === 'tool-result') return allowedResults.has(part.toolCallId) ? `r:${part.toolCallId}` : undefined;
-      if (part.type === 'tool-call' && digestTools.has(part.toolName) && allowedResults.has(part.toolCallId) && !keep.has(`c:${part.toolCallId}`)) return `c:${part.toolCallId}`;
+      if (
+        part.type === 'tool-call' &&
+        digestTools.has(part.toolName) &&
+        allowedResults.has(part.toolCallId) &&
+        !keep.has(`c:${part.toolCallId}`)
+      )
+        return `c:${part.toolCallId}`;
       return undefined;
     };
 
@@ -124,7 +140,8 @@ export async function oracleTransform(transcript, { schedule = 'at-once', horizo
         const key = part.type === 'tool-result' ? `r:${part.toolCallId}` : part.type === 'tool-call' ? `c:${part.toolCallId}` : undefined;
         if (key === undefined || !pruned.has(key)) return;
         if (parts === message.parts) parts = [...parts];
-        parts[index] = part.type === 'tool-result' ? { ...part, output: DEFAULT_PLACEHOLDER } : { ...part, input: clearedInput(part.input) };
+        parts[index] =
+          part.type === 'tool-result' ? { ...part, output: DEFAULT_PLACEHOLDER } : { ...part, input: clearedInput(part.input) };
         changed = true;
       });
       return parts === message.parts ? message : { ...message, parts };

@@ -18,13 +18,30 @@ import { oracleConfigSource } from './oracle.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = path.resolve(demoDir, '../..');
-const { values } = parseArgs({ options: { policy: { type: 'string' }, sessions: { type: 'string' }, options: { type: 'string', multiple: true }, min: { type: 'string', default: '100' }, json: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false }, oracle: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    policy: { type: 'string' },
+    sessions: { type: 'string' },
+    options: { type: 'string', multiple: true },
+    min: { type: 'string', default: '100' },
+    json: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
+    oracle: { type: 'boolean', default: false },
+  },
+});
 
 /** The policies compared: hook-prune's options as a project's config would give them. */
 export const POLICIES = {
   default: {},
   window: { policy: 'window' },
-  'keep-3-continuous': { protectTokens: 0, minimumTokens: 0, keepFileContext: 0, keepEditedFiles: false, cacheBreakRatio: 0, pressurePercent: 100 },
+  'keep-3-continuous': {
+    protectTokens: 0,
+    minimumTokens: 0,
+    keepFileContext: 0,
+    keepEditedFiles: false,
+    cacheBreakRatio: 0,
+    pressurePercent: 100,
+  },
   'not-pruning': { protectTokens: Number.MAX_SAFE_INTEGER, pressurePercent: 100 },
 };
 
@@ -54,7 +71,9 @@ function transcriptsUnder(dir) {
   return found;
 }
 
-const roots = values.sessions ? values.sessions.split(',') : [path.join(repoDir, 'fixtures/claude-code-transcripts'), path.resolve(repoDir, '../shared/fixtures/claude-code-transcripts')];
+const roots = values.sessions
+  ? values.sessions.split(',')
+  : [path.join(repoDir, 'fixtures/claude-code-transcripts'), path.resolve(repoDir, '../shared/fixtures/claude-code-transcripts')];
 const byName = new Map();
 for (const root of roots) {
   try {
@@ -76,18 +95,38 @@ let configs = 0;
 async function report(transcript, options) {
   // Each config a file of its own: a module config is imported once per path.
   const configFile = path.join(scratch, `config-${++configs}.${options.oracle ? 'mjs' : 'json'}`);
-  writeFileSync(configFile, options.oracle ? oracleConfigSource(transcript, options.oracle) : JSON.stringify({ plugins: { '@hookwise/hook-prune': options } }));
+  writeFileSync(
+    configFile,
+    options.oracle ? oracleConfigSource(transcript, options.oracle) : JSON.stringify({ plugins: { '@hookwise/hook-prune': options } }),
+  );
   let json = '';
-  const code = await reportCommand({ transcript, json: true, projectDir: demoDir, configFile, stdout: (text) => (json += text), stderr: (text) => process.stderr.write(text) });
+  const code = await reportCommand({
+    transcript,
+    json: true,
+    projectDir: demoDir,
+    configFile,
+    stdout: (text) => (json += text),
+    stderr: (text) => process.stderr.write(text),
+  });
   if (code !== 0) throw new Error(`report exited ${code} on ${transcript}`);
   return JSON.parse(json);
 }
 
 // --options '{"keepRecent":5}' (repeatable): ad-hoc policies, named by their JSON.
 for (const json of values.options ?? []) POLICIES[json] = JSON.parse(json);
-const ORACLES = { 'oracle (at once)': { oracle: { schedule: 'at-once' } }, 'oracle (best break, horizon 20)': { oracle: { schedule: 'best-break', horizon: 20 } } };
+const ORACLES = {
+  'oracle (at once)': { oracle: { schedule: 'at-once' } },
+  'oracle (best break, horizon 20)': { oracle: { schedule: 'best-break', horizon: 20 } },
+};
 Object.assign(POLICIES, ORACLES);
-const names = [...(values.options ? values.options : values.policy ? values.policy.split(',') : Object.keys(POLICIES).filter((name) => !(name in ORACLES))), ...(values.oracle ? Object.keys(ORACLES) : [])];
+const names = [
+  ...(values.options
+    ? values.options
+    : values.policy
+      ? values.policy.split(',')
+      : Object.keys(POLICIES).filter((name) => !(name in ORACLES))),
+  ...(values.oracle ? Object.keys(ORACLES) : []),
+];
 const min = Number(values.min);
 const fixed = (value, digits = 2) => value.toFixed(digits);
 const results = [];
@@ -114,19 +153,49 @@ try {
       sums.floor5 += floor5;
       worst5 = Math.max(worst5, cost.ratio['5m']);
       worst1 = Math.max(worst1, cost.ratio['1h']);
-      const reclaimed = compactions.filter((compaction) => compaction.prune && compaction.prune.historyTokens > 0).map((compaction) => compaction.prune.reclaimedTokens / compaction.prune.historyTokens);
+      const reclaimed = compactions
+        .filter((compaction) => compaction.prune && compaction.prune.historyTokens > 0)
+        .map((compaction) => compaction.prune.reclaimedTokens / compaction.prune.historyTokens);
       for (const share of reclaimed) minReclaimed = Math.min(minReclaimed, share);
-      rows.push({ file, requests: cost.requests, ratio5: cost.ratio['5m'], ratio1: cost.ratio['1h'], sourced: cost.edits.sourced, lost: cost.edits.lost, floor5: floor5 / cost.without['5m'], fromUsage: cost.fromUsage ? cost.fromUsage['5m'] / cost.without['5m'] : null, reclaimed, compactionsNeeded: prune.compactionsNeeded });
+      rows.push({
+        file,
+        requests: cost.requests,
+        ratio5: cost.ratio['5m'],
+        ratio1: cost.ratio['1h'],
+        sourced: cost.edits.sourced,
+        lost: cost.edits.lost,
+        floor5: floor5 / cost.without['5m'],
+        fromUsage: cost.fromUsage ? cost.fromUsage['5m'] / cost.without['5m'] : null,
+        reclaimed,
+        compactionsNeeded: prune.compactionsNeeded,
+      });
     }
-    const summary = { policy: name, options, sessions: rows.length, overall5: sums.with5 / sums.without5, floor5: sums.floor5 / sums.without5, overall1: sums.with1 / sums.without1, worst5, worst1, sourced: sums.sourced, lost: sums.lost, minReclaimed: Number.isFinite(minReclaimed) ? minReclaimed : null, rows };
+    const summary = {
+      policy: name,
+      options,
+      sessions: rows.length,
+      overall5: sums.with5 / sums.without5,
+      floor5: sums.floor5 / sums.without5,
+      overall1: sums.with1 / sums.without1,
+      worst5,
+      worst1,
+      sourced: sums.sourced,
+      lost: sums.lost,
+      minReclaimed: Number.isFinite(minReclaimed) ? minReclaimed : null,
+      rows,
+    };
     results.push(summary);
     if (!values.json) {
       console.log(`\n${name}  ${JSON.stringify(options)}`);
       for (const row of rows) {
         const needed = row.compactionsNeeded ? `${row.compactionsNeeded.withPrune} of ${row.compactionsNeeded.without}` : '-';
-        console.log(`  ${row.file.padEnd(52)} ${String(row.requests).padStart(4)} req  5m ${fixed(row.ratio5)}×  1h ${fixed(row.ratio1)}×  lost ${row.lost}/${row.sourced}  reclaimed at compactions ${row.reclaimed.map((share) => `${Math.round(share * 100)}%`).join(' ') || '-'}  compactions needed ${needed}  usage/model ${row.fromUsage === null ? '-' : fixed(row.fromUsage)}${values.floor ? `  free-break floor ${fixed(row.floor5)}×` : ''}`);
+        console.log(
+          `  ${row.file.padEnd(52)} ${String(row.requests).padStart(4)} req  5m ${fixed(row.ratio5)}×  1h ${fixed(row.ratio1)}×  lost ${row.lost}/${row.sourced}  reclaimed at compactions ${row.reclaimed.map((share) => `${Math.round(share * 100)}%`).join(' ') || '-'}  compactions needed ${needed}  usage/model ${row.fromUsage === null ? '-' : fixed(row.fromUsage)}${values.floor ? `  free-break floor ${fixed(row.floor5)}×` : ''}`,
+        );
       }
-      console.log(`  overall: 5m ${fixed(summary.overall5)}× (worst ${fixed(worst5)}×)  1h ${fixed(summary.overall1)}× (worst ${fixed(worst1)}×)  lost ${sums.lost} of ${sums.sourced} sourced edits${values.floor ? `  free-break floor 5m ${fixed(summary.floor5)}×` : ''}`);
+      console.log(
+        `  overall: 5m ${fixed(summary.overall5)}× (worst ${fixed(worst5)}×)  1h ${fixed(summary.overall1)}× (worst ${fixed(worst1)}×)  lost ${sums.lost} of ${sums.sourced} sourced edits${values.floor ? `  free-break floor 5m ${fixed(summary.floor5)}×` : ''}`,
+      );
     }
   }
 } finally {

@@ -12,7 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
-const SESSION = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
+const SESSION = fileURLToPath(
+  new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url),
+);
 
 async function bareParse(file) {
   const handle = await open(file, 'r');
@@ -48,7 +50,13 @@ const { reportCommand } = await import(pathToFileURL(path.join(cliDir, 'dist', '
 
 let reportBytes = 0;
 const runReport = async () => {
-  const code = await reportCommand({ transcript: SESSION, json: true, projectDir: demoDir, stdout: (text) => (reportBytes = text.length), stderr: (text) => process.stderr.write(text) });
+  const code = await reportCommand({
+    transcript: SESSION,
+    json: true,
+    projectDir: demoDir,
+    stdout: (text) => (reportBytes = text.length),
+    stderr: (text) => process.stderr.write(text),
+  });
   if (code !== 0) throw new Error(`report exited ${code}`);
 };
 
@@ -99,9 +107,13 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 const of = (key) => medianOf(rounds.map((round) => round[key]));
-console.log(`transcript: ${path.basename(SESSION)} (2.7 MB, 2,385 lines); Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+console.log(
+  `transcript: ${path.basename(SESSION)} (2.7 MB, 2,385 lines); Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
+);
 console.log(`${PARSE.padEnd(38)} wall median ${of('parseWall').toFixed(1)} ms, CPU median ${of('parseCpu').toFixed(1)} ms`);
 console.log(`${REPORT.padEnd(38)} wall median ${of('reportWall').toFixed(1)} ms, CPU median ${of('reportCpu').toFixed(1)} ms`);
 const wallRatio = medianOf(rounds.map((round) => round.reportWall / round.parseWall));
 const cpuRatio = medianOf(rounds.map((round) => round.reportCpu / round.parseCpu));
-console.log(`report / bare parse (median over ${ROUNDS} rounds of 5 runs each): ${wallRatio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU (target ≤ 2.5×); JSON report ${Math.round(reportBytes / 1024)} KB`);
+console.log(
+  `report / bare parse (median over ${ROUNDS} rounds of 5 runs each): ${wallRatio.toFixed(2)}× wall, ${cpuRatio.toFixed(2)}× CPU (target ≤ 2.5×); JSON report ${Math.round(reportBytes / 1024)} KB`,
+);

@@ -18,7 +18,8 @@ const READS_PER_PROMPT = 6;
 const RULE = 'Project rule: never edit generated files under src/gen/.';
 
 /** Search results of 9–14 KB, as a code search returns them. */
-const fileText = (file) => `// ${file}\n${Array.from({ length: 90 + (Number(/\d+/.exec(file)?.[0] ?? 0) % 4) * 15 }, (_, line) => `export function handler${line}(request: Request): Response { return respond(request, ${line}); }`).join('\n')}\n`;
+const fileText = (file) =>
+  `// ${file}\n${Array.from({ length: 90 + (Number(/\d+/.exec(file)?.[0] ?? 0) % 4) * 15 }, (_, line) => `export function handler${line}(request: Request): Response { return respond(request, ${line}); }`).join('\n')}\n`;
 
 const format = (value) => Math.round(value).toLocaleString('en-US');
 
@@ -36,12 +37,24 @@ function cacheCostOf(requests, lifetime) {
 
 /** The app: a tool loop per prompt, its own history kept across prompts. */
 async function runApp(model, hookwise) {
-  const search = tool({ description: 'Search the code', inputSchema: jsonSchema({ type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }), execute: async ({ query }) => fileText(query) });
+  const search = tool({
+    description: 'Search the code',
+    inputSchema: jsonSchema({ type: 'object', properties: { query: { type: 'string' } }, required: ['query'] }),
+    execute: async ({ query }) => fileText(query),
+  });
   const tools = hookwise ? hookwise.tools({ search }) : { search };
   let messages = [];
   for (const prompt of PROMPTS) {
     messages = [...messages, { role: 'user', content: prompt }];
-    const result = await generateText({ model, system: SYSTEM, messages, tools, stopWhen: stepCountIs(20), maxOutputTokens: 1_024, ...(hookwise ? { onFinish: hookwise.onFinish } : {}) });
+    const result = await generateText({
+      model,
+      system: SYSTEM,
+      messages,
+      tools,
+      stopWhen: stepCountIs(20),
+      maxOutputTokens: 1_024,
+      ...(hookwise ? { onFinish: hookwise.onFinish } : {}),
+    });
     messages = [...messages, ...result.response.messages];
   }
   return messages;
@@ -51,7 +64,10 @@ export async function runAiSdkSession({ print }) {
   globalThis.AI_SDK_LOG_WARNINGS = false;
   // Searches, not file reads: hook-prune's default keeps the reads of files in use, which a
   // session this short never leaves.
-  const standIn = await startStandInModel({ readsPerPrompt: READS_PER_PROMPT, callFor: (n) => ({ name: 'search', input: { query: `handlers in src/file-${n}.ts` } }) });
+  const standIn = await startStandInModel({
+    readsPerPrompt: READS_PER_PROMPT,
+    callFor: (n) => ({ name: 'search', input: { query: `handlers in src/file-${n}.ts` } }),
+  });
   try {
     const provider = createAnthropic({ baseURL: standIn.url, apiKey: 'stand-in' });
 
@@ -69,28 +85,54 @@ export async function runAiSdkSession({ print }) {
     const withHookwise = standIn.reset();
     await hookwise.dispose();
 
-    print(`${PROMPTS.length} prompts, ${READS_PER_PROMPT} code searches each (9–14 KB of results), generateText with a search tool; model: @ai-sdk/anthropic against the loopback stand-in.`);
+    print(
+      `${PROMPTS.length} prompts, ${READS_PER_PROMPT} code searches each (9–14 KB of results), generateText with a search tool; model: @ai-sdk/anthropic against the loopback stand-in.`,
+    );
     print(`hookwise: hookwiseMiddleware({ plugins: [prune()] }) plus a project rule in the system prompt.\n`);
     print('request  tool results  pruned (✂)  tokens sent without → with hookwise');
     withHookwise.forEach((request, index) => {
       const results = toolResults('anthropic', request.body);
       const pruned = results.filter((result) => isPrunedOutput(result.text)).length;
       const sent = (body) => defaultTokenCounter.count(JSON.stringify(body.messages));
-      print(`${String(index + 1).padStart(7)}  ${String(results.length).padStart(12)}  ${String(pruned).padStart(10)}  ${format(sent(without[index].body)).padStart(8)} → ${format(sent(request.body))}`);
+      print(
+        `${String(index + 1).padStart(7)}  ${String(results.length).padStart(12)}  ${String(pruned).padStart(10)}  ${format(sent(without[index].body)).padStart(8)} → ${format(sent(request.body))}`,
+      );
     });
-    print(`\nSystem text with hookwise (the same in all ${withHookwise.length} requests: ${new Set(withHookwise.map((request) => systemTexts('anthropic', request.body).join('|'))).size === 1 ? 'yes' : 'no'}):`);
+    print(
+      `\nSystem text with hookwise (the same in all ${withHookwise.length} requests: ${new Set(withHookwise.map((request) => systemTexts('anthropic', request.body).join('|'))).size === 1 ? 'yes' : 'no'}):`,
+    );
     for (const text of systemTexts('anthropic', withHookwise[0].body)) print(`  · ${text}`);
-    const keptWhole = kept.filter((message) => message.role === 'tool').every((message) => message.content.every((part) => !isPrunedOutput(String(part.output?.value ?? ''))));
-    print(`The app's own history keeps every output whole: ${keptWhole ? 'yes' : 'NO'}.${notices.length > 0 ? ` Notices: ${notices.join(' / ')}` : ''}`);
+    const keptWhole = kept
+      .filter((message) => message.role === 'tool')
+      .every((message) => message.content.every((part) => !isPrunedOutput(String(part.output?.value ?? ''))));
+    print(
+      `The app's own history keeps every output whole: ${keptWhole ? 'yes' : 'NO'}.${notices.length > 0 ? ` Notices: ${notices.join(' / ')}` : ''}`,
+    );
 
-    print('\nInput cost under prompt caching (units of the base input price; reads 0.1×, writes 1.25× for 5-minute, 2× for 1-hour caching):');
-    for (const [label, lifetime] of [['5-minute writes', '5m'], ['1-hour writes', '1h']]) {
+    print(
+      '\nInput cost under prompt caching (units of the base input price; reads 0.1×, writes 1.25× for 5-minute, 2× for 1-hour caching):',
+    );
+    for (const [label, lifetime] of [
+      ['5-minute writes', '5m'],
+      ['1-hour writes', '1h'],
+    ]) {
       const before = cacheCostOf(without, lifetime);
       const after = cacheCostOf(withHookwise, lifetime);
-      print(`  ${label.padEnd(16)} without hookwise ${format(before).padStart(9)}   with ${format(after).padStart(9)}   (${(after / before).toFixed(2)}×)`);
+      print(
+        `  ${label.padEnd(16)} without hookwise ${format(before).padStart(9)}   with ${format(after).padStart(9)}   (${(after / before).toFixed(2)}×)`,
+      );
     }
     print(`  (hook-prune's default policy; core's cache model, the one \`hookwise report\` uses, tokens by core's counter.)`);
-    return { without, withHookwise, keptWhole, costs: ['5m', '1h'].map((lifetime) => ({ lifetime, without: cacheCostOf(without, lifetime), with: cacheCostOf(withHookwise, lifetime) })) };
+    return {
+      without,
+      withHookwise,
+      keptWhole,
+      costs: ['5m', '1h'].map((lifetime) => ({
+        lifetime,
+        without: cacheCostOf(without, lifetime),
+        with: cacheCostOf(withHookwise, lifetime),
+      })),
+    };
   } finally {
     await standIn.close();
   }

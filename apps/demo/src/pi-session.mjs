@@ -7,7 +7,14 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The adapter's end-to-end helpers: one copy for the tests and the demo.
-import { ensurePi, newestSessionFile, offlinePiEnv, PI_VERSION, runPi, writeAgentDir } from '../../../packages/adapter-pi/test/e2e/offline-pi.mjs';
+import {
+  ensurePi,
+  newestSessionFile,
+  offlinePiEnv,
+  PI_VERSION,
+  runPi,
+  writeAgentDir,
+} from '../../../packages/adapter-pi/test/e2e/offline-pi.mjs';
 import { planStep, prefixCacheUsage, startStandInModel } from '../../../packages/adapter-pi/test/e2e/stand-in-model.mjs';
 import { piPaths } from '../../../scripts/install-pi.mjs';
 import { appliedLine, format, hookwiseEvents, hookwiseInit, toolOutputsSent } from './live-session.mjs';
@@ -45,8 +52,15 @@ async function session({ root, pi, prune, print }) {
   rmSync(root, { recursive: true, force: true });
   const project = path.join(root, 'project');
   mkdirSync(path.join(project, 'src'), { recursive: true });
-  for (const name of FILES) writeFileSync(path.join(project, 'src', `${name}.txt`), `${Array.from({ length: 120 }, (_, index) => line(name, index + 1)).join('\n')}\n`);
-  writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': prune, '@hookwise/hook-suggest': {}, '@hookwise/hook-precompact': {} } }, null, 2)}\n`);
+  for (const name of FILES)
+    writeFileSync(
+      path.join(project, 'src', `${name}.txt`),
+      `${Array.from({ length: 120 }, (_, index) => line(name, index + 1)).join('\n')}\n`,
+    );
+  writeFileSync(
+    path.join(project, 'hookwise.config.json'),
+    `${JSON.stringify({ plugins: { '@hookwise/hook-prune': prune, '@hookwise/hook-suggest': {}, '@hookwise/hook-precompact': {} } }, null, 2)}\n`,
+  );
   const hookwise = hookwiseInit(project, 'pi', print);
 
   const model = await startStandInModel(responder());
@@ -54,7 +68,9 @@ async function session({ root, pi, prune, print }) {
     const agentDir = path.join(root, 'agent');
     writeAgentDir(agentDir, { baseURL: model.baseURL, contextWindow: CONTEXT_WINDOW });
     const env = offlinePiEnv({ nodeBinDir: pi.nodeBinDir, agentDir, home: path.join(root, 'home'), tmp: path.join(root, 'tmp') });
-    print(`\n$ pi -p ${PROMPTS.map((prompt) => `"${prompt}"`).join(' ')}   (pi ${PI_VERSION}, model: the loopback stand-in, a ${format(CONTEXT_WINDOW)}-token window)`);
+    print(
+      `\n$ pi -p ${PROMPTS.map((prompt) => `"${prompt}"`).join(' ')}   (pi ${PI_VERSION}, model: the loopback stand-in, a ${format(CONTEXT_WINDOW)}-token window)`,
+    );
     const started = Date.now();
     const run = await runPi(pi, PROMPTS, { cwd: project, env });
     if (run.code !== 0) throw new Error(`pi exited ${run.code}: ${run.stderr.slice(-800)}`);
@@ -76,9 +92,15 @@ function installPi(print) {
   const cached = piPaths();
   if (!existsSync(cached.piCli) || !existsSync(cached.node)) {
     print(`installing pi ${PI_VERSION} and its Node 22 into ${cached.cacheDir} (once, from npm)…`);
-    const install = spawnSync(process.execPath, [INSTALL_SCRIPT], { encoding: 'utf8', env: { ...process.env, npm_config_fetch_retries: '1' } });
+    const install = spawnSync(process.execPath, [INSTALL_SCRIPT], {
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_fetch_retries: '1' },
+    });
     if (install.status !== 0) {
-      const reason = install.stderr.split('\n').find((text) => /npm error (code|network|request)/.test(text)) ?? install.stderr.trim().split('\n').at(-1) ?? `exit ${install.status}`;
+      const reason =
+        install.stderr.split('\n').find((text) => /npm error (code|network|request)/.test(text)) ??
+        install.stderr.trim().split('\n').at(-1) ??
+        `exit ${install.status}`;
       print(`pi part skipped: pi ${PI_VERSION} could not be installed (${reason.replace(/^npm error /, '').trim()})`);
       return undefined;
     }
@@ -104,13 +126,17 @@ export async function runPiSession({ print }) {
   let prune = 'its defaults';
   if (!facts.requests.some((request) => request.prunedCount > 0)) {
     const small = { protectTokens: 2_000, minimumTokens: 500 };
-    print(`\nhook-prune's default policy pruned nothing in this short session; again with ${JSON.stringify(small)}, its smallest thresholds:`);
+    print(
+      `\nhook-prune's default policy pruned nothing in this short session; again with ${JSON.stringify(small)}, its smallest thresholds:`,
+    );
     facts = await session({ root, pi, prune: small, print });
     prune = JSON.stringify(small);
   }
   print(`\nrequest  tool outputs sent (chars)                                      taken out by hookwise (hook-prune: ${prune})`);
   for (const request of facts.requests) {
-    print(`#${String(request.index + 1).padEnd(3)}     ${(request.cells.join(' ') || '(none)').padEnd(62)} ${request.prunedCount > 0 ? `${request.prunedCount} output(s) cleared, ~${format(request.prunedTokens)} tokens` : '—'}`);
+    print(
+      `#${String(request.index + 1).padEnd(3)}     ${(request.cells.join(' ') || '(none)').padEnd(62)} ${request.prunedCount > 0 ? `${request.prunedCount} output(s) cleared, ~${format(request.prunedTokens)} tokens` : '—'}`,
+    );
   }
   const applied = facts.events.filter((event) => event.type === 'prune:applied');
   print(`\n✂ = replaced by hook-prune's placeholder in the request pi sent; pi's session file keeps every output.`);
@@ -122,6 +148,8 @@ export async function runPiSession({ print }) {
   if (report.status !== 0) throw new Error(`hookwise report on pi's session failed (exit ${report.status}): ${report.stderr.slice(-500)}`);
   print(report.stdout.trimEnd());
   const live = facts.requests.filter((request) => request.prunedCount > 0);
-  print(`(the live run above: ${format(live.reduce((sum, request) => sum + request.prunedTokens, 0))} tokens not sent, ${live.length} of ${facts.requests.length} requests pruned)`);
+  print(
+    `(the live run above: ${format(live.reduce((sum, request) => sum + request.prunedTokens, 0))} tokens not sent, ${live.length} of ${facts.requests.length} requests pruned)`,
+  );
   return { ...facts, reportText: report.stdout };
 }

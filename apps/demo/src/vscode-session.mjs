@@ -34,7 +34,15 @@ function fileContent(path, tokens) {
  * window policy clears the oldest reads.
  */
 const SCRIPT = [
-  { prompt: '/review-plan docs/plan.md', command: { name: 'review-plan', args: 'docs/plan.md' }, reads: [['src/engine.ts', 30_000], ['src/config.ts', 28_000], ['src/state.ts', 26_000]] },
+  {
+    prompt: '/review-plan docs/plan.md',
+    command: { name: 'review-plan', args: 'docs/plan.md' },
+    reads: [
+      ['src/engine.ts', 30_000],
+      ['src/config.ts', 28_000],
+      ['src/state.ts', 26_000],
+    ],
+  },
   { prompt: 'Step 2 touches the event log too; check it against the plan.', reads: [['src/event-log.ts', 24_000]] },
   { prompt: 'Now step 3: the CLI entry point.', reads: [['src/cli.ts', 36_000]] },
 ];
@@ -48,7 +56,14 @@ export async function runVscodeSession({ projectDir, print = () => {} }) {
   // The window policy: five whole-file reads are all files in use, which hook-prune's default
   // (cache-aware) policy keeps; the window rule shows the binding's pruning on a task this short.
   const config = defineConfig({ plugins: [prune({ policy: 'window' }), precompact(), suggest()] });
-  const engine = createEngine({ config, projectDir, host: 'vscode', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
+  const engine = createEngine({
+    config,
+    projectDir,
+    host: 'vscode',
+    stateStore: createMemoryStateStore(),
+    eventLog: createMemoryEventLog(),
+    logger: silentLogger,
+  });
   const binding = createTaskBinding({ engine });
   const taskId = 'demo-task-1';
   const base = { taskId, model: 'claude-sonnet-4-5', contextWindow: CONTEXT_WINDOW };
@@ -66,13 +81,20 @@ export async function runVscodeSession({ projectDir, print = () => {} }) {
 
     for (const [path, tokens] of [...step.reads, [null, 0]]) {
       // Before every model request, as Roo's attemptApiRequest does.
-      const request = await binding.beforeModelRequest({ ...base, systemPrompt: SYSTEM_PROMPT, messages: history, contextTokens: tokensOf(history) });
+      const request = await binding.beforeModelRequest({
+        ...base,
+        systemPrompt: SYSTEM_PROMPT,
+        messages: history,
+        contextTokens: tokensOf(history),
+      });
       const sent = tokensOf(request.messages);
       const saved = tokensOf(history) - sent;
       facts.requests.push({ messages: history.length, tokens: tokensOf(history), sent, saved });
       print(
-        `request ${facts.requests.length}: ${history.length} message${history.length === 1 ? "" : "s"}, ~${formatNumber(tokensOf(history))} tokens` +
-          (request.changed.messages ? ` → hook-prune cleared old tool output: ~${formatNumber(saved)} tokens not sent` : ', sent unchanged'),
+        `request ${facts.requests.length}: ${history.length} message${history.length === 1 ? '' : 's'}, ~${formatNumber(tokensOf(history))} tokens` +
+          (request.changed.messages
+            ? ` → hook-prune cleared old tool output: ~${formatNumber(saved)} tokens not sent`
+            : ', sent unchanged'),
       );
       if (path === null) {
         history.push({ role: 'assistant', content: [{ type: 'text', text: `Checked ${step.reads.length} file(s) against the plan.` }] });
@@ -84,7 +106,15 @@ export async function runVscodeSession({ projectDir, print = () => {} }) {
       await binding.beforeToolUse({ ...base, toolName: 'read_file', input, toolUseId });
       const output = fileContent(path, tokens);
       history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: toolUseId, content: output }] });
-      const after = await binding.afterToolUse({ ...base, toolName: 'read_file', input, toolUseId, output, ok: true, contextTokens: tokensOf(history) });
+      const after = await binding.afterToolUse({
+        ...base,
+        toolName: 'read_file',
+        input,
+        toolUseId,
+        output,
+        ok: true,
+        contextTokens: tokensOf(history),
+      });
       print(`  read_file ${path}: ${formatNumber(tokens)} tokens`);
       if (after.notice) {
         facts.suggestions.push(after.notice);
@@ -97,7 +127,10 @@ export async function runVscodeSession({ projectDir, print = () => {} }) {
   const condense = await binding.beforeCondense({ ...base, trigger: 'manual', contextTokens: before });
   facts.preserved = condense.preserved;
   facts.condenseContext = condense.context;
-  print(`condense (manual) at ~${formatNumber(before)} tokens: hook-precompact preserved ${condense.preserved.length > 0 ? condense.preserved.join(', ') : 'nothing'}` + (condense.context ? ` (${formatNumber(condense.context.length)} characters added to the condensing instructions)` : ''));
+  print(
+    `condense (manual) at ~${formatNumber(before)} tokens: hook-precompact preserved ${condense.preserved.length > 0 ? condense.preserved.join(', ') : 'nothing'}` +
+      (condense.context ? ` (${formatNumber(condense.context.length)} characters added to the condensing instructions)` : ''),
+  );
   const after = await binding.afterCondense({ ...base, trigger: 'manual', tokensBefore: before, tokensAfter: 4_000 });
   facts.afterCondenseContext = after.context;
   if (after.context) print(`after condense: the preserved block goes back to the model (${formatNumber(after.context.length)} characters)`);

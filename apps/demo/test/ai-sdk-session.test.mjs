@@ -10,13 +10,15 @@ beforeAll(async () => {
 });
 
 describe('the AI SDK part of the demo (real ai and @ai-sdk/anthropic, the built middleware)', () => {
-  it('makes the same requests with and without hookwise, and hookwise\'s carry placeholders where hook-prune pruned', () => {
+  it("makes the same requests with and without hookwise, and hookwise's carry placeholders where hook-prune pruned", () => {
     expect(facts.withHookwise.length).toBe(facts.without.length);
-    expect(facts.without.every((request) => toolResults('anthropic', request.body).every((result) => !isPrunedOutput(result.text)))).toBe(true);
+    expect(facts.without.every((request) => toolResults('anthropic', request.body).every((result) => !isPrunedOutput(result.text)))).toBe(
+      true,
+    );
     expect(toolResults('anthropic', facts.withHookwise.at(-1).body).some((result) => isPrunedOutput(result.text))).toBe(true);
   });
 
-  it('keeps the system text the same in every request and the app\'s history whole', () => {
+  it("keeps the system text the same in every request and the app's history whole", () => {
     expect(new Set(facts.withHookwise.map((request) => systemTexts('anthropic', request.body).join('|'))).size).toBe(1);
     expect(facts.keptWhole).toBe(true);
   });

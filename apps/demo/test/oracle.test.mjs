@@ -9,7 +9,9 @@ import { futureEdits, oracleConfigSource } from '../bench/oracle.mjs';
 // The bench's oracle (policies.mjs --oracle) bounds what a keep rule can cost: it must lose no
 // edit, and it must clear. Replayed by the built report on the repo's real session.
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
-const SESSION = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
+const SESSION = fileURLToPath(
+  new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url),
+);
 const require = createRequire(import.meta.url);
 const cliDir = path.dirname(require.resolve('@hookwise/cli/package.json'));
 const { reportCommand } = await import(pathToFileURL(path.join(cliDir, 'dist', 'report', 'command.js')).href);
@@ -20,7 +22,14 @@ async function reportWith(name, source) {
   const configFile = path.join(scratch, `${name}.config.mjs`);
   writeFileSync(configFile, source);
   let json = '';
-  const code = await reportCommand({ transcript: SESSION, json: true, projectDir: demoDir, configFile, stdout: (text) => (json += text), stderr: () => {} });
+  const code = await reportCommand({
+    transcript: SESSION,
+    json: true,
+    projectDir: demoDir,
+    configFile,
+    stdout: (text) => (json += text),
+    stderr: () => {},
+  });
   expect(code).toBe(0);
   return JSON.parse(json).cost;
 }

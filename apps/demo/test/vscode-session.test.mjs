@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('the scripted VS Code task (built packages, as a user gets them)', () => {
-  it('prunes the oldest read once the newest 3 results and 40,000 tokens are kept, and not before (hook-prune\'s window policy)', () => {
+  it("prunes the oldest read once the newest 3 results and 40,000 tokens are kept, and not before (hook-prune's window policy)", () => {
     const firstPruned = facts.requests.findIndex((request) => request.saved > 0);
     // Request 6 carries four reads: the newest three are kept whatever their size, engine.ts (30k by
     // the demo's chars/4, more by core's calibrated counter) fills and crosses the 40k window and goes.

@@ -16,11 +16,19 @@ export interface ExampleRunResult {
   requests: ReceivedRequest[];
 }
 
-async function runPrompt(entry: { task: ExampleTask; received: ReceivedRequest[]; prompts: number }, prompt: string): Promise<ExampleRunResult> {
+async function runPrompt(
+  entry: { task: ExampleTask; received: ReceivedRequest[]; prompts: number },
+  prompt: string,
+): Promise<ExampleRunResult> {
   const answer = await entry.task.run(prompt);
   entry.prompts++;
   void vscode.window.showInformationMessage(`Example task ${entry.task.taskId} (prompt ${entry.prompts}): ${answer}`);
-  return { taskId: entry.task.taskId, answer, systemPrompts: entry.received.map((request) => request.systemPrompt), requests: entry.received };
+  return {
+    taskId: entry.task.taskId,
+    answer,
+    systemPrompts: entry.received.map((request) => request.systemPrompt),
+    requests: entry.received,
+  };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {

@@ -164,7 +164,10 @@ export class ExampleTask {
     // A real agent asks the model for the summary, with `start.context` added to its instructions.
     const summary = [`Summary of ${this.apiConversationHistory.length - 1} earlier messages.`, start.context].filter(Boolean).join('\n\n');
     const first = this.apiConversationHistory[0];
-    this.apiConversationHistory.splice(0, this.apiConversationHistory.length, ...(first ? [first] : []), { role: 'assistant', content: summary });
+    this.apiConversationHistory.splice(0, this.apiConversationHistory.length, ...(first ? [first] : []), {
+      role: 'assistant',
+      content: summary,
+    });
     this.contextTokens = Math.ceil(JSON.stringify(this.apiConversationHistory).length / 4);
     const end = await this.binding.afterCondense({ taskId: this.taskId, trigger, tokensBefore, tokensAfter: this.contextTokens, summary });
     if (end.context) this.apiConversationHistory.push({ role: 'user', content: end.context });

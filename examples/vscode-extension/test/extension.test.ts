@@ -80,7 +80,13 @@ describe('the example extension', () => {
     const context = { subscriptions: [] as Array<{ dispose(): unknown }> };
     await extension.activate(context);
 
-    expect([...fake.commands.keys()].sort()).toEqual(['hookwise.compactNow', 'hookwise.dismissSuggestion', 'hookwise.showLog', 'hookwiseExample.followUp', 'hookwiseExample.runTask']);
+    expect([...fake.commands.keys()].sort()).toEqual([
+      'hookwise.compactNow',
+      'hookwise.dismissSuggestion',
+      'hookwise.showLog',
+      'hookwiseExample.followUp',
+      'hookwiseExample.runTask',
+    ]);
     const status = fake.statusItems[0]!;
     expect(status.visible).toBe(true);
 
@@ -88,7 +94,10 @@ describe('the example extension', () => {
     expect(result.answer).toBe('Listed the workspace 3 times.');
     // Every request got the intent summary prepended, exactly once.
     expect(result.systemPrompts).toHaveLength(4);
-    for (const prompt of result.systemPrompts) expect(prompt).toBe(`## Active intent\nEXAMPLE-INTENT-1\n\nYou are an example agent working in ${workspaceDir}. Use list_files to look around.`);
+    for (const prompt of result.systemPrompts)
+      expect(prompt).toBe(
+        `## Active intent\nEXAMPLE-INTENT-1\n\nYou are an example agent working in ${workspaceDir}. Use list_files to look around.`,
+      );
     expect(status.text).toMatch(/^\$\(pulse\) \d+% · 3 tools$/);
     expect(existsSync(path.join(workspaceDir, '.hookwise'))).toBe(true);
 
@@ -97,7 +106,9 @@ describe('the example extension', () => {
     expect(suggestion?.items).toEqual(['Compact now', 'Dismiss']);
     suggestion!.answer('Compact now');
     // The compaction runs after the click, with hook-suggest writing its log: wait for the line.
-    await expect.poll(() => fake.channels[0]!.lines.join('\n')).toMatch(new RegExp(`\\[Task#${result.taskId}\\] compact:after: (?:.*\\n)?condensed \\d+ → \\d+ tokens`));
+    await expect
+      .poll(() => fake.channels[0]!.lines.join('\n'))
+      .toMatch(new RegExp(`\\[Task#${result.taskId}\\] compact:after: (?:.*\\n)?condensed \\d+ → \\d+ tokens`));
 
     const tasks = (await fake.taskProviders.get('hookwise')!.provideTasks({} as never)) as Array<{ name: string }>;
     expect(tasks.map((task) => task.name)).toEqual(['report', 'doctor']);

@@ -18,7 +18,11 @@ const rounds = Math.max(1, Number(process.argv[2] ?? 5));
 // The e2e suites' stand-in, harness and scripted replies, compiled once (they are TypeScript).
 const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'hookwise-bench-sdk-')), 'e2e-helpers.mjs');
 await build({
-  stdin: { contents: "export * from './test/harness.ts'; export * from './test/e2e/stand-in-api.ts'; export * from './test/e2e/scenarios.ts';", resolveDir: packageRoot, loader: 'ts' },
+  stdin: {
+    contents: "export * from './test/harness.ts'; export * from './test/e2e/stand-in-api.ts'; export * from './test/e2e/scenarios.ts';",
+    resolveDir: packageRoot,
+    loader: 'ts',
+  },
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -38,7 +42,11 @@ const first = [];
 const later = [];
 for (let round = 0; round < rounds; round++) {
   const project = createScratchProject('hookwise-bench-sdk-');
-  const init = spawnSync(process.execPath, [bin, 'init', '--plugins', 'prune,precompact,suggest'], { cwd: project.dir, env: { ...cleanEnv(), HOME: project.home }, encoding: 'utf8' });
+  const init = spawnSync(process.execPath, [bin, 'init', '--plugins', 'prune,precompact,suggest'], {
+    cwd: project.dir,
+    env: { ...cleanEnv(), HOME: project.home },
+    encoding: 'utf8',
+  });
   if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
   let calls = 0;
   const hooks = {};
@@ -65,10 +73,20 @@ for (let round = 0; round < rounds; round++) {
       settings: { disableAllHooks: true },
       permissionMode: 'bypassPermissions',
       allowDangerouslySkipPermissions: true,
-      env: { PATH: process.env.PATH, HOME: project.home, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', IS_SANDBOX: '1' },
+      env: {
+        PATH: process.env.PATH,
+        HOME: project.home,
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: 'test',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        IS_SANDBOX: '1',
+      },
     },
   });
-  for await (const message of session) if (message.type === 'result' && message.subtype !== 'success') throw new Error(`session failed: ${JSON.stringify(message)}`);
+  for await (const message of session)
+    if (message.type === 'result' && message.subtype !== 'success') throw new Error(`session failed: ${JSON.stringify(message)}`);
   project.remove();
 }
 await api.close();
@@ -76,8 +94,13 @@ rmSync(path.dirname(out), { recursive: true, force: true });
 
 const sorted = (values) => [...values].sort((left, right) => left - right);
 const at = (values, fraction) => sorted(values)[Math.min(values.length - 1, Math.floor(fraction * values.length))].toFixed(1);
-console.log(`Agent SDK callbacks, ${rounds} sessions (prune, precompact, suggest; NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset'}):`);
+console.log(
+  `Agent SDK callbacks, ${rounds} sessions (prune, precompact, suggest; NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset'}):`,
+);
 // Only the first binding of the process imports the plugins; later bindings find them loaded.
 console.log(`  first callback, first binding of the process: ${first[0].toFixed(1)} ms`);
-if (first.length > 1) console.log(`  first callback, later bindings: median ${at(first.slice(1), 0.5)} ms, max ${at(first.slice(1), 1)} ms (n=${first.length - 1})`);
+if (first.length > 1)
+  console.log(
+    `  first callback, later bindings: median ${at(first.slice(1), 0.5)} ms, max ${at(first.slice(1), 1)} ms (n=${first.length - 1})`,
+  );
 console.log(`  later:              median ${at(later, 0.5)} ms, p90 ${at(later, 0.9)} ms, max ${at(later, 1)} ms (n=${later.length})`);

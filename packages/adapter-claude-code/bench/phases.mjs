@@ -21,7 +21,15 @@ const missing = [];
 const mark = (label) => `globalThis.__hwMark&&globalThis.__hwMark(${JSON.stringify(label)});`;
 /** Inserts `text` before (or after) the first match of `pattern` (a string: any whitespace may sit between its characters). */
 function insert(source, pattern, text, where = 'before') {
-  const regex = typeof pattern === 'string' ? new RegExp([...pattern].filter((c) => !/\s/.test(c)).map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*')) : pattern;
+  const regex =
+    typeof pattern === 'string'
+      ? new RegExp(
+          [...pattern]
+            .filter((c) => !/\s/.test(c))
+            .map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+            .join('\\s*'),
+        )
+      : pattern;
   const found = regex.exec(source);
   if (!found) {
     missing.push(String(pattern).slice(0, 60));
@@ -32,11 +40,19 @@ function insert(source, pattern, text, where = 'before') {
 }
 
 const cacheDir = path.join(project, '.hookwise', 'cache');
-const bundle = path.join(cacheDir, readdirSync(cacheDir).find((name) => /^run-[0-9a-f]{16}\.cjs$/.test(name)));
+const bundle = path.join(
+  cacheDir,
+  readdirSync(cacheDir).find((name) => /^run-[0-9a-f]{16}\.cjs$/.test(name)),
+);
 const saved = { bin: readFileSync(bin, 'utf8'), bundle: readFileSync(bundle, 'utf8') };
 try {
   let b = saved.bin;
-  b = insert(b, "'use strict';", `{const t0=process.hrtime(),T=[];globalThis.__hwMark=(l)=>{const d=process.hrtime(t0);T.push([l,d[0]*1e3+d[1]/1e6])};process.on('exit',()=>require('node:fs').writeSync(2,'HWMARKS '+JSON.stringify({T,E:globalThis.__hwInits||[]})+'\\n'));__hwMark('bin start')}`, 'after');
+  b = insert(
+    b,
+    "'use strict';",
+    `{const t0=process.hrtime(),T=[];globalThis.__hwMark=(l)=>{const d=process.hrtime(t0);T.push([l,d[0]*1e3+d[1]/1e6])};process.on('exit',()=>require('node:fs').writeSync(2,'HWMARKS '+JSON.stringify({T,E:globalThis.__hwInits||[]})+'\\n'));__hwMark('bin start')}`,
+    'after',
+  );
   b = insert(b, 'const stdin = readStdin();', mark('stdin read'), 'after');
   b = insert(b, 'if (bundle) {', mark('bundle found fresh'));
   b = insert(b, 'const script = new vm.Script', mark('bundle and cache read'));
@@ -44,7 +60,8 @@ try {
   b = insert(b, 'if (loaded) {', mark('bundle top level run'));
   let s = saved.bundle;
   // Each module's top level (esbuild's lazy module wrapper), own time and with what it imports.
-  const esm = /var __esm\s*=\s*\(fn,\s*res,\s*err\)\s*=>\s*function __init\(\)\s*\{\s*if\s*\(err\)\s*throw err\[0\];\s*try\s*\{\s*return fn\s*&&\s*\(res\s*=\s*\(0,\s*fn\[__getOwnPropNames\(fn\)\[0\]\]\)\(fn\s*=\s*0\)\),\s*res/;
+  const esm =
+    /var __esm\s*=\s*\(fn,\s*res,\s*err\)\s*=>\s*function __init\(\)\s*\{\s*if\s*\(err\)\s*throw err\[0\];\s*try\s*\{\s*return fn\s*&&\s*\(res\s*=\s*\(0,\s*fn\[__getOwnPropNames\(fn\)\[0\]\]\)\(fn\s*=\s*0\)\),\s*res/;
   if (esm.test(s)) {
     s = s.replace(
       esm,
@@ -70,12 +87,18 @@ try {
   }
   const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
   const labels = runs[0].T.map(([label]) => label);
-  console.log(`hookwise run PostToolUse, three plugins, bundle: ${calls} calls, median ms since the previous mark, Node ${process.version}`);
+  console.log(
+    `hookwise run PostToolUse, three plugins, bundle: ${calls} calls, median ms since the previous mark, Node ${process.version}`,
+  );
   for (let index = 1; index < labels.length; index++) {
     const spans = runs.map((run) => run.T[index][1] - run.T[index - 1][1]);
     console.log(`  ${labels[index].padEnd(26)} ${median(spans).toFixed(2).padStart(6)}`);
   }
-  console.log(`  ${'total (bin start → last)'.padEnd(26)} ${median(runs.map((run) => run.T.at(-1)[1])).toFixed(2).padStart(6)}`);
+  console.log(
+    `  ${'total (bin start → last)'.padEnd(26)} ${median(runs.map((run) => run.T.at(-1)[1]))
+      .toFixed(2)
+      .padStart(6)}`,
+  );
   const inits = new Map();
   for (const run of runs) for (const [name, all, own] of run.E) inits.set(name, [...(inits.get(name) ?? []), [own, all]]);
   console.log('module top levels ≥ 0.05 ms (median ms: own, with what they import):');

@@ -26,12 +26,21 @@ export function createBenchProject({ prefix, linked = false }) {
   writeFileSync(path.join(project, 'package.json'), '{"name":"bench","version":"1.0.0","private":true}');
   if (linked) {
     mkdirSync(path.join(project, 'node_modules', '@hookwise'), { recursive: true });
-    for (const folder of PACKAGES) symlinkSync(path.join(packagesDir, folder), path.join(project, 'node_modules', '@hookwise', folder), 'dir');
+    for (const folder of PACKAGES)
+      symlinkSync(path.join(packagesDir, folder), path.join(project, 'node_modules', '@hookwise', folder), 'dir');
   } else {
     const tarballs = path.join(root, 'tarballs');
     mkdirSync(tarballs);
-    for (const folder of PACKAGES) execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], { cwd: path.join(packagesDir, folder), stdio: 'pipe' });
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...readdirSync(tarballs).map((name) => path.join(tarballs, name))], { cwd: project, stdio: 'pipe' });
+    for (const folder of PACKAGES)
+      execFileSync('npx', ['-y', 'pnpm@10.34.9', 'pack', '--pack-destination', tarballs], {
+        cwd: path.join(packagesDir, folder),
+        stdio: 'pipe',
+      });
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', ...readdirSync(tarballs).map((name) => path.join(tarballs, name))],
+      { cwd: project, stdio: 'pipe' },
+    );
   }
   const bin = path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
   // On Node 20 NODE_EXTRA_CA_CERTS alone makes every start about 3× slower; hookwise makes no TLS calls.
@@ -43,7 +52,9 @@ export function createBenchProject({ prefix, linked = false }) {
 }
 
 /** The config every call runs: the three plugins, hook-suggest's tool-call threshold out of reach. */
-export const BENCH_CONFIG = JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 100000 } } });
+export const BENCH_CONFIG = JSON.stringify({
+  plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 100000 } },
+});
 
 /** The PostToolUse event Claude Code sends for a small Bash call in `dir`. */
 export function postToolUseEvent(dir) {
@@ -88,6 +99,10 @@ export function timePaired(cases, rounds, heading) {
   console.log('case                          median ms   min ms   vs node -e 0 (median of paired ratios)');
   for (const [name, values] of Object.entries(samples)) {
     const pairRatio = median(values.map((value, index) => value / baseline[index]));
-    console.log(`${name.padEnd(28)} ${median(values).toFixed(1).padStart(9)} ${Math.min(...values).toFixed(1).padStart(8)}   ${pairRatio.toFixed(2)}×`);
+    console.log(
+      `${name.padEnd(28)} ${median(values).toFixed(1).padStart(9)} ${Math.min(...values)
+        .toFixed(1)
+        .padStart(8)}   ${pairRatio.toFixed(2)}×`,
+    );
   }
 }

@@ -17,13 +17,18 @@ const event = postToolUseEvent(project);
 const cases = {
   'node -e 0': () => spawnSync(process.execPath, ['-e', '0'], { env, input: event }),
   'hookwise run (bundle)': () => spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env, input: event }),
-  'hookwise run (unbundled)': () => spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env: { ...env, HOOKWISE_NO_BUNDLE: '1' }, input: event }),
+  'hookwise run (unbundled)': () =>
+    spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env: { ...env, HOOKWISE_NO_BUNDLE: '1' }, input: event }),
 };
 
 // First call after init pays for nothing more (init built the bundle); a call after a config
 // change rebuilds it: measure that once.
 writeFileSync(path.join(project, 'hookwise.config.json'), BENCH_CONFIG);
 const rebuild = time(cases['hookwise run (bundle)']);
-timePaired(cases, rounds, `hookwise run PostToolUse, 3 plugins, JSON config, ${linked ? 'workspace links' : 'installed from the packed tarballs with npm'} — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`);
+timePaired(
+  cases,
+  rounds,
+  `hookwise run PostToolUse, 3 plugins, JSON config, ${linked ? 'workspace links' : 'installed from the packed tarballs with npm'} — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`,
+);
 console.log(`first call after a config change (bundle rebuilt): ${rebuild.toFixed(0)} ms`);
 rmSync(root, { recursive: true, force: true });

@@ -46,7 +46,9 @@ function buildBlob(name, { call }) {
       'for (const loaders of [bundle.exports.config.plugins ?? {}, bundle.exports.config.hookModules ?? {}]) for (const load of Object.values(loaders)) load();',
       "if (bundle.exports.config.kind === 'module') bundle.exports.config.load();",
       "require('node:v8').startupSnapshot.setDeserializeMainFunction(() => {",
-      call ? "  bundle.exports.run({ event: 'PostToolUse', stdin: require('node:fs').readFileSync(0), env: process.env, cwd: process.cwd(), stdoutFd: 1 });" : '',
+      call
+        ? "  bundle.exports.run({ event: 'PostToolUse', stdin: require('node:fs').readFileSync(0), env: process.env, cwd: process.cwd(), stdoutFd: 1 });"
+        : '',
       '});',
     ].join('\n'),
   );
@@ -62,6 +64,10 @@ const cases = {
   'snapshot, load only': () => spawnSync(process.execPath, ['--snapshot-blob', blobs.load], { cwd: project, env, input: event }),
   'snapshot, cold': () => spawnSync(process.execPath, ['--snapshot-blob', blobs.cold], { cwd: project, env, input: event }),
 };
-timePaired(cases, rounds, `V8 startup snapshot of the run bundle (${Math.round(readFileSync(bundleFile).length / 1024)} KB), hookwise run PostToolUse, 3 plugins — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`);
+timePaired(
+  cases,
+  rounds,
+  `V8 startup snapshot of the run bundle (${Math.round(readFileSync(bundleFile).length / 1024)} KB), hookwise run PostToolUse, 3 plugins — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`,
+);
 for (const [name, blob] of Object.entries(blobs)) console.log(`blob ${name}: ${(readFileSync(blob).length / 1048576).toFixed(1)} MB`);
 rmSync(root, { recursive: true, force: true });

@@ -9,7 +9,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 
-const CONFIG_FILE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json'];
+const CONFIG_FILE_NAMES = [
+  'hookwise.config.ts',
+  'hookwise.config.mts',
+  'hookwise.config.mjs',
+  'hookwise.config.js',
+  'hookwise.config.json',
+];
 const MANIFEST_FORMAT = 1;
 const dist = path.join(__dirname, '..', 'dist');
 
@@ -73,8 +79,14 @@ function freshBundle(projectDir, configFile) {
   } catch {
     return undefined;
   }
-  if (!manifest || manifest.format !== MANIFEST_FORMAT || typeof manifest.bundle !== 'string' || !BUNDLE_NAME.test(manifest.bundle)) return undefined;
-  if (manifest.node !== process.version || manifest.configFile !== configFile || manifest.runtime !== path.join(dist, 'hook-process', 'bundle-runtime.js')) return undefined;
+  if (!manifest || manifest.format !== MANIFEST_FORMAT || typeof manifest.bundle !== 'string' || !BUNDLE_NAME.test(manifest.bundle))
+    return undefined;
+  if (
+    manifest.node !== process.version ||
+    manifest.configFile !== configFile ||
+    manifest.runtime !== path.join(dist, 'hook-process', 'bundle-runtime.js')
+  )
+    return undefined;
   for (const [file, mtimeMs, size] of manifest.watched) {
     let stats;
     try {
@@ -121,7 +133,10 @@ function loadBundle(file, event) {
     // no cache yet
   }
   // Module.wrap's text, called at once (no regular expression over half a megabyte to strip its `;`).
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${code}\n}).apply(this, globalThis[Symbol.for('hookwise.args')])`, { filename: file, cachedData });
+  const script = new vm.Script(
+    `(function (exports, require, module, __filename, __dirname) { ${code}\n}).apply(this, globalThis[Symbol.for('hookwise.args')])`,
+    { filename: file, cachedData },
+  );
   const module = { exports: {}, filename: file, id: file };
   globalThis[Symbol.for('hookwise.args')] = [module.exports, Module.createRequire(file), module, file, path.dirname(file)];
   try {
@@ -141,7 +156,10 @@ function loadBundle(file, event) {
       try {
         const fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | O_NOFOLLOW, 0o644);
         try {
-          fs.writeFileSync(fd, Buffer.concat([Buffer.from(`${[CACHE_HEADER, ...events].join(' ')}\n`, 'latin1'), script.createCachedData()]));
+          fs.writeFileSync(
+            fd,
+            Buffer.concat([Buffer.from(`${[CACHE_HEADER, ...events].join(' ')}\n`, 'latin1'), script.createCachedData()]),
+          );
         } finally {
           fs.closeSync(fd);
         }
@@ -169,7 +187,9 @@ function guardExit() {
   const original = process.exit;
   globalThis[Symbol.for('hookwise.exit')] = (code) => original.call(process, code);
   process.exit = function exit(code) {
-    throw new Error(`process.exit(${code === undefined ? '' : String(code)}) was called by plugin code; hookwise ignored it (a hook call always ends with exit 0)`);
+    throw new Error(
+      `process.exit(${code === undefined ? '' : String(code)}) was called by plugin code; hookwise ignored it (a hook call always ends with exit 0)`,
+    );
   };
 }
 
@@ -214,11 +234,17 @@ function redirectFd1InJavaScript() {
   const toStderr = (fd) => (fd === 1 ? 2 : fd);
   for (const name of ['writeSync', 'write', 'writev', 'writevSync', 'fsyncSync']) {
     const original = fs[name];
-    if (typeof original === 'function') fs[name] = function (fd, ...rest) { return original.call(this, toStderr(fd), ...rest); };
+    if (typeof original === 'function')
+      fs[name] = function (fd, ...rest) {
+        return original.call(this, toStderr(fd), ...rest);
+      };
   }
   for (const name of ['writeFileSync', 'appendFileSync', 'writeFile', 'appendFile']) {
     const original = fs[name];
-    if (typeof original === 'function') fs[name] = function (file, ...rest) { return original.call(this, file === 1 ? 2 : file, ...rest); };
+    if (typeof original === 'function')
+      fs[name] = function (file, ...rest) {
+        return original.call(this, file === 1 ? 2 : file, ...rest);
+      };
   }
   const load = Module._load;
   let patched = false;
@@ -301,9 +327,10 @@ function fail(error) {
 const args = process.argv.slice(2);
 const wantsHelp = args.includes('--help') || args.includes('-h');
 if (!(args[0] === 'run' && args.length === 2 && !wantsHelp && runFast(args[1]))) {
-  const start = args[0] === 'run'
-    ? import(pathToFileURL(path.join(dist, 'hook-process', 'run-command.js')).href).then((module) => module.runCommand(args))
-    : import('@hookwise/cli').then((module) => module.main(args));
+  const start =
+    args[0] === 'run'
+      ? import(pathToFileURL(path.join(dist, 'hook-process', 'run-command.js')).href).then((module) => module.runCommand(args))
+      : import('@hookwise/cli').then((module) => module.main(args));
   start.then(
     (code) => process.exit(code),
     (error) => {

@@ -1,5 +1,11 @@
 export { hookwiseHooks } from './binding/agent-sdk.js';
-export type { HookwiseHooksOptions, HookwiseHookCallback, HookwiseHookCallbackMatcher, HookwiseSdkHooks, SdkHookInput } from './binding/agent-sdk.js';
+export type {
+  HookwiseHooksOptions,
+  HookwiseHookCallback,
+  HookwiseHookCallbackMatcher,
+  HookwiseSdkHooks,
+  SdkHookInput,
+} from './binding/agent-sdk.js';
 export { dispatchEvent, replaceAgentOutput, ADAPTER_NAMESPACE, SUBAGENT_TOOLS } from './binding/binding.js';
 export type { DispatchResult } from './binding/binding.js';
 export { CLAUDE_CODE_EVENTS, EVENT_POINTS, POINT_EVENTS, inputSchemas, isClaudeCodeEvent, isMappedEvent } from './binding/events.js';

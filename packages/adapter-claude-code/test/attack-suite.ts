@@ -1,5 +1,18 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +35,10 @@ export function attackSuite(kind: InstallKind): void {
 
   const SESSION = 'attack-session';
   const suggestState = () => path.join(project, '.hookwise', 'state', SESSION, '@hookwise+hook-suggest.json');
-  const toolCalls = (): number | undefined => (existsSync(suggestState()) ? (JSON.parse(readFileSync(suggestState(), 'utf8')) as { policy: { toolCalls: number } }).policy.toolCalls : undefined);
+  const toolCalls = (): number | undefined =>
+    existsSync(suggestState())
+      ? (JSON.parse(readFileSync(suggestState(), 'utf8')) as { policy: { toolCalls: number } }).policy.toolCalls
+      : undefined;
   const events = (): Array<Record<string, unknown>> => {
     const file = path.join(project, '.hookwise', 'logs', 'events.jsonl');
     if (!existsSync(file)) return [];
@@ -33,20 +49,47 @@ export function attackSuite(kind: InstallKind): void {
   };
 
   const postToolUse = (extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ session_id: SESSION, transcript_path: path.join(project, 'no-transcript.jsonl'), cwd: project, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'a\n' }, tool_use_id: 'toolu_1', ...extra });
+    JSON.stringify({
+      session_id: SESSION,
+      transcript_path: path.join(project, 'no-transcript.jsonl'),
+      cwd: project,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_response: { stdout: 'a\n' },
+      tool_use_id: 'toolu_1',
+      ...extra,
+    });
 
   type Call = HookCall;
 
   /** One hook call as Claude Code makes it; killed after `killAfterMs` (a hang shows as signal SIGKILL). */
-  const call = (event: string, input: string, options: { env?: Record<string, string>; killAfterMs?: number; onSpawn?: (pid: number) => void } = {}): Promise<Call> =>
-    callHook(bin, event, input, { ...options, cwd: project, env: { CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), ...options.env } });
+  const call = (
+    event: string,
+    input: string,
+    options: { env?: Record<string, string>; killAfterMs?: number; onSpawn?: (pid: number) => void } = {},
+  ): Promise<Call> =>
+    callHook(bin, event, input, {
+      ...options,
+      cwd: project,
+      env: { CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), ...options.env },
+    });
 
   const stderrLines = (result: Call) => result.stderr.split('\n').filter((line) => line.trim() !== '');
 
   function writeConfig(extra: Record<string, unknown> = {}): void {
     writeFileSync(
       path.join(project, 'hookwise.config.json'),
-      JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 100000 } }, hooks: ['./attack-hooks.mjs'], hookTimeoutMs: 2000, ...extra }, null, 2),
+      JSON.stringify(
+        {
+          plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 100000 } },
+          hooks: ['./attack-hooks.mjs'],
+          hookTimeoutMs: 2000,
+          ...extra,
+        },
+        null,
+        2,
+      ),
     );
   }
 
@@ -78,11 +121,18 @@ export function attackSuite(kind: InstallKind): void {
     mkdirSync(path.join(root, 'home'));
     const registry = await startRegistry(LINKED_PACKAGES);
     try {
-      installProject(kind, registry, project, specifiersOf(LINKED_PACKAGES), { ...cleanEnv(), HOME: process.env.HOME } as NodeJS.ProcessEnv);
+      installProject(kind, registry, project, specifiersOf(LINKED_PACKAGES), {
+        ...cleanEnv(),
+        HOME: process.env.HOME,
+      } as NodeJS.ProcessEnv);
     } finally {
       await registry.stop();
     }
-    const init = spawnSync('npx', ['--no-install', 'hookwise', 'init', '--plugins', 'prune,precompact,suggest'], { cwd: project, encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') } as NodeJS.ProcessEnv });
+    const init = spawnSync('npx', ['--no-install', 'hookwise', 'init', '--plugins', 'prune,precompact,suggest'], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') } as NodeJS.ProcessEnv,
+    });
     if (init.status !== 0) throw new Error(`hookwise init failed: ${init.stderr}`);
     bin = path.join(project, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
     // One hooks file whose behaviour the test picks per call ($HW_ATTACK), so the bundle is built once.
@@ -129,7 +179,12 @@ export function attackSuite(kind: InstallKind): void {
     );
     writeConfig();
     // First call builds the bundle for this config.
-    const first = spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, input: postToolUse(), encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') } as NodeJS.ProcessEnv });
+    const first = spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], {
+      cwd: project,
+      input: postToolUse(),
+      encoding: 'utf8',
+      env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home') } as NodeJS.ProcessEnv,
+    });
     if (first.status !== 0) throw new Error(`first call failed: ${first.stderr}`);
   }, 900_000);
 
@@ -185,14 +240,19 @@ export function attackSuite(kind: InstallKind): void {
       const manifest = JSON.parse(readFileSync(path.join(real, 'cache', 'run-bundle.json'), 'utf8')) as { bundle: string };
       writeFileSync(path.join(elsewhere, 'cache', 'run-bundle.json'), JSON.stringify(manifest));
       const mark = path.join(root, 'planted-bundle-ran');
-      writeFileSync(path.join(elsewhere, 'cache', manifest.bundle), `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'ran'); exports.run = () => process.exit(0);`);
+      writeFileSync(
+        path.join(elsewhere, 'cache', manifest.bundle),
+        `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'ran'); exports.run = () => process.exit(0);`,
+      );
       symlinkSync(elsewhere, path.join(project, '.hookwise'));
       try {
         const result = await call('PostToolUse', postToolUse());
         expect(result.code).toBe(0);
         expect(existsSync(mark)).toBe(false);
         expect(existsSync(path.join(elsewhere, 'state'))).toBe(false);
-        expect(stderrLines(result)).toEqual([expect.stringMatching(/refused .*\.hookwise: it is a symbolic link .*remove it; nothing done/)]);
+        expect(stderrLines(result)).toEqual([
+          expect.stringMatching(/refused .*\.hookwise: it is a symbolic link .*remove it; nothing done/),
+        ]);
       } finally {
         rmSync(path.join(project, '.hookwise'));
         execFileSync('mv', [real, path.join(project, '.hookwise')]);
@@ -201,7 +261,7 @@ export function attackSuite(kind: InstallKind): void {
   });
 
   describe('no lost update (§2; before: a mkdir-ed lock cost 5 s and lost the update; 300 concurrent calls lost 178)', () => {
-    it('a lock left by a killed process (mkdir of the lock) does not lose the next update; dead writers\' temp files are removed', async () => {
+    it("a lock left by a killed process (mkdir of the lock) does not lose the next update; dead writers' temp files are removed", async () => {
       expect((await call('PostToolUse', postToolUse())).code).toBe(0);
       expect(toolCalls()).toBe(1);
       mkdirSync(`${suggestState()}.lock`);
@@ -220,34 +280,49 @@ export function attackSuite(kind: InstallKind): void {
       // raised because 300 node starts on a shared 2-core machine can take longer than Claude
       // Code's 60 s (measured: ~100 s at a load average of 80); a call that reaches its deadline
       // exits without its update, which would be the machine's speed, not contention.
-      const results = await Promise.all(Array.from({ length: 300 }, () => call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '400000' }, killAfterMs: 420_000 })));
-      expect(results.filter((result) => result.code !== 0).map((result) => `${result.code}/${result.signal}: ${result.stderr}`)).toEqual([]);
+      const results = await Promise.all(
+        Array.from({ length: 300 }, () =>
+          call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '400000' }, killAfterMs: 420_000 }),
+        ),
+      );
+      expect(results.filter((result) => result.code !== 0).map((result) => `${result.code}/${result.signal}: ${result.stderr}`)).toEqual(
+        [],
+      );
       expect(results.filter((result) => /deadline/.test(result.stderr))).toEqual([]);
-      const otherLines = [...new Set(results.flatMap((result) => stderrLines(result)).filter((line) => !/did not settle within/.test(line)))];
+      const otherLines = [
+        ...new Set(results.flatMap((result) => stderrLines(result)).filter((line) => !/did not settle within/.test(line))),
+      ];
       expect(toolCalls(), otherLines.join('\n')).toBe(300);
     }, 480_000);
   });
 
   describe('never hangs (§3, §6, §7; before: a FIFO hung until killed, a never-settling hook exited silently)', () => {
-    it.each(['PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'SubagentStop'])('a FIFO as transcript_path of %s is refused, not opened', async (event) => {
-      const fifo = path.join(root, `fifo-${event}`);
-      if (!existsSync(fifo)) expect(sh('mkfifo', [fifo]).status).toBe(0);
-      const payloads: Record<string, Record<string, unknown>> = {
-        PostToolUse: { tool_name: 'Bash', tool_input: {}, tool_response: {} },
-        PostToolUseFailure: { tool_name: 'Bash', tool_input: {}, error: 'boom' },
-        UserPromptSubmit: { prompt: 'hello' },
-        Stop: { stop_hook_active: false },
-        PreCompact: { trigger: 'auto', custom_instructions: null },
-        PostCompact: { trigger: 'auto', compact_summary: 'summary' },
-        SubagentStop: { stop_hook_active: false },
-      };
-      const result = await call(event, JSON.stringify({ session_id: SESSION, transcript_path: fifo, cwd: project, hook_event_name: event, ...payloads[event] }), { killAfterMs: 20_000 });
-      expect(result.signal).toBeNull();
-      expect(result.code).toBe(0);
-      expect(result.stderr).toMatch(/is a FIFO, not a transcript file/);
-    });
+    it.each(['PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'PreCompact', 'PostCompact', 'SubagentStop'])(
+      'a FIFO as transcript_path of %s is refused, not opened',
+      async (event) => {
+        const fifo = path.join(root, `fifo-${event}`);
+        if (!existsSync(fifo)) expect(sh('mkfifo', [fifo]).status).toBe(0);
+        const payloads: Record<string, Record<string, unknown>> = {
+          PostToolUse: { tool_name: 'Bash', tool_input: {}, tool_response: {} },
+          PostToolUseFailure: { tool_name: 'Bash', tool_input: {}, error: 'boom' },
+          UserPromptSubmit: { prompt: 'hello' },
+          Stop: { stop_hook_active: false },
+          PreCompact: { trigger: 'auto', custom_instructions: null },
+          PostCompact: { trigger: 'auto', compact_summary: 'summary' },
+          SubagentStop: { stop_hook_active: false },
+        };
+        const result = await call(
+          event,
+          JSON.stringify({ session_id: SESSION, transcript_path: fifo, cwd: project, hook_event_name: event, ...payloads[event] }),
+          { killAfterMs: 20_000 },
+        );
+        expect(result.signal).toBeNull();
+        expect(result.code).toBe(0);
+        expect(result.stderr).toMatch(/is a FIFO, not a transcript file/);
+      },
+    );
 
-    it('a hook that never settles is named on stderr and in the event log; the other hooks\' output is printed', async () => {
+    it("a hook that never settles is named on stderr and in the event log; the other hooks' output is printed", async () => {
       const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'never' } });
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
@@ -259,7 +334,10 @@ export function attackSuite(kind: InstallKind): void {
       // A per-hook deadline longer than the call's: the call's deadline must end it.
       writeConfig({ hookTimeoutMs: 600_000 });
       try {
-        const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'slow', HOOKWISE_CALL_TIMEOUT_MS: '3000' }, killAfterMs: 60_000 });
+        const result = await call('PostToolUse', postToolUse(), {
+          env: { HW_ATTACK: 'slow', HOOKWISE_CALL_TIMEOUT_MS: '3000' },
+          killAfterMs: 60_000,
+        });
         expect(result.signal).toBeNull();
         expect(result.code).toBe(0);
         expect(stderrLines(result)).toEqual([expect.stringMatching(/passed its 3000 ms deadline .* while running the hooks/)]);
@@ -272,45 +350,71 @@ export function attackSuite(kind: InstallKind): void {
     it.each([
       ['the run bundle', {}],
       ['the unbundled path', { HOOKWISE_NO_BUNDLE: '1' }],
-    ])('a hook stuck in a synchronous loop is stopped at its deadline, named on stderr and in the event log; the others\' output is printed (%s)', async (_path, env) => {
-      // Before: no timer can fire while the loop spins, so the call ran until the harness killed it.
-      const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'sync-loop', ...env }, killAfterMs: 60_000 });
-      expect(result.signal).toBeNull();
-      expect(result.code).toBe(0);
-      expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
-      expect(stderrLines(result)).toEqual([expect.stringMatching(/config › attack on tool:after failed: ran synchronously for \d+ ms without returning and was stopped \(a synchronous loop\?\)/)]);
-      expect(events()).toContainEqual(expect.objectContaining({ type: 'hook:error', hookName: 'attack', kind: 'timeout' }));
-      expect(toolCalls()).toBe(1); // the other plugins ran and saved their state
-    });
+    ])(
+      "a hook stuck in a synchronous loop is stopped at its deadline, named on stderr and in the event log; the others' output is printed (%s)",
+      async (_path, env) => {
+        // Before: no timer can fire while the loop spins, so the call ran until the harness killed it.
+        const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'sync-loop', ...env }, killAfterMs: 60_000 });
+        expect(result.signal).toBeNull();
+        expect(result.code).toBe(0);
+        expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
+        expect(stderrLines(result)).toEqual([
+          expect.stringMatching(
+            /config › attack on tool:after failed: ran synchronously for \d+ ms without returning and was stopped \(a synchronous loop\?\)/,
+          ),
+        ]);
+        expect(events()).toContainEqual(expect.objectContaining({ type: 'hook:error', hookName: 'attack', kind: 'timeout' }));
+        expect(toolCalls()).toBe(1); // the other plugins ran and saved their state
+      },
+    );
 
     it('a hook module stuck in a loop at import ends the call at its deadline, naming the module, with exit 0 and a cli:timeout record', async () => {
       // Before: stopped at the deadline, but with no event-log record and no module named.
-      const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'import-loop', HOOKWISE_CALL_TIMEOUT_MS: '3000' }, killAfterMs: 60_000 });
+      const result = await call('PostToolUse', postToolUse(), {
+        env: { HW_ATTACK: 'import-loop', HOOKWISE_CALL_TIMEOUT_MS: '3000' },
+        killAfterMs: 60_000,
+      });
       expect(result.signal).toBeNull();
       expect(result.code).toBe(0);
       expect(result.stdout).toBe('');
-      expect(stderrLines(result)).toEqual([expect.stringMatching(/passed its 3000 ms deadline .* while loading the config and plugins \(\.\/attack-hooks\.mjs was still running its top level: a loop at import\?\); no plugin output to print, exit 0/)]);
-      expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:timeout', stage: 'loading the config and plugins', module: './attack-hooks.mjs' }));
+      expect(stderrLines(result)).toEqual([
+        expect.stringMatching(
+          /passed its 3000 ms deadline .* while loading the config and plugins \(\.\/attack-hooks\.mjs was still running its top level: a loop at import\?\); no plugin output to print, exit 0/,
+        ),
+      ]);
+      expect(events()).toContainEqual(
+        expect.objectContaining({ type: 'cli:timeout', stage: 'loading the config and plugins', module: './attack-hooks.mjs' }),
+      );
     });
 
     it('a hook module that throws at import ends the call with one line naming it and a cli:error record', async () => {
       const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'import-throw' } });
       expect(result.code).toBe(0);
       expect(result.stdout).toBe('');
-      expect(stderrLines(result)).toEqual([expect.stringMatching(/hookwise\.config\.json: could not import \.\/attack-hooks\.mjs: attack module failed at import/)]);
-      expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:error', message: expect.stringMatching(/could not import \.\/attack-hooks\.mjs/) }));
+      expect(stderrLines(result)).toEqual([
+        expect.stringMatching(/hookwise\.config\.json: could not import \.\/attack-hooks\.mjs: attack module failed at import/),
+      ]);
+      expect(events()).toContainEqual(
+        expect.objectContaining({ type: 'cli:error', message: expect.stringMatching(/could not import \.\/attack-hooks\.mjs/) }),
+      );
     });
 
     it('a config module stuck in a loop at import ends the call at its deadline, naming the config, with exit 0 and a cli:timeout record', async () => {
       // Before: stopped at the deadline, but with no event-log record.
       const configModule = path.join(project, 'hookwise.config.mjs'); // found before hookwise.config.json
-      writeFileSync(configModule, "for (;;) {}\nexport default {};\n");
+      writeFileSync(configModule, 'for (;;) {}\nexport default {};\n');
       try {
         const result = await call('PostToolUse', postToolUse(), { env: { HOOKWISE_CALL_TIMEOUT_MS: '3000' }, killAfterMs: 60_000 });
         expect(result.signal).toBeNull();
         expect(result.code).toBe(0);
-        expect(stderrLines(result)).toEqual([expect.stringMatching(/passed its 3000 ms deadline .* while loading the config and plugins \(.*hookwise\.config\.mjs was still running its top level: a loop at import\?\)/)]);
-        expect(events()).toContainEqual(expect.objectContaining({ type: 'cli:timeout', stage: 'loading the config and plugins', module: configModule }));
+        expect(stderrLines(result)).toEqual([
+          expect.stringMatching(
+            /passed its 3000 ms deadline .* while loading the config and plugins \(.*hookwise\.config\.mjs was still running its top level: a loop at import\?\)/,
+          ),
+        ]);
+        expect(events()).toContainEqual(
+          expect.objectContaining({ type: 'cli:timeout', stage: 'loading the config and plugins', module: configModule }),
+        );
       } finally {
         rmSync(configModule, { force: true });
       }
@@ -320,7 +424,11 @@ export function attackSuite(kind: InstallKind): void {
       const started = path.join(root, 'sigterm-started');
       rmSync(started, { force: true });
       let pid = 0;
-      const running = call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'slow', HW_STARTED: started }, killAfterMs: 60_000, onSpawn: (value) => (pid = value) });
+      const running = call('PostToolUse', postToolUse(), {
+        env: { HW_ATTACK: 'slow', HW_STARTED: started },
+        killAfterMs: 60_000,
+        onSpawn: (value) => (pid = value),
+      });
       while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 20));
       process.kill(pid, 'SIGTERM');
       const result = await running;
@@ -332,7 +440,7 @@ export function attackSuite(kind: InstallKind): void {
   });
 
   describe('plugin code cannot break the contract (§5; before: exit 2, junk before the JSON)', () => {
-    it('process.exit(2) in a hook: exit 0, the hook is named, the others\' output printed', async () => {
+    it("process.exit(2) in a hook: exit 0, the hook is named, the others' output printed", async () => {
       const result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'exit2' } });
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
@@ -368,7 +476,18 @@ export function attackSuite(kind: InstallKind): void {
       let result: Call;
       if (redirect === null) result = await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'fd1' } });
       else {
-        const out = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" run PostToolUse < "${input}" ${redirect}`], { cwd: project, encoding: 'utf8', env: { ...cleanEnv(), CLAUDE_PROJECT_DIR: project, HOME: path.join(root, 'home'), HW_ATTACK: 'fd1', OUT: path.join(root, 'fd1-out.txt'), ERR: path.join(root, 'fd1-err.txt') } as NodeJS.ProcessEnv });
+        const out = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" run PostToolUse < "${input}" ${redirect}`], {
+          cwd: project,
+          encoding: 'utf8',
+          env: {
+            ...cleanEnv(),
+            CLAUDE_PROJECT_DIR: project,
+            HOME: path.join(root, 'home'),
+            HW_ATTACK: 'fd1',
+            OUT: path.join(root, 'fd1-out.txt'),
+            ERR: path.join(root, 'fd1-err.txt'),
+          } as NodeJS.ProcessEnv,
+        });
         result = { code: out.status, signal: out.signal, stdout: out.stdout, stderr: out.stderr };
       }
       expect(result.code).toBe(0);
@@ -383,9 +502,14 @@ export function attackSuite(kind: InstallKind): void {
   describe('files left behind and the event log (§4, §8, §9)', () => {
     it('a torn last line in the event log does not swallow the next record', async () => {
       mkdirSync(path.join(project, '.hookwise', 'logs'), { recursive: true });
-      writeFileSync(path.join(project, '.hookwise', 'logs', 'events.jsonl'), '{"time":"2026-01-01T00:00:00.000Z","type":"whole"}\n{"time":"2026-01-01T00:00:00.000Z","ty');
+      writeFileSync(
+        path.join(project, '.hookwise', 'logs', 'events.jsonl'),
+        '{"time":"2026-01-01T00:00:00.000Z","type":"whole"}\n{"time":"2026-01-01T00:00:00.000Z","ty',
+      );
       expect((await call('PostToolUse', postToolUse(), { env: { HW_ATTACK: 'throw' } })).code).toBe(0);
-      const lines = readFileSync(path.join(project, '.hookwise', 'logs', 'events.jsonl'), 'utf8').split('\n').filter((line) => line !== '');
+      const lines = readFileSync(path.join(project, '.hookwise', 'logs', 'events.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '');
       expect(lines).toHaveLength(3);
       expect(JSON.parse(lines[2]!)).toMatchObject({ type: 'hook:error', hookName: 'attack' });
     });
@@ -471,17 +595,40 @@ export function attackSuite(kind: InstallKind): void {
       try {
         const env = { ...cleanEnv(), CLAUDE_PROJECT_DIR: scratch.dir, HOME: scratch.home } as NodeJS.ProcessEnv;
         const linkedBin = path.join(scratch.dir, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
-        writeFileSync(path.join(scratch.dir, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } }));
-        const run = spawnSync(process.execPath, [linkedBin, 'run', 'PostToolUse'], { cwd: scratch.dir, env, encoding: 'utf8', input: JSON.stringify({ session_id: 's1', cwd: scratch.dir, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: {} }) });
+        writeFileSync(
+          path.join(scratch.dir, 'hookwise.config.json'),
+          JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } }),
+        );
+        const run = spawnSync(process.execPath, [linkedBin, 'run', 'PostToolUse'], {
+          cwd: scratch.dir,
+          env,
+          encoding: 'utf8',
+          input: JSON.stringify({
+            session_id: 's1',
+            cwd: scratch.dir,
+            hook_event_name: 'PostToolUse',
+            tool_name: 'Bash',
+            tool_input: {},
+            tool_response: {},
+          }),
+        });
         expect(run.status, run.stderr).toBe(0);
-        const manifest = JSON.parse(readFileSync(path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as { bundle?: string; failed?: string };
+        const manifest = JSON.parse(readFileSync(path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as {
+          bundle?: string;
+          failed?: string;
+        };
         expect(manifest.failed).toBeUndefined();
         expect(manifest.bundle).toMatch(/^run-[0-9a-f]{16}\.cjs$/);
         expect(lstatSync(path.join(scratch.dir, '.hookwise', 'cache', manifest.bundle!)).isFile()).toBe(true);
         // doctor says what the manifest says: break the manifest and it must not claim the bundle is used.
-        writeFileSync(path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'), JSON.stringify({ ...manifest, bundle: undefined, failed: 'bundling failed: planted' }));
+        writeFileSync(
+          path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'),
+          JSON.stringify({ ...manifest, bundle: undefined, failed: 'bundling failed: planted' }),
+        );
         const doctor = spawnSync(process.execPath, [linkedBin, 'doctor'], { cwd: scratch.dir, env, encoding: 'utf8' });
-        expect(doctor.stdout).toContain('! hook calls use the unbundled path (about 4× slower to start): the last build failed: bundling failed: planted');
+        expect(doctor.stdout).toContain(
+          '! hook calls use the unbundled path (about 4× slower to start): the last build failed: bundling failed: planted',
+        );
       } finally {
         scratch.remove();
       }
@@ -489,9 +636,12 @@ export function attackSuite(kind: InstallKind): void {
   });
 
   describe('cold start (what a call loads)', () => {
-    it('a bundled PostToolUse call that reads a transcript loads none of node:fs/promises, node:perf_hooks, node:module, node:crypto, node:os (~0.3–1.5 ms of start-up each), nor starts libuv\'s thread pool', async () => {
+    it("a bundled PostToolUse call that reads a transcript loads none of node:fs/promises, node:perf_hooks, node:module, node:crypto, node:os (~0.3–1.5 ms of start-up each), nor starts libuv's thread pool", async () => {
       const transcript = path.join(project, 'transcript.jsonl');
-      writeFileSync(transcript, `${JSON.stringify({ type: 'assistant', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } } })}\n`);
+      writeFileSync(
+        transcript,
+        `${JSON.stringify({ type: 'assistant', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } } })}\n`,
+      );
       const preload = path.join(root, 'module-list.cjs');
       const listed = path.join(root, 'modules.txt');
       // Written at exit: the built-in modules the whole call loaded, then the process's threads at start and at exit
@@ -501,13 +651,18 @@ export function attackSuite(kind: InstallKind): void {
         `const threads = () => require('node:fs').readdirSync('/proc/self/task').length; const atStart = threads();\nprocess.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, [...process.moduleLoadList, \`threads \${atStart} \${threads()}\`].join('\\n')));\n`,
       );
       rmSync(listed, { force: true });
-      const result = await call('PostToolUse', postToolUse({ transcript_path: transcript }), { env: { NODE_OPTIONS: `--require ${preload}` } });
+      const result = await call('PostToolUse', postToolUse({ transcript_path: transcript }), {
+        env: { NODE_OPTIONS: `--require ${preload}` },
+      });
       expect(result.code).toBe(0);
       expect(toolCalls()).toBe(1); // the plugins ran (hook-suggest read the transcript and counted the call)
       const modules = readFileSync(listed, 'utf8').split('\n');
       expect(modules).toContain('NativeModule fs'); // the list is real
       // node:os: the state lock reads the host name from /proc on Linux (elsewhere it loads node:os).
-      const unwanted = process.platform === 'linux' ? /fs\/promises|perf_hooks|NativeModule (module|crypto|os)$/ : /fs\/promises|perf_hooks|NativeModule (module|crypto)$/;
+      const unwanted =
+        process.platform === 'linux'
+          ? /fs\/promises|perf_hooks|NativeModule (module|crypto|os)$/
+          : /fs\/promises|perf_hooks|NativeModule (module|crypto)$/;
       expect(modules.filter((name) => unwanted.test(name))).toEqual([]);
       const [atStart, atExit] = modules.at(-1)!.split(' ').slice(1).map(Number);
       expect(atStart).toBeGreaterThan(0);

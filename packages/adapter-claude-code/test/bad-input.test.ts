@@ -50,7 +50,11 @@ function expectNoOp(result: ReturnType<typeof run>, message: RegExp) {
   expect(lines[0]).toMatch(message);
 }
 
-const invalidUtf8 = Buffer.concat([Buffer.from('{"session_id":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('","hook_event_name":"PostToolUse","tool_name":"Bash"}')]);
+const invalidUtf8 = Buffer.concat([
+  Buffer.from('{"session_id":"'),
+  Buffer.from([0xc3, 0x28, 0xff]),
+  Buffer.from('","hook_event_name":"PostToolUse","tool_name":"Bash"}'),
+]);
 
 describe('hookwise run with bad input', () => {
   it.each([
@@ -61,15 +65,45 @@ describe('hookwise run with bad input', () => {
     ['invalid UTF-8', ['run', 'PostToolUse'], invalidUtf8, /not valid UTF-8/],
     ['an unknown event', ['run', 'NoSuchEvent'], postToolUse(), /unknown event "NoSuchEvent"/],
     ['no event at all', ['run'], postToolUse(), /no event named/],
-    ['a missing session id', ['run', 'PostToolUse'], JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash' }), /invalid input: .*session_id/],
-    ['a missing tool name', ['run', 'PostToolUse'], JSON.stringify({ session_id: sessionId, hook_event_name: 'PostToolUse' }), /invalid input: .*tool_name/],
-    ['a field of the wrong type', ['run', 'PreCompact'], JSON.stringify({ session_id: sessionId, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 42 }), /invalid input: .*custom_instructions/],
+    [
+      'a missing session id',
+      ['run', 'PostToolUse'],
+      JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Bash' }),
+      /invalid input: .*session_id/,
+    ],
+    [
+      'a missing tool name',
+      ['run', 'PostToolUse'],
+      JSON.stringify({ session_id: sessionId, hook_event_name: 'PostToolUse' }),
+      /invalid input: .*tool_name/,
+    ],
+    [
+      'a field of the wrong type',
+      ['run', 'PreCompact'],
+      JSON.stringify({ session_id: sessionId, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: 42 }),
+      /invalid input: .*custom_instructions/,
+    ],
     ['input of another event', ['run', 'PreToolUse'], postToolUse(), /is a "PostToolUse" event/],
-    ['a path-traversal session id', ['run', 'PostToolUse'], postToolUse({ session_id: '../../etc/passwd' }), /refused session id "\.\.\/\.\.\/etc\/passwd"/],
+    [
+      'a path-traversal session id',
+      ['run', 'PostToolUse'],
+      postToolUse({ session_id: '../../etc/passwd' }),
+      /refused session id "\.\.\/\.\.\/etc\/passwd"/,
+    ],
     ['an absolute session id', ['run', 'PostToolUse'], postToolUse({ session_id: '/tmp/evil' }), /refused session id/],
     ['a session id with a NUL byte', ['run', 'PostToolUse'], postToolUse({ session_id: 'abc\u0000def' }), /refused session id/],
-    ['a session id with control characters', ['run', 'SessionStart'], JSON.stringify({ session_id: 'a\u001b[31mred', hook_event_name: 'SessionStart', source: 'startup' }), /refused session id/],
-    ['a 10,000-character session id', ['run', 'PostToolUse'], postToolUse({ session_id: 'x'.repeat(10_000) }), /refused session id "x{80}…"/],
+    [
+      'a session id with control characters',
+      ['run', 'SessionStart'],
+      JSON.stringify({ session_id: 'a\u001b[31mred', hook_event_name: 'SessionStart', source: 'startup' }),
+      /refused session id/,
+    ],
+    [
+      'a 10,000-character session id',
+      ['run', 'PostToolUse'],
+      postToolUse({ session_id: 'x'.repeat(10_000) }),
+      /refused session id "x{80}…"/,
+    ],
   ] as const)('%s ends as a no-op with one clear line', (_name, args, input, message) => {
     const before = snapshotTree(stateDir());
     expectNoOp(run([...args], input), message);
@@ -91,12 +125,18 @@ describe('hookwise run with bad input', () => {
 
   it('refuses hostile command names from a prompt and from the command line, creating no file outside .hookwise', () => {
     const before = snapshotTree(stateDir());
-    const prompt = run(['run', 'UserPromptSubmit'], JSON.stringify({ session_id: sessionId, hook_event_name: 'UserPromptSubmit', prompt: '/../../../etc/passwd now' }));
+    const prompt = run(
+      ['run', 'UserPromptSubmit'],
+      JSON.stringify({ session_id: sessionId, hook_event_name: 'UserPromptSubmit', prompt: '/../../../etc/passwd now' }),
+    );
     expect(prompt.code).toBe(0);
     expect(prompt.stdout === '' || JSON.parse(prompt.stdout)).toBeTruthy();
     expect(snapshotTree(stateDir())).toEqual(before);
 
-    const command = hookwise(['command', 'activate', '../../outside', '--session', sessionId], { cwd: project.dir, env: { HOME: project.home } });
+    const command = hookwise(['command', 'activate', '../../outside', '--session', sessionId], {
+      cwd: project.dir,
+      env: { HOME: project.home },
+    });
     expect(command.code).toBe(1);
     expect(command.stderr.trim().split('\n')).toHaveLength(1);
     expect(command.stderr).toMatch(/refused command name|\.\./);
@@ -105,7 +145,10 @@ describe('hookwise run with bad input', () => {
 
   it('keeps counting normally after all of it', async () => {
     expect(run(['run', 'PostToolUse'], postToolUse()).code).toBe(0);
-    const state = await createFileStateStore({ directory: path.join(project.dir, '.hookwise') }).read<{ policy: { toolCalls: number } }>(sessionId, '@hookwise/hook-suggest');
+    const state = await createFileStateStore({ directory: path.join(project.dir, '.hookwise') }).read<{ policy: { toolCalls: number } }>(
+      sessionId,
+      '@hookwise/hook-suggest',
+    );
     // The call in beforeAll and this one; none of the bad ones counted.
     expect(state?.policy.toolCalls).toBe(2);
   });
@@ -120,13 +163,19 @@ describe('hookwise run with a config that stopped validating', () => {
       const event = postToolUse({ cwd: broken.dir });
       expect(hookwise(['run', 'PostToolUse'], { cwd: broken.dir, input: event, env }).code).toBe(0);
       // An edit after init: the fast path rebuilds its bundle and must validate like loadConfig.
-      writeFileSync(path.join(broken.dir, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-suggest': {} }, hookTimeoutMS: 100 }));
+      writeFileSync(
+        path.join(broken.dir, 'hookwise.config.json'),
+        JSON.stringify({ plugins: { '@hookwise/hook-suggest': {} }, hookTimeoutMS: 100 }),
+      );
       const result = hookwise(['run', 'PostToolUse'], { cwd: broken.dir, input: event, env });
       expect(result.code).toBe(0);
       expect(result.stdout).toBe('');
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(/hookwise\.config\.json[\s\S]*Unrecognized key: "hookTimeoutMS"/);
-      const state = await createFileStateStore({ directory: path.join(broken.dir, '.hookwise') }).read<{ policy: { toolCalls: number } }>(sessionId, '@hookwise/hook-suggest');
+      const state = await createFileStateStore({ directory: path.join(broken.dir, '.hookwise') }).read<{ policy: { toolCalls: number } }>(
+        sessionId,
+        '@hookwise/hook-suggest',
+      );
       expect(state?.policy.toolCalls).toBe(1);
     } finally {
       broken.remove();

@@ -22,7 +22,13 @@ async function unchecked(file: string): Promise<{ code: string; file: string }> 
 }
 const check = async (file: string) => checkJsonConfig(file, await unchecked(file));
 const evaluate = (source: string): unknown => new Function(`return (${source});`)();
-const postToolUse = JSON.stringify({ session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: { stdout: '' } });
+const postToolUse = JSON.stringify({
+  session_id: 's1',
+  hook_event_name: 'PostToolUse',
+  tool_name: 'Bash',
+  tool_input: {},
+  tool_response: { stdout: '' },
+});
 
 function scratch(config: unknown): { project: ScratchProject; file: string } {
   const project = createScratchProject('hookwise-carried-');
@@ -42,7 +48,12 @@ async function resolvedByCore(file: string): Promise<unknown[]> {
 describe('sourceOf', () => {
   it('writes plain data so that it evaluates to an equal value, key order, undefined and -0 included', () => {
     const values: unknown[] = [
-      { budgetChars: 8000, homeDir: undefined, commands: { searchPath: [{ path: '~/x' }, { path: 'a', namespace: 'n' }], fromPrompt: true }, intent: false },
+      {
+        budgetChars: 8000,
+        homeDir: undefined,
+        commands: { searchPath: [{ path: '~/x' }, { path: 'a', namespace: 'n' }], fromPrompt: true },
+        intent: false,
+      },
       [1, 'two', null, undefined, [], {}],
       { 2: 'b', 1: 'a', z: 1, a: 2, '': 0, 'quote"\u2028': 'line\nnext' },
       -0,
@@ -69,7 +80,28 @@ describe('sourceOf', () => {
     const withGetter = Object.defineProperty({}, 'x', { get: () => 1, enumerable: true });
     const hidden = Object.defineProperty({}, 'x', { value: 1, enumerable: false });
     const protoKey = JSON.parse('{"__proto__": {"polluted": true}}') as unknown;
-    for (const value of [() => 1, new Map(), new Date(0), /x/, NaN, Infinity, 1n, Symbol('s'), { a: shared, b: shared }, cycle, holes, extra, withGetter, hidden, protoKey, Object.freeze({ a: 1 }), Object.create(null), new (class Options {})(), { [Symbol('k')]: 1 }, { nested: { fn: () => 1 } }]) {
+    for (const value of [
+      () => 1,
+      new Map(),
+      new Date(0),
+      /x/,
+      NaN,
+      Infinity,
+      1n,
+      Symbol('s'),
+      { a: shared, b: shared },
+      cycle,
+      holes,
+      extra,
+      withGetter,
+      hidden,
+      protoKey,
+      Object.freeze({ a: 1 }),
+      Object.create(null),
+      new (class Options {})(),
+      { [Symbol('k')]: 1 },
+      { nested: { fn: () => 1 } },
+    ]) {
       expect(sourceOf(value)).toBeUndefined();
     }
   });
@@ -77,7 +109,14 @@ describe('sourceOf', () => {
 
 describe('checkJsonConfig', () => {
   it('carries the config text and every plugin option as the call would resolve it', async () => {
-    const { file } = scratch({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': { budgetChars: 2000 }, '@hookwise/hook-suggest': { toolCalls: 7 }, '@hookwise/hook-nothing': false } });
+    const { file } = scratch({
+      plugins: {
+        '@hookwise/hook-prune': {},
+        '@hookwise/hook-precompact': { budgetChars: 2000 },
+        '@hookwise/hook-suggest': { toolCalls: 7 },
+        '@hookwise/hook-nothing': false,
+      },
+    });
     const carried = await check(file);
     expect(carried?.text).toBe(readFileSync(file, 'utf8'));
     expect(Object.keys(carried!.options)).toEqual(['@hookwise/hook-prune', '@hookwise/hook-precompact', '@hookwise/hook-suggest']);
@@ -108,7 +147,10 @@ describe('checkJsonConfig', () => {
     const odd = path.join(project.dir, 'node_modules', 'hookwise-plugin-odd');
     mkdirSync(odd, { recursive: true });
     writeJson(path.join(odd, 'package.json'), { name: 'hookwise-plugin-odd', type: 'module', exports: './index.js' });
-    writeFileSync(path.join(odd, 'index.js'), "import { definePlugin } from '@hookwise/core';\nexport default definePlugin({ meta: { name: 'odd', version: '1.0.0' }, options: { safeParse: () => ({ success: true, data: { since: new Date(0) } }) }, hooks: [] });\n");
+    writeFileSync(
+      path.join(odd, 'index.js'),
+      "import { definePlugin } from '@hookwise/core';\nexport default definePlugin({ meta: { name: 'odd', version: '1.0.0' }, options: { safeParse: () => ({ success: true, data: { since: new Date(0) } }) }, hooks: [] });\n",
+    );
     // Hook files are not loaded to check plugin options (this one would throw).
     writeFileSync(path.join(project.dir, 'hooks.mjs'), "throw new Error('not loaded at build time');\n");
     const carried = await check(file);
@@ -122,7 +164,9 @@ describe('generateEntry', () => {
     const carried = await check(file);
     const entry = generateEntry(file, '/runtime.js', carried);
     const configLine = entry.split('\n').find((line) => line.startsWith('export const config = '))!;
-    const config = evaluate(configLine.slice('export const config = '.length, -1).replace(/\(\) => require\([^)]*\)/g, 'null')) as { checked: { text: string; options: Record<string, unknown> } };
+    const config = evaluate(configLine.slice('export const config = '.length, -1).replace(/\(\) => require\([^)]*\)/g, 'null')) as {
+      checked: { text: string; options: Record<string, unknown> };
+    };
     expect(config.checked.text).toBe(readFileSync(file, 'utf8'));
     expect(config.checked.options).toStrictEqual({ '@hookwise/hook-suggest': evaluate(carried!.options['@hookwise/hook-suggest']!) });
     expect(generateEntry(file, '/runtime.js')).not.toContain('checked');
@@ -137,14 +181,26 @@ describe('the run bundle', () => {
     // Its options resolve to `n` times a factor that a new version of the package changes.
     const release = (version: string, factor: number) => {
       writeJson(path.join(plugin, 'package.json'), { name: 'hookwise-plugin-double', version, type: 'module', exports: './index.js' });
-      writeFileSync(path.join(plugin, 'index.js'), `import { definePlugin } from '@hookwise/core';\nexport default definePlugin({ meta: { name: 'double', version: '${version}' }, options: () => ({ safeParse: (value) => ({ success: true, data: { n: value.n * ${factor} } }) }), hooks: [] });\n`);
+      writeFileSync(
+        path.join(plugin, 'index.js'),
+        `import { definePlugin } from '@hookwise/core';\nexport default definePlugin({ meta: { name: 'double', version: '${version}' }, options: () => ({ safeParse: (value) => ({ success: true, data: { n: value.n * ${factor} } }) }), hooks: [] });\n`,
+      );
     };
     // A hook call builds the bundle in a process of its own, as Claude Code starts one per call.
     const call = () => {
-      const result = hookwise(['run', 'PostToolUse'], { cwd: project.dir, input: postToolUse, env: { HOME: project.home, CLAUDE_PROJECT_DIR: project.dir } });
+      const result = hookwise(['run', 'PostToolUse'], {
+        cwd: project.dir,
+        input: postToolUse,
+        env: { HOME: project.home, CLAUDE_PROJECT_DIR: project.dir },
+      });
       expect([result.code, result.stderr]).toEqual([0, '']);
-      const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as { bundle: string; watched: Array<[string]> };
-      const bundled = createRequire(import.meta.url)(path.join(project.dir, '.hookwise', 'cache', manifest.bundle)) as { config: { checked?: { text: string; options: Record<string, unknown> } } };
+      const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as {
+        bundle: string;
+        watched: Array<[string]>;
+      };
+      const bundled = createRequire(import.meta.url)(path.join(project.dir, '.hookwise', 'cache', manifest.bundle)) as {
+        config: { checked?: { text: string; options: Record<string, unknown> } };
+      };
       return { watched: manifest.watched.map(([watched]) => watched), checked: bundled.config.checked };
     };
 

@@ -13,19 +13,43 @@ function scratch(): ScratchProject {
   projects.push(project);
   return project;
 }
-const run = (project: ScratchProject, args: string[], input?: string, env: Record<string, string> = {}) => hookwise(args, { cwd: project.dir, input, env: { HOME: project.home, CLAUDE_PROJECT_DIR: project.dir, ...env } });
+const run = (project: ScratchProject, args: string[], input?: string, env: Record<string, string> = {}) =>
+  hookwise(args, { cwd: project.dir, input, env: { HOME: project.home, CLAUDE_PROJECT_DIR: project.dir, ...env } });
 const read = (project: ScratchProject, file: string) => readFileSync(path.join(project.dir, file), 'utf8');
-const postToolUse = (sessionId = 's1') => JSON.stringify({ session_id: sessionId, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: { stdout: '' } });
+const postToolUse = (sessionId = 's1') =>
+  JSON.stringify({
+    session_id: sessionId,
+    hook_event_name: 'PostToolUse',
+    tool_name: 'Bash',
+    tool_input: {},
+    tool_response: { stdout: '' },
+  });
 
 describe('hookwise init', () => {
   it('writes the config, the settings and .gitignore, and a second run changes nothing', () => {
     const project = scratch();
     const first = run(project, ['init', '--plugins', 'prune,precompact,suggest']);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } });
-    const settings = JSON.parse(read(project, '.claude/settings.json')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-    expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'UserPromptExpansion', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact', 'SubagentStop', 'Stop']);
-    expect(settings.hooks.PreCompact?.[0]?.hooks[0]?.command).toBe('node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs" run PreCompact');
+    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({
+      plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} },
+    });
+    const settings = JSON.parse(read(project, '.claude/settings.json')) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+    };
+    expect(Object.keys(settings.hooks)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'UserPromptExpansion',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreCompact',
+      'PostCompact',
+      'SubagentStop',
+      'Stop',
+    ]);
+    expect(settings.hooks.PreCompact?.[0]?.hooks[0]?.command).toBe(
+      'node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs" run PreCompact',
+    );
     expect(read(project, '.gitignore')).toContain('.hookwise/');
     expect(existsSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'))).toBe(true);
 
@@ -38,7 +62,10 @@ describe('hookwise init', () => {
 
   it("merges into existing settings without touching the user's hooks, and keeps a backup", () => {
     const project = scratch();
-    const mine = { model: 'opus', hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write .' }] }] } };
+    const mine = {
+      model: 'opus',
+      hooks: { PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write .' }] }] },
+    };
     writeJson(path.join(project.dir, '.claude', 'settings.json'), mine);
     writeFileSync(path.join(project.dir, '.gitignore'), 'node_modules');
     expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
@@ -54,9 +81,15 @@ describe('hookwise init', () => {
     const project = scratch();
     const result = run(project, ['init']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('using every installed plugin: @hookwise/hook-precompact, @hookwise/hook-prune, @hookwise/hook-suggest');
+    expect(result.stderr).toContain(
+      'using every installed plugin: @hookwise/hook-precompact, @hookwise/hook-prune, @hookwise/hook-suggest',
+    );
     // Sorted by name: precompact and prune share no transformed value, so their order changes nothing they do.
-    expect(Object.keys((JSON.parse(read(project, 'hookwise.config.json')) as { plugins: object }).plugins)).toEqual(['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest']);
+    expect(Object.keys((JSON.parse(read(project, 'hookwise.config.json')) as { plugins: object }).plugins)).toEqual([
+      '@hookwise/hook-precompact',
+      '@hookwise/hook-prune',
+      '@hookwise/hook-suggest',
+    ]);
   });
 
   it('--plugins matches short names against the installed plugins, and says which are installed when nothing matches', () => {
@@ -66,15 +99,24 @@ describe('hookwise init', () => {
     const before = snapshotTree(project.dir);
     const unknown = run(project, ['init', '--plugins', 'prune,lookalike']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('no installed hookwise plugin matches "lookalike"; installed: precompact (@hookwise/hook-precompact), prune (@hookwise/hook-prune), suggest (@hookwise/hook-suggest)');
+    expect(unknown.stderr).toContain(
+      'no installed hookwise plugin matches "lookalike"; installed: precompact (@hookwise/hook-precompact), prune (@hookwise/hook-prune), suggest (@hookwise/hook-suggest)',
+    );
     expect(snapshotTree(project.dir)).toEqual(before);
 
     // A second package that `prune` could mean: the short name is ambiguous, the package name is not.
-    writeJson(path.join(project.dir, 'node_modules', '@acme', 'hook-prune', 'package.json'), { name: '@acme/hook-prune', keywords: ['hookwise-plugin'] });
+    writeJson(path.join(project.dir, 'node_modules', '@acme', 'hook-prune', 'package.json'), {
+      name: '@acme/hook-prune',
+      keywords: ['hookwise-plugin'],
+    });
     const ambiguous = run(project, ['init', '--plugins', 'prune']);
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toContain('"prune" matches several installed plugins (@acme/hook-prune, @hookwise/hook-prune): name the package');
-    expect(run(project, ['init', '--plugins', 'hook-suggest, @hookwise/hook-prune,suggest', '--dry-run']).stdout).toMatch(/^\+ {4}"@hookwise\/hook-suggest": \{\},\n\+ {4}"@hookwise\/hook-prune": \{\}\n\+ {2}\}/m);
+    expect(ambiguous.stderr).toContain(
+      '"prune" matches several installed plugins (@acme/hook-prune, @hookwise/hook-prune): name the package',
+    );
+    expect(run(project, ['init', '--plugins', 'hook-suggest, @hookwise/hook-prune,suggest', '--dry-run']).stdout).toMatch(
+      /^\+ {4}"@hookwise\/hook-suggest": \{\},\n\+ {4}"@hookwise\/hook-prune": \{\}\n\+ {2}\}/m,
+    );
   });
 
   it('--dry-run prints the diff and writes nothing', () => {
@@ -111,7 +153,6 @@ describe('hookwise init', () => {
   });
 });
 
-
 describe('hookwise doctor', () => {
   it('passes on a fresh init and names each problem on one line', () => {
     const project = scratch();
@@ -127,12 +168,16 @@ describe('hookwise doctor', () => {
     delete settings.hooks.PreCompact;
     writeJson(settingsFile, settings);
     // A plugin that is not installed.
-    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {}, 'hookwise-plugin-missing': {} } });
+    writeJson(path.join(project.dir, 'hookwise.config.json'), {
+      plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {}, 'hookwise-plugin-missing': {} },
+    });
     const broken = run(project, ['doctor']);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(/^✗ .*plugin "hookwise-plugin-missing" cannot be resolved/m);
 
-    writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } });
+    writeJson(path.join(project.dir, 'hookwise.config.json'), {
+      plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} },
+    });
     const missingEvent = run(project, ['doctor']);
     expect(missingEvent.code).toBe(1);
     expect(missingEvent.stdout).toMatch(/^✗ the settings do not call `hookwise run PreCompact`, which .*hook-precompact.*need/m);
@@ -156,22 +201,39 @@ describe('the run bundle', () => {
     const builtAt = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { builtAt: string }).builtAt;
     expect(run(project, ['run', 'PostToolUse'], postToolUse()).stdout).toBe('');
     writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: 1 } } });
-    expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('s2')).stdout)).toEqual({ systemMessage: expect.stringContaining('Consider /compact') });
+    expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('s2')).stdout)).toEqual({
+      systemMessage: expect.stringContaining('Consider /compact'),
+    });
     expect((JSON.parse(readFileSync(manifestFile, 'utf8')) as { builtAt: string }).builtAt).not.toBe(builtAt);
   });
 
   it('carries the options it resolved when built; a bad option is still reported by the call, in one line, exit 0', () => {
     const project = scratch();
     expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
-    const bundleText = () => readFileSync(path.join(project.dir, '.hookwise', 'cache', (JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string }).bundle), 'utf8');
+    const bundleText = () =>
+      readFileSync(
+        path.join(
+          project.dir,
+          '.hookwise',
+          'cache',
+          (JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string }).bundle,
+        ),
+        'utf8',
+      );
     writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: -3 } } });
     const bad = run(project, ['run', 'PostToolUse'], postToolUse('a'));
     expect(bad.code).toBe(0);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringMatching(/hookwise\.config\.json: at plugins\["@hookwise\/hook-suggest"\]: \[@hookwise\/hook-suggest\] invalid options.*toolCalls/)]);
+    expect(bad.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /hookwise\.config\.json: at plugins\["@hookwise\/hook-suggest"\]: \[@hookwise\/hook-suggest\] invalid options.*toolCalls/,
+      ),
+    ]);
     expect(bundleText()).not.toMatch(/checked:\s*\{/);
     writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: 1 } } });
-    expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('b')).stdout)).toEqual({ systemMessage: expect.stringContaining('Consider /compact') });
+    expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('b')).stdout)).toEqual({
+      systemMessage: expect.stringContaining('Consider /compact'),
+    });
     expect(bundleText()).toMatch(/checked:\s*\{\s*text:.*"?toolCalls"?:\s*1\b/);
   });
 
@@ -184,7 +246,9 @@ describe('the run bundle', () => {
     expect(unbundled.stdout).toBe(bundled.stdout);
     expect(JSON.parse(bundled.stdout)).toHaveProperty('systemMessage');
 
-    const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as { bundle: string };
+    const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as {
+      bundle: string;
+    };
     const bundleFile = path.join(project.dir, '.hookwise', 'cache', manifest.bundle);
     writeFileSync(bundleFile, 'throw new Error("corrupt");');
     // Same size and mtime check would still pass for a same-size file; make sure the loader itself copes.
@@ -203,10 +267,13 @@ describe('the run bundle', () => {
     const manifest = JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string };
     const bytes = readFileSync(path.join(project.dir, '.hookwise', 'cache', manifest.bundle));
     const firstNonAscii = bytes.findIndex((byte) => byte > 0x7f);
-    expect(firstNonAscii, firstNonAscii < 0 ? '' : bytes.subarray(Math.max(0, firstNonAscii - 60), firstNonAscii + 20).toString('utf8')).toBe(-1);
+    expect(
+      firstNonAscii,
+      firstNonAscii < 0 ? '' : bytes.subarray(Math.max(0, firstNonAscii - 60), firstNonAscii + 20).toString('utf8'),
+    ).toBe(-1);
   });
 
-  it("keeps names only when decorated classes need them: a class hook is named after its class even when the bundler renames it", () => {
+  it('keeps names only when decorated classes need them: a class hook is named after its class even when the bundler renames it', () => {
     // Without decorated classes the bundle has no __name call (tested: the three plugins).
     const plain = scratch();
     expect(run(plain, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
@@ -238,7 +305,9 @@ describe('the run bundle', () => {
     expect(manifest.failed).toBeUndefined();
     expect(readFileSync(path.join(project.dir, '.hookwise', 'cache', manifest.bundle!), 'utf8')).toContain('__name(');
     // The bundled call again (the first one may have built the bundle on the slow path).
-    expect(run(project, ['run', 'PostToolUse'], postToolUse('s2')).stderr).toContain('names › Refusal.seen on tool:after failed: planned failure');
+    expect(run(project, ['run', 'PostToolUse'], postToolUse('s2')).stderr).toContain(
+      'names › Refusal.seen on tool:after failed: planned failure',
+    );
   });
 
   it("keeps one V8 code cache that grows by each event's functions, written once per event", () => {

@@ -16,8 +16,12 @@ export const LINKED_PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-s
 /** Fails with a clear message when a package the test runs has not been built. */
 export function assertBuilt(): void {
   const missing = LINKED_PACKAGES.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
-  if (missing.length > 0) throw new Error(`these packages have no dist/ yet: ${missing.join(', ')}. Build first: npx -y pnpm@10.34.9 turbo run build (CI runs build before test)`);
-  if (!existsSync(path.join(packageRoot, 'dist', 'hook-process', 'bundle-runtime.js'))) throw new Error('packages/adapter-claude-code has no dist/hook-process/bundle-runtime.js; run `npx tsup` in it (or turbo run build)');
+  if (missing.length > 0)
+    throw new Error(
+      `these packages have no dist/ yet: ${missing.join(', ')}. Build first: npx -y pnpm@10.34.9 turbo run build (CI runs build before test)`,
+    );
+  if (!existsSync(path.join(packageRoot, 'dist', 'hook-process', 'bundle-runtime.js')))
+    throw new Error('packages/adapter-claude-code has no dist/hook-process/bundle-runtime.js; run `npx tsup` in it (or turbo run build)');
 }
 
 export type { ScratchProject };
@@ -42,9 +46,18 @@ export interface HookCall {
  * One hook call as Claude Code makes it: a new process running `bin run <event>`, the JSON on
  * stdin, killed after `killAfterMs` (a hang shows as signal SIGKILL).
  */
-export function callHook(bin: string, event: string, input: string, options: { cwd: string; env: Record<string, string | undefined>; killAfterMs?: number; onSpawn?: (pid: number) => void }): Promise<HookCall> {
+export function callHook(
+  bin: string,
+  event: string,
+  input: string,
+  options: { cwd: string; env: Record<string, string | undefined>; killAfterMs?: number; onSpawn?: (pid: number) => void },
+): Promise<HookCall> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'run', event], { cwd: options.cwd, env: { ...cleanEnv(), ...options.env } as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'run', event], {
+      cwd: options.cwd,
+      env: { ...cleanEnv(), ...options.env } as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 30_000);
@@ -61,9 +74,19 @@ export function callHook(bin: string, event: string, input: string, options: { c
 }
 
 /** Runs the built `hookwise` bin. */
-export function hookwise(args: string[], options: { cwd: string; input?: string | Buffer; env?: Record<string, string | undefined> }): ProcessResult {
+export function hookwise(
+  args: string[],
+  options: { cwd: string; input?: string | Buffer; env?: Record<string, string | undefined> },
+): ProcessResult {
   const env = { ...cleanEnv(), ...options.env };
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: options.cwd, input: options.input ?? '', env: env as NodeJS.ProcessEnv, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: options.cwd,
+    input: options.input ?? '',
+    env: env as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 120_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -86,7 +109,11 @@ export function runClaude(project: ScratchProject, apiUrl: string, args: string[
     IS_SANDBOX: '1',
   };
   return new Promise((resolve, reject) => {
-    const child = spawn(claudeBin, [...args, '--dangerously-skip-permissions'], { cwd: project.dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(claudeBin, [...args, '--dangerously-skip-permissions'], {
+      cwd: project.dir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
@@ -103,7 +130,10 @@ export function runClaude(project: ScratchProject, apiUrl: string, args: string[
 /** `claude --version` works (the native binary was installed by the package's postinstall). */
 export function claudeVersion(): string {
   const result = spawnSync(claudeBin, ['--version'], { encoding: 'utf8', timeout: 60_000 });
-  if (result.status !== 0) throw new Error(`claude --version failed (${result.status}): ${result.stderr || result.stdout}. Is @anthropic-ai/claude-code in onlyBuiltDependencies?`);
+  if (result.status !== 0)
+    throw new Error(
+      `claude --version failed (${result.status}): ${result.stderr || result.stdout}. Is @anthropic-ai/claude-code in onlyBuiltDependencies?`,
+    );
   return result.stdout.trim();
 }
 

@@ -15,7 +15,10 @@ function fakeClient() {
   const logs: Array<{ level: string; message: string }> = [];
   const client = {
     tui: { showToast: async (options: { body: { message: string } }) => void toasts.push(options.body.message) },
-    app: { log: async (options: { body: { level: string; message: string } }) => void logs.push({ level: options.body.level, message: options.body.message }) },
+    app: {
+      log: async (options: { body: { level: string; message: string } }) =>
+        void logs.push({ level: options.body.level, message: options.body.message }),
+    },
   };
   return { client: client as never, toasts, logs };
 }
@@ -23,45 +26,92 @@ function fakeClient() {
 function hooksFor(config: HookwiseConfig | undefined, options: { loadError?: Error } = {}) {
   const fake = fakeClient();
   const eventLog = createMemoryEventLog();
-  const hooks = createHooks({ client: fake.client, directory: '/project' }, {}, {
-    loadConfig: async () => {
-      if (options.loadError) throw options.loadError;
-      return config ? { config, file: '/project/hookwise.config.json' } : { config: {}, file: undefined };
+  const hooks = createHooks(
+    { client: fake.client, directory: '/project' },
+    {},
+    {
+      loadConfig: async () => {
+        if (options.loadError) throw options.loadError;
+        return config ? { config, file: '/project/hookwise.config.json' } : { config: {}, file: undefined };
+      },
+      createEngine: (engineOptions) => createEngine({ ...engineOptions, stateStore: createMemoryStateStore(), eventLog }),
     },
-    createEngine: (engineOptions) => createEngine({ ...engineOptions, stateStore: createMemoryStateStore(), eventLog }),
-  });
+  );
   return { hooks, eventLog, ...fake };
 }
 
 const info = (role: 'user' | 'assistant', id: string, extra: Record<string, unknown> = {}) =>
   (role === 'user'
     ? { id, sessionID: 'ses_1', role, time: { created: 1 }, agent: 'build', model: { providerID: 'p', modelID: 'm' }, ...extra }
-    : { id, sessionID: 'ses_1', role, time: { created: 1, completed: 2 }, parentID: 'u', modelID: 'm', providerID: 'p', mode: 'build', path: { cwd: '/', root: '/' }, cost: 0, tokens: { input: 10, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }, ...extra }) as OpenCodeMessage['info'];
+    : {
+        id,
+        sessionID: 'ses_1',
+        role,
+        time: { created: 1, completed: 2 },
+        parentID: 'u',
+        modelID: 'm',
+        providerID: 'p',
+        mode: 'build',
+        path: { cwd: '/', root: '/' },
+        cost: 0,
+        tokens: { input: 10, output: 1, reasoning: 0, cache: { read: 0, write: 0 } },
+        ...extra,
+      }) as OpenCodeMessage['info'];
 
-const userMessage = (id: string, text: string): OpenCodeMessage => ({ info: info('user', id), parts: [{ id: `${id}-t`, sessionID: 'ses_1', messageID: id, type: 'text', text }] });
+const userMessage = (id: string, text: string): OpenCodeMessage => ({
+  info: info('user', id),
+  parts: [{ id: `${id}-t`, sessionID: 'ses_1', messageID: id, type: 'text', text }],
+});
 const toolMessage = (id: string, callID: string, output: string): OpenCodeMessage => ({
   info: info('assistant', id),
   parts: [
     { id: `${id}-s`, sessionID: 'ses_1', messageID: id, type: 'step-start' },
-    { id: `${id}-tool`, sessionID: 'ses_1', messageID: id, type: 'tool', callID, tool: 'read', state: { status: 'completed', input: { filePath: `/project/${callID}.ts` }, output, title: callID, metadata: {}, time: { start: 1, end: 2 } } },
+    {
+      id: `${id}-tool`,
+      sessionID: 'ses_1',
+      messageID: id,
+      type: 'tool',
+      callID,
+      tool: 'read',
+      state: {
+        status: 'completed',
+        input: { filePath: `/project/${callID}.ts` },
+        output,
+        title: callID,
+        metadata: {},
+        time: { start: 1, end: 2 },
+      },
+    },
   ],
 });
 
 /** A conversation where the first output is old enough to prune (two prompts came after it). */
 function conversation(): OpenCodeMessage[] {
-  return [userMessage('u1', 'explore'), toolMessage('a1', 'call_1', 'x'.repeat(20_000)), userMessage('u2', 'go on'), toolMessage('a2', 'call_2', 'y'.repeat(20_000)), userMessage('u3', 'finish')];
+  return [
+    userMessage('u1', 'explore'),
+    toolMessage('a1', 'call_1', 'x'.repeat(20_000)),
+    userMessage('u2', 'go on'),
+    toolMessage('a2', 'call_2', 'y'.repeat(20_000)),
+    userMessage('u3', 'finish'),
+  ];
 }
 
 async function request(hooks: Hooks, messages: OpenCodeMessage[]) {
   const output = { messages };
   await hooks['experimental.chat.messages.transform']!({}, output as never);
   const system = { system: ['You are opencode.'] };
-  await hooks['experimental.chat.system.transform']!({ sessionID: 'ses_1', model: { id: 'm', providerID: 'p', limit: { context: 200_000, output: 8_000 } } } as never, system);
+  await hooks['experimental.chat.system.transform']!(
+    { sessionID: 'ses_1', model: { id: 'm', providerID: 'p', limit: { context: 200_000, output: 8_000 } } } as never,
+    system,
+  );
   return { messages: output.messages, system: system.system };
 }
 
 const contextPlugin = (point: 'llm:before' | 'compact:before' | 'compact:after', text: string) =>
-  definePlugin({ meta: { name: `say-${point}`, version: '1.0.0' }, hooks: [defineHook({ name: 'say', on: { [point]: () => ({ context: text }) } })] })();
+  definePlugin({
+    meta: { name: `say-${point}`, version: '1.0.0' },
+    hooks: [defineHook({ name: 'say', on: { [point]: () => ({ context: text }) } })],
+  })();
 
 describe('createHooks', () => {
   it('without a hookwise config, every request goes through untouched', async () => {
@@ -73,7 +123,9 @@ describe('createHooks', () => {
   });
 
   it('hook-prune replaces the old output on a copy of the part; the stored part keeps it', async () => {
-    const { hooks, eventLog } = hooksFor({ plugins: [prune({ policy: 'window', protectTokens: 1_000, minimumTokens: 500, keepRecent: 0, protectTurns: 2 })] });
+    const { hooks, eventLog } = hooksFor({
+      plugins: [prune({ policy: 'window', protectTokens: 1_000, minimumTokens: 500, keepRecent: 0, protectTurns: 2 })],
+    });
     const messages = conversation();
     const stored = messages[1]!.parts[1]!;
     const result = await request(hooks, messages);
@@ -99,7 +151,9 @@ describe('createHooks', () => {
   });
 
   it('compaction: compact:before context goes into the compaction prompt; compact:after context into every request after it', async () => {
-    const { hooks } = hooksFor({ plugins: [contextPlugin('compact:before', 'PRESERVED BLOCK'), contextPlugin('compact:after', 'HANDED BACK')] });
+    const { hooks } = hooksFor({
+      plugins: [contextPlugin('compact:before', 'PRESERVED BLOCK'), contextPlugin('compact:after', 'HANDED BACK')],
+    });
     const compacting = { context: [] as string[] };
     await hooks['experimental.session.compacting']!({ sessionID: 'ses_1' }, compacting);
     expect(compacting.context).toEqual(['PRESERVED BLOCK']);
@@ -126,7 +180,19 @@ describe('createHooks', () => {
   it('fails open: a throwing hook, a broken config and an engine that cannot start never reach OpenCode', async () => {
     const throwing = definePlugin({
       meta: { name: 'throws', version: '1.0.0' },
-      hooks: [defineHook({ name: 'throws', on: { 'llm:before': () => { throw new Error('boom'); }, 'tool:after': () => { throw new Error('boom'); } } })],
+      hooks: [
+        defineHook({
+          name: 'throws',
+          on: {
+            'llm:before': () => {
+              throw new Error('boom');
+            },
+            'tool:after': () => {
+              throw new Error('boom');
+            },
+          },
+        }),
+      ],
     })();
     for (const setup of [hooksFor({ plugins: [throwing] }), hooksFor(undefined, { loadError: new Error('bad config') })]) {
       const messages = conversation();
@@ -143,19 +209,49 @@ describe('createHooks', () => {
   });
 
   it('a deliberate tool:before block stops the tool with the reason', async () => {
-    const guard = definePlugin({ meta: { name: 'guard', version: '1.0.0' }, hooks: [defineHook({ name: 'guard', on: { 'tool:before': () => ({ block: { reason: 'no .env reads' } }) } })] })();
+    const guard = definePlugin({
+      meta: { name: 'guard', version: '1.0.0' },
+      hooks: [defineHook({ name: 'guard', on: { 'tool:before': () => ({ block: { reason: 'no .env reads' } }) } })],
+    })();
     const { hooks } = hooksFor({ plugins: [guard] });
-    await expect(hooks['tool.execute.before']!({ tool: 'read', sessionID: 'ses_1', callID: 'c1' }, { args: { filePath: '.env' } })).rejects.toThrow('hookwise: no .env reads');
+    await expect(
+      hooks['tool.execute.before']!({ tool: 'read', sessionID: 'ses_1', callID: 'c1' }, { args: { filePath: '.env' } }),
+    ).rejects.toThrow('hookwise: no .env reads');
   });
 
   it('prompt:submit carries the command that command.execute.before announced, and the context measured by OpenCode', async () => {
     const seen: unknown[] = [];
-    const recorder = definePlugin({ meta: { name: 'recorder', version: '1.0.0' }, hooks: [defineHook({ name: 'recorder', on: { 'prompt:submit': (payload) => void seen.push(payload) } })] })();
+    const recorder = definePlugin({
+      meta: { name: 'recorder', version: '1.0.0' },
+      hooks: [defineHook({ name: 'recorder', on: { 'prompt:submit': (payload) => void seen.push(payload) } })],
+    })();
     const { hooks } = hooksFor({ plugins: [recorder] });
-    await hooks.event!({ event: { type: 'message.updated', properties: { info: info('assistant', 'a0', { tokens: { input: 1_000, output: 5, reasoning: 0, cache: { read: 200, write: 30 } } }) } } });
+    await hooks.event!({
+      event: {
+        type: 'message.updated',
+        properties: {
+          info: info('assistant', 'a0', { tokens: { input: 1_000, output: 5, reasoning: 0, cache: { read: 200, write: 30 } } }),
+        },
+      },
+    });
     await hooks['command.execute.before']!({ command: 'review', sessionID: 'ses_1', arguments: 'src/app.ts' }, { parts: [] });
-    await hooks['chat.message']!({ sessionID: 'ses_1', model: { providerID: 'p', modelID: 'm' } }, { message: info('user', 'u9') as never, parts: [{ id: 'p', sessionID: 'ses_1', messageID: 'u9', type: 'text', text: 'Review src/app.ts carefully.' }] });
-    expect(seen).toEqual([expect.objectContaining({ sessionId: 'ses_1', prompt: 'Review src/app.ts carefully.', command: { name: 'review', args: 'src/app.ts' }, contextTokens: 1_230, model: 'm', host: 'opencode' })]);
+    await hooks['chat.message']!(
+      { sessionID: 'ses_1', model: { providerID: 'p', modelID: 'm' } },
+      {
+        message: info('user', 'u9') as never,
+        parts: [{ id: 'p', sessionID: 'ses_1', messageID: 'u9', type: 'text', text: 'Review src/app.ts carefully.' }],
+      },
+    );
+    expect(seen).toEqual([
+      expect.objectContaining({
+        sessionId: 'ses_1',
+        prompt: 'Review src/app.ts carefully.',
+        command: { name: 'review', args: 'src/app.ts' },
+        contextTokens: 1_230,
+        model: 'm',
+        host: 'opencode',
+      }),
+    ]);
   });
 
   it("the task tool's result is a phase ending: phase:end may replace it with a hand-off", async () => {
@@ -166,9 +262,25 @@ describe('createHooks', () => {
     })();
     const { hooks } = hooksFor({ plugins: [handoff] });
     const output = { title: 'explore', output: 'Let me look… a long sub-agent report', metadata: { sessionId: 'ses_child' } };
-    await hooks['tool.execute.after']!({ tool: 'task', sessionID: 'ses_1', callID: 'c7', args: { description: 'explore auth', prompt: 'Find the auth bug', subagent_type: 'general' } }, output);
+    await hooks['tool.execute.after']!(
+      {
+        tool: 'task',
+        sessionID: 'ses_1',
+        callID: 'c7',
+        args: { description: 'explore auth', prompt: 'Find the auth bug', subagent_type: 'general' },
+      },
+      output,
+    );
     expect(output.output).toBe('- decision: PROCEED');
-    expect(seen).toEqual([expect.objectContaining({ output: 'Let me look… a long sub-agent report', taskId: 'ses_child', phase: 'explore auth', agentType: 'general', request: 'Find the auth bug' })]);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        output: 'Let me look… a long sub-agent report',
+        taskId: 'ses_child',
+        phase: 'explore auth',
+        agentType: 'general',
+        request: 'Find the auth bug',
+      }),
+    ]);
     // Other tools are no phase.
     const bash = { title: 'b', output: 'plain', metadata: {} };
     await hooks['tool.execute.after']!({ tool: 'bash', sessionID: 'ses_1', callID: 'c8', args: {} }, bash);
@@ -177,14 +289,33 @@ describe('createHooks', () => {
 
   it('session events: created → session:start, idle → agent:stop, deleted → session:end; a failed tool part counts as tool:after', async () => {
     const seen: string[] = [];
-    const record = (point: string) => (payload: { sessionId: string; ok?: boolean }) => void seen.push(`${point}:${payload.sessionId}${payload.ok === false ? ':failed' : ''}`);
+    const record = (point: string) => (payload: { sessionId: string; ok?: boolean }) =>
+      void seen.push(`${point}:${payload.sessionId}${payload.ok === false ? ':failed' : ''}`);
     const recorder = definePlugin({
       meta: { name: 'recorder', version: '1.0.0' },
-      hooks: [defineHook({ name: 'recorder', on: { 'session:start': record('session:start'), 'agent:stop': record('agent:stop'), 'session:end': record('session:end'), 'tool:after': record('tool:after') } })],
+      hooks: [
+        defineHook({
+          name: 'recorder',
+          on: {
+            'session:start': record('session:start'),
+            'agent:stop': record('agent:stop'),
+            'session:end': record('session:end'),
+            'tool:after': record('tool:after'),
+          },
+        }),
+      ],
     })();
     const { hooks } = hooksFor({ plugins: [recorder] });
     await hooks.event!({ event: { type: 'session.created', properties: { info: { id: 'ses_2' } } } as never });
-    const failed = { id: 'p1', sessionID: 'ses_2', messageID: 'm1', type: 'tool', callID: 'c1', tool: 'read', state: { status: 'error', input: {}, error: 'File not found', time: { start: 1, end: 2 } } };
+    const failed = {
+      id: 'p1',
+      sessionID: 'ses_2',
+      messageID: 'm1',
+      type: 'tool',
+      callID: 'c1',
+      tool: 'read',
+      state: { status: 'error', input: {}, error: 'File not found', time: { start: 1, end: 2 } },
+    };
     await hooks.event!({ event: { type: 'message.part.updated', properties: { part: failed } } as never });
     await hooks.event!({ event: { type: 'message.part.updated', properties: { part: failed } } as never });
     await hooks.event!({ event: { type: 'session.idle', properties: { sessionID: 'ses_2' } } });

@@ -1,5 +1,15 @@
 import type { Logger, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createLevelLogger, definedFields, emitIfListening, errorMessage, failOpen, lazyProjectEngine, withDeadline, type Engine, type ProjectEngineSeams } from '@hookwise/core/host';
+import {
+  createLevelLogger,
+  definedFields,
+  emitIfListening,
+  errorMessage,
+  failOpen,
+  lazyProjectEngine,
+  withDeadline,
+  type Engine,
+  type ProjectEngineSeams,
+} from '@hookwise/core/host';
 import type { Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
@@ -57,7 +67,9 @@ interface SessionTracker {
  * own `/compact`.
  */
 function noticeText(notice: MergedNotice): string {
-  const offers = notice.actions.map((action) => ('command' in action ? `${action.label}: hookwise ${[action.command, ...(action.args ?? [])].join(' ')}` : `${action.label}: /compact`));
+  const offers = notice.actions.map((action) =>
+    'command' in action ? `${action.label}: hookwise ${[action.command, ...(action.args ?? [])].join(' ')}` : `${action.label}: /compact`,
+  );
   return offers.length > 0 ? `${notice.text}\n${offers.join(' · ')}` : notice.text;
 }
 
@@ -68,7 +80,11 @@ function noticeText(notice: MergedNotice): string {
  * Every hook fails open: when hookwise is not configured, its config is broken, or a hook throws
  * or runs late, OpenCode gets back what it passed in and the failure is logged.
  */
-export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, options: HookwiseOpenCodeOptions = {}, dependencies: BindingDependencies = {}): Hooks {
+export function createHooks(
+  input: Pick<PluginInput, 'client' | 'directory'>,
+  options: HookwiseOpenCodeOptions = {},
+  dependencies: BindingDependencies = {},
+): Hooks {
   const directory = input.directory;
   const client = input.client;
   const showToasts = options.toasts !== false;
@@ -82,14 +98,22 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
     }
   };
   /** The engine's logger, at the config's `logLevel` (read at each line: the config loads later). */
-  const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => engine.logLevel);
+  const logger: Logger = createLevelLogger(
+    (entry) => writeLog(entry.level, entry.text),
+    () => engine.logLevel,
+  );
 
   /** A notice: always in the log, and as a TUI toast unless turned off. */
   function toast(message: string, variant: 'info' | 'warning' | 'error' = 'info'): void {
     writeLog(variant === 'info' ? 'info' : 'warn', `notice: ${message}`);
     if (!showToasts) return;
     try {
-      void Promise.resolve(client.tui.showToast({ body: { title: 'hookwise', message, variant, duration: 8_000 }, signal: AbortSignal.timeout(TOAST_TIMEOUT_MS) })).catch(() => undefined);
+      void Promise.resolve(
+        client.tui.showToast({
+          body: { title: 'hookwise', message, variant, duration: 8_000 },
+          signal: AbortSignal.timeout(TOAST_TIMEOUT_MS),
+        }),
+      ).catch(() => undefined);
     } catch {
       // No TUI (opencode run, a server without one): the log line above is what remains.
     }
@@ -118,7 +142,14 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   const tracker = (sessionId: string): SessionTracker => {
     let existing = sessions.get(sessionId);
     if (!existing) {
-      existing = { awaitingSystem: false, nextRequest: [], afterCompactionLoaded: false, compacting: false, reportedCalls: new Set(), started: false };
+      existing = {
+        awaitingSystem: false,
+        nextRequest: [],
+        afterCompactionLoaded: false,
+        compacting: false,
+        reportedCalls: new Set(),
+        started: false,
+      };
       sessions.set(sessionId, existing);
     }
     return existing;
@@ -143,7 +174,15 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
   async function emit<P extends PointName>(point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
     const current = await engine();
     if (!current) return undefined;
-    const outcome = await failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(engine.hookTimeoutMs + DEADLINE_MARGIN_MS), label: `[${HOST}]` }), logger);
+    const outcome = await failOpen(
+      point,
+      () =>
+        emitIfListening(current, point, payload, {
+          signal: AbortSignal.timeout(engine.hookTimeoutMs + DEADLINE_MARGIN_MS),
+          label: `[${HOST}]`,
+        }),
+      logger,
+    );
     for (const notice of outcome?.notices ?? []) toast(noticeText(notice));
     return outcome;
   }
@@ -166,18 +205,31 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
       session.afterCompactionLoaded = true;
       const current = await engine();
       if (current && session.afterCompaction === undefined) {
-        const stored = await current.services.stateStore.read<{ afterCompaction?: unknown }>(sessionId, STATE_NAMESPACE).catch(() => undefined);
+        const stored = await current.services.stateStore
+          .read<{ afterCompaction?: unknown }>(sessionId, STATE_NAMESPACE)
+          .catch(() => undefined);
         if (typeof stored?.afterCompaction === 'string') session.afterCompaction = stored.afterCompaction;
       }
     }
     return session.afterCompaction;
   }
 
-  async function reportToolCall(sessionId: string, call: { tool: string; callID: string; input: unknown; output: string; ok: boolean; error?: string }) {
+  async function reportToolCall(
+    sessionId: string,
+    call: { tool: string; callID: string; input: unknown; output: string; ok: boolean; error?: string },
+  ) {
     const session = tracker(sessionId);
     session.reportedCalls.add(call.callID);
     return emit('tool:after', () =>
-      definedFields({ ...common(sessionId), toolName: call.tool, input: call.input, output: call.output, ok: call.ok, error: call.error, toolUseId: call.callID }),
+      definedFields({
+        ...common(sessionId),
+        toolName: call.tool,
+        input: call.input,
+        output: call.output,
+        ok: call.ok,
+        error: call.error,
+        toolUseId: call.callID,
+      }),
     );
   }
 
@@ -192,18 +244,25 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
     session.compacting = false;
     const trigger = session.compactTrigger;
     session.compactTrigger = undefined;
-    session.compactAfter = failOpen('compact:after', async () => {
-      const outcome = await emit('compact:after', () => definedFields({ ...common(sessionId), trigger }));
-      // The context measured before the compaction no longer describes the session.
-      session.contextTokens = undefined;
-      if (!outcome?.context) return;
-      session.afterCompaction = outcome.context;
-      session.afterCompactionLoaded = true;
-      const current = await engine();
-      await current?.services.stateStore
-        .update(sessionId, STATE_NAMESPACE, (stored: Record<string, unknown> | undefined) => ({ ...(stored ?? {}), afterCompaction: outcome.context! }))
-        .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`));
-    }, logger);
+    session.compactAfter = failOpen(
+      'compact:after',
+      async () => {
+        const outcome = await emit('compact:after', () => definedFields({ ...common(sessionId), trigger }));
+        // The context measured before the compaction no longer describes the session.
+        session.contextTokens = undefined;
+        if (!outcome?.context) return;
+        session.afterCompaction = outcome.context;
+        session.afterCompactionLoaded = true;
+        const current = await engine();
+        await current?.services.stateStore
+          .update(sessionId, STATE_NAMESPACE, (stored: Record<string, unknown> | undefined) => ({
+            ...(stored ?? {}),
+            afterCompaction: outcome.context!,
+          }))
+          .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`));
+      },
+      logger,
+    );
     return session.compactAfter;
   }
 
@@ -230,7 +289,14 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         if (part.type === 'compaction') tracker(part.sessionID).compactTrigger = part.auto ? 'auto' : 'manual';
         // tool.execute.after only runs for tools that succeeded; a failed call is counted from its part.
         else if (part.type === 'tool' && part.state.status === 'error' && !tracker(part.sessionID).reportedCalls.has(part.callID)) {
-          await reportToolCall(part.sessionID, { tool: part.tool, callID: part.callID, input: part.state.input, output: part.state.error, ok: false, error: part.state.error });
+          await reportToolCall(part.sessionID, {
+            tool: part.tool,
+            callID: part.callID,
+            input: part.state.input,
+            output: part.state.error,
+            ok: false,
+            error: part.state.error,
+          });
         }
         return;
       }
@@ -280,14 +346,17 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
           .map((part) => part.text)
           .join('\n');
         const outcome = await emit('prompt:submit', () => definedFields({ ...common(sessionId), prompt, command }));
-        if (outcome?.block) toast(`a hook asked to stop this prompt, which OpenCode does not allow here: ${outcome.block.reason}`, 'warning');
+        if (outcome?.block)
+          toast(`a hook asked to stop this prompt, which OpenCode does not allow here: ${outcome.block.reason}`, 'warning');
         if (outcome?.context) session.nextRequest.push(outcome.context);
       }),
 
     'tool.execute.before': async (toolInput, output) => {
       let reason: string | undefined;
       await guarded('tool.execute.before', async () => {
-        const outcome = await emit('tool:before', () => definedFields({ ...common(toolInput.sessionID), toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }));
+        const outcome = await emit('tool:before', () =>
+          definedFields({ ...common(toolInput.sessionID), toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }),
+        );
         reason = outcome?.block?.reason;
       });
       // A deliberate block by a hook (not a failure): OpenCode reports a thrown error as the tool's result.
@@ -298,7 +367,13 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
       guarded('tool.execute.after', async () => {
         const sessionId = toolInput.sessionID;
         const session = tracker(sessionId);
-        const outcome = await reportToolCall(sessionId, { tool: toolInput.tool, callID: toolInput.callID, input: toolInput.args, output: output.output, ok: true });
+        const outcome = await reportToolCall(sessionId, {
+          tool: toolInput.tool,
+          callID: toolInput.callID,
+          input: toolInput.args,
+          output: output.output,
+          ok: true,
+        });
         // tool:after transforms the output (hosts that can apply it do): OpenCode keeps what we write here.
         const value = (outcome as { value?: unknown } | undefined)?.value;
         if (typeof value === 'string') output.output = value;
@@ -340,16 +415,20 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         if (outcome.context) session.requestContext = outcome.context;
         if (outcome.value === undefined) return;
         const applied = applyToOpenCodeMessages(messages, outcome.value, before);
-        if (applied.partsIgnored > 0) logger.warn(`llm:before added ${applied.partsIgnored} part(s) OpenCode has no place for; they were left out`);
+        if (applied.partsIgnored > 0)
+          logger.warn(`llm:before added ${applied.partsIgnored} part(s) OpenCode has no place for; they were left out`);
         // In place: OpenCode reads the same array back. The parts are copies, so its stored session keeps the originals.
         messages.splice(0, messages.length, ...applied.messages);
-        logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`);
+        logger.debug(
+          `llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`,
+        );
       }),
 
     'experimental.chat.system.transform': (systemInput, output) =>
       guarded('experimental.chat.system.transform', async () => {
         const model = systemInput.model as { id?: string; providerID?: string; limit?: { context?: number } } | undefined;
-        if (model?.providerID && model.id && typeof model.limit?.context === 'number' && model.limit.context > 0) windows.set(`${model.providerID}/${model.id}`, model.limit.context);
+        if (model?.providerID && model.id && typeof model.limit?.context === 'number' && model.limit.context > 0)
+          windows.set(`${model.providerID}/${model.id}`, model.limit.context);
         const sessionId = systemInput.sessionID;
         if (sessionId === undefined) return;
         const session = tracker(sessionId);
@@ -361,7 +440,9 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         if (session.compactAfter) await withDeadline(session.compactAfter, engine.hookTimeoutMs + DEADLINE_MARGIN_MS, () => undefined);
         // The compaction request carries hookwise's block in its prompt (session.compacting), not here.
         if (session.compacting) return;
-        const texts = [await afterCompactionOf(sessionId), ...session.nextRequest.splice(0), requestContext].filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+        const texts = [await afterCompactionOf(sessionId), ...session.nextRequest.splice(0), requestContext].filter(
+          (text): text is string => typeof text === 'string' && text.trim() !== '',
+        );
         if (texts.length > 0) output.system.push(texts.join('\n\n'));
       }),
 
@@ -370,13 +451,16 @@ export function createHooks(input: Pick<PluginInput, 'client' | 'directory'>, op
         const sessionId = compactInput.sessionID;
         const session = tracker(sessionId);
         session.compacting = true;
-        const outcome = await emit('compact:before', () => definedFields({ ...common(sessionId), trigger: session.compactTrigger ?? 'auto' }));
+        const outcome = await emit('compact:before', () =>
+          definedFields({ ...common(sessionId), trigger: session.compactTrigger ?? 'auto' }),
+        );
         if (outcome?.block) logger.warn(`a hook asked to stop this compaction, which OpenCode does not allow: ${outcome.block.reason}`);
         // Appended to the compaction prompt: the summarizer reads it last.
         if (outcome?.context) output.context.push(outcome.context);
       }),
 
-    'experimental.compaction.autocontinue': (continueInput) => guarded('experimental.compaction.autocontinue', () => compactionDone(continueInput.sessionID)),
+    'experimental.compaction.autocontinue': (continueInput) =>
+      guarded('experimental.compaction.autocontinue', () => compactionDone(continueInput.sessionID)),
 
     dispose: () => engine.dispose(),
   };

@@ -2,19 +2,32 @@ import { readFileSync } from 'node:fs';
 import { validateToolPairing, type Message, type ToolResultPart } from '@hookwise/core/messages';
 import { pruneToolOutputs } from '@hookwise/hook-prune';
 import { describe, expect, it } from 'vitest';
-import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, OPENCODE_COMPACTION_PROMPT, type OpenCodeMessage } from './messages.js';
+import {
+  applyToOpenCodeMessages,
+  contextTokensOf,
+  fromOpenCodeMessages,
+  OPENCODE_COMPACTION_PROMPT,
+  type OpenCodeMessage,
+} from './messages.js';
 
 // A real `opencode export` of an OpenCode 1.18.33 session (provenance in __fixtures__/README.md).
-const exported = JSON.parse(readFileSync(new URL('./__fixtures__/opencode-1.18.33-session.json', import.meta.url), 'utf8')) as { messages: OpenCodeMessage[] };
+const exported = JSON.parse(readFileSync(new URL('./__fixtures__/opencode-1.18.33-session.json', import.meta.url), 'utf8')) as {
+  messages: OpenCodeMessage[];
+};
 const session = () => structuredClone(exported.messages);
 
-const results = (messages: Message[]) => messages.flatMap((message) => message.parts).filter((part): part is ToolResultPart => part.type === 'tool-result');
+const results = (messages: Message[]) =>
+  messages.flatMap((message) => message.parts).filter((part): part is ToolResultPart => part.type === 'tool-result');
 
 describe('fromOpenCodeMessages (a real session export)', () => {
   const messages = fromOpenCodeMessages(session());
 
   it('gives the messages in the order the model sees them, each step a call message and a results message', () => {
-    expect(messages.map((message) => `${message.role}${message.compactSummary ? '(summary)' : ''}:${message.parts.map((part) => part.type).join('+')}`)).toEqual([
+    expect(
+      messages.map(
+        (message) => `${message.role}${message.compactSummary ? '(summary)' : ''}:${message.parts.map((part) => part.type).join('+')}`,
+      ),
+    ).toEqual([
       'user:text',
       'assistant:tool-call+tool-call',
       'tool:tool-result+tool-result',
@@ -40,10 +53,15 @@ describe('fromOpenCodeMessages (a real session export)', () => {
     expect(missing!.output).toMatch(/not found/i);
     expect(hello).toMatchObject({ toolName: 'bash', output: 'hello\n' });
     const call = messages[1]!.parts[0]!;
-    expect(call).toMatchObject({ type: 'tool-call', toolCallId: 'call_2_0', toolName: 'read', input: { filePath: '/tmp/oc-explore/fx/notes.txt' } });
+    expect(call).toMatchObject({
+      type: 'tool-call',
+      toolCallId: 'call_2_0',
+      toolName: 'read',
+      input: { filePath: '/tmp/oc-explore/fx/notes.txt' },
+    });
   });
 
-  it("renders a compaction part as OpenCode sends it, and marks the summary so nothing before it is pruned", () => {
+  it('renders a compaction part as OpenCode sends it, and marks the summary so nothing before it is pruned', () => {
     expect(messages[8]!.parts[0]).toMatchObject({ type: 'text', text: OPENCODE_COMPACTION_PROMPT });
     expect(messages[9]!.compactSummary).toBe(true);
     expect(messages[10]!.parts[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Continue if you have next steps') });
@@ -97,7 +115,11 @@ describe('applyToOpenCodeMessages', () => {
     const converted = fromOpenCodeMessages(original);
     const edited = converted
       .filter((message) => message.id !== original[5]!.info.id)
-      .map((message, index) => (index === 0 ? { ...message, parts: [{ ...message.parts[0]!, text: 'read the notes, please' } as Message['parts'][number]] } : message));
+      .map((message, index) =>
+        index === 0
+          ? { ...message, parts: [{ ...message.parts[0]!, text: 'read the notes, please' } as Message['parts'][number]] }
+          : message,
+      );
     edited.push({ role: 'user', parts: [{ type: 'text', text: 'added by a hook' }] });
     const applied = applyToOpenCodeMessages(original, edited, converted);
     expect(applied).toMatchObject({ textsReplaced: 1, messagesDropped: 1, partsIgnored: 1 });

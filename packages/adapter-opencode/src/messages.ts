@@ -43,7 +43,8 @@ const origin = (message: OpenCodeMessage, part: OpenCodePart, extra: Partial<Ori
 /** The output OpenCode puts in the request for a tool part, and whether it is an error. */
 function resultOf(part: ToolPart): { output: string; isError: boolean } {
   const state = part.state;
-  if (state.status === 'completed') return { output: state.time?.compacted ? OPENCODE_COMPACTED_OUTPUT : String(state.output ?? ''), isError: false };
+  if (state.status === 'completed')
+    return { output: state.time?.compacted ? OPENCODE_COMPACTED_OUTPUT : String(state.output ?? ''), isError: false };
   if (state.status === 'error') return { output: String(state.error ?? ''), isError: true };
   return { output: OPENCODE_INTERRUPTED_OUTPUT, isError: true };
 }
@@ -66,8 +67,14 @@ export function fromOpenCodeMessages(messages: readonly OpenCodeMessage[]): Mess
           if (part.ignored) continue;
           parts.push({ type: 'text', text: part.text, providerMetadata: origin(message, part, part.synthetic ? { synthetic: true } : {}) });
         } else if (part.type === 'file') {
-          if (part.mime.startsWith('image/')) parts.push({ type: 'image', url: part.url, mediaType: part.mime, providerMetadata: origin(message, part) });
-          else parts.push({ type: 'text', text: part.source?.text.value ?? `[file ${part.filename ?? part.url}]`, providerMetadata: origin(message, part) });
+          if (part.mime.startsWith('image/'))
+            parts.push({ type: 'image', url: part.url, mediaType: part.mime, providerMetadata: origin(message, part) });
+          else
+            parts.push({
+              type: 'text',
+              text: part.source?.text.value ?? `[file ${part.filename ?? part.url}]`,
+              providerMetadata: origin(message, part),
+            });
         } else if (part.type === 'compaction') {
           parts.push({ type: 'text', text: OPENCODE_COMPACTION_PROMPT, providerMetadata: origin(message, part, { synthetic: true }) });
         } else if (part.type === 'subtask') {
@@ -96,11 +103,25 @@ export function fromOpenCodeMessages(messages: readonly OpenCodeMessage[]): Mess
       if (part.type === 'step-start') flush();
       else if (part.type === 'text') {
         if (!part.ignored) step.calls.push({ type: 'text', text: part.text, providerMetadata: origin(message, part) });
-      } else if (part.type === 'reasoning') step.calls.push({ type: 'reasoning', text: part.text, providerMetadata: origin(message, part) });
+      } else if (part.type === 'reasoning')
+        step.calls.push({ type: 'reasoning', text: part.text, providerMetadata: origin(message, part) });
       else if (part.type === 'tool') {
-        step.calls.push({ type: 'tool-call', toolCallId: part.callID, toolName: part.tool, input: part.state.input ?? {}, providerMetadata: origin(message, part) });
+        step.calls.push({
+          type: 'tool-call',
+          toolCallId: part.callID,
+          toolName: part.tool,
+          input: part.state.input ?? {},
+          providerMetadata: origin(message, part),
+        });
         const { output, isError } = resultOf(part);
-        step.results.push({ type: 'tool-result', toolCallId: part.callID, toolName: part.tool, output, ...(isError ? { isError: true } : {}), providerMetadata: origin(message, part) });
+        step.results.push({
+          type: 'tool-result',
+          toolCallId: part.callID,
+          toolName: part.tool,
+          output,
+          ...(isError ? { isError: true } : {}),
+          providerMetadata: origin(message, part),
+        });
       }
     }
     flush();
@@ -136,7 +157,11 @@ function contentText(output: ToolResultContent): string {
  * OpenCode message none of whose core messages survived is left out; a message that is unchanged
  * is the very same object.
  */
-export function applyToOpenCodeMessages(original: readonly OpenCodeMessage[], transformed: readonly Message[], before: readonly Message[] = fromOpenCodeMessages(original)): AppliedEdits {
+export function applyToOpenCodeMessages(
+  original: readonly OpenCodeMessage[],
+  transformed: readonly Message[],
+  before: readonly Message[] = fromOpenCodeMessages(original),
+): AppliedEdits {
   // Messages that gave the model something: only those can have been dropped by a hook.
   const sentMessages = new Set<string>();
   for (const message of before) {

@@ -33,8 +33,20 @@ function extensionIn(cwd) {
 
 const messages = [{ role: 'user', content: 'explore the project', timestamp: 1 }];
 for (let index = 0; index < 99; index++) {
-  messages.push({ role: 'assistant', content: [{ type: 'toolCall', id: `c${index}`, name: 'read', arguments: { path: `src/f${index}.ts` } }], stopReason: 'toolUse', timestamp: 1 });
-  messages.push({ role: 'toolResult', toolCallId: `c${index}`, toolName: 'read', content: [{ type: 'text', text: `line ${index}\n`.repeat(400) }], isError: false, timestamp: 1 });
+  messages.push({
+    role: 'assistant',
+    content: [{ type: 'toolCall', id: `c${index}`, name: 'read', arguments: { path: `src/f${index}.ts` } }],
+    stopReason: 'toolUse',
+    timestamp: 1,
+  });
+  messages.push({
+    role: 'toolResult',
+    toolCallId: `c${index}`,
+    toolName: 'read',
+    content: [{ type: 'text', text: `line ${index}\n`.repeat(400) }],
+    isError: false,
+    timestamp: 1,
+  });
 }
 messages.push({ role: 'user', content: 'go on', timestamp: 1 });
 

@@ -1,5 +1,18 @@
 import type { Logger, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import { createLevelLogger, DEFAULT_HOOK_TIMEOUT_MS, definedFields, emitIfListening, errorMessage, failOpen, keepingAlive, lazyProjectEngine, noticeText, type Engine, type ProjectEngine, type ProjectEngineSeams } from '@hookwise/core/host';
+import {
+  createLevelLogger,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  definedFields,
+  emitIfListening,
+  errorMessage,
+  failOpen,
+  keepingAlive,
+  lazyProjectEngine,
+  noticeText,
+  type Engine,
+  type ProjectEngine,
+  type ProjectEngineSeams,
+} from '@hookwise/core/host';
 import { estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
@@ -45,14 +58,22 @@ interface SessionTracker {
   compactTrigger?: 'manual' | 'auto';
 }
 
-const sourceOf = (reason: unknown): 'startup' | 'resume' | 'clear' => (reason === 'resume' || reason === 'reload' || reason === 'fork' ? 'resume' : reason === 'new' ? 'clear' : 'startup');
-const texts = (...values: Array<string | undefined>): string[] => values.filter((value): value is string => typeof value === 'string' && value.trim() !== '');
+const sourceOf = (reason: unknown): 'startup' | 'resume' | 'clear' =>
+  reason === 'resume' || reason === 'reload' || reason === 'fork' ? 'resume' : reason === 'new' ? 'clear' : 'startup';
+const texts = (...values: Array<string | undefined>): string[] =>
+  values.filter((value): value is string => typeof value === 'string' && value.trim() !== '');
 
 /** Text of a tool result's content blocks (what `tool:after` hooks see as the output). */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((block) => (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text ?? '') : '')).join('\n');
+  return content
+    .map((block) =>
+      typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text'
+        ? String((block as { text?: unknown }).text ?? '')
+        : '',
+    )
+    .join('\n');
 }
 
 /**
@@ -73,13 +94,17 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     try {
       const context = lastContext;
       if (context?.hasUI) {
-        if (lineLevel === 'error' || lineLevel === 'warn') context.ui.notify(`hookwise: ${message}`, lineLevel === 'error' ? 'error' : 'warning');
+        if (lineLevel === 'error' || lineLevel === 'warn')
+          context.ui.notify(`hookwise: ${message}`, lineLevel === 'error' ? 'error' : 'warning');
       } else writeLine(`[hookwise] ${lineLevel}: ${message}`);
     } catch {
       // Logging is best effort: a closed UI must not turn a log line into a failure.
     }
   };
-  const logger: Logger = createLevelLogger((entry) => writeLog(entry.level, entry.text), () => projectEngine?.logLevel ?? 'warn');
+  const logger: Logger = createLevelLogger(
+    (entry) => writeLog(entry.level, entry.text),
+    () => projectEngine?.logLevel ?? 'warn',
+  );
 
   // --- the engine, loaded once on first use (pi runs one project per process) ------------------
 
@@ -87,7 +112,14 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   let projectEngine: ProjectEngine | undefined;
   function engine(directory: string): Promise<Engine | undefined> {
     const { loadConfig, createEngine } = dependencies;
-    projectEngine ??= lazyProjectEngine({ projectDir: directory, host: HOST, logger, configFile: options.configFile, loadConfig, createEngine });
+    projectEngine ??= lazyProjectEngine({
+      projectDir: directory,
+      host: HOST,
+      logger,
+      configFile: options.configFile,
+      loadConfig,
+      createEngine,
+    });
     return projectEngine();
   }
 
@@ -122,7 +154,16 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   async function showNotice(current: Engine, context: PiContext, point: PointName, notice: MergedNotice): Promise<void> {
     const text = noticeText({ text: notice.statement, actions: notice.actions }, PI_WORDING);
     await current.services.eventLog
-      .append({ type: 'notice', sessionId: sessionIdOf(context), host: HOST, point, pluginName: notice.pluginName, hookName: notice.hookName, about: notice.about, text })
+      .append({
+        type: 'notice',
+        sessionId: sessionIdOf(context),
+        host: HOST,
+        point,
+        pluginName: notice.pluginName,
+        hookName: notice.hookName,
+        about: notice.about,
+        text,
+      })
       .catch((error: unknown) => logger.debug(`could not write a notice to the event log: ${errorMessage(error)}`));
     if (!notifyUser) return;
     try {
@@ -138,12 +179,18 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
    * logged and gives undefined, and the whole point is bounded (the engine bounds each hook, the
    * signal the sum of several slow ones), so hookwise delays pi by at most one deadline.
    */
-  async function emit<P extends PointName>(context: PiContext, point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
+  async function emit<P extends PointName>(
+    context: PiContext,
+    point: P,
+    payload: () => PointInput<P>,
+  ): Promise<MergedOutcome<P> | undefined> {
     const current = await engine(context.cwd);
     if (!current) return undefined;
     // pi's print mode exits once its event loop is empty: kept alive until the deadline answers.
     const bound = (projectEngine?.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS) + DEADLINE_MARGIN_MS;
-    const outcome = await keepingAlive(bound, () => failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(bound), label: `[${HOST}]` }), logger));
+    const outcome = await keepingAlive(bound, () =>
+      failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(bound), label: `[${HOST}]` }), logger),
+    );
     for (const notice of outcome?.notices ?? []) await showNotice(current, context, point, notice);
     return outcome;
   }
@@ -175,7 +222,9 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     if (session.stateLoaded) return session;
     session.stateLoaded = true;
     const current = await engine(context.cwd);
-    const stored = await current?.services.stateStore.read<{ summaryAddition?: unknown; afterCompaction?: unknown }>(sessionIdOf(context), STATE_NAMESPACE).catch(() => undefined);
+    const stored = await current?.services.stateStore
+      .read<{ summaryAddition?: unknown; afterCompaction?: unknown }>(sessionIdOf(context), STATE_NAMESPACE)
+      .catch(() => undefined);
     if (typeof stored?.summaryAddition === 'string') session.summaryAddition ??= stored.summaryAddition;
     if (typeof stored?.afterCompaction === 'string') session.afterCompaction ??= stored.afterCompaction;
     return session;
@@ -184,7 +233,9 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   async function storeState(context: PiContext, session: SessionTracker): Promise<void> {
     const current = await engine(context.cwd);
     await current?.services.stateStore
-      .update(sessionIdOf(context), STATE_NAMESPACE, () => definedFields({ summaryAddition: session.summaryAddition, afterCompaction: session.afterCompaction }))
+      .update(sessionIdOf(context), STATE_NAMESPACE, () =>
+        definedFields({ summaryAddition: session.summaryAddition, afterCompaction: session.afterCompaction }),
+      )
       .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`));
   }
 
@@ -205,7 +256,8 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   on('before_agent_start', async (event: { prompt?: unknown; messageType?: unknown }, context) => {
     const session = tracker(context);
     const started = await ensureStarted(context, 'resume');
-    if (event.messageType === 'custom') return started ? { message: { customType: CUSTOM_TYPE, content: started, display: false } } : undefined;
+    if (event.messageType === 'custom')
+      return started ? { message: { customType: CUSTOM_TYPE, content: started, display: false } } : undefined;
     const command = session.pendingCommand;
     session.pendingCommand = undefined;
     const prompt = typeof event.prompt === 'string' ? event.prompt : '';
@@ -223,15 +275,23 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     session.requestContext = undefined;
     let messages: PiMessage[] = original;
     // Converted only when a hook listens.
-    const outcome = await emit(context, 'llm:before', () => ({ ...common(context), systemPrompt: context.getSystemPrompt?.() ?? '', messages: session.conversion.convert(original) }));
+    const outcome = await emit(context, 'llm:before', () => ({
+      ...common(context),
+      systemPrompt: context.getSystemPrompt?.() ?? '',
+      messages: session.conversion.convert(original),
+    }));
     session.requestContext = outcome?.context;
     if (outcome?.value !== undefined) {
       const applied = applyToPiMessages(original, outcome.value as Message[]);
       const problems = pairingProblems(applied.messages);
-      if (problems.length > 0) logger.warn(`llm:before: an edit would break tool-call pairing (${problems[0]}); the request goes unchanged`);
+      if (problems.length > 0)
+        logger.warn(`llm:before: an edit would break tool-call pairing (${problems[0]}); the request goes unchanged`);
       else {
-        if (applied.messagesIgnored > 0) logger.warn(`llm:before added ${applied.messagesIgnored} message(s) pi has no place for; they were left out`);
-        logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`);
+        if (applied.messagesIgnored > 0)
+          logger.warn(`llm:before added ${applied.messagesIgnored} message(s) pi has no place for; they were left out`);
+        logger.debug(
+          `llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`,
+        );
         messages = applied.messages;
       }
     }
@@ -261,47 +321,68 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
 
   on('tool_call', async (event: { toolName?: unknown; toolCallId?: unknown; input?: unknown }, context) => {
     if (typeof event.toolName !== 'string') return undefined;
-    const outcome = await emit(context, 'tool:before', () => definedFields({ ...common(context), toolName: event.toolName as string, input: event.input, toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined }));
+    const outcome = await emit(context, 'tool:before', () =>
+      definedFields({
+        ...common(context),
+        toolName: event.toolName as string,
+        input: event.input,
+        toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
+      }),
+    );
     sendContext(outcome?.context, 'steer');
     // A deliberate block by a hook (not a failure): pi reports the reason as the tool's result.
     return outcome?.block ? { block: true, reason: `hookwise: ${outcome.block.reason}` } : undefined;
   });
 
-  on('tool_result', async (event: { toolName?: unknown; toolCallId?: unknown; input?: unknown; content?: unknown; isError?: unknown }, context) => {
-    if (typeof event.toolName !== 'string') return undefined;
-    const output = contentText(event.content);
-    const ok = event.isError !== true;
-    const outcome = await emit(context, 'tool:after', () =>
-      definedFields({ ...common(context), toolName: event.toolName as string, input: event.input, output, ok, error: ok ? undefined : output, toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined }),
-    );
-    sendContext(outcome?.context, 'steer');
-    // tool:after transforms the output; pi persists what is returned here (hook-prune's arrival trim).
-    const value = (outcome as { value?: unknown } | undefined)?.value;
-    return typeof value === 'string' && value !== output ? { content: [{ type: 'text', text: value }] } : undefined;
-  });
+  on(
+    'tool_result',
+    async (event: { toolName?: unknown; toolCallId?: unknown; input?: unknown; content?: unknown; isError?: unknown }, context) => {
+      if (typeof event.toolName !== 'string') return undefined;
+      const output = contentText(event.content);
+      const ok = event.isError !== true;
+      const outcome = await emit(context, 'tool:after', () =>
+        definedFields({
+          ...common(context),
+          toolName: event.toolName as string,
+          input: event.input,
+          output,
+          ok,
+          error: ok ? undefined : output,
+          toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
+        }),
+      );
+      sendContext(outcome?.context, 'steer');
+      // tool:after transforms the output; pi persists what is returned here (hook-prune's arrival trim).
+      const value = (outcome as { value?: unknown } | undefined)?.value;
+      return typeof value === 'string' && value !== output ? { content: [{ type: 'text', text: value }] } : undefined;
+    },
+  );
 
-  on('session_before_compact', async (event: { reason?: unknown; customInstructions?: unknown; preparation?: { tokensBefore?: unknown } }, context) => {
-    const session = await loadState(context);
-    const trigger = event.reason === 'manual' ? 'manual' : 'auto';
-    session.compactTrigger = trigger;
-    const tokensBefore = event.preparation?.tokensBefore;
-    const outcome = await emit(context, 'compact:before', () =>
-      definedFields({
-        ...common(context),
-        trigger,
-        instructions: typeof event.customInstructions === 'string' ? event.customInstructions : undefined,
-        contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : common(context).contextTokens,
-      }),
-    );
-    if (outcome?.block) {
-      logger.warn(`a hook stopped this compaction: ${outcome.block.reason}`);
-      return { cancel: true };
-    }
-    // pi 1.5.2 never reads customInstructions back from this event: the preserved block is added
-    // to the summary pi writes, in every request after the compaction.
-    session.summaryAddition = outcome?.context;
-    return undefined;
-  });
+  on(
+    'session_before_compact',
+    async (event: { reason?: unknown; customInstructions?: unknown; preparation?: { tokensBefore?: unknown } }, context) => {
+      const session = await loadState(context);
+      const trigger = event.reason === 'manual' ? 'manual' : 'auto';
+      session.compactTrigger = trigger;
+      const tokensBefore = event.preparation?.tokensBefore;
+      const outcome = await emit(context, 'compact:before', () =>
+        definedFields({
+          ...common(context),
+          trigger,
+          instructions: typeof event.customInstructions === 'string' ? event.customInstructions : undefined,
+          contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : common(context).contextTokens,
+        }),
+      );
+      if (outcome?.block) {
+        logger.warn(`a hook stopped this compaction: ${outcome.block.reason}`);
+        return { cancel: true };
+      }
+      // pi 1.5.2 never reads customInstructions back from this event: the preserved block is added
+      // to the summary pi writes, in every request after the compaction.
+      session.summaryAddition = outcome?.context;
+      return undefined;
+    },
+  );
 
   on('session_compact', async (event: { compactionEntry?: { summary?: unknown; tokensBefore?: unknown } }, context) => {
     const session = await loadState(context);

@@ -34,7 +34,12 @@ function contentParts(content: unknown): Array<TextPart | { type: 'image'; data?
   for (const block of content) {
     if (!isRecord(block)) continue;
     if (block['type'] === 'text') parts.push({ type: 'text', text: text(block['text']) });
-    else if (block['type'] === 'image') parts.push({ type: 'image', ...(typeof block['data'] === 'string' ? { data: block['data'] } : {}), ...(typeof block['mimeType'] === 'string' ? { mediaType: block['mimeType'] } : {}) });
+    else if (block['type'] === 'image')
+      parts.push({
+        type: 'image',
+        ...(typeof block['data'] === 'string' ? { data: block['data'] } : {}),
+        ...(typeof block['mimeType'] === 'string' ? { mediaType: block['mimeType'] } : {}),
+      });
   }
   return parts;
 }
@@ -42,7 +47,9 @@ function contentParts(content: unknown): Array<TextPart | { type: 'image'; data?
 /** A tool result's output: its text when it is all text (the usual case), else its blocks. */
 function resultOutput(content: unknown): ToolResultContent {
   const parts = contentParts(content);
-  return parts.every((part) => part.type === 'text') ? parts.map((part) => (part as TextPart).text).join('\n') : (parts as Exclude<ToolResultContent, string>);
+  return parts.every((part) => part.type === 'text')
+    ? parts.map((part) => (part as TextPart).text).join('\n')
+    : (parts as Exclude<ToolResultContent, string>);
 }
 
 /** The text a hook sees for one of pi's own roles (or an unknown one). */
@@ -54,7 +61,11 @@ function passthroughText(message: PiMessage): string {
     case 'bashExecution':
       return `$ ${text(message['command'])}\n${text(message['output'])}`;
     default:
-      return typeof message.content === 'string' ? message.content : contentParts(message.content).map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+      return typeof message.content === 'string'
+        ? message.content
+        : contentParts(message.content)
+            .map((part) => (part.type === 'text' ? part.text : ''))
+            .join('\n');
   }
 }
 
@@ -71,19 +82,33 @@ function fromPiMessage(message: unknown, index: number): Message | undefined {
         if (!isRecord(block)) continue;
         if (block['type'] === 'text') parts.push({ type: 'text', text: text(block['text']) });
         else if (block['type'] === 'thinking') parts.push({ type: 'reasoning', text: text(block['thinking']) });
-        else if (block['type'] === 'toolCall') parts.push({ type: 'tool-call', toolCallId: text(block['id']), toolName: text(block['name']), input: block['arguments'] ?? {} });
+        else if (block['type'] === 'toolCall')
+          parts.push({ type: 'tool-call', toolCallId: text(block['id']), toolName: text(block['name']), input: block['arguments'] ?? {} });
       }
       return { role: 'assistant', parts, providerMetadata: pi() };
     }
     case 'toolResult':
       return {
         role: 'tool',
-        parts: [{ type: 'tool-result', toolCallId: text(message['toolCallId']), toolName: text(message['toolName']), output: resultOutput(message['content']), ...(message['isError'] === true ? { isError: true } : {}) }],
+        parts: [
+          {
+            type: 'tool-result',
+            toolCallId: text(message['toolCallId']),
+            toolName: text(message['toolName']),
+            output: resultOutput(message['content']),
+            ...(message['isError'] === true ? { isError: true } : {}),
+          },
+        ],
         providerMetadata: pi(),
       };
     default:
       // compactionSummary marks where the history was cut: pruning never reaches before it.
-      return { role: 'user', parts: [{ type: 'text', text: passthroughText(message as PiMessage) }], providerMetadata: pi({ passthrough: true }), ...(message['role'] === 'compactionSummary' ? { compactSummary: true } : {}) };
+      return {
+        role: 'user',
+        parts: [{ type: 'text', text: passthroughText(message as PiMessage) }],
+        providerMetadata: pi({ passthrough: true }),
+        ...(message['role'] === 'compactionSummary' ? { compactSummary: true } : {}),
+      };
   }
 }
 
@@ -151,17 +176,23 @@ export interface AppliedEdits {
   messagesIgnored: number;
 }
 
-const outputText = (output: ToolResultContent): string => (typeof output === 'string' ? output : output.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));
+const outputText = (output: ToolResultContent): string =>
+  typeof output === 'string' ? output : output.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
 /** A tool result's content with a new output: one text block (pi's own form for text results). */
 function resultContent(output: ToolResultContent): unknown[] {
   if (typeof output === 'string') return [{ type: 'text', text: output }];
-  return output.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image', data: part.data ?? '', mimeType: part.mediaType ?? 'image/png' }));
+  return output.map((part) =>
+    part.type === 'text'
+      ? { type: 'text', text: part.text }
+      : { type: 'image', data: part.data ?? '', mimeType: part.mediaType ?? 'image/png' },
+  );
 }
 
 /** Replaces the text blocks of pi content, in order, with the texts a hook left. */
 function withTexts(content: unknown, texts: string[], field: 'text'): { content: unknown; changed: number } {
-  if (typeof content === 'string') return texts.length === 1 && texts[0] !== content ? { content: texts[0], changed: 1 } : { content, changed: 0 };
+  if (typeof content === 'string')
+    return texts.length === 1 && texts[0] !== content ? { content: texts[0], changed: 1 } : { content, changed: 0 };
   if (!Array.isArray(content)) return { content, changed: 0 };
   let position = 0;
   let changed = 0;
@@ -240,7 +271,9 @@ export function pairingProblems(messages: readonly PiMessage[]): string[] {
   const lastAssistant = messages.map((message) => message.role).lastIndexOf('assistant');
   messages.forEach((message, index) => {
     if (index === lastAssistant || message.role !== 'assistant' || !Array.isArray(message.content)) return;
-    for (const block of message.content) if (isRecord(block) && block['type'] === 'toolCall' && open.get(text(block['id'])) === false) problems.push(`message ${index}: call ${text(block['id'])} has no result`);
+    for (const block of message.content)
+      if (isRecord(block) && block['type'] === 'toolCall' && open.get(text(block['id'])) === false)
+        problems.push(`message ${index}: call ${text(block['id'])} has no result`);
   });
   return problems;
 }

@@ -6,7 +6,10 @@
  */
 
 /** A content block of a user message or a tool result. */
-export type PiContent = { type: 'text'; text: string; [key: string]: unknown } | { type: 'image'; data?: string; mimeType?: string; [key: string]: unknown } | { type: string; [key: string]: unknown };
+export type PiContent =
+  | { type: 'text'; text: string; [key: string]: unknown }
+  | { type: 'image'; data?: string; mimeType?: string; [key: string]: unknown }
+  | { type: string; [key: string]: unknown };
 
 /** A message as pi keeps it (`AgentMessage`): `user`, `assistant`, `toolResult`, pi's own roles, or one this adapter does not know. */
 export interface PiMessage {

@@ -8,5 +8,16 @@ it("the README's extension file registers hookwise on pi's events", () => {
   const events: string[] = [];
   const extension = createHookwiseExtension({ configFile: 'hookwise.config.json', notify: true });
   extension({ on: (event) => void events.push(event) });
-  expect(events).toEqual(expect.arrayContaining(['context', 'context_with_system', 'before_agent_start', 'tool_call', 'tool_result', 'session_before_compact', 'session_compact', 'agent_settled']));
+  expect(events).toEqual(
+    expect.arrayContaining([
+      'context',
+      'context_with_system',
+      'before_agent_start',
+      'tool_call',
+      'tool_result',
+      'session_before_compact',
+      'session_compact',
+      'agent_settled',
+    ]),
+  );
 });

@@ -113,7 +113,9 @@ describe('activateHookwise', () => {
   it('registers the commands, and hookwise.showLog shows the output channel', async () => {
     const fake = createFakeVscode({ folders: [await folder('a')] });
     const { extension } = await start(fake, { loadConfig: configLoader({}) });
-    expect([...fake.commands.keys()].sort()).toEqual([HOOKWISE_COMMANDS.compactNow, HOOKWISE_COMMANDS.dismissSuggestion, HOOKWISE_COMMANDS.showLog].sort());
+    expect([...fake.commands.keys()].sort()).toEqual(
+      [HOOKWISE_COMMANDS.compactNow, HOOKWISE_COMMANDS.dismissSuggestion, HOOKWISE_COMMANDS.showLog].sort(),
+    );
     await fake.executeCommand(HOOKWISE_COMMANDS.showLog);
     expect(fake.channels[0]!.name).toBe('hookwise');
     expect(fake.channels[0]!.shown).toBe(1);
@@ -133,7 +135,14 @@ describe('activateHookwise', () => {
     await binding.taskStarted({ taskId: 'task-1' });
     await binding.afterToolUse({ taskId: 'task-1', toolName: 'read_file', input: {}, output: 'x', ok: true });
     expect(item.text).toBe('$(pulse) 1 tool');
-    await binding.beforeModelRequest({ taskId: 'task-1', systemPrompt: 'P', messages: [], model: 'm', contextTokens: 124_000, contextWindow: 200_000 });
+    await binding.beforeModelRequest({
+      taskId: 'task-1',
+      systemPrompt: 'P',
+      messages: [],
+      model: 'm',
+      contextTokens: 124_000,
+      contextWindow: 200_000,
+    });
     await binding.afterToolUse({ taskId: 'task-1', toolName: 'write_to_file', input: {}, output: 'x', ok: true });
     expect(item.text).toBe('$(pulse) 62% · 2 tools');
     expect(item.tooltip).toContain('Context: 124,000 of 200,000 tokens (62%)');
@@ -208,13 +217,24 @@ describe('activateHookwise', () => {
   ] as const)('works with the real @hookwise/hook-suggest: a suggestion %s', async (_label, answer, suggestedAt) => {
     const workspace = await folder('a');
     const fake = createFakeVscode({ folders: [workspace] });
-    const { extension } = await start(fake, { loadConfig: configLoader({ plugins: [suggest({ toolCalls: 2, toolCallStep: 2 })] }), compact: vi.fn() });
+    const { extension } = await start(fake, {
+      loadConfig: configLoader({ plugins: [suggest({ toolCalls: 2, toolCallStep: 2 })] }),
+      compact: vi.fn(),
+    });
     const binding = extension.createTaskBinding({ cwd: workspace.uri.fsPath });
     await binding.taskStarted({ taskId: 'task-s' });
     const shownAt: number[] = [];
     for (let call = 1; call <= 4; call++) {
       const before = fake.messages.length;
-      await binding.afterToolUse({ taskId: 'task-s', toolName: 'read_file', input: {}, output: '', ok: true, contextTokens: 150_000, contextWindow: 200_000 });
+      await binding.afterToolUse({
+        taskId: 'task-s',
+        toolName: 'read_file',
+        input: {},
+        output: '',
+        ok: true,
+        contextTokens: 150_000,
+        contextWindow: 200_000,
+      });
       if (fake.messages.length > before) {
         shownAt.push(call);
         expect(fake.messages.at(-1)).toMatchObject({ level: 'info', items: ['Compact now', 'Dismiss'] });
@@ -251,7 +271,8 @@ describe('activateHookwise', () => {
     expect(fake.messages.at(-1)).toMatchObject({ level: 'warning', message: 'hookwise: no suggestion to dismiss for task task-2.' });
     // The palette command runs the command the task's latest notice offered.
     const binding = extension.createTaskBinding({ cwd: workspace.uri.fsPath });
-    for (let call = 0; call < 2; call++) await binding.afterToolUse({ taskId: 'task-2', toolName: 'read_file', input: {}, output: '', ok: true });
+    for (let call = 0; call < 2; call++)
+      await binding.afterToolUse({ taskId: 'task-2', toolName: 'read_file', input: {}, output: '', ok: true });
     await fake.executeCommand(HOOKWISE_COMMANDS.dismissSuggestion);
     expect(dismissed).toEqual(['task-2']);
     expect(fake.messages.at(-1)).toMatchObject({ level: 'info', message: 'hookwise: Suggestions dismissed for this session.' });
@@ -270,9 +291,23 @@ describe('activateHookwise', () => {
   it('logs a failing hook once in the output channel, with the task id', async () => {
     const workspace = await folder('a');
     const fake = createFakeVscode({ folders: [workspace] });
-    const broken = definePlugin({ meta: { name: 'broken', version: '0.0.0' }, hooks: [defineHook({ name: 'boom', on: { 'tool:after': () => { throw new Error('kaputt'); } } })] })();
+    const broken = definePlugin({
+      meta: { name: 'broken', version: '0.0.0' },
+      hooks: [
+        defineHook({
+          name: 'boom',
+          on: {
+            'tool:after': () => {
+              throw new Error('kaputt');
+            },
+          },
+        }),
+      ],
+    })();
     const { extension } = await start(fake, { loadConfig: configLoader({ plugins: [broken] }) });
-    await extension.createTaskBinding({ cwd: workspace.uri.fsPath }).afterToolUse({ taskId: 'task-9', toolName: 'read_file', input: {}, output: '', ok: true });
+    await extension
+      .createTaskBinding({ cwd: workspace.uri.fsPath })
+      .afterToolUse({ taskId: 'task-9', toolName: 'read_file', input: {}, output: '', ok: true });
     const lines = fake.channels[0]!.lines.filter((line) => line.includes('kaputt') && !line.trimStart().startsWith('at '));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('[Task#task-9] broken › boom on tool:after failed: kaputt');
@@ -300,7 +335,12 @@ describe('activateHookwise', () => {
     expect((after[0]!.execution as vscode.ShellExecution).args).toEqual(['--no', 'hookwise', 'report', '/transcripts/task-9.json']);
 
     // A task the user wrote in tasks.json is resolved with its own transcript.
-    const written = new fake.api.Task({ type: 'hookwise', command: 'report', transcript: 'session.jsonl' }, workspace, 'report', 'hookwise');
+    const written = new fake.api.Task(
+      { type: 'hookwise', command: 'report', transcript: 'session.jsonl' },
+      workspace,
+      'report',
+      'hookwise',
+    );
     const resolved = (await provider.resolveTask(written, token)) as vscode.Task;
     expect((resolved.execution as vscode.ShellExecution).args).toEqual(['--no', 'hookwise', 'report', 'session.jsonl']);
     expect(resolved.definition).toBe(written.definition);
@@ -325,7 +365,9 @@ describe('activateHookwise', () => {
   it('disposes everything on deactivate', async () => {
     const workspace = await folder('a');
     const fake = createFakeVscode({ folders: [workspace] });
-    const { context, extension } = await start(fake, { loadConfig: configLoader({ hooks: [defineHook({ name: 'x', on: { 'llm:before': () => ({ context: 'S' }) } })] }) });
+    const { context, extension } = await start(fake, {
+      loadConfig: configLoader({ hooks: [defineHook({ name: 'x', on: { 'llm:before': () => ({ context: 'S' }) } })] }),
+    });
     const engine = extension.engineFor(workspace.uri.fsPath)!;
     const disposeEngine = vi.spyOn(engine, 'dispose');
     const binding = extension.createTaskBinding({ cwd: workspace.uri.fsPath });

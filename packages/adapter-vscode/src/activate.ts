@@ -13,7 +13,6 @@ export const HOOKWISE_COMMANDS = {
   showLog: 'hookwise.showLog',
 } as const;
 
-
 export interface ActivateHookwiseOptions {
   /** The `vscode` module: pass `require('vscode')` (keep `vscode` external when bundling). */
   vscode: VscodeApi;
@@ -125,10 +124,12 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       loaded = await load(projectDir);
     } catch (error) {
       logger.error(`${folder.name}: hookwise config not loaded, hooks are off in this folder: ${errorMessage(error)}`);
-      void api.window.showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log').then(
-        (choice) => choice === 'Show log' && channel.show(true),
-        () => undefined,
-      );
+      void api.window
+        .showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log')
+        .then(
+          (choice) => choice === 'Show log' && channel.show(true),
+          () => undefined,
+        );
       return;
     }
     if (loaded.file === undefined) {
@@ -136,27 +137,35 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       return;
     }
     const config: HookwiseConfig = loaded.config;
-    await failOpen(`${folder.name}: starting hookwise`, async () => {
-      const engine = createEngine({
-        config,
-        projectDir,
-        host,
-        logger: createOutputChannelLogger(channel, { ...(config.logLevel ? { level: config.logLevel } : {}), prefix: folder.name }),
-      });
-      if (disposed) {
-        await engine.dispose();
-        return;
-      }
-      engines.set(projectDir, { folder, engine });
-      logger.info(`${folder.name}: hookwise loaded ${loaded.file} (${engine.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`);
-    }, logger);
+    await failOpen(
+      `${folder.name}: starting hookwise`,
+      async () => {
+        const engine = createEngine({
+          config,
+          projectDir,
+          host,
+          logger: createOutputChannelLogger(channel, { ...(config.logLevel ? { level: config.logLevel } : {}), prefix: folder.name }),
+        });
+        if (disposed) {
+          await engine.dispose();
+          return;
+        }
+        engines.set(projectDir, { folder, engine });
+        logger.info(
+          `${folder.name}: hookwise loaded ${loaded.file} (${engine.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`,
+        );
+      },
+      logger,
+    );
   }
 
   async function stopFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     const entry = engines.get(folder.uri.fsPath);
     if (!entry) return;
     engines.delete(folder.uri.fsPath);
-    await entry.engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`));
+    await entry.engine
+      .dispose()
+      .catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`));
   }
 
   function engineFor(cwd?: string): Engine | undefined {
@@ -183,7 +192,8 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
   const latestActions = new Map<string, NoticeAction & { command: string }>();
 
   /** The actions this host can take: plugin commands always, `compact` only when the extension can compact. */
-  const usable = (actions: readonly NoticeAction[]) => actions.filter((action) => ('command' in action ? true : action.hostAction === 'compact' && options.compact !== undefined));
+  const usable = (actions: readonly NoticeAction[]) =>
+    actions.filter((action) => ('command' in action ? true : action.hostAction === 'compact' && options.compact !== undefined));
 
   async function runAction(taskId: string, action: NoticeAction, mode: { quiet?: boolean } = {}): Promise<void> {
     if (!('command' in action)) {
@@ -283,8 +293,16 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
   const taskFolders = new Map<string, string>();
   const folderOfTask = (taskId: string) => taskFolders.get(taskId);
 
-  own(api.commands.registerCommand(HOOKWISE_COMMANDS.compactNow, (taskId?: unknown) => compactNow(typeof taskId === 'string' ? taskId : undefined)));
-  own(api.commands.registerCommand(HOOKWISE_COMMANDS.dismissSuggestion, (taskId?: unknown) => dismissSuggestion(typeof taskId === 'string' ? taskId : undefined)));
+  own(
+    api.commands.registerCommand(HOOKWISE_COMMANDS.compactNow, (taskId?: unknown) =>
+      compactNow(typeof taskId === 'string' ? taskId : undefined),
+    ),
+  );
+  own(
+    api.commands.registerCommand(HOOKWISE_COMMANDS.dismissSuggestion, (taskId?: unknown) =>
+      dismissSuggestion(typeof taskId === 'string' ? taskId : undefined),
+    ),
+  );
   own(api.commands.registerCommand(HOOKWISE_COMMANDS.showLog, () => channel.show(true)));
 
   own(
@@ -349,7 +367,9 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       const open = [...engines.values()];
       engines.clear();
       disposing = Promise.all(
-        open.map(({ folder, engine }) => engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`))),
+        open.map(({ folder, engine }) =>
+          engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`)),
+        ),
       ).then(() => channel.dispose());
       return disposing;
     },

@@ -21,7 +21,9 @@ const fileText = (turn: number) => `// src/module-${turn}.ts\n${`export const va
  * as Roo stores them, and the user's feedback every ten turns.
  */
 function longHistory(): AnthropicMessageLike[] {
-  const history: AnthropicMessageLike[] = [{ role: 'user', content: [{ type: 'text', text: '<task>\nRefactor every module to named exports.\n</task>' }] }];
+  const history: AnthropicMessageLike[] = [
+    { role: 'user', content: [{ type: 'text', text: '<task>\nRefactor every module to named exports.\n</task>' }] },
+  ];
   for (let turn = 0; turn < TURNS; turn++) {
     if (turn > 0 && turn % 10 === 0) {
       history.push({ role: 'assistant', content: `Modules ${turn - 10}–${turn - 1} are done.` });
@@ -38,7 +40,11 @@ function longHistory(): AnthropicMessageLike[] {
       role: 'user',
       content: [
         // Roo sends results as blocks; every fifth one as a plain string, which the API also takes.
-        { type: 'tool_result', tool_use_id: `toolu_${turn}`, content: turn % 5 === 0 ? fileText(turn) : [{ type: 'text', text: fileText(turn) }] },
+        {
+          type: 'tool_result',
+          tool_use_id: `toolu_${turn}`,
+          content: turn % 5 === 0 ? fileText(turn) : [{ type: 'text', text: fileText(turn) }],
+        },
         { type: 'text', text: `<environment_details>turn ${turn}</environment_details>` },
       ],
     });
@@ -47,10 +53,14 @@ function longHistory(): AnthropicMessageLike[] {
 }
 
 const resultText = (block: Block): string =>
-  typeof block.content === 'string' ? block.content : ((block.content as Array<{ text?: string }>) ?? []).map((part) => part.text ?? '').join('');
+  typeof block.content === 'string'
+    ? block.content
+    : ((block.content as Array<{ text?: string }>) ?? []).map((part) => part.text ?? '').join('');
 
 function toolResults(messages: readonly AnthropicMessageLike[]): Block[] {
-  return messages.flatMap((message) => (typeof message.content === 'string' ? [] : (message.content as Block[]).filter((block) => block.type === 'tool_result')));
+  return messages.flatMap((message) =>
+    typeof message.content === 'string' ? [] : (message.content as Block[]).filter((block) => block.type === 'tool_result'),
+  );
 }
 
 describe('messages are pruned through llm:before when hook-prune is configured', () => {
@@ -76,7 +86,9 @@ describe('messages are pruned through llm:before when hook-prune is configured',
     expect(sent).toHaveLength(before.length);
     expect(sent.map((message) => message.role)).toEqual(before.map((message) => message.role));
     // String content stays a string.
-    expect(sent.filter((message) => typeof message.content === 'string')).toEqual(before.filter((message) => typeof message.content === 'string'));
+    expect(sent.filter((message) => typeof message.content === 'string')).toEqual(
+      before.filter((message) => typeof message.content === 'string'),
+    );
     // The task's stored history is never changed.
     expect(task.apiConversationHistory).toEqual(before);
 

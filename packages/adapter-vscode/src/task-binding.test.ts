@@ -6,7 +6,10 @@ import { createTaskBinding, type TaskBindingEvent } from './task-binding.js';
 
 const SYSTEM_PROMPT = 'You are Roo, a highly skilled software engineer.';
 
-function engineWith(config: HookwiseConfig, logger = createMemoryLogger()): { engine: Engine; logger: ReturnType<typeof createMemoryLogger> } {
+function engineWith(
+  config: HookwiseConfig,
+  logger = createMemoryLogger(),
+): { engine: Engine; logger: ReturnType<typeof createMemoryLogger> } {
   const engine = createEngine({
     config,
     projectDir: '/virtual/project',
@@ -155,7 +158,12 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
     expect(api.requests.map((sent) => sent.systemPrompt)).toEqual([`summary 1\n\n${SYSTEM_PROMPT}`, `summary 2\n\n${SYSTEM_PROMPT}`]);
 
     const binding = createTaskBinding({ engine: engineWith({ hooks: [llmHook(() => ({ context: 'S' }))] }).engine });
-    const result = await binding.beforeModelRequest({ taskId: 't', systemPrompt: 'P', messages: [{ role: 'user', content: 'x' }], model: 'm' });
+    const result = await binding.beforeModelRequest({
+      taskId: 't',
+      systemPrompt: 'P',
+      messages: [{ role: 'user', content: 'x' }],
+      model: 'm',
+    });
     expect(result).toEqual({
       systemPrompt: 'S\n\nP',
       messages: [{ role: 'user', content: 'x' }],
@@ -223,20 +231,45 @@ describe('the other lifecycle calls', () => {
     await binding.taskStarted({ taskId: 'parent' });
     expect(await binding.userMessage({ taskId: 'parent', prompt: 'please rm -rf /' })).toEqual({ block: { reason: 'no' } });
     expect(await binding.beforeToolUse({ taskId: 'parent', toolName: 'read_file', input: {} })).toEqual({});
-    expect(await binding.afterToolUse({ taskId: 'parent', toolName: 'read_file', input: {}, output: 'x', ok: true, contextTokens: 1_000, contextWindow: 200_000 })).toEqual({
+    expect(
+      await binding.afterToolUse({
+        taskId: 'parent',
+        toolName: 'read_file',
+        input: {},
+        output: 'x',
+        ok: true,
+        contextTokens: 1_000,
+        contextWindow: 200_000,
+      }),
+    ).toEqual({
       notice: 'ran read_file',
     });
     expect(await binding.subtaskCompleted({ taskId: 'parent', childTaskId: 'child-1', output: 'long research output' })).toEqual({
       output: 'summary of child-1: long ',
       changed: true,
     });
-    expect(await binding.beforeCondense({ taskId: 'parent', trigger: 'manual' })).toEqual({ context: 'keep the plan', preserved: ['/plan'] });
-    expect(await binding.afterCondense({ taskId: 'parent', trigger: 'manual', tokensBefore: 100, tokensAfter: 10 })).toEqual({ context: 'restored /plan' });
+    expect(await binding.beforeCondense({ taskId: 'parent', trigger: 'manual' })).toEqual({
+      context: 'keep the plan',
+      preserved: ['/plan'],
+    });
+    expect(await binding.afterCondense({ taskId: 'parent', trigger: 'manual', tokensBefore: 100, tokensAfter: 10 })).toEqual({
+      context: 'restored /plan',
+    });
     expect(await binding.turnEnded({ taskId: 'parent' })).toEqual({});
     await binding.taskEnded({ taskId: 'parent' });
 
     expect(seen).toEqual(['session:start parent startup', 'tool:before read_file', 'session:end task ended']);
-    expect(events.map((event) => event.point)).toEqual(['session:start', 'prompt:submit', 'tool:before', 'tool:after', 'phase:end', 'compact:before', 'compact:after', 'agent:stop', 'session:end']);
+    expect(events.map((event) => event.point)).toEqual([
+      'session:start',
+      'prompt:submit',
+      'tool:before',
+      'tool:after',
+      'phase:end',
+      'compact:before',
+      'compact:after',
+      'agent:stop',
+      'session:end',
+    ]);
     expect(events[3]).toMatchObject({ taskId: 'parent', toolName: 'read_file', contextTokens: 1_000, contextWindow: 200_000 });
     expect(await engine.lastSessionId()).toBe('parent');
   });

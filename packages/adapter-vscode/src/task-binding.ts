@@ -18,12 +18,15 @@ export interface AnthropicMessageLike {
  * Fields every task call may carry besides the task id (the points' common fields): `model`,
  * `cwd`, `contextTokens` (Roo and Cline know it), `contextWindow`, `transcriptPath`.
  */
-export interface TaskCallBase extends Pick<PointPayload<'session:start'>, 'model' | 'cwd' | 'contextTokens' | 'contextWindow' | 'transcriptPath'> {
+export interface TaskCallBase
+  extends Pick<PointPayload<'session:start'>, 'model' | 'cwd' | 'contextTokens' | 'contextWindow' | 'transcriptPath'> {
   /** The task's id; hookwise uses it as the session id, so state is kept per task. */
   taskId: string;
 }
 
-export interface ModelRequest<M extends AnthropicMessageLike = AnthropicMessageLike> extends TaskCallBase, Pick<PointPayload<'llm:before'>, 'intentId' | 'systemPrompt'> {
+export interface ModelRequest<M extends AnthropicMessageLike = AnthropicMessageLike>
+  extends TaskCallBase,
+    Pick<PointPayload<'llm:before'>, 'intentId' | 'systemPrompt'> {
   /** The task's history in Anthropic form (converted to core's messages for `llm:before`). */
   messages: readonly M[];
 }
@@ -71,7 +74,9 @@ export interface CondenseStartResult extends GuardResult {
   /** Labels of what the hooks made survive (e.g. `/babysit`). */
   preserved: string[];
 }
-export interface CondenseEnd extends TaskCallBase, Pick<PointPayload<'compact:after'>, 'trigger' | 'tokensBefore' | 'tokensAfter' | 'summary'> {}
+export interface CondenseEnd
+  extends TaskCallBase,
+    Pick<PointPayload<'compact:after'>, 'trigger' | 'tokensBefore' | 'tokensAfter' | 'summary'> {}
 export interface TurnEnd extends TaskCallBase, Pick<PointPayload<'agent:stop'>, 'lastMessage'> {}
 export interface TaskEnd extends TaskCallBase {
   /** Default `task ended`. */
@@ -145,7 +150,11 @@ function systemText(system: string | ReadonlyArray<{ text?: unknown }> | undefin
  */
 export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
   const resolveEngine = (): Engine | undefined =>
-    failOpen('hookwise: getting the engine', () => (typeof options.engine === 'function' ? options.engine() : options.engine), options.logger ?? silentLogger);
+    failOpen(
+      'hookwise: getting the engine',
+      () => (typeof options.engine === 'function' ? options.engine() : options.engine),
+      options.logger ?? silentLogger,
+    );
   const loggerOf = (engine: Engine | undefined): Logger => options.logger ?? engine?.services.logger ?? silentLogger;
 
   const tell = (event: TaskBindingEvent, engine: Engine | undefined) => {
@@ -176,7 +185,12 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
     if (!engine) return undefined;
     const name = callName(point, input.taskId, input.intentId);
     // The engine logs each hook's failure itself, once, with this label; here only its own failure.
-    const outcome = await failOpen(`${name.label} ${point}`, () => emitIfListening(engine, point, payload, name), loggerOf(engine), name.details);
+    const outcome = await failOpen(
+      `${name.label} ${point}`,
+      () => emitIfListening(engine, point, payload, name),
+      loggerOf(engine),
+      name.details,
+    );
     tell(
       definedFields({
         point,
@@ -192,7 +206,11 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
   }
 
   const guardResult = (outcome: MergedOutcome | undefined): GuardResult =>
-    definedFields({ block: outcome?.block ? { reason: outcome.block.reason } : undefined, context: outcome?.context, notice: outcome?.notice });
+    definedFields({
+      block: outcome?.block ? { reason: outcome.block.reason } : undefined,
+      context: outcome?.context,
+      notice: outcome?.notice,
+    });
 
   async function beforeModelRequest<M extends AnthropicMessageLike>(request: ModelRequest<M>): Promise<ModelRequestResult<M>> {
     const original: ModelRequestResult<M> = {
@@ -221,24 +239,29 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
     if (!outcome) return original;
     const name = callName('llm:before', request.taskId, intentId);
     // Converting the outcome back may fail too: the request then goes on as it was.
-    const result = failOpen(`${name.label} llm:before`, () => {
-      let nextMessages = request.messages;
-      let summary = outcome.context;
-      if (outcome.value !== undefined) {
-        const converted = toAnthropicMessages(outcome.value);
-        nextMessages = converted.messages as unknown as readonly M[];
-        const extra = systemText(converted.system as string | ReadonlyArray<{ text?: unknown }> | undefined);
-        if (extra !== undefined) summary = summary === undefined ? extra : `${summary}${SYSTEM_PROMPT_SEPARATOR}${extra}`;
-      }
-      const hasSummary = typeof summary === 'string' && summary.length > 0;
-      return {
-        systemPrompt: hasSummary ? `${summary}${SYSTEM_PROMPT_SEPARATOR}${request.systemPrompt}` : request.systemPrompt,
-        messages: nextMessages,
-        summary: hasSummary ? summary : undefined,
-        originalSystemPrompt: request.systemPrompt,
-        changed: { systemPrompt: hasSummary, messages: nextMessages !== request.messages },
-      };
-    }, loggerOf(engine), name.details);
+    const result = failOpen(
+      `${name.label} llm:before`,
+      () => {
+        let nextMessages = request.messages;
+        let summary = outcome.context;
+        if (outcome.value !== undefined) {
+          const converted = toAnthropicMessages(outcome.value);
+          nextMessages = converted.messages as unknown as readonly M[];
+          const extra = systemText(converted.system as string | ReadonlyArray<{ text?: unknown }> | undefined);
+          if (extra !== undefined) summary = summary === undefined ? extra : `${summary}${SYSTEM_PROMPT_SEPARATOR}${extra}`;
+        }
+        const hasSummary = typeof summary === 'string' && summary.length > 0;
+        return {
+          systemPrompt: hasSummary ? `${summary}${SYSTEM_PROMPT_SEPARATOR}${request.systemPrompt}` : request.systemPrompt,
+          messages: nextMessages,
+          summary: hasSummary ? summary : undefined,
+          originalSystemPrompt: request.systemPrompt,
+          changed: { systemPrompt: hasSummary, messages: nextMessages !== request.messages },
+        };
+      },
+      loggerOf(engine),
+      name.details,
+    );
     return result ?? original;
   }
 
@@ -253,14 +276,18 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
     },
 
     async userMessage(input) {
-      const outcome = await run('prompt:submit', input, () => definedFields({ ...commonFields(input), prompt: input.prompt, command: input.command }));
+      const outcome = await run('prompt:submit', input, () =>
+        definedFields({ ...commonFields(input), prompt: input.prompt, command: input.command }),
+      );
       return guardResult(outcome);
     },
 
     beforeModelRequest,
 
     async beforeToolUse(input) {
-      const outcome = await run('tool:before', input, () => definedFields({ ...commonFields(input), toolName: input.toolName, input: input.input, toolUseId: input.toolUseId }));
+      const outcome = await run('tool:before', input, () =>
+        definedFields({ ...commonFields(input), toolName: input.toolName, input: input.input, toolUseId: input.toolUseId }),
+      );
       return guardResult(outcome);
     },
 
@@ -293,17 +320,29 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
         }),
       );
       const value = outcome?.value;
-      return definedFields({ output: value ?? input.output, changed: value !== undefined && value !== input.output, context: outcome?.context });
+      return definedFields({
+        output: value ?? input.output,
+        changed: value !== undefined && value !== input.output,
+        context: outcome?.context,
+      });
     },
 
     async beforeCondense(input) {
-      const outcome = await run('compact:before', input, () => definedFields({ ...commonFields(input), trigger: input.trigger, instructions: input.instructions }));
+      const outcome = await run('compact:before', input, () =>
+        definedFields({ ...commonFields(input), trigger: input.trigger, instructions: input.instructions }),
+      );
       return { ...guardResult(outcome), preserved: outcome?.preserved ?? [] };
     },
 
     async afterCondense(input) {
       const outcome = await run('compact:after', input, () =>
-        definedFields({ ...commonFields(input), trigger: input.trigger, tokensBefore: input.tokensBefore, tokensAfter: input.tokensAfter, summary: input.summary }),
+        definedFields({
+          ...commonFields(input),
+          trigger: input.trigger,
+          tokensBefore: input.tokensBefore,
+          tokensAfter: input.tokensAfter,
+          summary: input.summary,
+        }),
       );
       return definedFields({ context: outcome?.context });
     },

@@ -12,7 +12,10 @@ import { prune } from '@hookwise/hook-prune';
 import { Bench } from 'tinybench';
 import { hookwiseMiddleware } from '../dist/index.js';
 
-const sizes = process.argv.slice(2).map(Number).filter((value) => value > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((value) => value > 0);
 const counts = sizes.length > 0 ? sizes : [10, 100, 1_000];
 const RULE = 'Project rule: run the tests before you answer.';
 
@@ -20,7 +23,8 @@ const outputs = new Map();
 /** A file of 1.5–9 KB; the same string object each time, as the SDK carries a tool's result along. */
 const output = (index) => {
   let text = outputs.get(index);
-  if (text === undefined) outputs.set(index, (text = `// src/file-${index}.ts\n${'export const value = "some source text";\n'.repeat(40 + (index % 7) * 30)}`));
+  if (text === undefined)
+    outputs.set(index, (text = `// src/file-${index}.ts\n${'export const value = "some source text";\n'.repeat(40 + (index % 7) * 30)}`));
   return text;
 };
 
@@ -31,18 +35,33 @@ function promptOf(count) {
     { role: 'user', content: [{ type: 'text', text: 'Read every file.' }] },
   ];
   for (let index = 1; index <= count; index++) {
-    prompt.push({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${index}`, toolName: 'read', input: { path: `src/file-${index}.ts` } }] });
-    prompt.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${index}`, toolName: 'read', output: { type: 'text', value: output(index) } }] });
+    prompt.push({
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: `call_${index}`, toolName: 'read', input: { path: `src/file-${index}.ts` } }],
+    });
+    prompt.push({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: `call_${index}`, toolName: 'read', output: { type: 'text', value: output(index) } }],
+    });
   }
   return prompt;
 }
 
-const middleware = () => hookwiseMiddleware({ config: { plugins: [prune()], on: { 'llm:before': () => ({ context: RULE }) } }, logger: silentLogger });
+const middleware = () =>
+  hookwiseMiddleware({ config: { plugins: [prune()], on: { 'llm:before': () => ({ context: RULE }) } }, logger: silentLogger });
 const model = { modelId: 'bench' };
 /** One model call as the SDK makes it: transformParams, then wrapGenerate around the provider's answer (its usage is the context size the next call's hooks see). */
 async function call(hookwise, sessionId, prompt) {
-  const params = await hookwise.transformParams({ type: 'generate', params: { prompt, providerOptions: { hookwise: { sessionId } } }, model });
-  await hookwise.wrapGenerate({ doGenerate: async () => ({ usage: { inputTokens: { total: prompt.length * 300, noCache: 0, cacheRead: 0, cacheWrite: 0 } } }), params, model });
+  const params = await hookwise.transformParams({
+    type: 'generate',
+    params: { prompt, providerOptions: { hookwise: { sessionId } } },
+    model,
+  });
+  await hookwise.wrapGenerate({
+    doGenerate: async () => ({ usage: { inputTokens: { total: prompt.length * 300, noCache: 0, cacheRead: 0, cacheWrite: 0 } } }),
+    params,
+    model,
+  });
 }
 
 const rows = [];

@@ -1,7 +1,18 @@
 import path from 'node:path';
 import { createPromptConverter, type AppliedMemo, type ConvertedPrompt, type PromptMessage } from './prompt.js';
 import { randomUUID } from 'node:crypto';
-import type { EventLog, HookFailure, HookwiseConfig, Logger, MergedNotice, MergedOutcome, PluginInstance, PointInput, PointName, StateStore } from '@hookwise/core';
+import type {
+  EventLog,
+  HookFailure,
+  HookwiseConfig,
+  Logger,
+  MergedNotice,
+  MergedOutcome,
+  PluginInstance,
+  PointInput,
+  PointName,
+  StateStore,
+} from '@hookwise/core';
 import {
   createEventLog,
   stateUrl,
@@ -106,7 +117,12 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
   const projectDir = path.resolve(options.projectDir ?? process.cwd());
   const onFiles = options.projectDir !== undefined;
   const defaultSessionId = options.sessionId ?? `ai-sdk-${randomUUID()}`;
-  const logger: Logger = options.logger ?? createLevelLogger((entry) => console.warn(`[hookwise] ${entry.text}`), () => projectEngine.logLevel);
+  const logger: Logger =
+    options.logger ??
+    createLevelLogger(
+      (entry) => console.warn(`[hookwise] ${entry.text}`),
+      () => projectEngine.logLevel,
+    );
   let eventLog: EventLog | undefined = options.eventLog ?? (onFiles ? undefined : createMemoryEventLog());
   /** The app's deadline, else the config's once it is loaded, else core's default. */
   const hookTimeoutMs = () => options.hookTimeoutMs ?? projectEngine.hookTimeoutMs;
@@ -124,7 +140,8 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     void eventLog?.append(record as never).catch((error: unknown) => logger.warn(`could not write the event log: ${errorMessage(error)}`));
   };
 
-  const inline = options.config || options.plugins ? { ...options.config, ...(options.plugins ? { plugins: options.plugins } : {}) } : undefined;
+  const inline =
+    options.config || options.plugins ? { ...options.config, ...(options.plugins ? { plugins: options.plugins } : {}) } : undefined;
   const projectEngine = lazyProjectEngine({
     projectDir,
     host: HOST,
@@ -136,14 +153,26 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
       ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
       ...(eventLog ? { eventLog } : {}),
       // Files with a project folder, Redis when the deployment names one (the engine opens either), else memory.
-      ...(options.stateStore ? { stateStore: options.stateStore } : onFiles || stateUrl(config) ? {} : { stateStore: createMemoryStateStore() }),
+      ...(options.stateStore
+        ? { stateStore: options.stateStore }
+        : onFiles || stateUrl(config)
+          ? {}
+          : { stateStore: createMemoryStateStore() }),
       onStateOutage: (error) => error && reportError({ kind: 'state', message: error.message }),
       ephemeral: !onFiles,
     }),
     onFailure: (message) => {
       // The engine's own event log never came to be: write where it would have been.
       eventLog ??= createEventLog({ path: path.join(projectDir, '.hookwise', 'logs', 'events.jsonl') });
-      append({ type: 'hook:error', sessionId: defaultSessionId, host: HOST, kind: 'config', pluginName: 'hookwise', hookName: 'config', message });
+      append({
+        type: 'hook:error',
+        sessionId: defaultSessionId,
+        host: HOST,
+        kind: 'config',
+        pluginName: 'hookwise',
+        hookName: 'config',
+        message,
+      });
       reportError({ kind: 'config', message });
     },
   });
@@ -167,13 +196,29 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
       return existing;
     }
     if (sessions.size >= SESSIONS_KEPT) sessions.delete(sessions.keys().next().value!);
-    sessions.set(sessionId, (existing = { started: false, userMessages: 0, nextRequest: [], afterCompactionLoaded: false, convert: createPromptConverter(), applied: new WeakMap() }));
+    sessions.set(
+      sessionId,
+      (existing = {
+        started: false,
+        userMessages: 0,
+        nextRequest: [],
+        afterCompactionLoaded: false,
+        convert: createPromptConverter(),
+        applied: new WeakMap(),
+      }),
+    );
     return existing;
   };
 
   const common = (sessionId: string) => {
     const session = tracker(sessionId);
-    return definedFields({ sessionId, cwd: projectDir, model: session.model, contextTokens: session.contextTokens, contextWindow: options.contextWindow });
+    return definedFields({
+      sessionId,
+      cwd: projectDir,
+      model: session.model,
+      contextTokens: session.contextTokens,
+      contextWindow: options.contextWindow,
+    });
   };
 
   const hookCounts = new Map<PointName, number>();
@@ -188,14 +233,21 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
    * engine bounds each hook, the signal the sum of several slow ones). Failures go to onError and
    * notices to onNotice and the event log; the engine has logged and recorded failures already.
    */
-  async function emit<P extends PointName>(point: P, sessionId: string, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
+  async function emit<P extends PointName>(
+    point: P,
+    sessionId: string,
+    payload: () => PointInput<P>,
+  ): Promise<MergedOutcome<P> | undefined> {
     const current = await engine();
     if (!current) return undefined;
     let outcome: MergedOutcome<P> | undefined;
     try {
       // The engine bounds each hook; a signal bounds the sum of several (one hook needs none).
       const several = hookCount(current, point) > 1;
-      outcome = await emitIfListening(current, point, payload, { ...(several ? { signal: AbortSignal.timeout(hookTimeoutMs() + DEADLINE_MARGIN_MS) } : {}), label: `[${HOST}]` });
+      outcome = await emitIfListening(current, point, payload, {
+        ...(several ? { signal: AbortSignal.timeout(hookTimeoutMs() + DEADLINE_MARGIN_MS) } : {}),
+        label: `[${HOST}]`,
+      });
     } catch (error) {
       const message = `${point} failed: ${errorMessage(error)}`;
       logger.error(message);
@@ -204,7 +256,15 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
       return undefined;
     }
     if (!outcome) return undefined;
-    for (const failure of outcome.errors) reportError({ kind: failure.kind, message: failure.message, sessionId, point, pluginName: failure.pluginName, hookName: failure.hookName });
+    for (const failure of outcome.errors)
+      reportError({
+        kind: failure.kind,
+        message: failure.message,
+        sessionId,
+        point,
+        pluginName: failure.pluginName,
+        hookName: failure.hookName,
+      });
     for (const notice of outcome.notices) {
       append({ type: 'notice', sessionId, host: HOST, point, pluginName: notice.pluginName, text: notice.text, about: notice.about });
       call(options.onNotice, { ...notice, sessionId, point }, 'onNotice');
@@ -240,7 +300,9 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     session.afterCompactionLoaded = true;
     const current = await engine();
     if (current && onFiles && isSafeName(sessionId)) {
-      const stored = await current.services.stateStore.read<{ afterCompaction?: unknown }>(sessionId, STATE_NAMESPACE).catch(() => undefined);
+      const stored = await current.services.stateStore
+        .read<{ afterCompaction?: unknown }>(sessionId, STATE_NAMESPACE)
+        .catch(() => undefined);
       if (typeof stored?.afterCompaction === 'string') session.afterCompaction = stored.afterCompaction;
     }
     return session.afterCompaction;
@@ -253,7 +315,9 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     const current = await engine();
     if (!current || !onFiles || !isSafeName(sessionId)) return;
     await current.services.stateStore
-      .update(sessionId, STATE_NAMESPACE, (stored: Record<string, unknown> | undefined) => definedFields({ ...(stored ?? {}), afterCompaction: text }))
+      .update(sessionId, STATE_NAMESPACE, (stored: Record<string, unknown> | undefined) =>
+        definedFields({ ...(stored ?? {}), afterCompaction: text }),
+      )
       .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`));
   }
 

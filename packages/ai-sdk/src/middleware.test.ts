@@ -19,7 +19,10 @@ import { fromPrompt, type PromptMessage } from './prompt.js';
 
 type V3Options = Parameters<MockLanguageModelV3['doGenerate']>[0];
 
-const usage = (input: number) => ({ inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 10, text: 10, reasoning: 0 } });
+const usage = (input: number) => ({
+  inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 10, text: 10, reasoning: 0 },
+});
 
 /** A model that reads `files` one by one with the `read` tool, then answers. */
 function readingModel(files: number, inputTokens = 1_000) {
@@ -29,8 +32,20 @@ function readingModel(files: number, inputTokens = 1_000) {
     doGenerate: async () => {
       call++;
       if (call <= files)
-        return { content: [{ type: 'tool-call', toolCallId: `call-${call}`, toolName: 'read', input: JSON.stringify({ path: `file-${call}.ts` }) }], finishReason: { unified: 'tool-calls', raw: undefined }, usage: usage(inputTokens * call), warnings: [] };
-      return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage: usage(inputTokens * call), warnings: [] };
+        return {
+          content: [
+            { type: 'tool-call', toolCallId: `call-${call}`, toolName: 'read', input: JSON.stringify({ path: `file-${call}.ts` }) },
+          ],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage: usage(inputTokens * call),
+          warnings: [],
+        };
+      return {
+        content: [{ type: 'text', text: 'done' }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage: usage(inputTokens * call),
+        warnings: [],
+      };
     },
   });
 }
@@ -54,11 +69,17 @@ function recorder(calls: ObservedCall[]): LanguageModelMiddleware {
 const toolOutputs = (prompt: unknown): Map<string, string> => {
   const outputs = new Map<string, string>();
   for (const message of fromPrompt(prompt as PromptMessage[]).messages)
-    for (const part of message.parts) if (part.type === 'tool-result') outputs.set(part.toolCallId, typeof part.output === 'string' ? part.output : part.output.map((item) => (item.type === 'text' ? item.text : '')).join('\n'));
+    for (const part of message.parts)
+      if (part.type === 'tool-result')
+        outputs.set(
+          part.toolCallId,
+          typeof part.output === 'string' ? part.output : part.output.map((item) => (item.type === 'text' ? item.text : '')).join('\n'),
+        );
   return outputs;
 };
 
-const systemTexts = (prompt: V3Options['prompt']) => prompt.filter((message) => message.role === 'system').map((message) => message.content);
+const systemTexts = (prompt: V3Options['prompt']) =>
+  prompt.filter((message) => message.role === 'system').map((message) => message.content);
 
 const folders: string[] = [];
 function project(files: Record<string, string> = {}): string {
@@ -77,15 +98,23 @@ afterEach(() => {
 const aggressivePrune = () => prune({ policy: 'window', keepRecent: 1, protectTokens: 0, minimumTokens: 0 });
 
 describe('pruning on every model call', () => {
-  it('sends hook-prune\'s placeholders to the model on each step while the app keeps the originals', async () => {
+  it("sends hook-prune's placeholders to the model on each step while the app keeps the originals", async () => {
     const model = readingModel(6);
     const calls: ObservedCall[] = [];
     const hookwise = hookwiseMiddleware({ sessionId: 'chat-1', plugins: [aggressivePrune()], logger: silentLogger });
-    const result = await generateText({ model: wrapLanguageModel({ model, middleware: [recorder(calls), hookwise] }), tools: { read: readTool }, prompt: 'Read the six files.', stopWhen: stepCountIs(10) });
+    const result = await generateText({
+      model: wrapLanguageModel({ model, middleware: [recorder(calls), hookwise] }),
+      tools: { read: readTool },
+      prompt: 'Read the six files.',
+      stopWhen: stepCountIs(10),
+    });
 
     expect(model.doGenerateCalls).toHaveLength(7);
     // Each call carries the previous call's usage as the context size: the expectation sees the same.
-    const expected = await expectedToolOutputs(aggressivePrune(), calls.map((call, index) => ({ ...call, model: 'mock-model', ...(index > 0 ? { contextTokens: 1_000 * index } : {}) })));
+    const expected = await expectedToolOutputs(
+      aggressivePrune(),
+      calls.map((call, index) => ({ ...call, model: 'mock-model', ...(index > 0 ? { contextTokens: 1_000 * index } : {}) })),
+    );
     const placeholders = model.doGenerateCalls.map((options, index) => {
       const sent = toolOutputs(options.prompt);
       expect(sent).toEqual(expected[index]);
@@ -93,7 +122,12 @@ describe('pruning on every model call', () => {
     });
     expect(placeholders.some((count) => count > 0)).toBe(true);
     // The app's own history is untouched.
-    const kept = toolOutputs(result.response.messages.map((message) => ({ ...message, content: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content })));
+    const kept = toolOutputs(
+      result.response.messages.map((message) => ({
+        ...message,
+        content: typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content,
+      })),
+    );
     expect(kept.size).toBe(6);
     for (const output of kept.values()) expect(isPrunedOutput(output)).toBe(false);
   });
@@ -101,31 +135,63 @@ describe('pruning on every model call', () => {
   it('keeps every tool call paired with its result on the wire', async () => {
     const model = readingModel(5);
     const hookwise = hookwiseMiddleware({ plugins: [aggressivePrune()], logger: silentLogger });
-    await generateText({ model: wrapLanguageModel({ model, middleware: hookwise }), tools: { read: readTool }, prompt: 'Read.', stopWhen: stepCountIs(10) });
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: hookwise }),
+      tools: { read: readTool },
+      prompt: 'Read.',
+      stopWhen: stepCountIs(10),
+    });
     const last = model.doGenerateCalls.at(-1)!.prompt;
-    const calls = last.flatMap((message) => (message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolCallId) : []));
-    const results = last.flatMap((message) => (message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : []));
+    const calls = last.flatMap((message) =>
+      message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call').map((part) => part.toolCallId) : [],
+    );
+    const results = last.flatMap((message) =>
+      message.role === 'tool' ? message.content.filter((part) => part.type === 'tool-result').map((part) => part.toolCallId) : [],
+    );
     expect(calls).toHaveLength(5);
     expect(results).toEqual(calls);
   });
 });
 
 describe('system text', () => {
-  it('puts what llm:before hooks add after the app\'s system prompt, the same text on every call', async () => {
+  it("puts what llm:before hooks add after the app's system prompt, the same text on every call", async () => {
     const model = readingModel(3);
-    const rules = definePlugin({ meta: { name: 'rules', version: '1.0.0' }, on: { 'llm:before': () => ({ context: 'Keep the tests green.' }) } });
+    const rules = definePlugin({
+      meta: { name: 'rules', version: '1.0.0' },
+      on: { 'llm:before': () => ({ context: 'Keep the tests green.' }) },
+    });
     const hookwise = hookwiseMiddleware({ plugins: [rules()], logger: silentLogger });
-    await generateText({ model: wrapLanguageModel({ model, middleware: hookwise }), system: 'You are a coding agent.', tools: { read: readTool }, prompt: 'Read.', stopWhen: stepCountIs(10) });
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: hookwise }),
+      system: 'You are a coding agent.',
+      tools: { read: readTool },
+      prompt: 'Read.',
+      stopWhen: stepCountIs(10),
+    });
     expect(model.doGenerateCalls).toHaveLength(4);
-    for (const options of model.doGenerateCalls) expect(systemTexts(options.prompt)).toEqual(['You are a coding agent.', 'Keep the tests green.']);
+    for (const options of model.doGenerateCalls)
+      expect(systemTexts(options.prompt)).toEqual(['You are a coding agent.', 'Keep the tests green.']);
   });
 
-  it('keeps hook-precompact\'s preserved block in every call after a compaction the app performs', async () => {
+  it("keeps hook-precompact's preserved block in every call after a compaction the app performs", async () => {
     // The AgileFlow command of the repository's fixtures (fixtures/agileflow-commands, with its LICENSE).
-    const dir = project({ '.claude/commands/babysit.md': readFileSync(path.join(import.meta.dirname, '..', '..', '..', 'fixtures', 'agileflow-commands', 'babysit.md'), 'utf8') });
+    const dir = project({
+      '.claude/commands/babysit.md': readFileSync(
+        path.join(import.meta.dirname, '..', '..', '..', 'fixtures', 'agileflow-commands', 'babysit.md'),
+        'utf8',
+      ),
+    });
     const { precompact } = await import('@hookwise/hook-precompact');
     const hookwise = hookwiseMiddleware({ sessionId: 'chat-compact', projectDir: dir, plugins: [precompact()], logger: silentLogger });
-    const model = new MockLanguageModelV3({ modelId: 'mock-model', doGenerate: { content: [{ type: 'text', text: 'ok' }], finishReason: { unified: 'stop', raw: undefined }, usage: usage(500), warnings: [] } });
+    const model = new MockLanguageModelV3({
+      modelId: 'mock-model',
+      doGenerate: {
+        content: [{ type: 'text', text: 'ok' }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage: usage(500),
+        warnings: [],
+      },
+    });
     const wrapped = wrapLanguageModel({ model, middleware: hookwise });
     await generateText({ model: wrapped, prompt: '/babysit the payments module' });
 
@@ -136,8 +202,22 @@ describe('system text', () => {
     });
     expect(instructions).toContain('DECISION TREE');
 
-    await generateText({ model: wrapped, messages: [{ role: 'user', content: 'Summary: we worked on payments.' }, { role: 'user', content: 'Go on.' }] });
-    await generateText({ model: wrapped, messages: [{ role: 'user', content: 'Summary: we worked on payments.' }, { role: 'user', content: 'Go on.' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'And now?' }] });
+    await generateText({
+      model: wrapped,
+      messages: [
+        { role: 'user', content: 'Summary: we worked on payments.' },
+        { role: 'user', content: 'Go on.' },
+      ],
+    });
+    await generateText({
+      model: wrapped,
+      messages: [
+        { role: 'user', content: 'Summary: we worked on payments.' },
+        { role: 'user', content: 'Go on.' },
+        { role: 'assistant', content: 'ok' },
+        { role: 'user', content: 'And now?' },
+      ],
+    });
     const after = model.doGenerateCalls.slice(1).map((options) => systemTexts(options.prompt).join('\n'));
     expect(after[0]).toContain('DECISION TREE');
     expect(after[1]).toBe(after[0]);
@@ -163,7 +243,14 @@ describe('usage and notices', () => {
         }),
       }),
     });
-    const hookwise = hookwiseMiddleware({ sessionId: 'chat-suggest', plugins: [suggest()], eventLog, contextWindow: 200_000, onNotice: (notice) => notices.push(notice), logger: silentLogger });
+    const hookwise = hookwiseMiddleware({
+      sessionId: 'chat-suggest',
+      plugins: [suggest()],
+      eventLog,
+      contextWindow: 200_000,
+      onNotice: (notice) => notices.push(notice),
+      logger: silentLogger,
+    });
     const result = streamText({ model: wrapLanguageModel({ model, middleware: hookwise }), prompt: 'Go.', onFinish: hookwise.onFinish });
     await result.consumeStream();
     await result.text;
@@ -180,7 +267,10 @@ describe('usage and notices', () => {
 describe('conversations', () => {
   it('keeps per-conversation state apart when calls name their session in providerOptions', async () => {
     const seen: Array<{ sessionId: string; prompt: string }> = [];
-    const spy = definePlugin({ meta: { name: 'spy', version: '1.0.0' }, on: { 'prompt:submit': (payload) => void seen.push({ sessionId: payload.sessionId, prompt: payload.prompt }) } });
+    const spy = definePlugin({
+      meta: { name: 'spy', version: '1.0.0' },
+      on: { 'prompt:submit': (payload) => void seen.push({ sessionId: payload.sessionId, prompt: payload.prompt }) },
+    });
     const hookwise = hookwiseMiddleware({ plugins: [spy()], logger: silentLogger });
     const model = wrapLanguageModel({ model: readingModel(0), middleware: hookwise });
     await generateText({ model, prompt: 'first', providerOptions: hookwise.session('a').providerOptions });
@@ -193,18 +283,24 @@ describe('conversations', () => {
 });
 
 describe('tools', () => {
-  it('lets tool:before block a call (the model gets the reason as the tool\'s error) and tool:after see each output', async () => {
+  it("lets tool:before block a call (the model gets the reason as the tool's error) and tool:after see each output", async () => {
     const outputs: unknown[] = [];
     const guard = definePlugin({
       meta: { name: 'guard', version: '1.0.0' },
       on: {
-        'tool:before': (payload) => ((payload.input as { path?: string }).path === 'file-2.ts' ? { block: { reason: 'file-2 is off limits' } } : undefined),
+        'tool:before': (payload) =>
+          (payload.input as { path?: string }).path === 'file-2.ts' ? { block: { reason: 'file-2 is off limits' } } : undefined,
         'tool:after': (payload) => void outputs.push(payload.ok),
       },
     });
     const hookwise = hookwiseMiddleware({ plugins: [guard()], logger: silentLogger });
     const model = readingModel(3);
-    await generateText({ model: wrapLanguageModel({ model, middleware: hookwise }), tools: hookwise.tools({ read: readTool }), prompt: 'Read.', stopWhen: stepCountIs(10) });
+    await generateText({
+      model: wrapLanguageModel({ model, middleware: hookwise }),
+      tools: hookwise.tools({ read: readTool }),
+      prompt: 'Read.',
+      stopWhen: stepCountIs(10),
+    });
     const sent = toolOutputs(model.doGenerateCalls.at(-1)!.prompt);
     expect(sent.get('call-2')).toContain('file-2 is off limits');
     // The blocked call never ran: tool:after saw the two that did.
@@ -235,7 +331,11 @@ describe('failures: the call goes on unchanged', () => {
 
   it('reports a plugin whose options are invalid as a config error', async () => {
     const errors: HookwiseErrorReport[] = [];
-    const hookwise = hookwiseMiddleware({ plugins: [prune({ keepRecent: -3 } as never)], onError: (error) => errors.push(error), logger: silentLogger });
+    const hookwise = hookwiseMiddleware({
+      plugins: [prune({ keepRecent: -3 } as never)],
+      onError: (error) => errors.push(error),
+      logger: silentLogger,
+    });
     const model = readingModel(0);
     await generateText({ model: wrapLanguageModel({ model, middleware: hookwise }), prompt: 'hello' });
     expect(original(model)).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello' }] }]);
@@ -248,18 +348,35 @@ describe('failures: the call goes on unchanged', () => {
   it('reports a throwing plugin to onError and the event log', async () => {
     const errors: HookwiseErrorReport[] = [];
     const eventLog = createMemoryEventLog();
-    const hookwise = hookwiseMiddleware({ plugins: [failing(async () => { throw new Error('plugin bug'); })], eventLog, onError: (error) => errors.push(error), logger: silentLogger });
+    const hookwise = hookwiseMiddleware({
+      plugins: [
+        failing(async () => {
+          throw new Error('plugin bug');
+        }),
+      ],
+      eventLog,
+      onError: (error) => errors.push(error),
+      logger: silentLogger,
+    });
     const model = readingModel(0);
     await generateText({ model: wrapLanguageModel({ model, middleware: hookwise }), prompt: 'hello' });
     expect(original(model)).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello' }] }]);
-    expect(errors).toMatchObject([{ kind: 'error', point: 'llm:before', pluginName: 'broken', message: expect.stringContaining('plugin bug') }]);
+    expect(errors).toMatchObject([
+      { kind: 'error', point: 'llm:before', pluginName: 'broken', message: expect.stringContaining('plugin bug') },
+    ]);
     expect((await eventLog.readAll()).filter((record) => record.type === 'hook:error')).toHaveLength(1);
   });
 
   it('reports a hook past its deadline to onError and the event log, and does not wait for it', async () => {
     const errors: HookwiseErrorReport[] = [];
     const eventLog = createMemoryEventLog();
-    const hookwise = hookwiseMiddleware({ plugins: [failing(() => new Promise((resolve) => setTimeout(resolve, 5_000)))], hookTimeoutMs: 50, eventLog, onError: (error) => errors.push(error), logger: silentLogger });
+    const hookwise = hookwiseMiddleware({
+      plugins: [failing(() => new Promise((resolve) => setTimeout(resolve, 5_000)))],
+      hookTimeoutMs: 50,
+      eventLog,
+      onError: (error) => errors.push(error),
+      logger: silentLogger,
+    });
     const model = readingModel(0);
     await generateText({ model: wrapLanguageModel({ model, middleware: hookwise }), prompt: 'hello' });
     expect(original(model)).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hello' }] }]);
@@ -269,7 +386,15 @@ describe('failures: the call goes on unchanged', () => {
 
   it('passes an unknown prompt part through untouched', async () => {
     const hookwise = hookwiseMiddleware({ plugins: [aggressivePrune()], logger: silentLogger });
-    const prompt = [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'something-new', payload: 1 }] }] as never;
+    const prompt = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'something-new', payload: 1 },
+        ],
+      },
+    ] as never;
     const params = await hookwise.transformParams({ type: 'generate', params: { prompt }, model: { modelId: 'm' } });
     expect(params.prompt).toBe(prompt);
   });

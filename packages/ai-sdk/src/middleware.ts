@@ -50,7 +50,10 @@ export interface HookwiseSession {
    * (`instructions`: put it in the summarizer's prompt), then `compact:after`, whose context
    * goes into the system text of every later call. Returns what `run` returns.
    */
-  compact<T extends CompactionReport | void>(run: (input: { instructions?: string }) => T | Promise<T>, options?: CompactOptions): Promise<T>;
+  compact<T extends CompactionReport | void>(
+    run: (input: { instructions?: string }) => T | Promise<T>,
+    options?: CompactOptions,
+  ): Promise<T>;
   /** The conversation ended (`session:end`). */
   end(reason?: string): Promise<void>;
 }
@@ -64,7 +67,11 @@ export interface HookwiseMiddleware extends HookwiseSession {
   readonly specificationVersion: 'v3';
   transformParams<P extends CallParams>(options: { type: 'generate' | 'stream'; params: P; model: ModelInfo }): Promise<P>;
   wrapGenerate<R>(options: { doGenerate: () => PromiseLike<R>; params: CallParams; model: ModelInfo }): Promise<R>;
-  wrapStream<R extends { stream: ReadableStream<any> }>(options: { doStream: () => PromiseLike<R>; params: CallParams; model: ModelInfo }): Promise<R>;
+  wrapStream<R extends { stream: ReadableStream<any> }>(options: {
+    doStream: () => PromiseLike<R>;
+    params: CallParams;
+    model: ModelInfo;
+  }): Promise<R>;
   /** The helpers of another conversation served by the same middleware. */
   session(sessionId: string): HookwiseSession;
   /** Releases the engine (plugin resources, state locks). */
@@ -79,8 +86,14 @@ const isText = (text: unknown): text is string => typeof text === 'string' && te
  * server: two clearings with different rules would each move the cached prefix.
  */
 function serverClearsToolResults(params: CallParams): boolean {
-  const edits = (params.providerOptions as { anthropic?: { contextManagement?: { edits?: unknown } } } | undefined)?.anthropic?.contextManagement?.edits;
-  return Array.isArray(edits) && edits.some((edit) => typeof (edit as { type?: unknown })?.type === 'string' && (edit as { type: string }).type.startsWith('clear_tool_uses'));
+  const edits = (params.providerOptions as { anthropic?: { contextManagement?: { edits?: unknown } } } | undefined)?.anthropic
+    ?.contextManagement?.edits;
+  return (
+    Array.isArray(edits) &&
+    edits.some(
+      (edit) => typeof (edit as { type?: unknown })?.type === 'string' && (edit as { type: string }).type.startsWith('clear_tool_uses'),
+    )
+  );
 }
 
 function sessionIdOf(params: CallParams, fallback: string): string {
@@ -105,8 +118,13 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
       // An AI SDK app has no command registry of its own: a prompt typed as `/name args` is passed
       // as a command, and plugins act only on commands they find a file for.
       const command = parseSlashCommand(prompted);
-      const submitted = await binding.emit('prompt:submit', sessionId, () => ({ ...binding.common(sessionId), prompt: prompted, ...(command ? { command } : {}) }));
-      if (submitted?.block) binding.logger.warn(`a hook asked to stop this prompt, which a model middleware cannot do: ${submitted.block.reason}`);
+      const submitted = await binding.emit('prompt:submit', sessionId, () => ({
+        ...binding.common(sessionId),
+        prompt: prompted,
+        ...(command ? { command } : {}),
+      }));
+      if (submitted?.block)
+        binding.logger.warn(`a hook asked to stop this prompt, which a model middleware cannot do: ${submitted.block.reason}`);
       if (isText(submitted?.context)) session.nextRequest.push(submitted.context);
     }
     session.userMessages = users;
@@ -118,9 +136,16 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
     });
     let next: PromptMessage[] = prompt as PromptMessage[];
     if (outcome?.value !== undefined && converted) {
-      const applied = applyToPrompt(prompt, converted, outcome.value as Message[], { toolResults: !serverClearsToolResults(params), memo: session.applied });
-      if (applied.outputsLeft > 0) binding.logger.debug(`llm:before: ${applied.outputsLeft} tool output(s) left to the provider's own clearing (contextManagement)`);
-      if (applied.editsIgnored > 0) binding.logger.warn(`llm:before asked for ${applied.editsIgnored} edit(s) a prompt cannot take (added or dropped messages); they were left out`);
+      const applied = applyToPrompt(prompt, converted, outcome.value as Message[], {
+        toolResults: !serverClearsToolResults(params),
+        memo: session.applied,
+      });
+      if (applied.outputsLeft > 0)
+        binding.logger.debug(`llm:before: ${applied.outputsLeft} tool output(s) left to the provider's own clearing (contextManagement)`);
+      if (applied.editsIgnored > 0)
+        binding.logger.warn(
+          `llm:before asked for ${applied.editsIgnored} edit(s) a prompt cannot take (added or dropped messages); they were left out`,
+        );
       binding.logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s) and ${applied.inputsReplaced} tool input(s) replaced`);
       next = applied.prompt;
     }
@@ -161,12 +186,23 @@ function wrapTools<T extends Record<string, ToolLike>>(binding: Binding, session
         try {
           output = await execute(input, executeOptions);
         } catch (error) {
-          await binding.emit('tool:after', sessionId, () => ({ ...common(), output: errorText(error), ok: false, error: errorText(error), durationMs: Date.now() - startedAt }));
+          await binding.emit('tool:after', sessionId, () => ({
+            ...common(),
+            output: errorText(error),
+            ok: false,
+            error: errorText(error),
+            durationMs: Date.now() - startedAt,
+          }));
           throw error;
         }
         // A streaming tool (an async iterable) reaches the SDK as it is: its parts are the app's.
         if (output !== null && typeof output === 'object' && Symbol.asyncIterator in output) return output;
-        const after = await binding.emit('tool:after', sessionId, () => ({ ...common(), output, ok: true, durationMs: Date.now() - startedAt }));
+        const after = await binding.emit('tool:after', sessionId, () => ({
+          ...common(),
+          output,
+          ok: true,
+          durationMs: Date.now() - startedAt,
+        }));
         if (isText(after?.context)) binding.tracker(sessionId).nextRequest.push(after.context);
         // A replaced output enters the history; a tool with its own `toModelOutput` keeps its output's type.
         if (after?.value !== undefined && (typeof output === 'string' || !('toModelOutput' in tool))) return after.value;
@@ -185,7 +221,10 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
     onFinish: async (event) => {
       await binding.guarded('agent:stop', sessionId, async () => {
         const lastMessage = typeof event?.text === 'string' && event.text !== '' ? event.text : undefined;
-        const outcome = await binding.emit('agent:stop', sessionId, () => ({ ...binding.common(sessionId), ...(lastMessage ? { lastMessage } : {}) }));
+        const outcome = await binding.emit('agent:stop', sessionId, () => ({
+          ...binding.common(sessionId),
+          ...(lastMessage ? { lastMessage } : {}),
+        }));
         if (outcome?.block) binding.logger.warn(`a hook asked the agent to go on, which onFinish cannot do: ${outcome.block.reason}`);
         if (isText(outcome?.context)) binding.tracker(sessionId).nextRequest.push(outcome.context);
       });
@@ -195,7 +234,11 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
       const session = binding.tracker(sessionId);
       const tokensBefore = compactOptions.tokensBefore ?? session.contextTokens;
       const before = await binding.guarded('compact:before', sessionId, () =>
-        binding.emit('compact:before', sessionId, () => ({ ...binding.common(sessionId), trigger, ...(tokensBefore !== undefined ? { contextTokens: tokensBefore } : {}) })),
+        binding.emit('compact:before', sessionId, () => ({
+          ...binding.common(sessionId),
+          trigger,
+          ...(tokensBefore !== undefined ? { contextTokens: tokensBefore } : {}),
+        })),
       );
       if (before?.block) binding.logger.warn(`a hook asked to stop this compaction; the app decides, and compacts: ${before.block.reason}`);
       const report = await run(isText(before?.context) ? { instructions: before.context } : {});
@@ -215,7 +258,9 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
       return report;
     },
     end: async (reason = 'ended') => {
-      await binding.guarded('session:end', sessionId, () => binding.emit('session:end', sessionId, () => ({ ...binding.common(sessionId), reason })));
+      await binding.guarded('session:end', sessionId, () =>
+        binding.emit('session:end', sessionId, () => ({ ...binding.common(sessionId), reason })),
+      );
       binding.forget(sessionId);
     },
   };

@@ -23,7 +23,13 @@ describe('fromPrompt', () => {
     expect(converted.systemPrompt).toBe('You are a coding agent.');
     expect(converted.messages).toEqual([
       { role: 'user', parts: [{ type: 'text', text: 'Fix the bug.' }] },
-      { role: 'assistant', parts: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'a.ts' } }] },
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'text', text: 'Reading.' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'read', input: { path: 'a.ts' } },
+        ],
+      },
       { role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: '{"lines":3}' }] },
     ]);
   });
@@ -34,15 +40,31 @@ describe('fromPrompt', () => {
       { type: 'error-text', value: 'boom' },
       { type: 'error-json', value: { code: 1 } },
       { type: 'execution-denied', reason: 'not allowed' },
-      { type: 'content', value: [{ type: 'text', text: 'seen' }, { type: 'media', data: 'AAAA', mediaType: 'image/png' }] },
+      {
+        type: 'content',
+        value: [
+          { type: 'text', text: 'seen' },
+          { type: 'media', data: 'AAAA', mediaType: 'image/png' },
+        ],
+      },
     ];
-    const converted = fromPrompt([{ role: 'tool', content: outputs.map((output, index) => ({ type: 'tool-result', toolCallId: `c${index}`, toolName: 't', output })) }]);
-    expect(converted.messages[0]!.parts.map((part) => (part.type === 'tool-result' ? [part.output, part.isError ?? false] : undefined))).toEqual([
+    const converted = fromPrompt([
+      { role: 'tool', content: outputs.map((output, index) => ({ type: 'tool-result', toolCallId: `c${index}`, toolName: 't', output })) },
+    ]);
+    expect(
+      converted.messages[0]!.parts.map((part) => (part.type === 'tool-result' ? [part.output, part.isError ?? false] : undefined)),
+    ).toEqual([
       ['plain', false],
       ['boom', true],
       ['{"code":1}', true],
       ['not allowed', true],
-      [[{ type: 'text', text: 'seen' }, { type: 'image', mediaType: 'image/png' }], false],
+      [
+        [
+          { type: 'text', text: 'seen' },
+          { type: 'image', mediaType: 'image/png' },
+        ],
+        false,
+      ],
     ]);
   });
 });
@@ -51,18 +73,28 @@ describe('applyToPrompt', () => {
   it('replaces only what changed, as a text output, and keeps every other message the same object', () => {
     const converted = fromPrompt(prompt);
     const transformed: Message[] = converted.messages.map((message) =>
-      message.role === 'tool' ? { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '[pruned]' } : part)) } : message,
+      message.role === 'tool'
+        ? { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '[pruned]' } : part)) }
+        : message,
     );
     const applied = applyToPrompt(prompt, converted, transformed);
     expect(applied.outputsReplaced).toBe(1);
-    expect(applied.prompt[3]).toEqual({ role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: '[pruned]' } }] });
+    expect(applied.prompt[3]).toEqual({
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: '[pruned]' } }],
+    });
     expect(applied.prompt.slice(0, 3).every((message, index) => message === prompt[index])).toBe(true);
-    expect(prompt[3]!.content).toEqual([{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'json', value: { lines: 3 } } }]);
+    expect(prompt[3]!.content).toEqual([
+      { type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'json', value: { lines: 3 } } },
+    ]);
   });
 
   it('never sends an empty tool result', () => {
     const converted = fromPrompt(prompt);
-    const transformed = converted.messages.map((message) => ({ ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '' } : part)) }));
+    const transformed = converted.messages.map((message) => ({
+      ...message,
+      parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '' } : part)),
+    }));
     const applied = applyToPrompt(prompt, converted, transformed);
     expect((applied.prompt[3]!.content[0] as { output: unknown }).output).toEqual({ type: 'text', value: ' ' });
   });
@@ -77,8 +109,12 @@ describe('applyToPrompt', () => {
 });
 
 describe('system text and turns', () => {
-  it('puts hookwise\'s text right after the app\'s system messages', () => {
-    expect(withSystemText(prompt, 'rules').slice(0, 3).map((message) => message.role)).toEqual(['system', 'system', 'user']);
+  it("puts hookwise's text right after the app's system messages", () => {
+    expect(
+      withSystemText(prompt, 'rules')
+        .slice(0, 3)
+        .map((message) => message.role),
+    ).toEqual(['system', 'system', 'user']);
     expect(withSystemText(prompt.slice(1), 'rules')[0]).toEqual({ role: 'system', content: 'rules' });
   });
 
@@ -90,9 +126,14 @@ describe('system text and turns', () => {
 
 describe('createPromptConverter', () => {
   const grow = (prompt: PromptMessage[], id: string): PromptMessage[] => [
-    ...prompt.map((message) => (message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) })),
+    ...prompt.map((message) =>
+      message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) },
+    ),
     { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'read', input: { path: `${id}.ts` } }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'read', output: { type: 'text', value: `contents of ${id}` } }] },
+    {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: id, toolName: 'read', output: { type: 'text', value: `contents of ${id}` } }],
+    },
   ];
 
   it('gives what fromPrompt gives, call after call, on fresh copies of a growing prompt', () => {
@@ -104,7 +145,8 @@ describe('createPromptConverter', () => {
       const plain = fromPrompt(current);
       expect(converted.messages).toEqual(plain.messages);
       expect(converted.systemPrompt).toBe(plain.systemPrompt);
-      for (const message of converted.messages) for (const part of message.parts) if (part.type === 'tool-result') expect(converted.origins.get(part)).toBeDefined();
+      for (const message of converted.messages)
+        for (const part of message.parts) if (part.type === 'tool-result') expect(converted.origins.get(part)).toBeDefined();
     }
   });
 
@@ -114,7 +156,10 @@ describe('createPromptConverter', () => {
     const second = convert(grow(prompt, 'c2'));
     expect(second.messages.slice(0, first.messages.length).every((message, index) => message === first.messages[index])).toBe(true);
     const edited = grow(prompt, 'c2');
-    edited[3] = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: 'changed' } }] };
+    edited[3] = {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: 'changed' } }],
+    };
     const third = convert(edited);
     expect(third.messages[2]).not.toBe(second.messages[2]);
     expect(third.messages).toEqual(fromPrompt(edited).messages);
@@ -129,13 +174,22 @@ describe('applyToPrompt with a memo', () => {
       messages.map((message) => {
         if (message.role !== 'tool') return message;
         let done = kept.get(message);
-        if (!done) kept.set(message, (done = { ...message, parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '[pruned]' } : part)) }));
+        if (!done)
+          kept.set(
+            message,
+            (done = {
+              ...message,
+              parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '[pruned]' } : part)),
+            }),
+          );
         return done;
       });
     const kept = new Map<Message, Message>();
     const first = convert(prompt);
     const applied = applyToPrompt(prompt, first, pruneAll(first.messages, kept), { memo });
-    const copy = prompt.map((message) => (message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) }));
+    const copy = prompt.map((message) =>
+      message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) },
+    );
     const second = convert(copy);
     const again = applyToPrompt(copy, second, pruneAll(second.messages, kept), { memo });
     expect(again.prompt[3]).toBe(applied.prompt[3]);

@@ -75,7 +75,11 @@ function resultContent(output: unknown): { content: ToolResultContent; isError: 
     case 'content': {
       const parts = Array.isArray(value.value) ? (value.value as Array<{ type?: string; text?: string; mediaType?: string }>) : [];
       return {
-        content: parts.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text ?? '' } : { type: 'image' as const, ...(part.mediaType ? { mediaType: part.mediaType } : {}) })),
+        content: parts.map((part) =>
+          part.type === 'text'
+            ? { type: 'text' as const, text: part.text ?? '' }
+            : { type: 'image' as const, ...(part.mediaType ? { mediaType: part.mediaType } : {}) },
+        ),
         isError: false,
       };
     }
@@ -113,7 +117,12 @@ export function convertMessage(message: PromptMessage, messageIndex: number, ori
         return;
       case 'tool-call': {
         if (part.providerExecuted === true || message.role !== 'assistant') return;
-        const call: MessagePart = { type: 'tool-call', toolCallId: String(part.toolCallId), toolName: String(part.toolName), input: part.input };
+        const call: MessagePart = {
+          type: 'tool-call',
+          toolCallId: String(part.toolCallId),
+          toolName: String(part.toolName),
+          input: part.input,
+        };
         origins.set(call, { message: messageIndex, part: partIndex });
         parts.push(call);
         return;
@@ -121,7 +130,13 @@ export function convertMessage(message: PromptMessage, messageIndex: number, ori
       case 'tool-result': {
         if (message.role !== 'tool') return;
         const { content, isError } = resultContent(part.output);
-        const result: MessagePart = { type: 'tool-result', toolCallId: String(part.toolCallId), toolName: String(part.toolName), output: content, ...(isError ? { isError: true } : {}) };
+        const result: MessagePart = {
+          type: 'tool-result',
+          toolCallId: String(part.toolCallId),
+          toolName: String(part.toolName),
+          output: content,
+          ...(isError ? { isError: true } : {}),
+        };
         origins.set(result, { message: messageIndex, part: partIndex });
         parts.push(result);
         return;
@@ -131,7 +146,11 @@ export function convertMessage(message: PromptMessage, messageIndex: number, ori
     }
   });
   // Core's rule: nothing before the latest compaction summary is pruned.
-  return { role: message.role, parts, ...(message.role === 'assistant' && message.content.some(isServerCompaction) ? { compactSummary: true } : {}) };
+  return {
+    role: message.role,
+    parts,
+    ...(message.role === 'assistant' && message.content.some(isServerCompaction) ? { compactSummary: true } : {}),
+  };
 }
 
 const systemPromptOf = (prompt: readonly PromptMessage[]): string =>
@@ -167,7 +186,12 @@ function samePart(a: PromptPart, b: PromptPart): boolean {
     case 'tool-result': {
       const left = a.output as { type?: unknown; value?: unknown; reason?: unknown } | undefined;
       const right = b.output as { type?: unknown; value?: unknown; reason?: unknown } | undefined;
-      return a.toolCallId === b.toolCallId && left?.type === right?.type && left?.reason === right?.reason && (left?.value === right?.value || stringify(left?.value) === stringify(right?.value));
+      return (
+        a.toolCallId === b.toolCallId &&
+        left?.type === right?.type &&
+        left?.reason === right?.reason &&
+        (left?.value === right?.value || stringify(left?.value) === stringify(right?.value))
+      );
     }
     default:
       return false;
@@ -255,7 +279,12 @@ interface Counts {
  * message object for the same prune) is the message applied then: a conversation's repeated
  * prunes cost a lookup each, not a copy.
  */
-export function applyToPrompt(prompt: readonly PromptMessage[], converted: ConvertedPrompt, transformed: readonly Message[], options: { toolResults?: boolean; memo?: AppliedMemo } = {}): AppliedPrompt {
+export function applyToPrompt(
+  prompt: readonly PromptMessage[],
+  converted: ConvertedPrompt,
+  transformed: readonly Message[],
+  options: { toolResults?: boolean; memo?: AppliedMemo } = {},
+): AppliedPrompt {
   const toolResults = options.toolResults !== false;
   const counts: Counts = { outputsReplaced: 0, inputsReplaced: 0, outputsLeft: 0, editsIgnored: 0 };
   const replaced = new Map<number, PromptMessage>();
@@ -271,7 +300,8 @@ export function applyToPrompt(prompt: readonly PromptMessage[], converted: Conve
       for (const message of converted.messages)
         for (const original of message.parts) {
           const origin = converted.origins.get(original);
-          if (origin !== undefined && (original.type === 'tool-result' || original.type === 'tool-call')) byId.set(`${original.type} ${original.toolCallId}`, { part: original, origin });
+          if (origin !== undefined && (original.type === 'tool-result' || original.type === 'tool-call'))
+            byId.set(`${original.type} ${original.toolCallId}`, { part: original, origin });
         }
     }
     return byId.get(`${part.type} ${part.toolCallId}`);

@@ -6,7 +6,7 @@ describe('contextTokensOf', () => {
     expect(contextTokensOf({ inputTokens: { total: 12_000, noCache: 2_000, cacheRead: 9_000, cacheWrite: 1_000 } })).toBe(12_000);
   });
 
-  it('takes ai 5\'s inputTokens as the total for OpenAI-style providers, which count cached tokens in it', () => {
+  it("takes ai 5's inputTokens as the total for OpenAI-style providers, which count cached tokens in it", () => {
     expect(contextTokensOf({ inputTokens: 5_000, cachedInputTokens: 4_000 }, { openai: {} })).toBe(5_000);
   });
 

@@ -23,7 +23,8 @@ export interface CliIo {
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILT_IN = new Set(['run', 'init', 'doctor', 'report', 'commands', 'help']);
-const HOST_HELP = 'the agent to set up, by the host its adapter declares (default: the only installed host adapter; claude-code when several are)';
+const HOST_HELP =
+  'the agent to set up, by the host its adapter declares (default: the only installed host adapter; claude-code when several are)';
 const PROJECT_HELP = 'the project folder (default: $CLAUDE_PROJECT_DIR or the current folder)';
 
 function version(): string {
@@ -60,7 +61,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   let exitCode = 0;
   const program = new Command('hookwise')
-    .description('Set up and check hookwise for your agent (through the host adapters installed in the project), report on sessions, run the plugins\' commands.')
+    .description(
+      "Set up and check hookwise for your agent (through the host adapters installed in the project), report on sessions, run the plugins' commands.",
+    )
     .version(version(), '-v, --version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -80,8 +83,13 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   const initCommand = program
     .command('init')
-    .description('Set up hookwise in a project: write hookwise.config.json if there is none, set up the host (through its adapter), ignore .hookwise/ in git. Running it again changes nothing; with --plugins on an existing JSON config, it adds the plugins missing from it.')
-    .option('-p, --plugins <list>', 'plugins to use, comma-separated: installed plugin packages (found by their `hookwise-plugin` keyword), by package name or short name (`x` for `x`, `hook-x`, `@scope/x` or `@scope/hook-x`); an unknown name is an error (default: ask about each installed plugin, or all of them without a terminal)')
+    .description(
+      'Set up hookwise in a project: write hookwise.config.json if there is none, set up the host (through its adapter), ignore .hookwise/ in git. Running it again changes nothing; with --plugins on an existing JSON config, it adds the plugins missing from it.',
+    )
+    .option(
+      '-p, --plugins <list>',
+      'plugins to use, comma-separated: installed plugin packages (found by their `hookwise-plugin` keyword), by package name or short name (`x` for `x`, `hook-x`, `@scope/x` or `@scope/hook-x`); an unknown name is an error (default: ask about each installed plugin, or all of them without a terminal)',
+    )
     .option('--dry-run', 'print the changes as a diff and write nothing', false)
     .option('-C, --project <dir>', PROJECT_HELP)
     .option('--host <host>', HOST_HELP);
@@ -95,7 +103,10 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       return;
     }
     const setup = await loadHostSetup(choice.adapter);
-    if (options.host === undefined && installed.length > 1) io.stdout(`hookwise init: setting up ${setup.host} (installed host adapters: ${installed.map((adapter) => adapter.host).join(', ')}; pick one with --host)\n`);
+    if (options.host === undefined && installed.length > 1)
+      io.stdout(
+        `hookwise init: setting up ${setup.host} (installed host adapters: ${installed.map((adapter) => adapter.host).join(', ')}; pick one with --host)\n`,
+      );
     const readline = io.interactive && !options.plugins ? createInterface({ input: process.stdin, output: process.stderr }) : undefined;
     try {
       exitCode = await init({
@@ -114,7 +125,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     }
     if (exitCode === 0 && !options.dryRun) {
       const implied = chooseHost(installed, undefined);
-      io.stdout(`Run \`hookwise doctor${implied.ok && implied.adapter.host === setup.host ? '' : ` --host ${setup.host}`}\` to check the setup.\n`);
+      io.stdout(
+        `Run \`hookwise doctor${implied.ok && implied.adapter.host === setup.host ? '' : ` --host ${setup.host}`}\` to check the setup.\n`,
+      );
     }
   });
 
@@ -130,7 +143,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   program
     .command('doctor')
-    .description('Check the setup: Node version, config, plugins, writable state and logs, then what the host adapter checks (its settings, its caches). Exits 1 when something is wrong.')
+    .description(
+      'Check the setup: Node version, config, plugins, writable state and logs, then what the host adapter checks (its settings, its caches). Exits 1 when something is wrong.',
+    )
     .option('-C, --project <dir>', PROJECT_HELP)
     .option('--host <host>', HOST_HELP)
     .action(async (options: { project?: string; host?: string }) => {
@@ -145,11 +160,13 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
 
   program
     .command('report')
-    .description('Replay a session through the project\'s plugins (or every installed plugin) and report what they did or would have done. Reads a Claude Code transcript (.jsonl), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (.jsonl), told apart by content; needs no host adapter.')
+    .description(
+      "Replay a session through the project's plugins (or every installed plugin) and report what they did or would have done. Reads a Claude Code transcript (.jsonl), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (.jsonl), told apart by content; needs no host adapter.",
+    )
     .argument('<session>', 'path of the session file')
     .option('--json', 'print JSON instead of text', false)
     .option('--html <file>', 'also write an HTML report to this file')
-    .option('--config <file>', 'config file to use (default: the project\'s; without one, every installed hookwise plugin)')
+    .option('--config <file>', "config file to use (default: the project's; without one, every installed hookwise plugin)")
     .option('-C, --project <dir>', PROJECT_HELP)
     .action(async (session: string, options: { json: boolean; html?: string; config?: string; project?: string }) => {
       // Loaded here only: the other commands never pay for the report's modules.
@@ -175,7 +192,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       const commands = engine.commands();
       await engine.dispose();
       if (commands.length === 0) io.stdout('The configured plugins offer no commands.\n');
-      for (const command of commands) io.stdout(`hookwise ${command.name}${command.usage ? ` ${command.usage}` : ''}  ${command.description} (${command.pluginName})\n`);
+      for (const command of commands)
+        io.stdout(`hookwise ${command.name}${command.usage ? ` ${command.usage}` : ''}  ${command.description} (${command.pluginName})\n`);
     });
 
   try {
@@ -193,7 +211,9 @@ async function runThroughHost(args: string[], io: CliIo): Promise<number> {
   const choice = chooseHost(findHostAdapters(projectDirOf(io)), undefined);
   const setup = choice.ok ? await loadHostSetup(choice.adapter) : undefined;
   if (!setup?.run) {
-    io.stderr(`hookwise run: ${choice.ok ? `the ${choice.adapter.host} adapter has no hook command (its hooks run inside the host)` : choice.message}\n`);
+    io.stderr(
+      `hookwise run: ${choice.ok ? `the ${choice.adapter.host} adapter has no hook command (its hooks run inside the host)` : choice.message}\n`,
+    );
     return 1;
   }
   return setup.run(args);
@@ -257,7 +277,9 @@ async function runPluginCommand(argv: string[], io: CliIo): Promise<number> {
       })
       .sort((left, right) => right.split(/\s+/).length - left.split(/\s+/).length)[0];
     if (!match) {
-      io.stderr(`hookwise: unknown command "${args.join(' ')}". Built-in: run, init, doctor, report, commands. Plugin commands: ${names.join(', ') || 'none configured'}.\n`);
+      io.stderr(
+        `hookwise: unknown command "${args.join(' ')}". Built-in: run, init, doctor, report, commands. Plugin commands: ${names.join(', ') || 'none configured'}.\n`,
+      );
       return 1;
     }
     const text = await engine.runCommand(match, args.slice(match.split(/\s+/).length), sessionId ? { sessionId } : {});

@@ -35,7 +35,8 @@ export async function doctor(options: DoctorOptions): Promise<number> {
   if (major > MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor >= MINIMUM_NODE[1])) ok(`Node ${process.versions.node}`);
   else problem(`Node ${process.versions.node} is too old: hookwise needs ${MINIMUM_NODE.join('.')} or newer`);
   // Only a host that starts a process per event (its adapter has a hook command) pays it.
-  if (process.env.NODE_EXTRA_CA_CERTS && major < 22 && host?.run) warn('NODE_EXTRA_CA_CERTS is set: on Node 20 it makes every hook process start about 3× slower (see the README)');
+  if (process.env.NODE_EXTRA_CA_CERTS && major < 22 && host?.run)
+    warn('NODE_EXTRA_CA_CERTS is set: on Node 20 it makes every hook process start about 3× slower (see the README)');
   if (!host) problem((setup as { missing: string }).missing);
 
   const configFile = findProjectConfig(projectDir);
@@ -49,7 +50,9 @@ export async function doctor(options: DoctorOptions): Promise<number> {
       const loaded = await loadConfig(projectDir);
       ok(`config ${path.relative(projectDir, configFile)} is valid`);
       const { engine } = await loadProjectEngine(projectDir, { inMemory: true, host: host?.host ?? 'cli' });
-      ok(`plugins resolve from the project: ${engine.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none configured'}`);
+      ok(
+        `plugins resolve from the project: ${engine.plugins.map((plugin) => `${plugin.name}@${plugin.version}`).join(', ') || 'none configured'}`,
+      );
       used = pointsInUse(engine);
       await engine.dispose();
       if (loaded.config.stateDir) stateDir = path.resolve(projectDir, loaded.config.stateDir);

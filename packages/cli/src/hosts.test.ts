@@ -26,7 +26,11 @@ describe('findHostAdapters', () => {
     install(project, 'not-a-host', { hookwise: { plugin: true }, keywords: ['hookwise-plugin'] });
     writeFileSync(path.join(project, 'node_modules', 'stray-file'), '');
     expect(findHostAdapters(project)).toEqual([
-      { host: 'pi', packageName: '@acme/adapter-pi', setupFile: path.join(project, 'node_modules', '@acme', 'adapter-pi', 'dist', 'setup.js') },
+      {
+        host: 'pi',
+        packageName: '@acme/adapter-pi',
+        setupFile: path.join(project, 'node_modules', '@acme', 'adapter-pi', 'dist', 'setup.js'),
+      },
       { host: 'x', packageName: 'adapter-x', setupFile: path.join(root, 'workspace', 'node_modules', 'adapter-x', 'setup.js') },
     ]);
   });
@@ -38,12 +42,21 @@ describe('chooseHost', () => {
   it('takes --host, else the only adapter, else claude-code among several, else the first', () => {
     expect(chooseHost([adapter('opencode'), adapter('pi')], 'pi')).toMatchObject({ ok: true, adapter: { host: 'pi' } });
     expect(chooseHost([adapter('opencode')], undefined)).toMatchObject({ ok: true, adapter: { host: 'opencode' } });
-    expect(chooseHost([adapter('claude-code'), adapter('opencode')], undefined)).toMatchObject({ ok: true, adapter: { host: 'claude-code' } });
+    expect(chooseHost([adapter('claude-code'), adapter('opencode')], undefined)).toMatchObject({
+      ok: true,
+      adapter: { host: 'claude-code' },
+    });
     expect(chooseHost([adapter('opencode'), adapter('pi')], undefined)).toMatchObject({ ok: true, adapter: { host: 'opencode' } });
   });
 
   it('says what is missing', () => {
-    expect(chooseHost([], undefined)).toMatchObject({ ok: false, message: expect.stringContaining('no hookwise host adapter is installed here') });
-    expect(chooseHost([adapter('opencode')], 'pi')).toMatchObject({ ok: false, message: expect.stringContaining('installed: opencode (@hookwise/adapter-opencode)') });
+    expect(chooseHost([], undefined)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('no hookwise host adapter is installed here'),
+    });
+    expect(chooseHost([adapter('opencode')], 'pi')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('installed: opencode (@hookwise/adapter-opencode)'),
+    });
   });
 });

@@ -59,10 +59,19 @@ export function chooseHost(installed: readonly HostAdapter[], wanted: string | u
   if (wanted !== undefined) {
     const adapter = installed.find((candidate) => candidate.host === wanted);
     if (adapter) return { ok: true, adapter, installed };
-    return { ok: false, message: `no host adapter for "${wanted}" is installed here; ${installed.length > 0 ? `installed: ${names}` : 'none is'} (npm install -D the adapter of your agent first)` };
+    return {
+      ok: false,
+      message: `no host adapter for "${wanted}" is installed here; ${installed.length > 0 ? `installed: ${names}` : 'none is'} (npm install -D the adapter of your agent first)`,
+    };
   }
-  if (installed.length === 0) return { ok: false, message: 'no hookwise host adapter is installed here (a package whose package.json declares "hookwise": { "host": … }); npm install -D the adapter of your agent first' };
-  const adapter = installed.length === 1 ? installed[0]! : (installed.find((candidate) => candidate.host === DEFAULT_HOST) ?? installed[0]!);
+  if (installed.length === 0)
+    return {
+      ok: false,
+      message:
+        'no hookwise host adapter is installed here (a package whose package.json declares "hookwise": { "host": … }); npm install -D the adapter of your agent first',
+    };
+  const adapter =
+    installed.length === 1 ? installed[0]! : (installed.find((candidate) => candidate.host === DEFAULT_HOST) ?? installed[0]!);
   return { ok: true, adapter, installed };
 }
 
@@ -70,6 +79,7 @@ export function chooseHost(installed: readonly HostAdapter[], wanted: string | u
 export async function loadHostSetup(adapter: HostAdapter): Promise<HostSetup> {
   const module = (await import(pathToFileURL(adapter.setupFile).href)) as { default?: HostSetup; setup?: HostSetup };
   const setup = module.default ?? module.setup;
-  if (!setup || typeof setup.init !== 'function' || typeof setup.doctor !== 'function') throw new Error(`${adapter.packageName}: ${adapter.setupFile} exports no host setup (an object with init and doctor)`);
+  if (!setup || typeof setup.init !== 'function' || typeof setup.doctor !== 'function')
+    throw new Error(`${adapter.packageName}: ${adapter.setupFile} exports no host setup (an object with init and doctor)`);
   return setup;
 }

@@ -2,7 +2,15 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFil
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import type { HostSetup, PlannedFile } from './host-setup.js';
-import { engineForPlugins, findProjectConfig, installedPlugins, loadProjectEngine, pointsInUse, resolvePluginNames, shortPluginName } from './project.js';
+import {
+  engineForPlugins,
+  findProjectConfig,
+  installedPlugins,
+  loadProjectEngine,
+  pointsInUse,
+  resolvePluginNames,
+  shortPluginName,
+} from './project.js';
 
 export interface InitOptions {
   projectDir: string;
@@ -51,7 +59,12 @@ export async function init(options: InitOptions): Promise<number> {
     packages = chosen.packages;
     const file = path.join(projectDir, 'hookwise.config.json');
     const config = { plugins: Object.fromEntries(packages.map((name) => [name, {}])) };
-    planned.push({ file, before: undefined, after: `${JSON.stringify(config, null, 2)}\n`, summary: `write ${relative(file)} (plugins: ${packages.join(', ') || 'none'})` });
+    planned.push({
+      file,
+      before: undefined,
+      after: `${JSON.stringify(config, null, 2)}\n`,
+      summary: `write ${relative(file)} (plugins: ${packages.join(', ') || 'none'})`,
+    });
   }
 
   // 2. The host's files.
@@ -63,7 +76,9 @@ export async function init(options: InitOptions): Promise<number> {
     stdout,
     stderr,
     pointsInUse: async () => {
-      const engine = packages ? await engineForPlugins(projectDir, packages, setup.host) : (await loadProjectEngine(projectDir, { inMemory: true, host: setup.host })).engine;
+      const engine = packages
+        ? await engineForPlugins(projectDir, packages, setup.host)
+        : (await loadProjectEngine(projectDir, { inMemory: true, host: setup.host })).engine;
       try {
         return pointsInUse(engine);
       } finally {
@@ -80,15 +95,32 @@ export async function init(options: InitOptions): Promise<number> {
   // 3. .gitignore.
   const gitignore = path.join(projectDir, '.gitignore');
   const ignoreText = existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : undefined;
-  const ignored = (ignoreText ?? '').split(/\r?\n/).some((line) => ['.hookwise', '.hookwise/', '/.hookwise', '/.hookwise/'].includes(line.trim()));
+  const ignored = (ignoreText ?? '')
+    .split(/\r?\n/)
+    .some((line) => ['.hookwise', '.hookwise/', '/.hookwise', '/.hookwise/'].includes(line.trim()));
   if (!ignored) {
     const base = ignoreText === undefined || ignoreText === '' ? '' : ignoreText.endsWith('\n') ? ignoreText : `${ignoreText}\n`;
-    planned.push({ file: gitignore, before: ignoreText, after: `${base}# hookwise session state and logs\n.hookwise/\n`, summary: `add .hookwise/ to ${relative(gitignore)}` });
+    planned.push({
+      file: gitignore,
+      before: ignoreText,
+      after: `${base}# hookwise session state and logs\n.hookwise/\n`,
+      summary: `add .hookwise/ to ${relative(gitignore)}`,
+    });
   }
 
   if (options.dryRun) {
     if (planned.length === 0) stdout('hookwise init --dry-run: nothing to change\n');
-    for (const item of planned) stdout(createTwoFilesPatch(relative(item.file), relative(item.file), item.before ?? '', item.after, item.before === undefined ? '(new file)' : 'current', 'after hookwise init'));
+    for (const item of planned)
+      stdout(
+        createTwoFilesPatch(
+          relative(item.file),
+          relative(item.file),
+          item.before ?? '',
+          item.after,
+          item.before === undefined ? '(new file)' : 'current',
+          'after hookwise init',
+        ),
+      );
     return 0;
   }
 
@@ -110,7 +142,11 @@ export async function init(options: InitOptions): Promise<number> {
  * (those already in it keep their options); a JS or TS config is code, so the user is told what to add.
  * Unknown names are an error, as for a new config.
  */
-function addPlugins(configFile: string, options: InitOptions, relative: (file: string) => string): { ok: true; file?: PlannedFile } | { ok: false; message: string } {
+function addPlugins(
+  configFile: string,
+  options: InitOptions,
+  relative: (file: string) => string,
+): { ok: true; file?: PlannedFile } | { ok: false; message: string } {
   const chosen = resolvePluginNames(splitList(options.plugins!), installedPlugins(options.projectDir));
   if (!chosen.ok) return chosen;
   const before = readFileSync(configFile, 'utf8');
@@ -118,28 +154,51 @@ function addPlugins(configFile: string, options: InitOptions, relative: (file: s
   try {
     config = configFile.endsWith('.json') ? (JSON.parse(before) as typeof config) : {};
   } catch (error) {
-    return { ok: false, message: `${relative(configFile)} is not valid JSON (${(error as Error).message}); run \`hookwise doctor\` to see where` };
+    return {
+      ok: false,
+      message: `${relative(configFile)} is not valid JSON (${(error as Error).message}); run \`hookwise doctor\` to see where`,
+    };
   }
-  const listed = Array.isArray(config.plugins) ? config.plugins.map((entry) => (Array.isArray(entry) ? entry[0] : entry)) : Object.keys((config.plugins as Record<string, unknown> | undefined) ?? {});
+  const listed = Array.isArray(config.plugins)
+    ? config.plugins.map((entry) => (Array.isArray(entry) ? entry[0] : entry))
+    : Object.keys((config.plugins as Record<string, unknown> | undefined) ?? {});
   const missing = chosen.packages.filter((name) => !listed.includes(name));
   if (missing.length === 0) return { ok: true };
   // A config in code is the user's to edit: say what to add, and set up the rest.
   if (!configFile.endsWith('.json')) {
-    options.stderr(`hookwise init: keeping ${relative(configFile)} (a config in code): add ${missing.join(', ')} to its plugins yourself if it lacks them`);
+    options.stderr(
+      `hookwise init: keeping ${relative(configFile)} (a config in code): add ${missing.join(', ')} to its plugins yourself if it lacks them`,
+    );
     return { ok: true };
   }
-  const plugins = Array.isArray(config.plugins) ? [...config.plugins, ...missing] : { ...((config.plugins as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(missing.map((name) => [name, {}])) };
-  return { ok: true, file: { file: configFile, before, after: `${JSON.stringify({ ...config, plugins }, null, 2)}\n`, summary: `add ${missing.join(', ')} to ${relative(configFile)}` } };
+  const plugins = Array.isArray(config.plugins)
+    ? [...config.plugins, ...missing]
+    : { ...((config.plugins as Record<string, unknown> | undefined) ?? {}), ...Object.fromEntries(missing.map((name) => [name, {}])) };
+  return {
+    ok: true,
+    file: {
+      file: configFile,
+      before,
+      after: `${JSON.stringify({ ...config, plugins }, null, 2)}\n`,
+      summary: `add ${missing.join(', ')} to ${relative(configFile)}`,
+    },
+  };
 }
 
-const splitList = (entries: readonly string[]): string[] => entries.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
+const splitList = (entries: readonly string[]): string[] =>
+  entries
+    .flatMap((entry) => entry.split(','))
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 
 async function choosePlugins(options: InitOptions): Promise<{ ok: true; packages: string[] } | { ok: false; message: string }> {
   // Offered and matched: the plugins installed in the project, found by their package.json marker.
   const installed = installedPlugins(options.projectDir);
   if (options.plugins) return resolvePluginNames(splitList(options.plugins), installed);
   if (!options.ask) {
-    options.stderr(`hookwise init: no --plugins given and no terminal to ask; using every installed plugin: ${installed.join(', ') || 'none'}\n`);
+    options.stderr(
+      `hookwise init: no --plugins given and no terminal to ask; using every installed plugin: ${installed.join(', ') || 'none'}\n`,
+    );
     return { ok: true, packages: installed };
   }
   const chosen: string[] = [];

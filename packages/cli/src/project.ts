@@ -1,5 +1,14 @@
 import { points, type HookwiseConfig, type PluginInstance, type PointName } from '@hookwise/core';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, findConfigFile, loadConfig, loadPlugin, silentLogger, type Engine } from '@hookwise/core/host';
+import {
+  createEngine,
+  createMemoryEventLog,
+  createMemoryStateStore,
+  findConfigFile,
+  loadConfig,
+  loadPlugin,
+  silentLogger,
+  type Engine,
+} from '@hookwise/core/host';
 import { findInstalledPlugins } from '@hookwise/core/fs';
 
 /** The project's config file (core's lookup), if any. */
@@ -25,25 +34,37 @@ export function shortPluginName(packageName: string): string {
  * matches itself, and wins over other matches). No rule names a plugin: the names come from
  * what is installed.
  */
-export function resolvePluginNames(requested: readonly string[], installed: readonly string[]): { ok: true; packages: string[] } | { ok: false; message: string } {
+export function resolvePluginNames(
+  requested: readonly string[],
+  installed: readonly string[],
+): { ok: true; packages: string[] } | { ok: false; message: string } {
   const packages: string[] = [];
-  const listed = installed.length > 0 ? `installed: ${installed.map((name) => `${shortPluginName(name)} (${name})`).join(', ')}` : 'no hookwise plugin is installed here (npm install -D a package with the `hookwise-plugin` keyword)';
+  const listed =
+    installed.length > 0
+      ? `installed: ${installed.map((name) => `${shortPluginName(name)} (${name})`).join(', ')}`
+      : 'no hookwise plugin is installed here (npm install -D a package with the `hookwise-plugin` keyword)';
   for (const entry of requested) {
     const wanted = entry.trim();
     const exact = installed.includes(wanted) ? [wanted] : undefined;
-    const matches = exact ?? installed.filter((name) => {
-      const bare = name.startsWith('@') ? name.slice(name.indexOf('/') + 1) : undefined;
-      return name === wanted || name === `hook-${wanted}` || bare === wanted || bare === `hook-${wanted}`;
-    });
+    const matches =
+      exact ??
+      installed.filter((name) => {
+        const bare = name.startsWith('@') ? name.slice(name.indexOf('/') + 1) : undefined;
+        return name === wanted || name === `hook-${wanted}` || bare === wanted || bare === `hook-${wanted}`;
+      });
     if (matches.length === 0) return { ok: false, message: `no installed hookwise plugin matches "${wanted}"; ${listed}` };
-    if (matches.length > 1) return { ok: false, message: `"${wanted}" matches several installed plugins (${matches.join(', ')}): name the package` };
+    if (matches.length > 1)
+      return { ok: false, message: `"${wanted}" matches several installed plugins (${matches.join(', ')}): name the package` };
     if (!packages.includes(matches[0]!)) packages.push(matches[0]!);
   }
   return { ok: true, packages };
 }
 
 /** An engine for inspection (init, doctor, plugin commands): real config, but state kept in memory unless asked otherwise. */
-export async function loadProjectEngine(projectDir: string, options: { configFile?: string; inMemory?: boolean; host: string }): Promise<{ engine: Engine; file: string | undefined }> {
+export async function loadProjectEngine(
+  projectDir: string,
+  options: { configFile?: string; inMemory?: boolean; host: string },
+): Promise<{ engine: Engine; file: string | undefined }> {
   const loaded = await loadConfig(projectDir, options.configFile ? { file: options.configFile } : {});
   const engine = createEngine({
     config: loaded.config,
@@ -59,7 +80,14 @@ export async function engineForPlugins(projectDir: string, packages: readonly st
   const plugins: Array<PluginInstance<any>> = [];
   for (const name of packages) plugins.push(await loadPlugin(name, { from: projectDir }));
   const config: HookwiseConfig = { plugins };
-  return createEngine({ config, projectDir, host, stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
+  return createEngine({
+    config,
+    projectDir,
+    host,
+    stateStore: createMemoryStateStore(),
+    eventLog: createMemoryEventLog(),
+    logger: silentLogger,
+  });
 }
 
 /** The lifecycle points some configured hook listens on, with the plugins on each. */

@@ -17,11 +17,23 @@ function scratch(...adapters: string[]): ScratchProject {
 describe('hookwise for OpenCode, without the Claude Code adapter', () => {
   it('init --host opencode writes the config and the opencode.json entry, and doctor --host opencode passes', () => {
     const project = scratch('adapter-opencode');
-    expect(readdirSync(path.join(project.dir, 'node_modules', '@hookwise')).sort()).toEqual(['adapter-opencode', 'cli', 'core', 'hook-precompact', 'hook-prune', 'hook-suggest']);
+    expect(readdirSync(path.join(project.dir, 'node_modules', '@hookwise')).sort()).toEqual([
+      'adapter-opencode',
+      'cli',
+      'core',
+      'hook-precompact',
+      'hook-prune',
+      'hook-suggest',
+    ]);
     const init = run(project, ['init', '--host', 'opencode', '--plugins', 'prune,precompact,suggest']);
     expect(init.code, init.stderr).toBe(0);
-    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} } });
-    expect(JSON.parse(read(project, 'opencode.json'))).toEqual({ $schema: 'https://opencode.ai/config.json', plugin: ['./node_modules/@hookwise/adapter-opencode'] });
+    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({
+      plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': {} },
+    });
+    expect(JSON.parse(read(project, 'opencode.json'))).toEqual({
+      $schema: 'https://opencode.ai/config.json',
+      plugin: ['./node_modules/@hookwise/adapter-opencode'],
+    });
     expect(read(project, '.gitignore')).toContain('.hookwise/');
     expect(existsSync(path.join(project.dir, '.claude'))).toBe(false);
 
@@ -47,13 +59,17 @@ describe('init --plugins on an existing config', () => {
     expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
     const typo = run(project, ['init', '--plugins', 'nosuch']);
     expect(typo.code).toBe(1);
-    expect(typo.stderr).toMatch(/no installed hookwise plugin matches "nosuch"; installed: .*suggest \(@hookwise\/hook-suggest\).*nothing was changed/);
+    expect(typo.stderr).toMatch(
+      /no installed hookwise plugin matches "nosuch"; installed: .*suggest \(@hookwise\/hook-suggest\).*nothing was changed/,
+    );
     expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-suggest': {} } });
 
     const added = run(project, ['init', '--plugins', 'prune,suggest']);
     expect(added.code, added.stderr).toBe(0);
     expect(added.stdout).toContain('✓ add @hookwise/hook-prune to hookwise.config.json');
-    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({ plugins: { '@hookwise/hook-suggest': {}, '@hookwise/hook-prune': {} } });
+    expect(JSON.parse(read(project, 'hookwise.config.json'))).toEqual({
+      plugins: { '@hookwise/hook-suggest': {}, '@hookwise/hook-prune': {} },
+    });
     expect(run(project, ['init', '--plugins', 'prune']).stdout).toContain('already set up: nothing changed');
   });
 });
@@ -61,7 +77,10 @@ describe('init --plugins on an existing config', () => {
 describe('doctor on a broken config', () => {
   it("calls it the user's config error and names the line and column", () => {
     const project = scratch('adapter-opencode');
-    writeFileSync(path.join(project.dir, 'hookwise.config.json'), '{\n  "plugins": {\n    "@hookwise/hook-suggest": {}\n    "@hookwise/hook-prune": {}\n  }\n}\n');
+    writeFileSync(
+      path.join(project.dir, 'hookwise.config.json'),
+      '{\n  "plugins": {\n    "@hookwise/hook-suggest": {}\n    "@hookwise/hook-prune": {}\n  }\n}\n',
+    );
     const doctor = run(project, ['doctor']);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(/error in your hookwise config: .*hookwise\.config\.json: is not valid JSON at line 4, column 5: /);
@@ -97,8 +116,12 @@ describe('choosing the host', () => {
     const project = scratch('adapter-opencode', 'adapter-claude-code');
     const init = run(project, ['init', '--plugins', 'suggest']);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain('hookwise init: setting up claude-code (installed host adapters: claude-code, opencode; pick one with --host)');
-    expect(read(project, '.claude/settings.json')).toContain('node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs\\" run SessionStart');
+    expect(init.stdout).toContain(
+      'hookwise init: setting up claude-code (installed host adapters: claude-code, opencode; pick one with --host)',
+    );
+    expect(read(project, '.claude/settings.json')).toContain(
+      'node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs\\" run SessionStart',
+    );
     expect(existsSync(path.join(project.dir, 'opencode.json'))).toBe(false);
 
     const opencode = run(project, ['init', '--host', 'opencode']);
@@ -163,15 +186,20 @@ describe('report, whatever host adapter is installed or not', () => {
 
   it('refuses a file it does not read in one line, exit 1', () => {
     const project = scratch();
-    const result = run(project, ['report', path.join(packagesDir, '..', 'fixtures', 'roo-intent-trace', 'tedoaba-roo-code', 'agent_trace.jsonl')]);
+    const result = run(project, [
+      'report',
+      path.join(packagesDir, '..', 'fixtures', 'roo-intent-trace', 'tedoaba-roo-code', 'agent_trace.jsonl'),
+    ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^hookwise report: .*agent_trace\.jsonl is JSONL but not a session file: expected a Claude Code transcript .* an OpenCode export .* or a pi session file .*\n$/);
+    expect(result.stderr).toMatch(
+      /^hookwise report: .*agent_trace\.jsonl is JSONL but not a session file: expected a Claude Code transcript .* an OpenCode export .* or a pi session file .*\n$/,
+    );
   });
 });
 
 describe('the CLI', () => {
-  it('has --version and --help for every command, with the installed hosts\' init options', () => {
+  it("has --version and --help for every command, with the installed hosts' init options", () => {
     const project = scratch('adapter-claude-code');
     expect(run(project, ['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     for (const command of ['init', 'doctor', 'report', 'commands']) {
@@ -180,7 +208,8 @@ describe('the CLI', () => {
       expect(help.stdout, command).toContain(`Usage: hookwise ${command}`);
     }
     const commands = run(project, ['--help']).stdout;
-    for (const command of ['init', 'doctor', 'report', 'run', 'commands']) expect(commands, command).toMatch(new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['init', 'doctor', 'report', 'run', 'commands'])
+      expect(commands, command).toMatch(new RegExp(`^  ${command} `, 'm'));
     const report = run(project, ['report', '--help']).stdout.replace(/\s+/g, ' ');
     for (const host of ['Claude Code', 'OpenCode', 'pi session']) expect(report, host).toContain(host);
     expect(run(project, ['init', '--help']).stdout).toMatch(/--scope <scope>\s+which Claude Code settings file to write \(claude-code\)/);
@@ -190,7 +219,9 @@ describe('the CLI', () => {
     const project = scratch('adapter-claude-code');
     expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
     // `hookwise run` reaches the host's hook command, as settings written with `--command "npx hookwise"` call it.
-    const start = run(project, ['run', 'SessionStart'], { input: JSON.stringify({ session_id: 'sess-9', hook_event_name: 'SessionStart', source: 'startup', cwd: project.dir }) });
+    const start = run(project, ['run', 'SessionStart'], {
+      input: JSON.stringify({ session_id: 'sess-9', hook_event_name: 'SessionStart', source: 'startup', cwd: project.dir }),
+    });
     expect(start.code, start.stderr).toBe(0);
     expect(start.stdout).toBe('');
     expect(read(project, '.hookwise/state/project/hookwise-core.json')).toContain('sess-9');

@@ -52,13 +52,25 @@ describe('hookwise report from an npm install of the CLI, core and the plugins (
   });
 
   const env = () => cleanEnv(path.join(root, 'home'));
-  const npx = (args: string[]) => spawnSync('npx', ['--no-install', 'hookwise', ...args], { cwd: project, encoding: 'utf8', env: env(), timeout: 120_000 });
+  const npx = (args: string[]) =>
+    spawnSync('npx', ['--no-install', 'hookwise', ...args], { cwd: project, encoding: 'utf8', env: env(), timeout: 120_000 });
   /** The installed bin of `dir`, run from `cwd`. */
   const installedBin = (dir: string, cwd: string, args: string[]) =>
-    spawnSync(process.execPath, [path.join(dir, 'node_modules', '@hookwise', 'cli', 'bin', 'hookwise.js'), ...args], { cwd, encoding: 'utf8', env: env(), timeout: 120_000 });
+    spawnSync(process.execPath, [path.join(dir, 'node_modules', '@hookwise', 'cli', 'bin', 'hookwise.js'), ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: env(),
+      timeout: 120_000,
+    });
 
   it('installs no host adapter', () => {
-    expect(readdirSync(path.join(project, 'node_modules', '@hookwise')).sort()).toEqual(['cli', 'core', 'hook-precompact', 'hook-prune', 'hook-suggest']);
+    expect(readdirSync(path.join(project, 'node_modules', '@hookwise')).sort()).toEqual([
+      'cli',
+      'core',
+      'hook-precompact',
+      'hook-prune',
+      'hook-suggest',
+    ]);
   });
 
   it('npx hookwise report <Claude Code transcript> --json gives the figures the workspace build gives', () => {
@@ -76,12 +88,21 @@ describe('hookwise report from an npm install of the CLI, core and the plugins (
       peakContextTokens: expected.peakContextTokens,
       prune: { method: 'every-request', requests: expected.responses.length },
     });
-    expect(report.plugins.map((plugin: { name: string }) => plugin.name).sort()).toEqual(['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest']);
+    expect(report.plugins.map((plugin: { name: string }) => plugin.name).sort()).toEqual([
+      '@hookwise/hook-precompact',
+      '@hookwise/hook-prune',
+      '@hookwise/hook-suggest',
+    ]);
     expect(report.timeline.map((entry: { line: number }) => entry.line)).toEqual(expected.responses.map((response) => response.line));
     expect(report.cost.requests).toBe(expected.responses.length);
 
     // The same report as the workspace's own build, run where no config is.
-    const workspace = spawnSync(process.execPath, [bin, 'report', transcript, '--json'], { cwd: empty, encoding: 'utf8', env: env(), timeout: 120_000 });
+    const workspace = spawnSync(process.execPath, [bin, 'report', transcript, '--json'], {
+      cwd: empty,
+      encoding: 'utf8',
+      env: env(),
+      timeout: 120_000,
+    });
     expect(workspace.status, workspace.stderr).toBe(0);
     expect(report).toEqual(JSON.parse(workspace.stdout));
   });
@@ -106,6 +127,8 @@ describe('hookwise report from an npm install of the CLI, core and the plugins (
     expect(result.status).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^hookwise report: no hookwise config in .* and no hookwise plugin is installed there or beside this CLI: npm install -D @hookwise\/hook-prune @hookwise\/hook-precompact @hookwise\/hook-suggest/);
+    expect(result.stderr).toMatch(
+      /^hookwise report: no hookwise config in .* and no hookwise plugin is installed there or beside this CLI: npm install -D @hookwise\/hook-prune @hookwise\/hook-precompact @hookwise\/hook-suggest/,
+    );
   });
 });

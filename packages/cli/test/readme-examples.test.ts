@@ -12,14 +12,25 @@ import { assertBuilt, createScratchProject, type ScratchProject } from './harnes
  * not whole programs are listed in SKIPPED with the reason, so a new example runs by default.
  */
 const packagesDir = path.resolve(import.meta.dirname, '..', '..');
-const PACKAGES = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'cli', 'adapter-claude-code', 'adapter-opencode', 'adapter-vscode'];
+const PACKAGES = [
+  'core',
+  'hook-prune',
+  'hook-precompact',
+  'hook-suggest',
+  'cli',
+  'adapter-claude-code',
+  'adapter-opencode',
+  'adapter-vscode',
+];
 
 // `<package> <first line of the block>` → why it does not run on its own.
 const SKIPPED: Record<string, string> = {
   "adapter-claude-code import { query } from '@anthropic-ai/claude-agent-sdk';": 'needs a model behind the Agent SDK (run in test/e2e-sdk)',
   'adapter-vscode // src/extension.ts': 'runs inside VS Code (tested in examples/vscode-extension on a real VS Code)',
-  "cli import type { HostSetup } from '@hookwise/cli';": 'a host adapter module, loaded by the CLI (tested through adapter-opencode in cli.test.ts)',
-  "adapter-vscode import { createEngine, loadConfig } from '@hookwise/core/host';": "a fragment of an extension's task loop (its workspace folder comes from VS Code)",
+  "cli import type { HostSetup } from '@hookwise/cli';":
+    'a host adapter module, loaded by the CLI (tested through adapter-opencode in cli.test.ts)',
+  "adapter-vscode import { createEngine, loadConfig } from '@hookwise/core/host';":
+    "a fragment of an extension's task loop (its workspace folder comes from VS Code)",
 };
 
 // What an example expects to find in the project, as its prose says.
@@ -67,14 +78,27 @@ describe('README examples', () => {
   it('finds examples in the READMEs, and every skipped one still exists', () => {
     expect(all.length).toBeGreaterThan(10);
     const keys = new Set(all.map((example) => example.key));
-    expect(Object.keys(SKIPPED).filter((key) => !keys.has(key)), [...keys].join('\n')).toEqual([]);
+    expect(
+      Object.keys(SKIPPED).filter((key) => !keys.has(key)),
+      [...keys].join('\n'),
+    ).toEqual([]);
   });
 
   it.each(all.filter((example) => !(example.key in SKIPPED)).map((example) => [example.key, example] as const))('%s', (_key, example) => {
-    const source = example.language === 'ts' || example.language === 'typescript' ? ts.transpileModule(example.code, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false } }).outputText : example.code;
+    const source =
+      example.language === 'ts' || example.language === 'typescript'
+        ? ts.transpileModule(example.code, {
+            compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+          }).outputText
+        : example.code;
     const file = path.join(project.dir, `example-${readdirSync(project.dir).length}.mjs`);
     writeFileSync(file, source);
-    const result = spawnSync(process.execPath, [file], { cwd: project.dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' } });
+    const result = spawnSync(process.execPath, [file], {
+      cwd: project.dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     expect(result.status, `${result.stderr}\n--- example ---\n${example.code}`).toBe(0);
   });
 });

@@ -8,13 +8,19 @@ import { packagesDir } from './harness.js';
  * brings the `hookwise` command (the CLI, or the Claude Code adapter that depends on it) in the
  * same block: otherwise npx looks up an unrelated `hookwise` package and fails with a 404.
  */
-const readmes = [path.join(packagesDir, '..', 'README.md'), ...readdirSync(packagesDir).map((folder) => path.join(packagesDir, folder, 'README.md'))];
+const readmes = [
+  path.join(packagesDir, '..', 'README.md'),
+  ...readdirSync(packagesDir).map((folder) => path.join(packagesDir, folder, 'README.md')),
+];
 
 describe('README install lines', () => {
-  it.each(readmes.map((file) => [path.relative(path.join(packagesDir, '..'), file), file]))('%s installs the hookwise command wherever it runs it', (_name, file) => {
-    const readme = readFileSync(file, 'utf8');
-    if (!/npx hookwise /.test(readme)) return;
-    const installs = readme.split('\n').filter((line) => /^(npm install|npm i |pnpm add)\b.*@hookwise\//.test(line));
-    for (const install of installs) expect(install).toMatch(/@hookwise\/(cli|adapter-claude-code)\b/);
-  });
+  it.each(readmes.map((file) => [path.relative(path.join(packagesDir, '..'), file), file]))(
+    '%s installs the hookwise command wherever it runs it',
+    (_name, file) => {
+      const readme = readFileSync(file, 'utf8');
+      if (!/npx hookwise /.test(readme)) return;
+      const installs = readme.split('\n').filter((line) => /^(npm install|npm i |pnpm add)\b.*@hookwise\//.test(line));
+      for (const install of installs) expect(install).toMatch(/@hookwise\/(cli|adapter-claude-code)\b/);
+    },
+  );
 });

@@ -29,7 +29,8 @@ describe('plugin commands on shared state', () => {
   it('a dismissal made on one machine is what another machine reports, and nothing is written under .hookwise/state', async () => {
     const env = { HOOKWISE_STATE_URL: `${redis.url}?project=shared-cli` };
     const [first, second] = [machine(), machine()];
-    for (const project of [first, second]) writeFileSync(path.join(project.dir, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-suggest': {} } }));
+    for (const project of [first, second])
+      writeFileSync(path.join(project.dir, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-suggest': {} } }));
     const dismissed = run(first!, ['suggest', 'dismiss', '--session', 'conversation-7'], { env });
     expect(dismissed.code, dismissed.stderr).toBe(0);
     const status = run(second!, ['suggest', 'status', '--session', 'conversation-7'], { env });

@@ -23,7 +23,9 @@ import { Bench } from 'tinybench';
 const entry = async (name) => import(new URL(`../dist/${name}.js`, import.meta.url).href);
 const core = { ...(await entry('index')), ...(await entry('host')), ...(await entry('messages')), ...(await entry('claude-code')) };
 const demoDir = fileURLToPath(new URL('../../../apps/demo/', import.meta.url));
-const transcript = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
+const transcript = fileURLToPath(
+  new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url),
+);
 const PLUGINS = ['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest'];
 const SESSION = 'ae4a77f8-aedd-4bc1-888f-c94edc91af04';
 
@@ -38,7 +40,12 @@ async function buildEvents() {
   let model;
   let openResponse;
   let turnEnded = false;
-  const add = (point, payload, time) => events.push({ point, payload: { sessionId: SESSION, ...(contextTokens !== undefined ? { contextTokens } : {}), ...(model ? { model } : {}), ...payload }, time });
+  const add = (point, payload, time) =>
+    events.push({
+      point,
+      payload: { sessionId: SESSION, ...(contextTokens !== undefined ? { contextTokens } : {}), ...(model ? { model } : {}), ...payload },
+      time,
+    });
   for await (const batch of core.readTranscriptEntries(transcript)) {
     for (const entry of batch) {
       if (events.length === 0) add('session:start', { source: 'startup' }, entry.timestamp);
@@ -56,7 +63,14 @@ async function buildEvents() {
         add('compact:before', { trigger: entry.trigger === 'manual' ? 'manual' : 'auto' }, entry.timestamp);
         historyStart = wire.length;
         add('session:start', { source: 'compact' }, entry.timestamp);
-        add('compact:after', { ...(entry.preTokens !== undefined ? { tokensBefore: entry.preTokens } : {}), ...(entry.postTokens !== undefined ? { tokensAfter: entry.postTokens } : {}) }, entry.timestamp);
+        add(
+          'compact:after',
+          {
+            ...(entry.preTokens !== undefined ? { tokensBefore: entry.preTokens } : {}),
+            ...(entry.postTokens !== undefined ? { tokensAfter: entry.postTokens } : {}),
+          },
+          entry.timestamp,
+        );
         continue;
       }
       if (entry.type !== 'message' || entry.isSidechain) continue;
@@ -80,7 +94,11 @@ async function buildEvents() {
       const results = blocks.filter((block) => block.type === 'tool_result');
       for (const result of results) {
         const call = toolNames.get(result.tool_use_id) ?? { name: 'unknown', input: {} };
-        add('tool:after', { toolName: call.name, input: call.input, output: result.content, ok: result.is_error !== true, toolUseId: result.tool_use_id }, entry.timestamp);
+        add(
+          'tool:after',
+          { toolName: call.name, input: call.input, output: result.content, ok: result.is_error !== true, toolUseId: result.tool_use_id },
+          entry.timestamp,
+        );
       }
       if (results.length > 0) continue;
       const [message] = core.fromAnthropicMessages([{ role: 'user', content: blocks }]);
@@ -134,7 +152,12 @@ const pluginEngine = engineWith({ plugins }).engine;
 const twins = [];
 for (const point of Object.keys(core.points)) {
   for (const hook of pluginEngine.hooksFor(point)) {
-    twins.push(core.defineHook({ name: `${hook.pluginName}-${hook.hookName}-${point}`, on: { [point]: async (_payload, context) => void (await context.state.read()) } }));
+    twins.push(
+      core.defineHook({
+        name: `${hook.pluginName}-${hook.hookName}-${point}`,
+        on: { [point]: async (_payload, context) => void (await context.state.read()) },
+      }),
+    );
   }
 }
 const noopPlugin = core.definePlugin({ meta: { name: 'noop', version: '0.0.0' }, hooks: twins });
@@ -153,7 +176,11 @@ const configs = { '3 plugins': { plugins }, 'no-op hooks': { plugins: [noopPlugi
 // ONLY='no-op hooks' (or '3 plugins') runs one of them, e.g. under --cpu-prof.
 if (process.env.ONLY) for (const name of Object.keys(configs)) if (name !== process.env.ONLY) delete configs[name];
 const counts = events.reduce((all, event) => ({ ...all, [event.point]: (all[event.point] ?? 0) + 1 }), {});
-console.log(`${events.length} emits per replay: ${Object.entries(counts).map(([point, count]) => `${count} ${point}`).join(', ')}; ${twins.length} hooks; Node ${process.version}`);
+console.log(
+  `${events.length} emits per replay: ${Object.entries(counts)
+    .map(([point, count]) => `${count} ${point}`)
+    .join(', ')}; ${twins.length} hooks; Node ${process.version}`,
+);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -181,5 +208,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 for (const [name, { wall, cpu }] of Object.entries(results)) {
-  console.log(`${name.padEnd(12)} wall median ${median(wall).toFixed(2)} µs/emit, CPU median ${median(cpu).toFixed(2)} µs/emit (${ROUNDS} rounds)`);
+  console.log(
+    `${name.padEnd(12)} wall median ${median(wall).toFixed(2)} µs/emit, CPU median ${median(cpu).toFixed(2)} µs/emit (${ROUNDS} rounds)`,
+  );
 }

@@ -10,7 +10,9 @@ const core = { ...(await import(dist('index').href)), ...(await import(dist('hos
 
 // 1. emit cost with 0, 1 and 10 no-op hooks
 function engineWith(hookCount) {
-  const hooks = Array.from({ length: hookCount }, (_, index) => core.defineHook({ name: `noop-${index}`, on: { 'tool:after': () => undefined } }));
+  const hooks = Array.from({ length: hookCount }, (_, index) =>
+    core.defineHook({ name: `noop-${index}`, on: { 'tool:after': () => undefined } }),
+  );
   const plugin = core.definePlugin({ meta: { name: 'noop', version: '0.0.0' }, hooks });
   return core.createEngine({
     config: { plugins: [plugin()] },
@@ -23,14 +25,24 @@ function engineWith(hookCount) {
 const payload = { sessionId: 'bench', toolName: 'Read', input: { file_path: '/tmp/x' }, output: 'hello', ok: true };
 const engines = { 0: engineWith(0), 1: engineWith(1), 10: engineWith(10) };
 const bench = new Bench({ time: 700, warmupTime: 200 });
-for (const [count, engine] of Object.entries(engines)) bench.add(`emit tool:after, ${count} no-op hooks`, () => engine.emit('tool:after', payload));
+for (const [count, engine] of Object.entries(engines))
+  bench.add(`emit tool:after, ${count} no-op hooks`, () => engine.emit('tool:after', payload));
 await bench.run();
 const meanMicros = (name) => bench.tasks.find((task) => task.name === name).result.latency.mean * 1000;
-const rows = bench.tasks.map((task) => ({ task: task.name, 'mean µs': (task.result.latency.mean * 1000).toFixed(2), 'p99 µs': (task.result.latency.p99 * 1000).toFixed(2), 'ops/s': Math.round(task.result.throughput.mean) }));
+const rows = bench.tasks.map((task) => ({
+  task: task.name,
+  'mean µs': (task.result.latency.mean * 1000).toFixed(2),
+  'p99 µs': (task.result.latency.p99 * 1000).toFixed(2),
+  'ops/s': Math.round(task.result.throughput.mean),
+}));
 console.table(rows);
-const fixed = meanMicros('emit tool:after, 1 no-op hooks') - (meanMicros('emit tool:after, 10 no-op hooks') - meanMicros('emit tool:after, 1 no-op hooks')) / 9;
+const fixed =
+  meanMicros('emit tool:after, 1 no-op hooks') -
+  (meanMicros('emit tool:after, 10 no-op hooks') - meanMicros('emit tool:after, 1 no-op hooks')) / 9;
 const perHook = (meanMicros('emit tool:after, 10 no-op hooks') - meanMicros('emit tool:after, 1 no-op hooks')) / 9;
-console.log(`fixed cost per emit with hooks ≈ ${fixed.toFixed(2)} µs (aim < 20 µs); per no-op hook ≈ ${perHook.toFixed(2)} µs (aim < 5 µs); no hooks: ${meanMicros('emit tool:after, 0 no-op hooks').toFixed(2)} µs`);
+console.log(
+  `fixed cost per emit with hooks ≈ ${fixed.toFixed(2)} µs (aim < 20 µs); per no-op hook ≈ ${perHook.toFixed(2)} µs (aim < 5 µs); no hooks: ${meanMicros('emit tool:after, 0 no-op hooks').toFixed(2)} µs`,
+);
 
 // 2. importing @hookwise/core in a fresh process against `node -e 0`, paired and alternating.
 // NODE_EXTRA_CA_CERTS is removed: on Node 20 it alone makes every start ~3x slower.
@@ -66,5 +78,7 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)];
 };
 for (const [name, { times, ratios }] of Object.entries(samples)) {
-  console.log(`import ${name}: median ${median(times).toFixed(1)} ms vs node -e 0 ${median(floors).toFixed(1)} ms; paired median ratio ${median(ratios).toFixed(2)}×${name === '@hookwise/core' ? ' (aim ≤ 2×)' : ''}, ${pairs} pairs`);
+  console.log(
+    `import ${name}: median ${median(times).toFixed(1)} ms vs node -e 0 ${median(floors).toFixed(1)} ms; paired median ratio ${median(ratios).toFixed(2)}×${name === '@hookwise/core' ? ' (aim ≤ 2×)' : ''}, ${pairs} pairs`,
+  );
 }

@@ -15,11 +15,17 @@ const port = await new Promise((resolve) => {
     server.close(() => resolve(free));
   });
 });
-const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  stdio: 'ignore',
+});
 const folder = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-state-'));
 await new Promise((resolve) => setTimeout(resolve, 300));
 
-const value = { policy: { toolCalls: 0, toolCallsSinceCompaction: 0, nextToolCallSuggestion: 50 }, model: 'claude-sonnet-4-5', notes: 'x'.repeat(500) };
+const value = {
+  policy: { toolCalls: 0, toolCallsSinceCompaction: 0, nextToolCallSuggestion: 50 },
+  model: 'claude-sonnet-4-5',
+  notes: 'x'.repeat(500),
+};
 const stores = {
   memory: createMemoryStateStore(),
   files: createFileStateStore({ directory: folder }),
@@ -41,7 +47,9 @@ for (const [name, store] of Object.entries(stores)) {
     await store.update('s1', 'ns', (current) => ({ ...current, policy: { ...current.policy, toolCalls: current.policy.toolCalls + 1 } }));
     updates.push(Number(process.hrtime.bigint() - start) / 1000);
   }
-  const cells = [percentile(reads, 50), percentile(reads, 99), percentile(updates, 50), percentile(updates, 99)].map((figure) => figure.toFixed(0).padStart(13));
+  const cells = [percentile(reads, 50), percentile(reads, 99), percentile(updates, 50), percentile(updates, 99)].map((figure) =>
+    figure.toFixed(0).padStart(13),
+  );
   console.log(`${name.padEnd(8)}${cells.join(' ')}`);
 }
 await stores.redis.close();

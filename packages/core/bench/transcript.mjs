@@ -8,7 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const core = await import(new URL('../dist/claude-code.js', import.meta.url).href);
-const SESSION = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
+const SESSION = fileURLToPath(
+  new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url),
+);
 
 async function scanner() {
   let count = 0;
@@ -51,5 +53,6 @@ for (let round = 0; round < 60; round++) {
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const [scannerName, plainName] = Object.keys(tasks);
 console.log(`transcript: recorded session; Node ${process.version}`);
-for (const name of Object.keys(tasks)) console.log(`${name.padEnd(44)} CPU median ${median(samples[name]).toFixed(2)} ms, ${counts[name]} entries`);
+for (const name of Object.keys(tasks))
+  console.log(`${name.padEnd(44)} CPU median ${median(samples[name]).toFixed(2)} ms, ${counts[name]} entries`);
 console.log(`plain / scanner: ${(median(samples[plainName]) / median(samples[scannerName])).toFixed(2)}×`);

@@ -4,6 +4,15 @@
  * assistant text).
  */
 export { iterateTranscript, readTranscript, readTranscriptEntries, transcriptEntriesOf } from './messages/transcript.js';
-export type { TranscriptLine, Transcript, TranscriptCompaction, TranscriptCompactBoundary, TranscriptUsage, TranscriptEntry, TranscriptMessageEntry, TranscriptReadOptions } from './messages/transcript.js';
+export type {
+  TranscriptLine,
+  Transcript,
+  TranscriptCompaction,
+  TranscriptCompactBoundary,
+  TranscriptUsage,
+  TranscriptEntry,
+  TranscriptMessageEntry,
+  TranscriptReadOptions,
+} from './messages/transcript.js';
 export { readTranscriptTail, readContextTokens, readLastAssistantText } from './messages/transcript-tail.js';
 export type { TranscriptTail, TailReadOptions, ContextReading } from './messages/transcript-tail.js';

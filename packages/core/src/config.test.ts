@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { configFromBundle, configFromJson, configFromModule, defaultExport, defineConfig, loadConfig, loadPlugin, pluginFromModule } from './config.js';
+import {
+  configFromBundle,
+  configFromJson,
+  configFromModule,
+  defaultExport,
+  defineConfig,
+  loadConfig,
+  loadPlugin,
+  pluginFromModule,
+} from './config.js';
 import { ConfigError } from './errors.js';
 
 const made: string[] = [];
@@ -34,7 +43,10 @@ export default function fake(options) {
     },
   };
 }`;
-const fakePackage = { 'node_modules/hookwise-plugin-fake/package.json': JSON.stringify({ name: 'hookwise-plugin-fake', type: 'module', exports: './index.js' }), 'node_modules/hookwise-plugin-fake/index.js': fakePlugin };
+const fakePackage = {
+  'node_modules/hookwise-plugin-fake/package.json': JSON.stringify({ name: 'hookwise-plugin-fake', type: 'module', exports: './index.js' }),
+  'node_modules/hookwise-plugin-fake/index.js': fakePlugin,
+};
 
 describe('loadConfig', () => {
   it('gives an empty config to a project without a config file', async () => {
@@ -42,7 +54,10 @@ describe('loadConfig', () => {
   });
 
   it('loads a JSON config, resolving plugins by package name from the config folder', async () => {
-    const directory = project({ ...fakePackage, 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 2 } }, hookTimeoutMs: 900 }) });
+    const directory = project({
+      ...fakePackage,
+      'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 2 } }, hookTimeoutMs: 900 }),
+    });
     const { config, file } = await loadConfig(directory);
     expect(file).toBe(path.join(directory, 'hookwise.config.json'));
     expect(config.hookTimeoutMs).toBe(900);
@@ -60,7 +75,11 @@ describe('loadConfig', () => {
     const directory = project({ 'hookwise.config.json': '{\n  "plugins": {\n    "x": {}\n    "y": {}\n  }\n}\n' });
     const error = await loadConfig(directory).catch((caught: unknown) => caught);
     expect(ConfigError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(new RegExp(`^${path.join(directory, 'hookwise.config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON at line 4, column 5: `));
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^${path.join(directory, 'hookwise.config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: is not valid JSON at line 4, column 5: `,
+      ),
+    );
     expect((error as Error).message).not.toMatch(/position/);
   });
 
@@ -68,22 +87,33 @@ describe('loadConfig', () => {
     const directory = project({ 'hookwise.config.json': JSON.stringify({ hookTimeoutMs: 10, logLevle: 'debug' }) });
     const error = await loadConfig(directory).catch((caught: unknown) => caught);
     expect(ConfigError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toBe(`${path.join(directory, 'hookwise.config.json')}: invalid config\n✖ Unrecognized key: "logLevle"`);
+    expect((error as Error).message).toBe(
+      `${path.join(directory, 'hookwise.config.json')}: invalid config\n✖ Unrecognized key: "logLevle"`,
+    );
   });
 
   it('names the path of a bad value', async () => {
     const directory = project({ 'hookwise.config.json': JSON.stringify({ eventLog: { maxBytes: -1 } }) });
-    await expect(loadConfig(directory)).rejects.toThrow(/invalid config\n✖ Too small: expected number to be >0\n {2}→ at eventLog\.maxBytes/);
+    await expect(loadConfig(directory)).rejects.toThrow(
+      /invalid config\n✖ Too small: expected number to be >0\n {2}→ at eventLog\.maxBytes/,
+    );
   });
 
   it('names file and plugin when a plugin option is invalid', async () => {
-    const directory = project({ ...fakePackage, 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 'high' } } }) });
-    await expect(loadConfig(directory)).rejects.toThrow(/hookwise\.config\.json: at plugins\["hookwise-plugin-fake"\]: \[fake\] invalid options[\s\S]*→ at level/);
+    const directory = project({
+      ...fakePackage,
+      'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 'high' } } }),
+    });
+    await expect(loadConfig(directory)).rejects.toThrow(
+      /hookwise\.config\.json: at plugins\["hookwise-plugin-fake"\]: \[fake\] invalid options[\s\S]*→ at level/,
+    );
   });
 
   it('says how to install a plugin that does not resolve', async () => {
     const directory = project({ 'hookwise.config.json': JSON.stringify({ plugins: { '@hookwise/hook-missing': {} } }) });
-    await expect(loadConfig(directory)).rejects.toThrow(/plugin "@hookwise\/hook-missing" cannot be resolved from .*; install it in the project \(npm install @hookwise\/hook-missing\)/);
+    await expect(loadConfig(directory)).rejects.toThrow(
+      /plugin "@hookwise\/hook-missing" cannot be resolved from .*; install it in the project \(npm install @hookwise\/hook-missing\)/,
+    );
   });
 
   it('reports invalid JSON with the file name', async () => {
@@ -102,7 +132,8 @@ describe('loadConfig', () => {
 
   it('prefers the TypeScript config and compiles it once per content', async () => {
     const directory = project({
-      'hookwise.config.ts': "import { timeout } from './timeout.ts';\nconst config: { hookTimeoutMs: number } = { hookTimeoutMs: timeout };\nexport default config;\n",
+      'hookwise.config.ts':
+        "import { timeout } from './timeout.ts';\nconst config: { hookTimeoutMs: number } = { hookTimeoutMs: timeout };\nexport default config;\n",
       'timeout.ts': 'export const timeout: number = 321;\n',
       'hookwise.config.json': '{}',
     });
@@ -119,7 +150,9 @@ describe('loadConfig', () => {
   });
 
   it('never writes or imports through a link planted in the TypeScript config cache', async () => {
-    const directory = project({ 'hookwise.config.ts': 'const config: { hookTimeoutMs: number } = { hookTimeoutMs: 7 };\nexport default config;\n' });
+    const directory = project({
+      'hookwise.config.ts': 'const config: { hookTimeoutMs: number } = { hookTimeoutMs: 7 };\nexport default config;\n',
+    });
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'hookwise-elsewhere-'));
     try {
       // A linked cache folder: nothing is written where it points, the load fails naming the link.
@@ -135,7 +168,10 @@ describe('loadConfig', () => {
       const planted = path.join(elsewhere, 'config-0000000000000000.mjs');
       writeFileSync(planted, 'export default { hookTimeoutMs: 666 };\n');
       const output = readdirSync(cache).find((name) => name.endsWith('.mjs'))!;
-      writeFileSync(path.join(cache, manifest), JSON.stringify({ ...JSON.parse(readFileSync(path.join(cache, manifest), 'utf8')), output: planted }));
+      writeFileSync(
+        path.join(cache, manifest),
+        JSON.stringify({ ...JSON.parse(readFileSync(path.join(cache, manifest), 'utf8')), output: planted }),
+      );
       expect((await loadConfig(directory)).config.hookTimeoutMs).toBe(7);
       // The output replaced by a link to the planted module: neither imported nor written through.
       rmSync(path.join(cache, output));
@@ -149,14 +185,32 @@ describe('loadConfig', () => {
 
   it('builds a JSON config from modules a host supplies (a bundle), with the same checks', async () => {
     const marker = Symbol.for('hookwise.Plugin');
-    const factory = (options: unknown) => ({ [marker]: true, specificationVersion: 'v1', meta: { name: 'fake', version: '1' }, rawOptions: options, definition: { meta: { name: 'fake', version: '1' }, hooks: [] }, resolveOptions: () => options ?? {} });
+    const factory = (options: unknown) => ({
+      [marker]: true,
+      specificationVersion: 'v1',
+      meta: { name: 'fake', version: '1' },
+      rawOptions: options,
+      definition: { meta: { name: 'fake', version: '1' }, hooks: [] },
+      resolveOptions: () => options ?? {},
+    });
     // CommonJS interop in bundles can wrap a default export twice.
-    const modules = { plugin: (name: string) => (name === 'fake' ? { default: { default: factory } } : undefined), hooks: () => ({ default: [] }) };
-    const config = await configFromJson({ plugins: { fake: { level: 1 } }, hooks: ['./none.mjs'], hookTimeoutMs: 50 }, '/p/hookwise.config.json', modules);
+    const modules = {
+      plugin: (name: string) => (name === 'fake' ? { default: { default: factory } } : undefined),
+      hooks: () => ({ default: [] }),
+    };
+    const config = await configFromJson(
+      { plugins: { fake: { level: 1 } }, hooks: ['./none.mjs'], hookTimeoutMs: 50 },
+      '/p/hookwise.config.json',
+      modules,
+    );
     expect(config.hookTimeoutMs).toBe(50);
     expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 1 }]);
-    await expect(configFromJson({ hookTimeoutMs: 'soon' }, '/p/hookwise.config.json', modules)).rejects.toThrow(/\/p\/hookwise\.config\.json: invalid config\n✖ Invalid input: expected number, received string\n {2}→ at hookTimeoutMs/);
-    await expect(configFromJson({ plugins: { other: true } }, '/p/hookwise.config.json', modules)).rejects.toThrow(/plugin "other" has no default export that makes a hookwise plugin/);
+    await expect(configFromJson({ hookTimeoutMs: 'soon' }, '/p/hookwise.config.json', modules)).rejects.toThrow(
+      /\/p\/hookwise\.config\.json: invalid config\n✖ Invalid input: expected number, received string\n {2}→ at hookTimeoutMs/,
+    );
+    await expect(configFromJson({ plugins: { other: true } }, '/p/hookwise.config.json', modules)).rejects.toThrow(
+      /plugin "other" has no default export that makes a hookwise plugin/,
+    );
   });
 
   it('validates a config module a host imported itself', async () => {
@@ -181,11 +235,16 @@ describe('plugin loading by package name (the one place adapters call)', () => {
 
   it('says where it looked when no place has the package', async () => {
     const empty = project({});
-    await expect(loadPlugin('hookwise-plugin-missing', { from: [empty] })).rejects.toMatchObject({ code: 'HW_PLUGIN_NOT_FOUND', message: expect.stringContaining(`cannot be resolved from ${empty}`) });
+    await expect(loadPlugin('hookwise-plugin-missing', { from: [empty] })).rejects.toMatchObject({
+      code: 'HW_PLUGIN_NOT_FOUND',
+      message: expect.stringContaining(`cannot be resolved from ${empty}`),
+    });
   });
 
   it('validates the options (the plugin names itself)', async () => {
-    await expect(loadPlugin('hookwise-plugin-fake', { from: project(fakePackage), options: { level: 'high' } })).rejects.toThrow(/\[fake\] invalid options/);
+    await expect(loadPlugin('hookwise-plugin-fake', { from: project(fakePackage), options: { level: 'high' } })).rejects.toThrow(
+      /\[fake\] invalid options/,
+    );
   });
 
   it('unwraps a default export however a bundler shaped it, and takes a function as it is', () => {
@@ -207,7 +266,9 @@ describe('esbuild is an optional peer', () => {
     try {
       const { loadConfig: load } = await import('./config.js');
       const directory = project({ 'hookwise.config.ts': 'export default { hookTimeoutMs: 5 };\n' });
-      await expect(load(directory)).rejects.toThrow(/hookwise\.config\.ts: a TypeScript config needs esbuild, an optional peer dependency of @hookwise\/core: install it in the project \(npm install --save-dev esbuild\)/);
+      await expect(load(directory)).rejects.toThrow(
+        /hookwise\.config\.ts: a TypeScript config needs esbuild, an optional peer dependency of @hookwise\/core: install it in the project \(npm install --save-dev esbuild\)/,
+      );
       // JavaScript and JSON configs never need it.
       const plain = project({ 'hookwise.config.mjs': 'export default { hookTimeoutMs: 5 };\n' });
       expect((await load(plain)).config.hookTimeoutMs).toBe(5);
@@ -220,11 +281,18 @@ describe('esbuild is an optional peer', () => {
 
 describe('configFromBundle (modules a host imported itself)', () => {
   it('validates a bundled config module and a bundled JSON config like loadConfig', async () => {
-    expect(await configFromBundle({ kind: 'module', file: '/p/hookwise.config.mjs', module: { default: { hookTimeoutMs: 9 } } })).toEqual({ hookTimeoutMs: 9 });
+    expect(await configFromBundle({ kind: 'module', file: '/p/hookwise.config.mjs', module: { default: { hookTimeoutMs: 9 } } })).toEqual({
+      hookTimeoutMs: 9,
+    });
     await expect(configFromBundle({ kind: 'module', file: '/p/hookwise.config.mjs', module: {} })).rejects.toThrow(/has no default export/);
     const directory = project({ 'hookwise.config.json': JSON.stringify({ plugins: { 'hookwise-plugin-fake': { level: 4 } } }) });
     const module = await import(pathToFileURL(path.join(project(fakePackage), 'node_modules/hookwise-plugin-fake/index.js')).href);
-    const config = await configFromBundle({ kind: 'json', file: path.join(directory, 'hookwise.config.json'), plugins: { 'hookwise-plugin-fake': module }, hookModules: {} });
+    const config = await configFromBundle({
+      kind: 'json',
+      file: path.join(directory, 'hookwise.config.json'),
+      plugins: { 'hookwise-plugin-fake': module },
+      hookModules: {},
+    });
     expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 4 }]);
   });
 
@@ -233,10 +301,21 @@ describe('configFromBundle (modules a host imported itself)', () => {
     /** A plugin module whose validation is counted, and refuses a non-number `level`. */
     const counted = (name: string) => {
       const validate = vi.fn((options: { level?: unknown } | undefined) => {
-        if (options && typeof options.level !== 'number') throw Object.assign(new Error(`[${name}] invalid options\n✖ Invalid input: expected number\n  → at level`), { [Symbol.for('hookwise.error')]: true, code: 'HW_PLUGIN' });
+        if (options && typeof options.level !== 'number')
+          throw Object.assign(new Error(`[${name}] invalid options\n✖ Invalid input: expected number\n  → at level`), {
+            [Symbol.for('hookwise.error')]: true,
+            code: 'HW_PLUGIN',
+          });
         return { level: 1, ...options };
       });
-      const factory = (options?: { level?: unknown }) => ({ [marker]: true, specificationVersion: 'v1', meta: { name, version: '1' }, rawOptions: options, definition: { meta: { name, version: '1' }, hooks: [] }, resolveOptions: () => validate(options) });
+      const factory = (options?: { level?: unknown }) => ({
+        [marker]: true,
+        specificationVersion: 'v1',
+        meta: { name, version: '1' },
+        rawOptions: options,
+        definition: { meta: { name, version: '1' }, hooks: [] },
+        resolveOptions: () => validate(options),
+      });
       return { module: { default: factory }, validate };
     };
     const setUp = (config: unknown) => {
@@ -250,7 +329,13 @@ describe('configFromBundle (modules a host imported itself)', () => {
     it('takes the carried options as they are, validating neither them nor the config', async () => {
       const { text, file, a, b, plugins } = setUp({ plugins: { a: { level: 2 }, b: true }, hookTimeoutMs: 40 });
       const carried = { level: 2, carried: true };
-      const config = await configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: { text, options: { a: carried, b: { level: 1 } } } });
+      const config = await configFromBundle({
+        kind: 'json',
+        file,
+        plugins,
+        hookModules: {},
+        checked: { text, options: { a: carried, b: { level: 1 } } },
+      });
       expect(config.hookTimeoutMs).toBe(40);
       expect(config.plugins?.map((plugin) => plugin.rawOptions)).toEqual([{ level: 2 }, undefined]);
       expect(config.plugins?.[0]?.resolveOptions()).toBe(carried);
@@ -261,7 +346,13 @@ describe('configFromBundle (modules a host imported itself)', () => {
 
     it('validates a plugin whose options were not carried (once: the engine gets the result)', async () => {
       const { text, file, a, b, plugins } = setUp({ plugins: { a: { level: 2 }, b: { level: 3 } } });
-      const config = await configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: { text, options: { a: { level: 2 } } } });
+      const config = await configFromBundle({
+        kind: 'json',
+        file,
+        plugins,
+        hookModules: {},
+        checked: { text, options: { a: { level: 2 } } },
+      });
       expect(a.validate).not.toHaveBeenCalled();
       expect(b.validate).toHaveBeenCalledTimes(1);
       expect(config.plugins?.[1]?.resolveOptions()).toEqual({ level: 3 });
@@ -271,10 +362,14 @@ describe('configFromBundle (modules a host imported itself)', () => {
     it('ignores them once the file has other text, and reports a bad option or config as without them', async () => {
       const { text, file, a, plugins } = setUp({ plugins: { a: { level: 'high' }, b: false } });
       const stale = { text: text.replace('"high"', '2'), options: { a: { level: 2 } } };
-      await expect(configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: stale })).rejects.toThrow(/hookwise\.config\.json: at plugins\["a"\]: \[a\] invalid options[\s\S]*→ at level/);
+      await expect(configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: stale })).rejects.toThrow(
+        /hookwise\.config\.json: at plugins\["a"\]: \[a\] invalid options[\s\S]*→ at level/,
+      );
       expect(a.validate).toHaveBeenCalledTimes(1);
       writeFileSync(file, JSON.stringify({ plugins: { a: { level: 2 } }, logLevle: 'debug' }));
-      await expect(configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: { text, options: {} } })).rejects.toThrow(/invalid config\n✖ Unrecognized key: "logLevle"/);
+      await expect(configFromBundle({ kind: 'json', file, plugins, hookModules: {}, checked: { text, options: {} } })).rejects.toThrow(
+        /invalid config\n✖ Unrecognized key: "logLevle"/,
+      );
     });
   });
 });

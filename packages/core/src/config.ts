@@ -38,7 +38,13 @@ export interface HookwiseConfig {
 
 export { defineConfig } from './define-config.js';
 
-export const CONFIG_FILE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json'] as const;
+export const CONFIG_FILE_NAMES = [
+  'hookwise.config.ts',
+  'hookwise.config.mts',
+  'hookwise.config.mjs',
+  'hookwise.config.js',
+  'hookwise.config.json',
+] as const;
 
 // The config schemas are built on first use: every hook process validates one kind of config
 // (a module's or a JSON file's), and building zod schemas it does not use costs start-up time.
@@ -60,7 +66,13 @@ const commonShape = () => ({
 
 const buildModuleConfigSchema = () =>
   z.strictObject({
-    plugins: z.optional(z.array(z.custom<PluginInstance<any>>(isPluginInstance, { message: 'expected a plugin instance, e.g. prune({ … }) from @hookwise/hook-prune' }))),
+    plugins: z.optional(
+      z.array(
+        z.custom<PluginInstance<any>>(isPluginInstance, {
+          message: 'expected a plugin instance, e.g. prune({ … }) from @hookwise/hook-prune',
+        }),
+      ),
+    ),
     on: z.optional(z.custom<HookMap>(isHookMap, { message: "expected hooks by point, e.g. { 'tool:after': (payload, context) => … }" })),
     hooks: z.optional(z.array(z.custom<HookSet<any>>(isHookSet, { message: 'expected a hook set made with defineHook({ name, on })' }))),
     ...commonShape(),
@@ -69,7 +81,11 @@ const buildModuleConfigSchema = () =>
 /** An object of hook functions (or `{ handler, order }` entries) by point; the engine checks the point names. */
 function isHookMap(value: unknown): value is HookMap {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.values(value).every((entry) => typeof entry === 'function' || (typeof entry === 'object' && entry !== null && typeof (entry as { handler?: unknown }).handler === 'function'));
+  return Object.values(value).every(
+    (entry) =>
+      typeof entry === 'function' ||
+      (typeof entry === 'object' && entry !== null && typeof (entry as { handler?: unknown }).handler === 'function'),
+  );
 }
 
 const buildJsonConfigSchema = () =>
@@ -111,7 +127,9 @@ export async function loadConfig(projectDir: string, options: { file?: string; c
   if (!existsSync(file)) throw new ConfigError('config file not found', { file });
   try {
     if (file.endsWith('.json')) return { config: await loadJsonConfig(file), file };
-    const target = /\.m?ts$/.test(file) ? await compileTypeScriptConfig(file, options.cacheDir ?? path.join(projectDir, '.hookwise', 'cache')) : file;
+    const target = /\.m?ts$/.test(file)
+      ? await compileTypeScriptConfig(file, options.cacheDir ?? path.join(projectDir, '.hookwise', 'cache'))
+      : file;
     let exported: unknown;
     try {
       const module = (await import(pathToFileURL(target).href)) as { default?: unknown };
@@ -141,7 +159,7 @@ export async function configFromModule(exported: unknown, file: string): Promise
  * a JS/TS config module, or a JSON config file with the plugin packages and hook modules it names.
  */
 export type BundledConfig =
-  | { kind: 'module'; file: string; /** The config module's namespace. */ module: unknown }
+  | { kind: 'module'; file: string /** The config module's namespace. */; module: unknown }
   | {
       kind: 'json';
       file: string;
@@ -176,10 +194,17 @@ export async function configFromBundle(bundled: BundledConfig): Promise<Hookwise
     text = readFileSync(bundled.file, 'utf8');
     raw = parseJsonConfig(text, bundled.file);
   } catch (error) {
-    throw ConfigError.isInstance(error) ? error : new ConfigError(`could not be read: ${(error as Error).message}`, { file: bundled.file, cause: error });
+    throw ConfigError.isInstance(error)
+      ? error
+      : new ConfigError(`could not be read: ${(error as Error).message}`, { file: bundled.file, cause: error });
   }
   const checked = bundled.checked !== undefined && bundled.checked.text === text ? bundled.checked : undefined;
-  return configFromJson(raw, bundled.file, { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] }, checked?.options);
+  return configFromJson(
+    raw,
+    bundled.file,
+    { plugin: (name) => bundled.plugins[name], hooks: (specifier) => bundled.hookModules[specifier] },
+    checked?.options,
+  );
 }
 
 /** Where the modules a JSON config names come from. */
@@ -210,7 +235,10 @@ export function parseJsonConfig(text: string, file: string): unknown {
       column = before.length - before.lastIndexOf('\n');
     }
     const reason = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)/, '');
-    throw new ConfigError(`is not valid JSON${line === undefined ? '' : ` at line ${line}, column ${column}`}: ${reason}`, { file, cause: error });
+    throw new ConfigError(`is not valid JSON${line === undefined ? '' : ` at line ${line}, column ${column}`}: ${reason}`, {
+      file,
+      cause: error,
+    });
   }
 }
 
@@ -223,9 +251,10 @@ async function loadJsonConfig(file: string): Promise<HookwiseConfig> {
   }
   const raw = parseJsonConfig(text, file);
   return configFromJson(raw, file, {
-    plugin: (name) => importPackage(name, [file]).catch((error: unknown) => {
-      throw new ConfigError((error as Error).message, { file, cause: error });
-    }),
+    plugin: (name) =>
+      importPackage(name, [file]).catch((error: unknown) => {
+        throw new ConfigError((error as Error).message, { file, cause: error });
+      }),
     hooks: (specifier) => import(pathToFileURL(path.resolve(path.dirname(file), specifier)).href),
   });
 }
@@ -238,7 +267,12 @@ type JsonConfig = z.output<ReturnType<typeof buildJsonConfigSchema>>;
  * (options resolved when a bundle was built from this very config, see CheckedJsonConfig) the
  * config is taken as valid, and the plugins named there get those options without validation.
  */
-export async function configFromJson(raw: unknown, file: string, modules: JsonConfigModules, resolved?: Record<string, unknown>): Promise<HookwiseConfig> {
+export async function configFromJson(
+  raw: unknown,
+  file: string,
+  modules: JsonConfigModules,
+  resolved?: Record<string, unknown>,
+): Promise<HookwiseConfig> {
   let data: JsonConfig;
   if (resolved) {
     // Validated when the bundle was built; the schema has no defaults or transforms, so its output is the JSON as parsed.
@@ -269,7 +303,8 @@ export async function configFromJson(raw: unknown, file: string, modules: JsonCo
     try {
       options = instance.resolveOptions(parseWith);
     } catch (error) {
-      if (PluginError.isInstance(error)) throw new ConfigError(`at plugins["${name}"]: ${(error as Error).message}`, { file, cause: error });
+      if (PluginError.isInstance(error))
+        throw new ConfigError(`at plugins["${name}"]: ${(error as Error).message}`, { file, cause: error });
       throw error;
     }
     plugins.push(withResolvedOptions(instance, options));
@@ -279,7 +314,8 @@ export async function configFromJson(raw: unknown, file: string, modules: JsonCo
     const exported = defaultExport(await modules.hooks(specifier));
     const sets = Array.isArray(exported) ? exported : [exported];
     for (const set of sets) {
-      if (!isHookSet(set)) throw new ConfigError(`at hooks: "${specifier}" must export defineHook(...) (or a list of them) as default`, { file });
+      if (!isHookSet(set))
+        throw new ConfigError(`at hooks: "${specifier}" must export defineHook(...) (or a list of them) as default`, { file });
       hooks.push(set);
     }
   }
@@ -295,7 +331,8 @@ export function defaultExport(module: unknown): unknown {
   if (typeof module === 'function') return module;
   if (typeof module !== 'object' || module === null) return module;
   let inner = (module as { default?: unknown }).default;
-  if (typeof inner === 'object' && inner !== null && !isHookSet(inner) && !isPluginInstance(inner) && 'default' in inner) inner = (inner as { default?: unknown }).default;
+  if (typeof inner === 'object' && inner !== null && !isHookSet(inner) && !isPluginInstance(inner) && 'default' in inner)
+    inner = (inner as { default?: unknown }).default;
   return inner;
 }
 
@@ -305,9 +342,11 @@ export function defaultExport(module: unknown): unknown {
  */
 export function pluginFromModule(module: unknown, name: string, options?: unknown): PluginInstance<any> {
   const factory = defaultExport(module);
-  if (typeof factory !== 'function') throw new HookwiseError(`plugin "${name}" has no default export that makes a hookwise plugin`, { code: 'HW_PLUGIN' });
+  if (typeof factory !== 'function')
+    throw new HookwiseError(`plugin "${name}" has no default export that makes a hookwise plugin`, { code: 'HW_PLUGIN' });
   const instance = (factory as (options?: unknown) => unknown)(options);
-  if (!isPluginInstance(instance)) throw new HookwiseError(`plugin "${name}": its default export did not return a hookwise plugin`, { code: 'HW_PLUGIN' });
+  if (!isPluginInstance(instance))
+    throw new HookwiseError(`plugin "${name}": its default export did not return a hookwise plugin`, { code: 'HW_PLUGIN' });
   return instance;
 }
 
@@ -330,9 +369,12 @@ async function importPackage(name: string, from: readonly string[]): Promise<unk
     }
     return import(pathToFileURL(resolved).href);
   }
-  throw new HookwiseError(`plugin "${name}" cannot be resolved from ${from.map((base) => (isFolder(base) ? base : path.dirname(base.startsWith('file:') ? fileURLToPath(base) : base))).join(' or ')}; install it in the project (npm install ${name})`, {
-    code: 'HW_PLUGIN_NOT_FOUND',
-  });
+  throw new HookwiseError(
+    `plugin "${name}" cannot be resolved from ${from.map((base) => (isFolder(base) ? base : path.dirname(base.startsWith('file:') ? fileURLToPath(base) : base))).join(' or ')}; install it in the project (npm install ${name})`,
+    {
+      code: 'HW_PLUGIN_NOT_FOUND',
+    },
+  );
 }
 
 /**
@@ -341,7 +383,10 @@ async function importPackage(name: string, from: readonly string[]): Promise<unk
  * default export called with `options`. Throws a HookwiseError with code `HW_PLUGIN_NOT_FOUND`
  * when no place has the package, a PluginError when it makes no plugin or its options are bad.
  */
-export async function loadPlugin(name: string, options: { from: string | readonly string[]; options?: unknown }): Promise<PluginInstance<any>> {
+export async function loadPlugin(
+  name: string,
+  options: { from: string | readonly string[]; options?: unknown },
+): Promise<PluginInstance<any>> {
   const module = await importPackage(name, typeof options.from === 'string' ? [options.from] : options.from);
   const instance = pluginFromModule(module, name, options.options);
   // Validated once: the engine gets the result.
@@ -374,7 +419,13 @@ async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<
   const manifestPath = path.join(cacheDir, `config-${sha1(file).slice(0, 12)}.json`);
   try {
     const manifest = JSON.parse(readFileInside(root, manifestPath) ?? 'null') as CompileManifest | null;
-    if (manifest?.entry === file && Array.isArray(manifest.inputs) && isCachedOutput(cacheDir, manifest.output) && stampsFresh(manifest.inputs)) return manifest.output;
+    if (
+      manifest?.entry === file &&
+      Array.isArray(manifest.inputs) &&
+      isCachedOutput(cacheDir, manifest.output) &&
+      stampsFresh(manifest.inputs)
+    )
+      return manifest.output;
   } catch {
     // no manifest, an unreadable one or a link in its place: compile again
   }
@@ -382,7 +433,10 @@ async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<
   try {
     esbuild = await import('esbuild');
   } catch (error) {
-    throw new ConfigError('a TypeScript config needs esbuild, an optional peer dependency of @hookwise/core: install it in the project (npm install --save-dev esbuild) or write hookwise.config.mjs / .json instead', { file, cause: error });
+    throw new ConfigError(
+      'a TypeScript config needs esbuild, an optional peer dependency of @hookwise/core: install it in the project (npm install --save-dev esbuild) or write hookwise.config.mjs / .json instead',
+      { file, cause: error },
+    );
   }
   const result = await esbuild.build({
     entryPoints: [file],
@@ -411,7 +465,8 @@ async function compileTypeScriptConfig(file: string, cacheDir: string): Promise<
 
 /** A compiled config hookwise wrote: a regular file (not a link) directly in the cache folder. */
 function isCachedOutput(cacheDir: string, output: unknown): output is string {
-  if (typeof output !== 'string' || path.dirname(output) !== cacheDir || !/^config-[0-9a-f]{16}\.mjs$/.test(path.basename(output))) return false;
+  if (typeof output !== 'string' || path.dirname(output) !== cacheDir || !/^config-[0-9a-f]{16}\.mjs$/.test(path.basename(output)))
+    return false;
   try {
     checkDirectoryChain(path.dirname(cacheDir), cacheDir, false);
     return lstatSync(output).isFile();

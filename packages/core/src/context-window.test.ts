@@ -22,15 +22,24 @@ describe('contextWindowFor', () => {
 
 describe('resolveContextWindow', () => {
   it('prefers the option, then the host, then the model', () => {
-    expect(resolveContextWindow({ override: 100_000, hostWindow: 64_000, model: 'x[1m]' })).toEqual({ contextWindow: 100_000, source: 'option' });
+    expect(resolveContextWindow({ override: 100_000, hostWindow: 64_000, model: 'x[1m]' })).toEqual({
+      contextWindow: 100_000,
+      source: 'option',
+    });
     expect(resolveContextWindow({ hostWindow: 64_000, model: 'x[1m]' })).toEqual({ contextWindow: 64_000, source: 'host' });
     expect(resolveContextWindow({ model: 'x[1m]' })).toEqual({ contextWindow: 1_000_000, source: 'model' });
     expect(resolveContextWindow({})).toEqual({ contextWindow: 200_000, source: 'default' });
   });
 
   it('infers the 1M window when the context is already larger than 200k', () => {
-    expect(resolveContextWindow({ model: 'claude-sonnet-4-5', contextTokens: 250_000 })).toEqual({ contextWindow: 1_000_000, source: 'inferred' });
-    expect(resolveContextWindow({ model: 'claude-sonnet-4-5', contextTokens: 199_000 })).toEqual({ contextWindow: 200_000, source: 'model' });
+    expect(resolveContextWindow({ model: 'claude-sonnet-4-5', contextTokens: 250_000 })).toEqual({
+      contextWindow: 1_000_000,
+      source: 'inferred',
+    });
+    expect(resolveContextWindow({ model: 'claude-sonnet-4-5', contextTokens: 199_000 })).toEqual({
+      contextWindow: 200_000,
+      source: 'model',
+    });
   });
 });
 

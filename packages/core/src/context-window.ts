@@ -32,9 +32,16 @@ export interface ResolvedContextWindow {
  * (transcripts name models without `[1m]`), so the 1M window is used instead of reporting more
  * than 100 %.
  */
-export function resolveContextWindow(input: { override?: number | undefined; hostWindow?: number | undefined; model?: string | undefined; contextTokens?: number | undefined }): ResolvedContextWindow {
-  if (input.override !== undefined && Number.isFinite(input.override) && input.override > 0) return { contextWindow: input.override, source: 'option' };
-  if (input.hostWindow !== undefined && Number.isFinite(input.hostWindow) && input.hostWindow > 0) return { contextWindow: input.hostWindow, source: 'host' };
+export function resolveContextWindow(input: {
+  override?: number | undefined;
+  hostWindow?: number | undefined;
+  model?: string | undefined;
+  contextTokens?: number | undefined;
+}): ResolvedContextWindow {
+  if (input.override !== undefined && Number.isFinite(input.override) && input.override > 0)
+    return { contextWindow: input.override, source: 'option' };
+  if (input.hostWindow !== undefined && Number.isFinite(input.hostWindow) && input.hostWindow > 0)
+    return { contextWindow: input.hostWindow, source: 'host' };
   const fromModel = contextWindowFor(input.model);
   if (input.contextTokens !== undefined && input.contextTokens > fromModel && fromModel < ONE_MILLION_CONTEXT_WINDOW) {
     return { contextWindow: ONE_MILLION_CONTEXT_WINDOW, source: 'inferred' };

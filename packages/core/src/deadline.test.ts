@@ -16,7 +16,7 @@ describe('withDeadline', () => {
     expect(onTimeout).not.toHaveBeenCalled();
   });
 
-  it("past the deadline, resolves with what onTimeout returns, or rejects with what it throws", async () => {
+  it('past the deadline, resolves with what onTimeout returns, or rejects with what it throws', async () => {
     vi.useFakeTimers();
     const onTimeout = vi.fn(() => undefined);
     const quiet = withDeadline(never(), 100, onTimeout);
@@ -66,7 +66,11 @@ describe('withDeadline', () => {
       () => 'late',
     );
     await expect(thrown).rejects.toThrow('sync throw');
-    const badThenable = { then: () => { throw new Error('then threw'); } } as unknown as PromiseLike<number>;
+    const badThenable = {
+      then: () => {
+        throw new Error('then threw');
+      },
+    } as unknown as PromiseLike<number>;
     await expect(withDeadline(badThenable, 1_000, () => 'late')).rejects.toThrow('then threw');
   });
 

@@ -23,5 +23,7 @@ export function provideDi(runtime: DiRuntime): void {
 export function requireDi(what: string): DiRuntime {
   const runtime = (globalThis as Slot)[slot];
   if (runtime) return runtime;
-  throw new ConfigError(`${what} needs dependency injection, which is not loaded: import inject, injectable, On and TOKENS from "@hookwise/core/di" in the module that declares the hook class or service`);
+  throw new ConfigError(
+    `${what} needs dependency injection, which is not loaded: import inject, injectable, On and TOKENS from "@hookwise/core/di" in the module that declares the hook class or service`,
+  );
 }

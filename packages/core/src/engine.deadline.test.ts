@@ -18,7 +18,10 @@ const toolAfter = { sessionId: 's', toolName: 'Bash', input: { command: 'ls' }, 
 function engineWith(hookTimeoutMs?: number) {
   const hooks = defineHook({
     name: 'h',
-    on: { 'tool:after': async (payload, context) => (payload.output === 'hang' ? new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())) : undefined) },
+    on: {
+      'tool:after': async (payload, context) =>
+        payload.output === 'hang' ? new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())) : undefined,
+    },
   });
   const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [hooks] });
   return createEngine({
@@ -76,7 +79,9 @@ describe('a hook that fails after its deadline', () => {
       on: {
         'tool:after': async (payload, context) => {
           if (payload.output === 'stops') {
-            return new Promise<void>((_resolve, reject) => context.signal.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError'))));
+            return new Promise<void>((_resolve, reject) =>
+              context.signal.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError'))),
+            );
           }
           await new Promise((resolve) => setTimeout(resolve, 30));
           throw new Error('the state update was refused');
@@ -84,7 +89,15 @@ describe('a hook that fails after its deadline', () => {
       },
     });
     const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [hooks] });
-    const engine = createEngine({ config: { plugins: [plugin()] }, projectDir, host: 'test', stateStore: createMemoryStateStore(), eventLog, logger, hookTimeoutMs: 5 });
+    const engine = createEngine({
+      config: { plugins: [plugin()] },
+      projectDir,
+      host: 'test',
+      stateStore: createMemoryStateStore(),
+      eventLog,
+      logger,
+      hookTimeoutMs: 5,
+    });
     return { engine, logger, eventLog };
   }
   const settleLater = () => new Promise((resolve) => setTimeout(resolve, 60));
@@ -93,11 +106,20 @@ describe('a hook that fails after its deadline', () => {
     const { engine, logger, eventLog } = engineWithLateHook();
     expect((await engine.emit('tool:after', { ...toolAfter, output: 'late' })).errors.map((error) => error.kind)).toEqual(['timeout']);
     await settleLater();
-    expect(logger.lines.filter((line) => /after its deadline/.test(line))).toEqual([expect.stringContaining('p › late on tool:after failed: after its deadline: the state update was refused')]);
-    const records = eventLog.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.type === 'hook:error');
+    expect(logger.lines.filter((line) => /after its deadline/.test(line))).toEqual([
+      expect.stringContaining('p › late on tool:after failed: after its deadline: the state update was refused'),
+    ]);
+    const records = eventLog.lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.type === 'hook:error');
     expect(records).toEqual([
       expect.objectContaining({ kind: 'timeout', point: 'tool:after' }),
-      expect.objectContaining({ kind: 'error', point: 'tool:after', sessionId: 's', message: 'after its deadline: the state update was refused' }),
+      expect.objectContaining({
+        kind: 'error',
+        point: 'tool:after',
+        sessionId: 's',
+        message: 'after its deadline: the state update was refused',
+      }),
     ]);
   });
 
@@ -106,6 +128,8 @@ describe('a hook that fails after its deadline', () => {
     expect((await engine.emit('tool:after', { ...toolAfter, output: 'stops' })).errors.map((error) => error.kind)).toEqual(['timeout']);
     await settleLater();
     expect(logger.lines.filter((line) => /after its deadline/.test(line))).toEqual([]);
-    expect(eventLog.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.type === 'hook:error')).toHaveLength(1);
+    expect(
+      eventLog.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.type === 'hook:error'),
+    ).toHaveLength(1);
   });
 });

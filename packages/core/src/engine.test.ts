@@ -37,11 +37,26 @@ describe('ordering', () => {
     const record = (name: string) => () => {
       calls.push(name);
     };
-    const first = definePlugin({ meta: { name: 'first', version: '1.0.0' }, hooks: [defineHook({ name: 'a', on: { 'tool:after': record('first') } })] });
-    const late = definePlugin({ meta: { name: 'late', version: '1.0.0' }, hooks: [defineHook({ name: 'b', on: { 'tool:after': { handler: record('late-post'), order: 'post' } } })] });
-    const early = definePlugin({ meta: { name: 'early', version: '1.0.0' }, hooks: [defineHook({ name: 'c', on: { 'tool:after': { handler: record('early-pre'), order: 'pre' } } })] });
-    const second = definePlugin({ meta: { name: 'second', version: '1.0.0' }, hooks: [defineHook({ name: 'd', on: { 'tool:after': record('second') } })] });
-    const { engine } = engineWith({ plugins: [first(), late(), early(), second()], hooks: [defineHook({ name: 'user', on: { 'tool:after': record('user') } })] });
+    const first = definePlugin({
+      meta: { name: 'first', version: '1.0.0' },
+      hooks: [defineHook({ name: 'a', on: { 'tool:after': record('first') } })],
+    });
+    const late = definePlugin({
+      meta: { name: 'late', version: '1.0.0' },
+      hooks: [defineHook({ name: 'b', on: { 'tool:after': { handler: record('late-post'), order: 'post' } } })],
+    });
+    const early = definePlugin({
+      meta: { name: 'early', version: '1.0.0' },
+      hooks: [defineHook({ name: 'c', on: { 'tool:after': { handler: record('early-pre'), order: 'pre' } } })],
+    });
+    const second = definePlugin({
+      meta: { name: 'second', version: '1.0.0' },
+      hooks: [defineHook({ name: 'd', on: { 'tool:after': record('second') } })],
+    });
+    const { engine } = engineWith({
+      plugins: [first(), late(), early(), second()],
+      hooks: [defineHook({ name: 'user', on: { 'tool:after': record('user') } })],
+    });
     await engine.emit('tool:after', toolAfter);
     expect(calls).toEqual(['early-pre', 'first', 'second', 'user', 'late-post']);
     expect(engine.hooksFor('tool:after').map((hook) => hook.pluginName)).toEqual(['early', 'first', 'second', 'config', 'late']);
@@ -49,7 +64,8 @@ describe('ordering', () => {
 });
 
 describe('merge rules', () => {
-  const plugin = (name: string, on: Parameters<typeof defineHook>[0]['on']) => definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })] })();
+  const plugin = (name: string, on: Parameters<typeof defineHook>[0]['on']) =>
+    definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })] })();
 
   it('joins contexts in order with a blank line and notices with a newline, skipping empty ones', async () => {
     const { engine } = engineWith({
@@ -117,7 +133,10 @@ describe('merge rules', () => {
     const { engine } = engineWith({
       plugins: [
         plugin('commands', { 'compact:before': () => ({ preserved: ['/babysit', '/ci'] }) }),
-        plugin('intent', { 'compact:before': () => ({ preserved: ['/ci', 'intent REQ-1'] }), 'compact:after': (payload) => void received.push(payload.preserved) }),
+        plugin('intent', {
+          'compact:before': () => ({ preserved: ['/ci', 'intent REQ-1'] }),
+          'compact:after': (payload) => void received.push(payload.preserved),
+        }),
       ],
     });
     const before = await engine.emit('compact:before', { ...session, trigger: 'manual' });
@@ -129,8 +148,23 @@ describe('merge rules', () => {
 
 describe('fail open', () => {
   it('reports a hook that throws with plugin and hook name, and runs the others', async () => {
-    const broken = definePlugin({ meta: { name: 'broken', version: '1.0.0' }, hooks: [defineHook({ name: 'explode', on: { 'tool:after': () => { throw new Error('kaboom'); } } })] });
-    const fine = definePlugin({ meta: { name: 'fine', version: '1.0.0' }, hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ notice: 'still here' }) } })] });
+    const broken = definePlugin({
+      meta: { name: 'broken', version: '1.0.0' },
+      hooks: [
+        defineHook({
+          name: 'explode',
+          on: {
+            'tool:after': () => {
+              throw new Error('kaboom');
+            },
+          },
+        }),
+      ],
+    });
+    const fine = definePlugin({
+      meta: { name: 'fine', version: '1.0.0' },
+      hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ notice: 'still here' }) } })],
+    });
     const { engine, eventLog, logger } = engineWith({ plugins: [broken(), fine()] });
     const outcome = await engine.emit('tool:after', toolAfter);
     expect(outcome.notice).toBe('still here');
@@ -144,9 +178,25 @@ describe('fail open', () => {
     let aborted = false;
     const slow = definePlugin({
       meta: { name: 'slow', version: '1.0.0' },
-      hooks: [defineHook({ name: 'sleepy', on: { 'tool:after': (_payload, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => { aborted = true; resolve(); })) } })],
+      hooks: [
+        defineHook({
+          name: 'sleepy',
+          on: {
+            'tool:after': (_payload, context) =>
+              new Promise<void>((resolve) =>
+                context.signal.addEventListener('abort', () => {
+                  aborted = true;
+                  resolve();
+                }),
+              ),
+          },
+        }),
+      ],
     });
-    const fine = definePlugin({ meta: { name: 'fine', version: '1.0.0' }, hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ context: 'after the slow one' }) } })] });
+    const fine = definePlugin({
+      meta: { name: 'fine', version: '1.0.0' },
+      hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ context: 'after the slow one' }) } })],
+    });
     const { engine } = engineWith({ plugins: [slow(), fine()] }, { hookTimeoutMs: 30 });
     const outcome = await engine.emit('tool:after', toolAfter);
     expect(outcome.errors[0]).toMatchObject({ pluginName: 'slow', hookName: 'sleepy', kind: 'timeout' });
@@ -166,8 +216,13 @@ describe('fail open', () => {
             'tool:after': (payload, context) => {
               const index = started.push(performance.now()) - 1;
               // `output` says how long this call takes; 'hang' never settles by itself.
-              if (payload.output !== 'hang') return new Promise<{ notice: string }>((resolve) => setTimeout(() => resolve({ notice: `done ${String(payload.output)}` }), Number(payload.output)));
-              return new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve(void timedOut.push(performance.now() - started[index]!))));
+              if (payload.output !== 'hang')
+                return new Promise<{ notice: string }>((resolve) =>
+                  setTimeout(() => resolve({ notice: `done ${String(payload.output)}` }), Number(payload.output)),
+                );
+              return new Promise<void>((resolve) =>
+                context.signal.addEventListener('abort', () => resolve(void timedOut.push(performance.now() - started[index]!))),
+              );
             },
           },
         }),
@@ -195,15 +250,33 @@ describe('fail open', () => {
     expect(timedOut).toHaveLength(4);
   });
 
-
   it("returns what finished when the host's deadline passes: the running hook abandoned, the rest skipped, all logged", async () => {
     let aborted = false;
-    const first = definePlugin({ meta: { name: 'first', version: '1.0.0' }, hooks: [defineHook({ name: 'quick', on: { 'tool:after': () => ({ notice: 'from the quick hook' }) } })] });
+    const first = definePlugin({
+      meta: { name: 'first', version: '1.0.0' },
+      hooks: [defineHook({ name: 'quick', on: { 'tool:after': () => ({ notice: 'from the quick hook' }) } })],
+    });
     const slow = definePlugin({
       meta: { name: 'slow', version: '1.0.0' },
-      hooks: [defineHook({ name: 'sleepy', on: { 'tool:after': (_payload, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => { aborted = true; resolve(); })) } })],
+      hooks: [
+        defineHook({
+          name: 'sleepy',
+          on: {
+            'tool:after': (_payload, context) =>
+              new Promise<void>((resolve) =>
+                context.signal.addEventListener('abort', () => {
+                  aborted = true;
+                  resolve();
+                }),
+              ),
+          },
+        }),
+      ],
     });
-    const last = definePlugin({ meta: { name: 'last', version: '1.0.0' }, hooks: [defineHook({ name: 'never', on: { 'tool:after': () => ({ context: 'too late' }) } })] });
+    const last = definePlugin({
+      meta: { name: 'last', version: '1.0.0' },
+      hooks: [defineHook({ name: 'never', on: { 'tool:after': () => ({ context: 'too late' }) } })],
+    });
     const { engine, eventLog } = engineWith({ plugins: [first(), slow(), last()] }, { hookTimeoutMs: 60_000 });
     const host = new AbortController();
     setTimeout(() => host.abort(), 20);
@@ -215,7 +288,10 @@ describe('fail open', () => {
       { pluginName: 'slow', hookName: 'sleepy', kind: 'timeout' },
       { pluginName: 'last', hookName: 'never', kind: 'timeout', message: expect.stringMatching(/^skipped: the host's deadline passed/) },
     ]);
-    expect((await eventLog.readAll()).filter((record) => record.type === 'hook:error').map((record) => record.pluginName)).toEqual(['slow', 'last']);
+    expect((await eventLog.readAll()).filter((record) => record.type === 'hook:error').map((record) => record.pluginName)).toEqual([
+      'slow',
+      'last',
+    ]);
   });
   it('reports a hook whose returned thenable throws or rejects as an error, and runs the next hook', async () => {
     const odd = definePlugin({
@@ -226,15 +302,25 @@ describe('fail open', () => {
           on: {
             'tool:after': (payload) =>
               (payload.output === 'throws'
-                ? { then: () => { throw new Error('then threw'); } }
+                ? {
+                    then: () => {
+                      throw new Error('then threw');
+                    },
+                  }
                 : Promise.reject(new Error('rejected'))) as never,
           },
         }),
       ],
     });
-    const fine = definePlugin({ meta: { name: 'fine', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': async () => ({ context: 'yes' }) } })] });
+    const fine = definePlugin({
+      meta: { name: 'fine', version: '1' },
+      hooks: [defineHook({ name: 'h', on: { 'tool:after': async () => ({ context: 'yes' }) } })],
+    });
     const { engine } = engineWith({ plugins: [odd(), fine()] });
-    for (const [output, message] of [['throws', 'then threw'], ['rejects', 'rejected']]) {
+    for (const [output, message] of [
+      ['throws', 'then threw'],
+      ['rejects', 'rejected'],
+    ]) {
       const outcome = await engine.emit('tool:after', { ...toolAfter, output });
       expect(outcome.context).toBe('yes');
       expect(outcome.errors).toMatchObject([{ pluginName: 'odd', kind: 'error', message }]);
@@ -246,7 +332,12 @@ describe('fail open', () => {
     let aborted = 0;
     const quick = definePlugin({
       meta: { name: 'quick', version: '1' },
-      hooks: [defineHook({ name: 'h', on: { 'tool:after': async (_payload, context) => void context.signal.addEventListener('abort', () => aborted++) } })],
+      hooks: [
+        defineHook({
+          name: 'h',
+          on: { 'tool:after': async (_payload, context) => void context.signal.addEventListener('abort', () => aborted++) },
+        }),
+      ],
     });
     const { engine } = engineWith({ plugins: [quick()] }, { hookTimeoutMs: 20 });
     expect((await engine.emit('tool:after', toolAfter)).errors).toEqual([]);
@@ -255,7 +346,14 @@ describe('fail open', () => {
   });
 
   it('reports an invalid payload instead of throwing', async () => {
-    const { engine } = engineWith({ plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })] })()] });
+    const { engine } = engineWith({
+      plugins: [
+        definePlugin({
+          meta: { name: 'p', version: '1' },
+          hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })],
+        })(),
+      ],
+    });
     const outcome = await engine.emit('tool:after', { ...session, toolName: 42 } as never);
     expect(outcome.hooksRun).toBe(0);
     expect(outcome.errors[0]?.kind).toBe('invalid-payload');
@@ -265,10 +363,22 @@ describe('fail open', () => {
   it('fills projectDir and host under the payload as `{ projectDir, host, ...input }` did: hooks get a copy, the host’s object is left as it was', async () => {
     const seen: Array<Record<string, unknown>> = [];
     const { engine } = engineWith({
-      plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': (payload) => {
-        seen.push({ ...payload });
-        (payload as Record<string, unknown>)['toolName'] = 'changed by a hook';
-      } } })] })()],
+      plugins: [
+        definePlugin({
+          meta: { name: 'p', version: '1' },
+          hooks: [
+            defineHook({
+              name: 'h',
+              on: {
+                'tool:after': (payload) => {
+                  seen.push({ ...payload });
+                  (payload as Record<string, unknown>)['toolName'] = 'changed by a hook';
+                },
+              },
+            }),
+          ],
+        })(),
+      ],
     });
     const input = { extra: 1, ...toolAfter };
     await engine.emit('tool:after', input);
@@ -303,10 +413,23 @@ describe('fail open', () => {
     expect(nothing.errors[0]).toMatchObject({ kind: 'invalid-payload', message: expect.stringContaining('sessionId') });
   });
 
-  it('builds a point\'s zod schema only for a payload its plain-code check refuses (to word the error)', () =>
+  it("builds a point's zod schema only for a payload its plain-code check refuses (to word the error)", () =>
     withZodCalls(zodMocking, async (calls) => {
       const fresh = { ...(await import('./engine.js')), ...(await import('./plugin.js')), ...(await import('./hooks.js')) };
-      const engine = fresh.createEngine({ config: { plugins: [fresh.definePlugin({ meta: { name: 'p', version: '1' }, hooks: [fresh.defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })] })()] }, projectDir: tmpdir(), host: 'test', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog() });
+      const engine = fresh.createEngine({
+        config: {
+          plugins: [
+            fresh.definePlugin({
+              meta: { name: 'p', version: '1' },
+              hooks: [fresh.defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })],
+            })(),
+          ],
+        },
+        projectDir: tmpdir(),
+        host: 'test',
+        stateStore: createMemoryStateStore(),
+        eventLog: createMemoryEventLog(),
+      });
       expect((await engine.emit('tool:after', toolAfter)).context).toBe('x');
       expect(calls).not.toContain('looseObject');
       const refused = await engine.emit('tool:after', { ...session, toolName: 42 } as never);
@@ -316,8 +439,18 @@ describe('fail open', () => {
 
   it("checks llm:before's history: plugins get a copy of a sound one, a bad message is reported as the schema says", async () => {
     let seen: unknown;
-    const { engine } = engineWith({ plugins: [definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'llm:before': (payload) => void (seen = payload.messages) } })] })()] });
-    const history = [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }, { role: 'assistant', parts: [] }];
+    const { engine } = engineWith({
+      plugins: [
+        definePlugin({
+          meta: { name: 'p', version: '1' },
+          hooks: [defineHook({ name: 'h', on: { 'llm:before': (payload) => void (seen = payload.messages) } })],
+        })(),
+      ],
+    });
+    const history = [
+      { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+      { role: 'assistant', parts: [] },
+    ];
     const sound = await engine.emit('llm:before', { ...session, systemPrompt: '', messages: history } as never);
     expect(sound.errors).toEqual([]);
     expect(seen).toEqual(history);
@@ -334,8 +467,17 @@ describe('fail open', () => {
   });
 
   it('reports a plugin whose register throws on each of its hooks, without stopping others', async () => {
-    const failing = definePlugin({ meta: { name: 'failing', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'never' }) } })], register: () => { throw new Error('no service'); } });
-    const fine = definePlugin({ meta: { name: 'fine', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'yes' }) } })] });
+    const failing = definePlugin({
+      meta: { name: 'failing', version: '1' },
+      hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'never' }) } })],
+      register: () => {
+        throw new Error('no service');
+      },
+    });
+    const fine = definePlugin({
+      meta: { name: 'fine', version: '1' },
+      hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'yes' }) } })],
+    });
     const { engine } = engineWith({ plugins: [failing(), fine()] });
     const outcome = await engine.emit('tool:after', toolAfter);
     expect(outcome.context).toBe('yes');
@@ -358,7 +500,11 @@ describe('plugins and DI', () => {
       return { context: `calls=${next} tokens=${this.tokens.count(String(payload.output))}` };
     }
   }
-  const counter = definePlugin({ meta: { name: 'counter', version: '1.0.0' }, options: z.object({ step: z._default(z.number(), 1) }), hooks: [Counter] });
+  const counter = definePlugin({
+    meta: { name: 'counter', version: '1.0.0' },
+    options: z.object({ step: z._default(z.number(), 1) }),
+    hooks: [Counter],
+  });
 
   it('resolves decorated hook classes with injected services and validated options', async () => {
     const { engine } = engineWith({ plugins: [counter({ step: 2 })] });
@@ -424,7 +570,9 @@ describe('plugins and DI', () => {
   });
 
   it('validates options when the engine is built, naming the plugin', () => {
-    expect(() => engineWith({ plugins: [counter({ step: 'two' } as never)] })).toThrowError(/\[counter\] invalid options[\s\S]*expected number[\s\S]*step/);
+    expect(() => engineWith({ plugins: [counter({ step: 'two' } as never)] })).toThrowError(
+      /\[counter\] invalid options[\s\S]*expected number[\s\S]*step/,
+    );
   });
 
   it('runs plugin commands against the last started session', async () => {
@@ -444,20 +592,33 @@ describe('plugins and DI', () => {
   });
 
   it('refuses unknown lifecycle points at build time', () => {
-    const bad = definePlugin({ meta: { name: 'bad', version: '1' }, hooks: [defineHook({ name: 'h', on: { 'tool:during': () => undefined } as never })] });
+    const bad = definePlugin({
+      meta: { name: 'bad', version: '1' },
+      hooks: [defineHook({ name: 'h', on: { 'tool:during': () => undefined } as never })],
+    });
     expect(() => engineWith({ plugins: [bad()] })).toThrowError(/\[bad › h\] unknown lifecycle point "tool:during"/);
   });
 
   it('returns quickly with nothing to do when no hook listens', async () => {
     const { engine } = engineWith({});
     expect(engine.has('tool:after')).toBe(false);
-    expect(await engine.emit('tool:after', toolAfter)).toEqual({ point: 'tool:after', notices: [], preserved: [], measurements: {}, errors: [], hooksRun: 0 });
+    expect(await engine.emit('tool:after', toolAfter)).toEqual({
+      point: 'tool:after',
+      notices: [],
+      preserved: [],
+      measurements: {},
+      errors: [],
+      hooksRun: 0,
+    });
   });
 });
 
 describe('issue 11: engine bugs and the structured notice', () => {
-  const plugin = (name: string, on: Parameters<typeof defineHook>[0]['on'], commands: Parameters<typeof definePlugin>[0]['commands'] = []) =>
-    definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })], commands })();
+  const plugin = (
+    name: string,
+    on: Parameters<typeof defineHook>[0]['on'],
+    commands: Parameters<typeof definePlugin>[0]['commands'] = [],
+  ) => definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })], commands })();
 
   it('runs a detached runCommand (was a TypeError on `this`)', async () => {
     const withCommand = plugin('cmd', {}, [{ name: 'cmd show', description: 'show', run: (_args, context) => context.sessionId }]);
@@ -470,7 +631,10 @@ describe('issue 11: engine bugs and the structured notice', () => {
   it('clears labels saved at compact:before once compact:after took them (no stale labels later)', async () => {
     const received: unknown[] = [];
     let now = 1_000_000;
-    const keep = plugin('keep', { 'compact:before': () => ({ preserved: ['/babysit'] }), 'compact:after': (payload) => void received.push(payload.preserved) });
+    const keep = plugin('keep', {
+      'compact:before': () => ({ preserved: ['/babysit'] }),
+      'compact:after': (payload) => void received.push(payload.preserved),
+    });
     const { engine: timed } = engineWith({ plugins: [keep] }, { clock: { now: () => now } });
     await timed.emit('compact:before', { ...session, trigger: 'manual' });
     await timed.emit('compact:after', { ...session });
@@ -481,7 +645,9 @@ describe('issue 11: engine bugs and the structured notice', () => {
 
   it('fills the trigger from the matching compact:before and drops a second report of the same compaction', async () => {
     const received: unknown[] = [];
-    const { engine } = engineWith({ plugins: [plugin('watch', { 'compact:before': () => undefined, 'compact:after': (payload) => void received.push(payload.trigger) })] });
+    const { engine } = engineWith({
+      plugins: [plugin('watch', { 'compact:before': () => undefined, 'compact:after': (payload) => void received.push(payload.trigger) })],
+    });
     await engine.emit('compact:before', { ...session, trigger: 'auto' });
     const first = await engine.emit('compact:after', { ...session });
     const again = await engine.emit('compact:after', { ...session });
@@ -523,11 +689,16 @@ describe('issue 11: engine bugs and the structured notice', () => {
         about: ['capacity'],
         pluginName: 'suggest-like',
         hookName: 'suggest-like-hook',
-        actions: [{ label: 'Compact now', hostAction: 'compact' }, { label: 'Dismiss', command: 'x dismiss', note: 'quiet until 80%' }],
+        actions: [
+          { label: 'Compact now', hostAction: 'compact' },
+          { label: 'Dismiss', command: 'x dismiss', note: 'quiet until 80%' },
+        ],
       },
       { text: 'plain text', statement: 'plain text', about: [], pluginName: 'plain', hookName: 'plain-hook', actions: [] },
     ]);
-    expect(outcome.errors).toMatchObject([{ pluginName: 'suggest-like', kind: 'invalid-outcome', message: expect.stringContaining('"Steal" names no command') }]);
+    expect(outcome.errors).toMatchObject([
+      { pluginName: 'suggest-like', kind: 'invalid-outcome', message: expect.stringContaining('"Steal" names no command') },
+    ]);
   });
 
   it('lets tool:after hooks replace the output, chained', async () => {
@@ -544,8 +715,20 @@ describe('issue 11: engine bugs and the structured notice', () => {
   });
 
   it('logs each hook failure once, with the label and details a host gives', async () => {
-    const { engine, logger } = engineWith({ plugins: [plugin('broken', { 'llm:before': () => { throw new Error('boom'); } })] });
-    await engine.emit('llm:before', { ...session, systemPrompt: 's', messages: [] }, { label: '[Task#t1] for intent REQ-1', details: { taskId: 't1', intentId: 'REQ-1' } });
+    const { engine, logger } = engineWith({
+      plugins: [
+        plugin('broken', {
+          'llm:before': () => {
+            throw new Error('boom');
+          },
+        }),
+      ],
+    });
+    await engine.emit(
+      'llm:before',
+      { ...session, systemPrompt: 's', messages: [] },
+      { label: '[Task#t1] for intent REQ-1', details: { taskId: 't1', intentId: 'REQ-1' } },
+    );
     const lines = logger.lines.filter((line) => line.includes('boom'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('[Task#t1] for intent REQ-1 broken › broken-hook on llm:before failed: boom (skipped)');
@@ -557,16 +740,33 @@ describe('issue 11: engine bugs and the structured notice', () => {
     const seen: boolean[] = [];
     const hooks = { 'session:start': (_payload: unknown, context: { ephemeral: boolean }) => void seen.push(context.ephemeral) };
     await engineWith({ plugins: [plugin('p', hooks as never)] }).engine.emit('session:start', { ...session, source: 'startup' });
-    await engineWith({ plugins: [plugin('p', hooks as never)] }, { ephemeral: true }).engine.emit('session:start', { ...session, source: 'startup' });
+    await engineWith({ plugins: [plugin('p', hooks as never)] }, { ephemeral: true }).engine.emit('session:start', {
+      ...session,
+      source: 'startup',
+    });
     expect(seen).toEqual([false, true]);
   });
 });
 
 describe('failure lines stay one line for plain calls', () => {
   it('adds kind and stack only when the host names the call', async () => {
-    const plugin = definePlugin({ meta: { name: 'broken', version: '1.0.0' }, hooks: [defineHook({ name: 'b', on: { 'tool:after': () => { throw new Error('boom'); } } })] })();
+    const plugin = definePlugin({
+      meta: { name: 'broken', version: '1.0.0' },
+      hooks: [
+        defineHook({
+          name: 'b',
+          on: {
+            'tool:after': () => {
+              throw new Error('boom');
+            },
+          },
+        }),
+      ],
+    })();
     const { engine, logger } = engineWith({ plugins: [plugin] });
     await engine.emit('tool:after', toolAfter, { signal: new AbortController().signal });
-    expect(logger.lines.filter((line) => line.includes('boom'))).toEqual(['hookwise warn: broken › b on tool:after failed: boom (skipped)']);
+    expect(logger.lines.filter((line) => line.includes('boom'))).toEqual([
+      'hookwise warn: broken › b on tool:after failed: boom (skipped)',
+    ]);
   });
 });

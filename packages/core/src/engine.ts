@@ -101,10 +101,18 @@ export function createEngine(options: EngineOptions): Engine {
   const logger = options.logger ?? createLogger({ level: config.logLevel ?? 'warn' });
   const clock = options.clock ?? systemClock;
   const tokenCounter =
-    options.tokenCounter ?? (config.tokenCounter === 'json-aware' ? createJsonAwareTokenCounter() : config.tokenCounter === 'chars' ? createCharsTokenCounter(4) : defaultTokenCounter);
+    options.tokenCounter ??
+    (config.tokenCounter === 'json-aware'
+      ? createJsonAwareTokenCounter()
+      : config.tokenCounter === 'chars'
+        ? createCharsTokenCounter(4)
+        : defaultTokenCounter);
   const stateDirectory = path.resolve(projectDir, config.stateDir ?? '.hookwise');
   // A shared store's outage is reported once, as a hook error of hookwise itself, and its end too.
-  const ownStore = options.stateStore === undefined ? openStateStore({ projectDir, config, logger, onOutage: (error) => void recordOutage(error) }) : undefined;
+  const ownStore =
+    options.stateStore === undefined
+      ? openStateStore({ projectDir, config, logger, onOutage: (error) => void recordOutage(error) })
+      : undefined;
   const stateStore = options.stateStore ?? ownStore!;
   const recordOutage = (error: HookwiseError | undefined) => {
     try {
@@ -113,7 +121,11 @@ export function createEngine(options: EngineOptions): Engine {
       logger.warn(`onStateOutage threw: ${(callbackError as Error).message}`);
     }
     return eventLog
-      .append(error ? { type: 'hook:error', pluginName: 'hookwise', hookName: 'state', kind: 'state-unavailable', message: error.message } : { type: 'state:available' })
+      .append(
+        error
+          ? { type: 'hook:error', pluginName: 'hookwise', hookName: 'state', kind: 'state-unavailable', message: error.message }
+          : { type: 'state:available' },
+      )
       .catch(() => undefined);
   };
   const eventLog =
@@ -145,11 +157,16 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   // Validate every plugin's options now, so a bad config fails when it is loaded.
-  const plugins: PreparedPlugin[] = (config.plugins ?? []).map((instance) => ({ instance, meta: instance.meta, options: instance.resolveOptions(parseWith) }));
+  const plugins: PreparedPlugin[] = (config.plugins ?? []).map((instance) => ({
+    instance,
+    meta: instance.meta,
+    options: instance.resolveOptions(parseWith),
+  }));
   // A plugin with hook classes or a `register` needs DI: say so when the engine is built.
   for (const plugin of plugins) {
     const definition = plugin.instance?.definition;
-    if (definition?.register !== undefined || definition?.hooks?.some((entry) => typeof entry === 'function')) requireDi(`plugin "${plugin.meta.name}" (a hook class or a register function)`);
+    if (definition?.register !== undefined || definition?.hooks?.some((entry) => typeof entry === 'function'))
+      requireDi(`plugin "${plugin.meta.name}" (a hook class or a register function)`);
   }
   const byPoint = buildHookTable(plugins, config.hooks, config.on);
   const scopes = new SessionScopes(engineContainerOf, stateStore);
@@ -176,7 +193,12 @@ export function createEngine(options: EngineOptions): Engine {
     const spec = points[point];
     const parsed = checkPayload(point, input, defaults);
     if (!parsed.ok) {
-      await fail(merged, { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` }, typeof input?.sessionId === 'string' ? input.sessionId : 'unknown', emitOptions);
+      await fail(
+        merged,
+        { pluginName: 'hookwise', hookName: 'emit', kind: 'invalid-payload', message: `invalid ${point} payload: ${parsed.message}` },
+        typeof input?.sessionId === 'string' ? input.sessionId : 'unknown',
+        emitOptions,
+      );
       return merged;
     }
     let payload = parsed.data as PointPayload<P>;
@@ -194,7 +216,17 @@ export function createEngine(options: EngineOptions): Engine {
     for (const hook of list ?? []) {
       if (signal?.aborted) {
         // The host stopped waiting: say which hooks never ran rather than dropping them silently.
-        await fail(merged, { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'timeout', message: `skipped: the host's deadline passed ${Math.max(0, clock.now() - startedAt)} ms into ${point}` }, sessionId, emitOptions);
+        await fail(
+          merged,
+          {
+            pluginName: hook.pluginName,
+            hookName: hook.hookName,
+            kind: 'timeout',
+            message: `skipped: the host's deadline passed ${Math.max(0, clock.now() - startedAt)} ms into ${point}`,
+          },
+          sessionId,
+          emitOptions,
+        );
         continue;
       }
       merged.hooksRun++;
@@ -218,13 +250,19 @@ export function createEngine(options: EngineOptions): Engine {
     }
     if (changed && transform) (merged as { value?: unknown }).value = (payload as Record<string, unknown>)[transform.field];
     if (point === 'session:start') await records.sessionStarted(sessionId);
-    if (point === 'compact:before') await records.compactionStarted(sessionId, merged.preserved, (payload as PointPayload<'compact:before'>).trigger);
+    if (point === 'compact:before')
+      await records.compactionStarted(sessionId, merged.preserved, (payload as PointPayload<'compact:before'>).trigger);
     return merged;
   }
 
   const commands = () =>
     plugins.flatMap((plugin) =>
-      (plugin.instance?.definition.commands ?? []).map((command) => ({ pluginName: plugin.meta.name, name: command.name, description: command.description, ...(command.usage ? { usage: command.usage } : {}) })),
+      (plugin.instance?.definition.commands ?? []).map((command) => ({
+        pluginName: plugin.meta.name,
+        name: command.name,
+        description: command.description,
+        ...(command.usage ? { usage: command.usage } : {}),
+      })),
     );
 
   return {
@@ -233,7 +271,13 @@ export function createEngine(options: EngineOptions): Engine {
     plugins: plugins.map((plugin) => plugin.meta),
     services: { stateStore, eventLog, logger, tokenCounter, clock },
     emit,
-    hooksFor: (point) => (byPoint.get(point) ?? []).map(({ point: hookPoint, pluginName, hookName, order }) => ({ point: hookPoint, pluginName, hookName, order })),
+    hooksFor: (point) =>
+      (byPoint.get(point) ?? []).map(({ point: hookPoint, pluginName, hookName, order }) => ({
+        point: hookPoint,
+        pluginName,
+        hookName,
+        order,
+      })),
     has: (point) => (byPoint.get(point)?.length ?? 0) > 0,
     sessionContainer: (sessionId) => scopes.session(sessionId).container,
     commands,
@@ -241,7 +285,15 @@ export function createEngine(options: EngineOptions): Engine {
     async runCommand(name, args, runOptions = {}) {
       const owner = plugins.find((plugin) => plugin.instance?.definition.commands?.some((command) => command.name === name));
       const command = owner?.instance?.definition.commands?.find((candidate) => candidate.name === name);
-      if (!owner || !command) throw new HookwiseError(`unknown command "${name}"; the configured plugins offer: ${commands().map((entry) => entry.name).join(', ') || 'none'}`, { code: 'HW_UNKNOWN_COMMAND' });
+      if (!owner || !command)
+        throw new HookwiseError(
+          `unknown command "${name}"; the configured plugins offer: ${
+            commands()
+              .map((entry) => entry.name)
+              .join(', ') || 'none'
+          }`,
+          { code: 'HW_UNKNOWN_COMMAND' },
+        );
       const sessionId = runOptions.sessionId ?? (await records.lastSessionId());
       if (!sessionId) throw new HookwiseError(`no session has started in ${projectDir} yet; pass a session id`, { code: 'HW_NO_SESSION' });
       assertSafeName(sessionId, 'session id');
@@ -264,7 +316,11 @@ export function createEngine(options: EngineOptions): Engine {
         return text ?? '';
       } catch (error) {
         if (HookwiseError.isInstance(error)) throw error;
-        throw new PluginError(`command "${name}" failed: ${(error as Error).message}`, { pluginName: owner.meta.name, hookName: name, cause: error });
+        throw new PluginError(`command "${name}" failed: ${(error as Error).message}`, {
+          pluginName: owner.meta.name,
+          hookName: name,
+          cause: error,
+        });
       }
     },
     async dispose() {

@@ -8,7 +8,16 @@
  * file they write under `.hookwise` (hook-prune's trimmed outputs).
  */
 export type { RegularFileHandle } from './state/safe-fs.js';
-export { checkDirectoryChain, openRegularFile, readFileInside, readRegularFile, sweepTempFiles, UnsafePathError, useSynchronousReads, writeFileAtomicInside } from './state/safe-fs.js';
+export {
+  checkDirectoryChain,
+  openRegularFile,
+  readFileInside,
+  readRegularFile,
+  sweepTempFiles,
+  UnsafePathError,
+  useSynchronousReads,
+  writeFileAtomicInside,
+} from './state/safe-fs.js';
 export { acquireFileLock } from './state/lock.js';
 export type { HeldLock } from './state/lock.js';
 export { fileStamps, stampsFresh } from './state/file-stamps.js';

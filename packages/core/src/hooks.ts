@@ -106,11 +106,17 @@ export interface ClassHookMetadata {
  * against the point's payload and outcome types.
  */
 export function On<P extends PointName>(point: P, options: { order?: HookOrder } = {}) {
-  return function decorate<T extends HookFunction<P, any>>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<T>): void {
+  return function decorate<T extends HookFunction<P, any>>(
+    target: object,
+    propertyKey: string | symbol,
+    descriptor: TypedPropertyDescriptor<T>,
+  ): void {
     void descriptor;
     const constructor = (target as { constructor: Function }).constructor as unknown as Record<symbol, ClassHookMetadata[] | undefined>;
     // Copy instead of push: a subclass must not add hooks to its parent's list.
-    const own = Object.prototype.hasOwnProperty.call(constructor, classHooksKey) ? constructor[classHooksKey]! : [...(constructor[classHooksKey] ?? [])];
+    const own = Object.prototype.hasOwnProperty.call(constructor, classHooksKey)
+      ? constructor[classHooksKey]!
+      : [...(constructor[classHooksKey] ?? [])];
     own.push({ point, method: String(propertyKey), ...(options.order ? { order: options.order } : {}) });
     Object.defineProperty(constructor, classHooksKey, { value: own, configurable: true, enumerable: false, writable: true });
   };

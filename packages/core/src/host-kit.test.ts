@@ -16,7 +16,14 @@ afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
 
 function engineListeningOn(on: Parameters<typeof defineHook>[0]['on']) {
   const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on })] });
-  return createEngine({ config: { plugins: [plugin()] }, projectDir, host: 'test', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: createMemoryLogger() });
+  return createEngine({
+    config: { plugins: [plugin()] },
+    projectDir,
+    host: 'test',
+    stateStore: createMemoryStateStore(),
+    eventLog: createMemoryEventLog(),
+    logger: createMemoryLogger(),
+  });
 }
 
 const toolAfter = { sessionId: 's1', toolName: 'Bash', input: {}, output: 'ok', ok: true };
@@ -57,14 +64,37 @@ describe('failOpen', () => {
 
   it('logs a throw or a rejection with its label at level error, on one line, and gives undefined', async () => {
     const logger = createMemoryLogger();
-    expect(failOpen('tool.execute.after', () => { throw new Error('boom'); }, logger)).toBeUndefined();
-    await expect(failOpen('chat.message', async () => { throw new Error('later'); }, logger)).resolves.toBeUndefined();
+    expect(
+      failOpen(
+        'tool.execute.after',
+        () => {
+          throw new Error('boom');
+        },
+        logger,
+      ),
+    ).toBeUndefined();
+    await expect(
+      failOpen(
+        'chat.message',
+        async () => {
+          throw new Error('later');
+        },
+        logger,
+      ),
+    ).resolves.toBeUndefined();
     expect(logger.lines).toEqual(['hookwise error: tool.execute.after failed: boom', 'hookwise error: chat.message failed: later']);
   });
 
   it('adds the details and the stack when the host gives details', () => {
     const logger = createMemoryLogger();
-    failOpen('[Task#7] llm:before', () => { throw new Error('boom'); }, logger, { taskId: '7' });
+    failOpen(
+      '[Task#7] llm:before',
+      () => {
+        throw new Error('boom');
+      },
+      logger,
+      { taskId: '7' },
+    );
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]).toMatch(/^hookwise error: \[Task#7\] llm:before failed: boom \{"taskId":"7","stack":"Error: boom/);
   });
@@ -86,7 +116,10 @@ describe('createLevelLogger', () => {
   it('reads a level given as a function at each message (a host that learns it from its config later)', () => {
     const levels: string[] = [];
     let level: LogLevel = 'warn';
-    const logger = createLevelLogger((entry) => levels.push(entry.level), () => level);
+    const logger = createLevelLogger(
+      (entry) => levels.push(entry.level),
+      () => level,
+    );
     logger.info('before the config');
     level = 'debug';
     logger.info('after the config');
@@ -107,7 +140,12 @@ describe('createLevelLogger', () => {
 
 describe('definedFields', () => {
   it('leaves out the fields a host does not know, keeping falsy values it does', () => {
-    expect(definedFields({ sessionId: 's1', model: undefined, contextTokens: 0, ok: false, error: '' })).toEqual({ sessionId: 's1', contextTokens: 0, ok: false, error: '' });
+    expect(definedFields({ sessionId: 's1', model: undefined, contextTokens: 0, ok: false, error: '' })).toEqual({
+      sessionId: 's1',
+      contextTokens: 0,
+      ok: false,
+      error: '',
+    });
     expect(Object.keys(definedFields({ model: undefined }))).toEqual([]);
   });
 });
@@ -131,14 +169,16 @@ describe('the README example', () => {
     const file = path.join(folder, 'example.mjs');
     const kit = pathToFileURL(fileURLToPath(new URL('./host-kit.ts', import.meta.url))).href;
     writeFileSync(file, `${code!.replace("'@hookwise/core/host'", JSON.stringify(kit))}\nexport { onToolFinished };\n`);
-    const { onToolFinished } = (await import(/* @vite-ignore */ file)) as { onToolFinished: (engine: unknown, sessionId: string, call: unknown) => Promise<string | undefined> };
+    const { onToolFinished } = (await import(/* @vite-ignore */ file)) as {
+      onToolFinished: (engine: unknown, sessionId: string, call: unknown) => Promise<string | undefined>;
+    };
     const engine = engineListeningOn({ 'tool:after': (payload) => ({ context: `${payload.toolName} ran` }) });
     expect(await onToolFinished(engine, 's1', { name: 'Read', input: {}, output: 'text' })).toBe('Read ran');
   });
 });
 
 describe('keepingAlive', () => {
-  it('keeps a process whose only other timer is unref\'d alive until the work settles, and no longer', async () => {
+  it("keeps a process whose only other timer is unref'd alive until the work settles, and no longer", async () => {
     const { spawnSync } = await import('node:child_process');
     const kit = pathToFileURL(fileURLToPath(new URL('../dist/host.js', import.meta.url))).href;
     const script = (wrapped: boolean) => `
@@ -146,7 +186,8 @@ describe('keepingAlive', () => {
       const work = () => new Promise((resolve) => setTimeout(resolve, 200).unref());
       ${wrapped ? 'await keepingAlive(10_000, work);' : 'await work();'}
       console.log('settled');`;
-    const run = (wrapped: boolean) => spawnSync(process.execPath, ['--input-type=module', '-e', script(wrapped)], { encoding: 'utf8', timeout: 20_000 });
+    const run = (wrapped: boolean) =>
+      spawnSync(process.execPath, ['--input-type=module', '-e', script(wrapped)], { encoding: 'utf8', timeout: 20_000 });
     // Without it, Node leaves with the work pending (exit 13: an unsettled top-level await).
     expect(run(false).stdout).not.toContain('settled');
     const kept = run(true);

@@ -47,9 +47,19 @@ export async function emitIfListening<P extends PointName>(
  * breaks the host. With `details`, the log line carries them and the error's stack (an editor's
  * output channel); without, it stays one line (a hook process's stderr).
  */
-export function failOpen<T>(label: string, fn: () => Promise<T>, logger: Pick<Logger, 'error'>, details?: Record<string, unknown>): Promise<T | undefined>;
+export function failOpen<T>(
+  label: string,
+  fn: () => Promise<T>,
+  logger: Pick<Logger, 'error'>,
+  details?: Record<string, unknown>,
+): Promise<T | undefined>;
 export function failOpen<T>(label: string, fn: () => T, logger: Pick<Logger, 'error'>, details?: Record<string, unknown>): T | undefined;
-export function failOpen<T>(label: string, fn: () => T | Promise<T>, logger: Pick<Logger, 'error'>, details?: Record<string, unknown>): T | Promise<T | undefined> | undefined {
+export function failOpen<T>(
+  label: string,
+  fn: () => T | Promise<T>,
+  logger: Pick<Logger, 'error'>,
+  details?: Record<string, unknown>,
+): T | Promise<T | undefined> | undefined {
   const report = (error: unknown): undefined => {
     const message = errorMessage(error);
     const stack = error instanceof Error ? error.stack : undefined;

@@ -14,7 +14,17 @@ export type { PointSchemas } from './points.js';
 export { parseWith } from './schema.js';
 
 // Host kit
-export { DEFAULT_HOOK_TIMEOUT_MS, withDeadline, emitIfListening, failOpen, isListening, keepingAlive, createLevelLogger, definedFields, errorMessage } from './host-kit.js';
+export {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  withDeadline,
+  emitIfListening,
+  failOpen,
+  isListening,
+  keepingAlive,
+  createLevelLogger,
+  definedFields,
+  errorMessage,
+} from './host-kit.js';
 export { lazyProjectEngine } from './project-engine.js';
 export type { ProjectEngine, ProjectEngineOptions, ProjectEngineSeams } from './project-engine.js';
 export type { DeadlineCause, DeadlineOptions, LogEntry } from './host-kit.js';

@@ -19,9 +19,29 @@ export type { HookwiseConfig } from './config.js';
 
 // Lifecycle points and outcomes
 export { points } from './points.js';
-export type { HookKind, PointName, PointPayload, PointInput, PointKind, GuardPoint, TransformPoint, TransformField, TransformValues } from './points.js';
+export type {
+  HookKind,
+  PointName,
+  PointPayload,
+  PointInput,
+  PointKind,
+  GuardPoint,
+  TransformPoint,
+  TransformField,
+  TransformValues,
+} from './points.js';
 export { joinText } from './outcome.js';
-export type { ObserveOutcome, GuardOutcome, TransformOutcome, OutcomeOf, HookFailure, MergedOutcome, Notice, NoticeAction, MergedNotice } from './outcome.js';
+export type {
+  ObserveOutcome,
+  GuardOutcome,
+  TransformOutcome,
+  OutcomeOf,
+  HookFailure,
+  MergedOutcome,
+  Notice,
+  NoticeAction,
+  MergedNotice,
+} from './outcome.js';
 
 // Errors
 export { HookwiseError, ConfigError, UnsafeNameError } from './errors.js';

@@ -3,7 +3,17 @@
  * Anthropic and OpenAI conversions (wire types under `@hookwise/core/wire`), and what plugins
  * and hosts read from messages: tool-call pairing, real user prompts, slash commands, token estimates.
  */
-export type { Message, MessagePart, MessageRole, TextPart, ReasoningPart, ImagePart, ToolCallPart, ToolResultPart, ToolResultContent } from './messages/message-model.js';
+export type {
+  Message,
+  MessagePart,
+  MessageRole,
+  TextPart,
+  ReasoningPart,
+  ImagePart,
+  ToolCallPart,
+  ToolResultPart,
+  ToolResultContent,
+} from './messages/message-model.js';
 export { fromAnthropicMessages, toAnthropicMessages } from './messages/anthropic.js';
 export { fromOpenAIMessages, toOpenAIMessages } from './messages/openai.js';
 export { validateToolPairing } from './messages/validate.js';

@@ -42,7 +42,8 @@ export interface NoticeWording {
 }
 
 /** How a command is typed on the command line (`hookwise suggest dismiss`). */
-export const commandLine = (action: { command: string; args?: string[] }): string => ['hookwise', action.command, ...(action.args ?? [])].join(' ');
+export const commandLine = (action: { command: string; args?: string[] }): string =>
+  ['hookwise', action.command, ...(action.args ?? [])].join(' ');
 
 /**
  * A notice as one line of text: the statement, then each offer — the compact action as a call
@@ -80,7 +81,11 @@ export interface TransformOutcome<V> extends BaseOutcome {
 }
 
 /** What a hook on point P may return. The point's kind (in the point table) decides which fields exist. */
-export type OutcomeOf<P extends PointName> = P extends TransformPoint ? TransformOutcome<TransformValues[P]> : P extends GuardPoint ? GuardOutcome : ObserveOutcome;
+export type OutcomeOf<P extends PointName> = P extends TransformPoint
+  ? TransformOutcome<TransformValues[P]>
+  : P extends GuardPoint
+    ? GuardOutcome
+    : ObserveOutcome;
 
 export interface HookFailure {
   pluginName: string;

@@ -21,9 +21,41 @@ const full: Record<PointName, Record<string, unknown>> = {
   'agent:stop': { lastMessage: 'bye', stopHookActive: false },
   'session:end': { reason: 'other' },
 };
-const common = { sessionId: 's-1', projectDir: '/p', host: 'test', cwd: '/p', transcriptPath: '/t.jsonl', model: 'm', contextTokens: 0, contextWindow: 200_000 };
+const common = {
+  sessionId: 's-1',
+  projectDir: '/p',
+  host: 'test',
+  cwd: '/p',
+  transcriptPath: '/t.jsonl',
+  model: 'm',
+  contextTokens: 0,
+  contextWindow: 200_000,
+};
 
-const odd = [undefined, null, '', 'text', 0, -0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, {}, [], ['a'], [message], [undefined], [1], { name: 'x' }, { name: 'x', args: 'y', extra: 1 }, 'startup', 'auto', 'bogus'];
+const odd = [
+  undefined,
+  null,
+  '',
+  'text',
+  0,
+  -0,
+  -1,
+  1.5,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  true,
+  {},
+  [],
+  ['a'],
+  [message],
+  [undefined],
+  [1],
+  { name: 'x' },
+  { name: 'x', args: 'y', extra: 1 },
+  'startup',
+  'auto',
+  'bogus',
+];
 
 /** The full payload, then each field left out, set to each odd value, and extra keys added. */
 function variants(point: PointName): Array<Record<string, unknown>> {
@@ -43,52 +75,60 @@ function sameShape(actual: unknown, expected: unknown): void {
   expect(actual).toStrictEqual(expected);
   if (typeof expected === 'object' && expected !== null) {
     expect(Object.keys(actual as object)).toEqual(Object.keys(expected));
-    for (const key of Object.keys(expected)) sameShape((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]);
+    for (const key of Object.keys(expected))
+      sameShape((actual as Record<string, unknown>)[key], (expected as Record<string, unknown>)[key]);
   }
 }
 
 describe('the plain-code payload parse', () => {
-  it.each(Object.keys(points) as PointName[])('gives zod’s result for every %s payload it accepts, and accepts no payload zod refuses', (point) => {
-    const schema = pointSchema(point) as unknown as z.ZodMiniType;
-    const fast = payloadParserOf(point);
-    let accepted = 0;
-    for (const payload of variants(point)) {
-      const expected = schema.safeParse(payload);
-      const data = fast(payload);
-      if (data === undefined) continue;
-      accepted++;
-      expect(expected.success, `zod refuses ${JSON.stringify(payload)}`).toBe(true);
-      sameShape(data, (expected as { data: unknown }).data);
-      // A copy, as zod's: hooks replacing fields must not touch the host's object.
-      expect(data).not.toBe(payload);
-    }
-    expect(accepted).toBeGreaterThan(3);
-  });
+  it.each(Object.keys(points) as PointName[])(
+    'gives zod’s result for every %s payload it accepts, and accepts no payload zod refuses',
+    (point) => {
+      const schema = pointSchema(point) as unknown as z.ZodMiniType;
+      const fast = payloadParserOf(point);
+      let accepted = 0;
+      for (const payload of variants(point)) {
+        const expected = schema.safeParse(payload);
+        const data = fast(payload);
+        if (data === undefined) continue;
+        accepted++;
+        expect(expected.success, `zod refuses ${JSON.stringify(payload)}`).toBe(true);
+        sameShape(data, (expected as { data: unknown }).data);
+        // A copy, as zod's: hooks replacing fields must not touch the host's object.
+        expect(data).not.toBe(payload);
+      }
+      expect(accepted).toBeGreaterThan(3);
+    },
+  );
 
-  it.each(Object.keys(points) as PointName[])('with defaults, gives zod’s result for `{ ...defaults, ...payload }` for every %s payload it accepts (the engine’s projectDir and host)', (point) => {
-    const schema = pointSchema(point) as unknown as z.ZodMiniType;
-    const fast = payloadParserOf(point);
-    const defaults = Object.freeze({ projectDir: '/engine', host: 'engine-host' });
-    let accepted = 0;
-    let defaulted = 0;
-    for (const payload of variants(point)) {
-      const expected = schema.safeParse({ ...defaults, ...payload });
-      const data = fast(payload, defaults);
-      if (data === undefined) continue;
-      accepted++;
-      if (!('projectDir' in payload) || !('host' in payload)) defaulted++;
-      expect(expected.success, `zod refuses ${JSON.stringify(payload)}`).toBe(true);
-      sameShape(data, (expected as { data: unknown }).data);
-      expect(data).not.toBe(payload);
-    }
-    expect(defaulted).toBe(2);
-    expect(accepted).toBeGreaterThan(3);
-  });
+  it.each(Object.keys(points) as PointName[])(
+    'with defaults, gives zod’s result for `{ ...defaults, ...payload }` for every %s payload it accepts (the engine’s projectDir and host)',
+    (point) => {
+      const schema = pointSchema(point) as unknown as z.ZodMiniType;
+      const fast = payloadParserOf(point);
+      const defaults = Object.freeze({ projectDir: '/engine', host: 'engine-host' });
+      let accepted = 0;
+      let defaulted = 0;
+      for (const payload of variants(point)) {
+        const expected = schema.safeParse({ ...defaults, ...payload });
+        const data = fast(payload, defaults);
+        if (data === undefined) continue;
+        accepted++;
+        if (!('projectDir' in payload) || !('host' in payload)) defaulted++;
+        expect(expected.success, `zod refuses ${JSON.stringify(payload)}`).toBe(true);
+        sameShape(data, (expected as { data: unknown }).data);
+        expect(data).not.toBe(payload);
+      }
+      expect(defaulted).toBe(2);
+      expect(accepted).toBeGreaterThan(3);
+    },
+  );
 
   it('builds no zod schema (a hook call emitting good payloads needs none); a point’s schema is built when read, once', () =>
     withZodCalls(zodMocking, async (calls) => {
       const fresh = { ...(await import('./points.js')), ...(await import('./point-schemas.js')) };
-      for (const point of Object.keys(fresh.points) as PointName[]) expect(fresh.payloadParserOf(point)({ ...common, ...full[point] })).toBeDefined();
+      for (const point of Object.keys(fresh.points) as PointName[])
+        expect(fresh.payloadParserOf(point)({ ...common, ...full[point] })).toBeDefined();
       expect(calls).toEqual([]);
       const schema = fresh.pointSchema('tool:after');
       expect(calls).toContain('looseObject');

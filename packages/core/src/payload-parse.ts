@@ -5,7 +5,22 @@ import type * as Zod from 'zod/mini';
  * (point-schemas.ts): this module loads no zod. Named functions, not the namespace, so that
  * bundlers keep only these (the hook CLI's run bundle).
  */
-export type ZodApi = Pick<typeof Zod, 'array' | 'boolean' | 'custom' | 'enum' | 'looseObject' | 'minLength' | 'nonnegative' | 'number' | 'object' | 'optional' | 'positive' | 'string' | 'unknown'>;
+export type ZodApi = Pick<
+  typeof Zod,
+  | 'array'
+  | 'boolean'
+  | 'custom'
+  | 'enum'
+  | 'looseObject'
+  | 'minLength'
+  | 'nonnegative'
+  | 'number'
+  | 'object'
+  | 'optional'
+  | 'positive'
+  | 'string'
+  | 'unknown'
+>;
 
 /**
  * The parts a point's payload is described with (points.ts). Each part gives two things made
@@ -17,7 +32,10 @@ export type ZodApi = Pick<typeof Zod, 'array' | 'boolean' | 'custom' | 'enum' | 
  * then, which gives the result, or the error, it always gave. payload-parse.test.ts holds the
  * two to the same results.
  */
-export type FastParse = (value: Record<string, unknown>, defaults?: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined;
+export type FastParse = (
+  value: Record<string, unknown>,
+  defaults?: Readonly<Record<string, unknown>>,
+) => Record<string, unknown> | undefined;
 
 /**
  * A parser of one value: its parsed value, or NO when it may be invalid (zod decides). An
@@ -39,37 +57,66 @@ export interface Part<S extends Zod.ZodMiniType = Zod.ZodMiniType> {
 type Shape = Readonly<Record<string, Part>>;
 type SchemasOf<T extends Shape> = { -readonly [K in keyof T]: ReturnType<T[K]['schema']> };
 
-const part = <S extends Zod.ZodMiniType>(schema: (z: ZodApi) => S, parse: Parse, extra: { mayBeAbsent?: boolean; check?: (value: unknown) => boolean } = {}): Part<S> => ({ parse, schema, mayBeAbsent: extra.mayBeAbsent ?? false, ...(extra.check ? { check: extra.check } : {}) });
+const part = <S extends Zod.ZodMiniType>(
+  schema: (z: ZodApi) => S,
+  parse: Parse,
+  extra: { mayBeAbsent?: boolean; check?: (value: unknown) => boolean } = {},
+): Part<S> => ({ parse, schema, mayBeAbsent: extra.mayBeAbsent ?? false, ...(extra.check ? { check: extra.check } : {}) });
 
 /** A string, `z.string()`, at least `minLength` long (`z.minLength`) when given. */
 export const string = (minLength?: number) => {
   const least = minLength ?? 0;
-  return part((z) => (minLength === undefined ? z.string() : z.string().check(z.minLength(minLength))), (value) => (typeof value === 'string' && value.length >= least ? value : NO));
+  return part(
+    (z) => (minLength === undefined ? z.string() : z.string().check(z.minLength(minLength))),
+    (value) => (typeof value === 'string' && value.length >= least ? value : NO),
+  );
 };
 
 /** A finite number, `z.number()`; `'nonnegative'` (≥ 0) or `'positive'` (> 0) when given. */
 export const number = (sign?: 'nonnegative' | 'positive') =>
   part(
     (z) => (sign === 'nonnegative' ? z.number().check(z.nonnegative()) : sign === 'positive' ? z.number().check(z.positive()) : z.number()),
-    (value) => (typeof value === 'number' && Number.isFinite(value) && (sign === 'nonnegative' ? value >= 0 : sign === 'positive' ? value > 0 : true) ? value : NO),
+    (value) =>
+      typeof value === 'number' && Number.isFinite(value) && (sign === 'nonnegative' ? value >= 0 : sign === 'positive' ? value > 0 : true)
+        ? value
+        : NO,
   );
 
-export const boolean = () => part((z) => z.boolean(), (value) => (typeof value === 'boolean' ? value : NO));
+export const boolean = () =>
+  part(
+    (z) => z.boolean(),
+    (value) => (typeof value === 'boolean' ? value : NO),
+  );
 
 /** Any value, `z.unknown()` (its key is still required: an absent one goes to zod). */
-export const unknown = () => part((z) => z.unknown(), (value) => value);
+export const unknown = () =>
+  part(
+    (z) => z.unknown(),
+    (value) => value,
+  );
 
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => {
   const allowed = new Set<unknown>(values);
-  return part((z) => z.enum(values), (value) => (typeof value === 'string' && allowed.has(value) ? value : NO));
+  return part(
+    (z) => z.enum(values),
+    (value) => (typeof value === 'string' && allowed.has(value) ? value : NO),
+  );
 };
 
 /** A value `check` accepts, `z.custom(check, { message })`. */
 export const custom = <T>(check: (value: unknown) => value is T, message: string) =>
-  part((z) => z.custom<T>(check, { message }), (value) => (check(value) === true ? value : NO), { check });
+  part(
+    (z) => z.custom<T>(check, { message }),
+    (value) => (check(value) === true ? value : NO),
+    { check },
+  );
 
 export const optional = <S extends Zod.ZodMiniType>(inner: Part<S>) =>
-  part((z) => z.optional(inner.schema(z)), (value) => (value === undefined ? undefined : inner.parse(value)), { mayBeAbsent: true });
+  part(
+    (z) => z.optional(inner.schema(z)),
+    (value) => (value === undefined ? undefined : inner.parse(value)),
+    { mayBeAbsent: true },
+  );
 
 export const array = <S extends Zod.ZodMiniType>(element: Part<S>) => {
   const check = element.check;
@@ -84,41 +131,47 @@ export const array = <S extends Zod.ZodMiniType>(element: Part<S>) => {
   // place after its check is not (payload-parse.test.ts pins both).
   if (check) {
     const seen: unknown[] = [];
-    return part((z) => z.array(element.schema(z)), (value) => {
-      if (!Array.isArray(value)) return NO;
-      const length = value.length;
-      for (let index = 0; index < length; index++) {
-        const item = value[index] as unknown;
-        // undefined may be a hole, which zod's copy fills: zod decides.
-        if (item === undefined) return NO;
-        if (item === seen[index]) continue;
-        if (check(item) !== true) return NO;
-        seen[index] = item;
-      }
-      // Positions past this array no longer match anything: forget them (and let their messages go).
-      if (seen.length > length) seen.length = length;
-      return value.slice();
-    });
+    return part(
+      (z) => z.array(element.schema(z)),
+      (value) => {
+        if (!Array.isArray(value)) return NO;
+        const length = value.length;
+        for (let index = 0; index < length; index++) {
+          const item = value[index] as unknown;
+          // undefined may be a hole, which zod's copy fills: zod decides.
+          if (item === undefined) return NO;
+          if (item === seen[index]) continue;
+          if (check(item) !== true) return NO;
+          seen[index] = item;
+        }
+        // Positions past this array no longer match anything: forget them (and let their messages go).
+        if (seen.length > length) seen.length = length;
+        return value.slice();
+      },
+    );
   }
   const parse = element.parse;
-  return part((z) => z.array(element.schema(z)), (value) => {
-    if (!Array.isArray(value)) return NO;
-    const length = value.length;
-    // A loop, not `every`: holes must be checked too. Elements usually parse to themselves
-    // (a request's messages): then the copy is one `slice`.
-    let same = true;
-    for (let index = 0; index < length; index++) {
-      const item = value[index] as unknown;
-      const parsed = parse(item);
-      if (parsed === NO) return NO;
-      // An accepted undefined may be a hole, which zod's copy fills: copy one by one then.
-      if (parsed !== item || parsed === undefined) same = false;
-    }
-    if (same) return value.slice();
-    const copy = new Array<unknown>(length);
-    for (let index = 0; index < length; index++) copy[index] = parse(value[index]);
-    return copy;
-  });
+  return part(
+    (z) => z.array(element.schema(z)),
+    (value) => {
+      if (!Array.isArray(value)) return NO;
+      const length = value.length;
+      // A loop, not `every`: holes must be checked too. Elements usually parse to themselves
+      // (a request's messages): then the copy is one `slice`.
+      let same = true;
+      for (let index = 0; index < length; index++) {
+        const item = value[index] as unknown;
+        const parsed = parse(item);
+        if (parsed === NO) return NO;
+        // An accepted undefined may be a hole, which zod's copy fills: copy one by one then.
+        if (parsed !== item || parsed === undefined) same = false;
+      }
+      if (same) return value.slice();
+      const copy = new Array<unknown>(length);
+      for (let index = 0; index < length; index++) copy[index] = parse(value[index]);
+      return copy;
+    },
+  );
 };
 
 /** An object of these fields, unknown keys dropped, `z.object`. */
@@ -127,7 +180,8 @@ export const object = <T extends Shape>(shape: T) => part((z) => z.object(schema
 /** An object of these fields, unknown keys kept, `z.looseObject` (a payload). */
 export const looseObject = <T extends Shape>(shape: T) => part((z) => z.looseObject(schemasOf(shape, z)), parseObject(shape, true));
 
-const schemasOf = <T extends Shape>(shape: T, z: ZodApi): SchemasOf<T> => Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, value.schema(z)])) as SchemasOf<T>;
+const schemasOf = <T extends Shape>(shape: T, z: ZodApi): SchemasOf<T> =>
+  Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, value.schema(z)])) as SchemasOf<T>;
 
 /**
  * zod's object parse: declared keys first, in shape order (an absent optional one left out, an

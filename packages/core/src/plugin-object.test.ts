@@ -25,7 +25,9 @@ describe('a plugin is one object', () => {
     const block = /## Writing a plugin[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toContain("on: { 'tool:after':");
     // Plain JavaScript once `export` goes: run exactly that code with core's definePlugin.
-    const counter = new Function('definePlugin', `${block!.replace(/^export /m, '')}\nreturn counter;`)(definePlugin) as ReturnType<typeof definePlugin>;
+    const counter = new Function('definePlugin', `${block!.replace(/^export /m, '')}\nreturn counter;`)(definePlugin) as ReturnType<
+      typeof definePlugin
+    >;
 
     const { engine } = engineWith(defineConfig({ plugins: [counter()] }));
     const outcome = await engine.emit('tool:after', toolAfter);
@@ -37,7 +39,11 @@ describe('a plugin is one object', () => {
     const calls: string[] = [];
     const named = (name: string, order?: 'pre' | 'post') =>
       definePlugin({ meta: { name, version: '1' }, ...(order ? { order } : {}), on: { 'tool:after': () => void calls.push(name) } })();
-    const mixed = definePlugin({ meta: { name: 'mixed', version: '1' }, order: 'post', on: { 'tool:after': { handler: () => void calls.push('mixed'), order: 'pre' } } })();
+    const mixed = definePlugin({
+      meta: { name: 'mixed', version: '1' },
+      order: 'post',
+      on: { 'tool:after': { handler: () => void calls.push('mixed'), order: 'pre' } },
+    })();
     const { engine } = engineWith({ plugins: [named('late', 'post'), named('plain'), named('early', 'pre'), mixed] });
     await engine.emit('tool:after', toolAfter);
     expect(calls).toEqual(['early', 'mixed', 'plain', 'late']);
@@ -56,7 +62,11 @@ describe('a plugin is one object', () => {
     const outcome = await engine.emit('tool:after', toolAfter);
     expect(calls).toEqual(['plugin', 'config on', 'config set']);
     expect(outcome.context).toBe('from the project');
-    expect(engine.hooksFor('tool:after').map((hook) => `${hook.pluginName} › ${hook.hookName}`)).toEqual(['p › tool:after', 'config › tool:after', 'config › legacy']);
+    expect(engine.hooksFor('tool:after').map((hook) => `${hook.pluginName} › ${hook.hookName}`)).toEqual([
+      'p › tool:after',
+      'config › tool:after',
+      'config › legacy',
+    ]);
   });
 
   it('refuses an unknown point or a hook that is not a function when the engine is built', () => {
@@ -130,11 +140,17 @@ describe('measurements', () => {
   });
 
   it('refuses figures that are not finite numbers, keeping the rest', async () => {
-    const plugin = definePlugin({ meta: { name: 'm', version: '1' }, on: { 'tool:after': () => ({ measurements: { good: 3, bad: Number.NaN, text: '4' as never } }) } });
+    const plugin = definePlugin({
+      meta: { name: 'm', version: '1' },
+      on: { 'tool:after': () => ({ measurements: { good: 3, bad: Number.NaN, text: '4' as never } }) },
+    });
     const { engine } = engineWith({ plugins: [plugin()] });
     const outcome = await engine.emit('tool:after', toolAfter);
     expect(outcome.measurements).toEqual({ good: 3 });
-    expect(outcome.errors.map((error) => error.message)).toEqual(['measurement "bad" must be a finite number', 'measurement "text" must be a finite number']);
+    expect(outcome.errors.map((error) => error.message)).toEqual([
+      'measurement "bad" must be a finite number',
+      'measurement "text" must be a finite number',
+    ]);
   });
 });
 
@@ -150,7 +166,10 @@ describe('what a notice is about', () => {
   });
 
   it('refuses an about that is not a list of words', async () => {
-    const plugin = definePlugin({ meta: { name: 'about', version: '1' }, on: { 'tool:after': () => ({ notice: { text: 'x', about: 'capacity' as never } }) } });
+    const plugin = definePlugin({
+      meta: { name: 'about', version: '1' },
+      on: { 'tool:after': () => ({ notice: { text: 'x', about: 'capacity' as never } }) },
+    });
     const { engine } = engineWith({ plugins: [plugin()] });
     const outcome = await engine.emit('tool:after', toolAfter);
     expect(outcome.notices.map((notice) => notice.about)).toEqual([[]]);

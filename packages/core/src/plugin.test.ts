@@ -36,10 +36,12 @@ describe('definePlugin options', () => {
       expect(fromLazy.message).toBe(fromEager.message);
       expect(fromLazy).toMatchObject({ code: 'HW_PLUGIN' });
     }
-    expect(errorOf(() => lazy({ step: 'two' } as never).resolveOptions(parseWith)).message).toBe('[counter] invalid options\n✖ Invalid input: expected number, received string\n  → at step');
+    expect(errorOf(() => lazy({ step: 'two' } as never).resolveOptions(parseWith)).message).toBe(
+      '[counter] invalid options\n✖ Invalid input: expected number, received string\n  → at step',
+    );
   });
 
-  it('refuses a bad option without a host\'s parser too, with the schema error\'s own text', () => {
+  it("refuses a bad option without a host's parser too, with the schema error's own text", () => {
     const counter = definePlugin({ meta: { name: 'counter', version: '1.0.0' }, options: buildSchema, hooks: [] });
     const error = errorOf(() => counter({ step: 'two' } as never).resolveOptions());
     expect(error).toMatchObject({ code: 'HW_PLUGIN' });

@@ -83,7 +83,8 @@ export type PluginFactory<Options, Input> = ((options?: Input) => PluginInstance
 export function definePlugin<Options, Input = Options>(definition: PluginDefinition<Options, Input>): PluginFactory<Options, Input> {
   if (!definition?.meta?.name) throw new TypeError('definePlugin needs meta.name');
   let schema: SchemaLike<Options, Input> | undefined;
-  const schemaOf = (options: NonNullable<PluginDefinition<Options, Input>['options']>) => (schema ??= typeof options === 'function' ? options() : options);
+  const schemaOf = (options: NonNullable<PluginDefinition<Options, Input>['options']>) =>
+    (schema ??= typeof options === 'function' ? options() : options);
   const factory = (options?: Input): PluginInstance<Options> => ({
     [pluginMarker]: true,
     specificationVersion: 'v1',
@@ -102,7 +103,9 @@ export function definePlugin<Options, Input = Options>(definition: PluginDefinit
 
 const plainParse: typeof parseWith = (schema, value) => {
   const result = schema.safeParse(value);
-  return result.success ? { ok: true, data: result.data } : { ok: false, message: String((result.error as Error | undefined)?.message ?? result.error), error: result.error };
+  return result.success
+    ? { ok: true, data: result.data }
+    : { ok: false, message: String((result.error as Error | undefined)?.message ?? result.error), error: result.error };
 };
 
 /**

@@ -1,9 +1,37 @@
-import { array, boolean, custom, enum as zodEnum, looseObject, minLength, nonnegative, number, object, optional, positive, string, unknown } from 'zod/mini';
+import {
+  array,
+  boolean,
+  custom,
+  enum as zodEnum,
+  looseObject,
+  minLength,
+  nonnegative,
+  number,
+  object,
+  optional,
+  positive,
+  string,
+  unknown,
+} from 'zod/mini';
 import type { ZodApi } from './payload-parse.js';
 import { payloadOf, type PointName, type PointSchemas } from './points.js';
 
 // The functions by name, not `import * as z`: a namespace passed as a value keeps all of zod in a bundle.
-const zod: ZodApi = { array, boolean, custom, enum: zodEnum, looseObject, minLength, nonnegative, number, object, optional, positive, string, unknown };
+const zod: ZodApi = {
+  array,
+  boolean,
+  custom,
+  enum: zodEnum,
+  looseObject,
+  minLength,
+  nonnegative,
+  number,
+  object,
+  optional,
+  positive,
+  string,
+  unknown,
+};
 const built: { -readonly [P in PointName]?: PointSchemas[P] } = {};
 
 /**

@@ -1,6 +1,19 @@
 import type * as z from 'zod/mini';
 import type { Message } from './messages/message-model.js';
-import { array, boolean, custom, fastParseOf, looseObject, number, object, oneOf, optional, string, unknown, type FastParse } from './payload-parse.js';
+import {
+  array,
+  boolean,
+  custom,
+  fastParseOf,
+  looseObject,
+  number,
+  object,
+  oneOf,
+  optional,
+  string,
+  unknown,
+  type FastParse,
+} from './payload-parse.js';
 
 /**
  * The lifecycle points of an agent session. Each has a kind, which says what its hooks may do:
@@ -36,60 +49,69 @@ const common = () => ({
 // than the hooks it guards.
 /** The shallow message check (internal: the engine runs it in a plain loop over long histories). */
 export const isMessageLike = (value: unknown): value is Message =>
-  typeof value === 'object' && value !== null && typeof (value as { role?: unknown }).role === 'string' && Array.isArray((value as { parts?: unknown }).parts);
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { role?: unknown }).role === 'string' &&
+  Array.isArray((value as { parts?: unknown }).parts);
 const messageLike = () => custom<Message>(isMessageLike, 'expected a message { role, parts[] }');
 const trigger = () => oneOf(['manual', 'auto']);
 const optionalCount = () => optional(number('nonnegative'));
 
 const builders = {
   'session:start': () => looseObject({ ...common(), source: oneOf(['startup', 'resume', 'clear', 'compact']) }),
-  'prompt:submit': () => looseObject({
-    ...common(),
-    prompt: string(),
-    command: optional(object({ name: string(), args: string() })),
-  }),
+  'prompt:submit': () =>
+    looseObject({
+      ...common(),
+      prompt: string(),
+      command: optional(object({ name: string(), args: string() })),
+    }),
   'tool:before': () => looseObject({ ...common(), toolName: string(), input: unknown(), toolUseId: optional(string()) }),
-  'tool:after': () => looseObject({
-    ...common(),
-    toolName: string(),
-    input: unknown(),
-    output: unknown(),
-    ok: boolean(),
-    error: optional(string()),
-    durationMs: optionalCount(),
-    toolUseId: optional(string()),
-  }),
-  'llm:before': () => looseObject({
-    ...common(),
-    systemPrompt: string(),
-    messages: array(messageLike()),
-    intentId: optional(string()),
-    taskId: optional(string()),
-  }),
-  'compact:before': () => looseObject({
-    ...common(),
-    trigger: trigger(),
-    instructions: optional(string()),
-  }),
-  'compact:after': () => looseObject({
-    ...common(),
-    trigger: optional(trigger()),
-    tokensBefore: optionalCount(),
-    tokensAfter: optionalCount(),
-    summary: optional(string()),
-    /** Labels of what hooks preserved at the matching `compact:before` (filled in by the engine). */
-    preserved: optional(array(string())),
-  }),
-  'phase:end': () => looseObject({
-    ...common(),
-    output: string(),
-    taskId: optional(string()),
-    phase: optional(string()),
-    agentType: optional(string()),
-    /** The orchestrator's hand-off request, when known. */
-    request: optional(string()),
-    agentTranscriptPath: optional(string()),
-  }),
+  'tool:after': () =>
+    looseObject({
+      ...common(),
+      toolName: string(),
+      input: unknown(),
+      output: unknown(),
+      ok: boolean(),
+      error: optional(string()),
+      durationMs: optionalCount(),
+      toolUseId: optional(string()),
+    }),
+  'llm:before': () =>
+    looseObject({
+      ...common(),
+      systemPrompt: string(),
+      messages: array(messageLike()),
+      intentId: optional(string()),
+      taskId: optional(string()),
+    }),
+  'compact:before': () =>
+    looseObject({
+      ...common(),
+      trigger: trigger(),
+      instructions: optional(string()),
+    }),
+  'compact:after': () =>
+    looseObject({
+      ...common(),
+      trigger: optional(trigger()),
+      tokensBefore: optionalCount(),
+      tokensAfter: optionalCount(),
+      summary: optional(string()),
+      /** Labels of what hooks preserved at the matching `compact:before` (filled in by the engine). */
+      preserved: optional(array(string())),
+    }),
+  'phase:end': () =>
+    looseObject({
+      ...common(),
+      output: string(),
+      taskId: optional(string()),
+      phase: optional(string()),
+      agentType: optional(string()),
+      /** The orchestrator's hand-off request, when known. */
+      request: optional(string()),
+      agentTranscriptPath: optional(string()),
+    }),
   'agent:stop': () => looseObject({ ...common(), lastMessage: optional(string()), stopHookActive: optional(boolean()) }),
   'session:end': () => looseObject({ ...common(), reason: string() }),
 } as const;
@@ -101,7 +123,8 @@ type Schemas = PointSchemas;
 
 const described: { -readonly [P in keyof Payloads]?: Payloads[P] } = {};
 /** A point's payload description (internal: point-schemas.ts builds its zod schema from it). */
-export const payloadOf = <P extends keyof Payloads>(point: P): Payloads[P] => (described[point] ??= builders[point]() as never) as Payloads[P];
+export const payloadOf = <P extends keyof Payloads>(point: P): Payloads[P] =>
+  (described[point] ??= builders[point]() as never) as Payloads[P];
 const parsers: { -readonly [P in keyof Payloads]?: FastParse } = {};
 
 /**
@@ -132,7 +155,10 @@ export const points = {
   'tool:before': { kind: 'guard' },
   // A hook may replace the output before it enters the context (hosts that can apply it do:
   // Claude Code through PostToolUse `updatedToolOutput`, OpenCode through `tool.execute.after`).
-  'tool:after': { kind: 'transform', transform: { field: 'output', expected: 'a tool output (any value but undefined)', accepts: (value) => value !== undefined } },
+  'tool:after': {
+    kind: 'transform',
+    transform: { field: 'output', expected: 'a tool output (any value but undefined)', accepts: (value) => value !== undefined },
+  },
   'llm:before': { kind: 'transform', transform: { field: 'messages', expected: 'an array of messages', accepts: Array.isArray } },
   'compact:before': { kind: 'guard' },
   'compact:after': { kind: 'observe' },

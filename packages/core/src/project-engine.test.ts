@@ -31,7 +31,14 @@ describe('lazyProjectEngine', () => {
     writeFileSync(path.join(projectDir, 'hookwise.config.json'), JSON.stringify({ plugins: {}, logLevel: 'debug', hookTimeoutMs: 1234 }));
     const seen: unknown[] = [];
     const build = vi.fn(createEngine);
-    const engine = lazyProjectEngine({ projectDir, host: 'test', logger: createMemoryLogger(), createEngine: build, onConfig: (config) => seen.push(config.hookTimeoutMs), engineOptions: memory });
+    const engine = lazyProjectEngine({
+      projectDir,
+      host: 'test',
+      logger: createMemoryLogger(),
+      createEngine: build,
+      onConfig: (config) => seen.push(config.hookTimeoutMs),
+      engineOptions: memory,
+    });
     const [first, second] = await Promise.all([engine(), engine()]);
     expect(first).toBeDefined();
     expect(second).toBe(first);
@@ -43,18 +50,37 @@ describe('lazyProjectEngine', () => {
     const build = vi.fn((): never => {
       throw new Error('no engine');
     });
-    const engine = lazyProjectEngine({ projectDir: '/nowhere', host: 'test', logger: createMemoryLogger(), config: { logLevel: 'error', hookTimeoutMs: 1234 }, createEngine: build });
+    const engine = lazyProjectEngine({
+      projectDir: '/nowhere',
+      host: 'test',
+      logger: createMemoryLogger(),
+      config: { logLevel: 'error', hookTimeoutMs: 1234 },
+      createEngine: build,
+    });
     expect([engine.logLevel, engine.hookTimeoutMs]).toEqual(['warn', DEFAULT_HOOK_TIMEOUT_MS]);
     expect(await engine()).toBeUndefined();
     expect([engine.logLevel, engine.hookTimeoutMs]).toEqual(['warn', 1234]);
-    const working = lazyProjectEngine({ projectDir: '/nowhere', host: 'test', logger: createMemoryLogger(), config: { logLevel: 'debug', hookTimeoutMs: 1234 }, engineOptions: memory });
+    const working = lazyProjectEngine({
+      projectDir: '/nowhere',
+      host: 'test',
+      logger: createMemoryLogger(),
+      config: { logLevel: 'debug', hookTimeoutMs: 1234 },
+      engineOptions: memory,
+    });
     await working();
     expect([working.logLevel, working.hookTimeoutMs]).toEqual(['debug', 1234]);
   });
 
   it('uses a config given in code without looking for a file', async () => {
     const load = vi.fn();
-    const engine = lazyProjectEngine({ projectDir: '/nowhere', host: 'test', logger: createMemoryLogger(), config: { plugins: [noop()] }, loadConfig: load, engineOptions: memory });
+    const engine = lazyProjectEngine({
+      projectDir: '/nowhere',
+      host: 'test',
+      logger: createMemoryLogger(),
+      config: { plugins: [noop()] },
+      loadConfig: load,
+      engineOptions: memory,
+    });
     expect((await engine())!.plugins.map((plugin) => plugin.name)).toEqual(['noop']);
     expect(load).not.toHaveBeenCalled();
   });
@@ -77,7 +103,13 @@ describe('lazyProjectEngine', () => {
     const unused = lazyProjectEngine({ projectDir: '/nowhere', host: 'test', logger: createMemoryLogger(), loadConfig: load });
     await unused.dispose();
     expect(load).not.toHaveBeenCalled();
-    const used = lazyProjectEngine({ projectDir: '/nowhere', host: 'test', logger: createMemoryLogger(), config: { plugins: [noop()] }, engineOptions: memory });
+    const used = lazyProjectEngine({
+      projectDir: '/nowhere',
+      host: 'test',
+      logger: createMemoryLogger(),
+      config: { plugins: [noop()] },
+      engineOptions: memory,
+    });
     const made = (await used())!;
     const dispose = vi.spyOn(made, 'dispose');
     await used.dispose();

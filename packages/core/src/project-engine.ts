@@ -37,7 +37,11 @@ export type ProjectEngineSeams = Pick<ProjectEngineOptions, 'loadConfig' | 'crea
  * and deadlines: `warn` and core's default until a config is loaded, and `warn` again when it
  * fails, so the host's warnings about a broken config are seen.
  */
-export type ProjectEngine = (() => Promise<Engine | undefined>) & { dispose(): Promise<void>; readonly logLevel: LogLevel; readonly hookTimeoutMs: number };
+export type ProjectEngine = (() => Promise<Engine | undefined>) & {
+  dispose(): Promise<void>;
+  readonly logLevel: LogLevel;
+  readonly hookTimeoutMs: number;
+};
 
 /**
  * The project's engine, made once on the first call: undefined when the project has no config

@@ -29,7 +29,10 @@ export function formatSchemaError(error: unknown): string {
  * Parses with a schema and formats failures with `z.prettifyError`. Issue messages are fixed
  * when an issue is made, so after a failure the locale is loaded and the value parsed again.
  */
-export function parseWith<T>(schema: SchemaLike<T, any>, value: unknown): { ok: true; data: T } | { ok: false; message: string; error: unknown } {
+export function parseWith<T>(
+  schema: SchemaLike<T, any>,
+  value: unknown,
+): { ok: true; data: T } | { ok: false; message: string; error: unknown } {
   const first = schema.safeParse(value);
   if (first.success) return { ok: true, data: first.data };
   if (!localeLoaded) {

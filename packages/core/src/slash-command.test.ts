@@ -4,7 +4,10 @@ import { parseSlashCommand } from './slash-command.js';
 describe('parseSlashCommand (the one parser)', () => {
   it('reads a command and its arguments', () => {
     expect(parseSlashCommand('/babysit')).toEqual({ name: 'babysit', args: '' });
-    expect(parseSlashCommand('  /agileflow:story:list EPIC=EP-1 STATUS=ready\n')).toEqual({ name: 'agileflow:story:list', args: 'EPIC=EP-1 STATUS=ready' });
+    expect(parseSlashCommand('  /agileflow:story:list EPIC=EP-1 STATUS=ready\n')).toEqual({
+      name: 'agileflow:story:list',
+      args: 'EPIC=EP-1 STATUS=ready',
+    });
     expect(parseSlashCommand('/review\tnow')).toEqual({ name: 'review', args: 'now' });
   });
 
@@ -28,7 +31,8 @@ describe('parseSlashCommand (the one parser)', () => {
   });
 
   it("reads Claude Code's recorded form in transcripts", () => {
-    const recorded = '<command-message>babysit is running…</command-message>\n<command-name>/babysit</command-name>\n<command-args>EPIC-1  </command-args>';
+    const recorded =
+      '<command-message>babysit is running…</command-message>\n<command-name>/babysit</command-name>\n<command-args>EPIC-1  </command-args>';
     expect(parseSlashCommand(recorded)).toEqual({ name: 'babysit', args: 'EPIC-1' });
     expect(parseSlashCommand('<command-name>/compact</command-name>')).toEqual({ name: 'compact', args: '' });
     expect(parseSlashCommand('<command-name>/usr/bin/x</command-name>')).toBeUndefined();

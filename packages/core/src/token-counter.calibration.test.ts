@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Message } from './messages/message-model.js';
 import { readTranscript } from './messages/transcript.js';
-import { CALIBRATED_CHARS_PER_TOKEN, createCalibratedTokenCounter, createCharsTokenCounter, textKind, type TextKind, type TokenCounter } from './token-counter.js';
+import {
+  CALIBRATED_CHARS_PER_TOKEN,
+  createCalibratedTokenCounter,
+  createCharsTokenCounter,
+  textKind,
+  type TextKind,
+  type TokenCounter,
+} from './token-counter.js';
 
 // The calibration data: the real Claude Code sessions in the repo's fixtures (hand-assembled
 // test files from other projects carry made-up usage, so only recorded sessions count).
@@ -40,7 +47,9 @@ async function segmentsOf(file: string): Promise<Segment[]> {
     const to = requests[index + 1]!.line;
     // A compaction between two requests replaces the context: no growth to learn from.
     if (transcript.compactions.some((compaction) => compaction.line > from && compaction.line < to)) continue;
-    const texts = transcript.messages.filter((message) => lineOf(message) >= from && lineOf(message) < to).flatMap((message) => [...textsOf(message)]);
+    const texts = transcript.messages
+      .filter((message) => lineOf(message) >= from && lineOf(message) < to)
+      .flatMap((message) => [...textsOf(message)]);
     const chars: Record<TextKind, number> = { prose: 0, code: 0, json: 0 };
     for (const text of texts) chars[textKind(text)] += text.length;
     segments.push({ growth: requests[index + 1]!.contextTokens - requests[index]!.contextTokens, texts, chars });
@@ -72,7 +81,10 @@ function fit(segments: Segment[]): Record<TextKind, number> {
     for (let column = row + 1; column < size; column++) sum -= matrix[row]![column]! * tokensPerChar[column]!;
     tokensPerChar[row] = sum / matrix[row]![row]!;
   }
-  const predicted = segments.reduce((total, segment) => total + KINDS.reduce((sum, kind, k) => sum + segment.chars[kind] * tokensPerChar[k]!, 0), 0);
+  const predicted = segments.reduce(
+    (total, segment) => total + KINDS.reduce((sum, kind, k) => sum + segment.chars[kind] * tokensPerChar[k]!, 0),
+    0,
+  );
   const actual = segments.reduce((total, segment) => total + segment.growth, 0);
   const scale = actual / predicted;
   return Object.fromEntries(KINDS.map((kind, k) => [kind, 1 / (tokensPerChar[k]! * scale)])) as Record<TextKind, number>;
@@ -105,7 +117,9 @@ describe('the calibrated counter, on the usage deltas of the real transcripts in
 
   it('ships the ratios the fixtures give (refit here, within 0.05 chars per token)', () => {
     const fitted = fit(segments);
-    console.log(`fitted chars per token on ${segments.length} request steps: ${KINDS.map((kind) => `${kind} ${fitted[kind].toFixed(2)}`).join(', ')}`);
+    console.log(
+      `fitted chars per token on ${segments.length} request steps: ${KINDS.map((kind) => `${kind} ${fitted[kind].toFixed(2)}`).join(', ')}`,
+    );
     for (const kind of KINDS) expect(Math.abs(CALIBRATED_CHARS_PER_TOKEN[kind] - fitted[kind])).toBeLessThan(0.05);
   });
 

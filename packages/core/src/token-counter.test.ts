@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CALIBRATED_CHARS_PER_TOKEN, createCalibratedTokenCounter, createCharsTokenCounter, createJsonAwareTokenCounter, defaultTokenCounter, looksLikeJson, textKind } from './token-counter.js';
+import {
+  CALIBRATED_CHARS_PER_TOKEN,
+  createCalibratedTokenCounter,
+  createCharsTokenCounter,
+  createJsonAwareTokenCounter,
+  defaultTokenCounter,
+  looksLikeJson,
+  textKind,
+} from './token-counter.js';
 
 describe('token counters', () => {
   it('counts characters / 4 rounded up', () => {

@@ -79,7 +79,11 @@ export function textKind(text: string): TextKind {
  * (tool-result framing, reminders Claude Code appends) is spread over the kinds, so these
  * are lower than a bare tokenizer's figures (about 4 for English prose).
  */
-export const CALIBRATED_CHARS_PER_TOKEN: Readonly<Record<TextKind, number>> = Object.freeze({ prose: PROSE_RATIO, code: CODE_RATIO, json: JSON_RATIO });
+export const CALIBRATED_CHARS_PER_TOKEN: Readonly<Record<TextKind, number>> = Object.freeze({
+  prose: PROSE_RATIO,
+  code: CODE_RATIO,
+  json: JSON_RATIO,
+});
 
 /**
  * The default counter: characters per token by kind of text (`CALIBRATED_CHARS_PER_TOKEN`),

@@ -18,9 +18,24 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
   it('resolves every service token from an engine', async () => {
     const core = await import(distFile('host'));
     const { TOKENS } = await import(distFile('di'));
-    const engine = core.createEngine({ config: {}, projectDir: mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-')), host: 'test', stateStore: core.createMemoryStateStore(), eventLog: core.createMemoryEventLog() });
+    const engine = core.createEngine({
+      config: {},
+      projectDir: mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-')),
+      host: 'test',
+      stateStore: core.createMemoryStateStore(),
+      eventLog: core.createMemoryEventLog(),
+    });
     const container = engine.sessionContainer('smoke');
-    for (const token of [TOKENS.LOGGER, TOKENS.STATE_STORE, TOKENS.TOKEN_COUNTER, TOKENS.CLOCK, TOKENS.EVENT_LOG, TOKENS.PROJECT_DIR, TOKENS.HOST, TOKENS.SESSION_ID]) {
+    for (const token of [
+      TOKENS.LOGGER,
+      TOKENS.STATE_STORE,
+      TOKENS.TOKEN_COUNTER,
+      TOKENS.CLOCK,
+      TOKENS.EVENT_LOG,
+      TOKENS.PROJECT_DIR,
+      TOKENS.HOST,
+      TOKENS.SESSION_ID,
+    ]) {
       expect(container.resolve(token), String(token)).toBeDefined();
     }
   });
@@ -46,10 +61,26 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
 
   it('keeps decorator metadata through the package build', async () => {
     // Output inside the package so the bare '@hookwise/core' import resolves to this package's dist.
-    await build({ entry: [path.join(packageDir, 'test', 'fixtures', 'decorated.ts')], outDir, format: ['esm'], target: 'node20', platform: 'node', silent: true, tsconfig: path.join(packageDir, 'tsconfig.json'), external: [/^@hookwise\/core/], config: false });
+    await build({
+      entry: [path.join(packageDir, 'test', 'fixtures', 'decorated.ts')],
+      outDir,
+      format: ['esm'],
+      target: 'node20',
+      platform: 'node',
+      silent: true,
+      tsconfig: path.join(packageDir, 'tsconfig.json'),
+      external: [/^@hookwise\/core/],
+      config: false,
+    });
     const fixture = await import(pathToFileURL(path.join(outDir, 'decorated.js')).href);
     const core = await import(distFile('host'));
-    const engine = core.createEngine({ config: { plugins: [fixture.probe()] }, projectDir: tmpdir(), host: 'test', stateStore: core.createMemoryStateStore(), eventLog: core.createMemoryEventLog() });
+    const engine = core.createEngine({
+      config: { plugins: [fixture.probe()] },
+      projectDir: tmpdir(),
+      host: 'test',
+      stateStore: core.createMemoryStateStore(),
+      eventLog: core.createMemoryEventLog(),
+    });
     const outcome = await engine.emit('tool:after', { sessionId: 'smoke', toolName: 'Read', input: {}, output: '', ok: true });
     expect(outcome.errors).toEqual([]);
     expect(outcome.context).toBe('helper ok');

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { createMemoryStateStore, createSessionState } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
-import { activateCommand, clearActiveCommands, deactivateCommand, listActiveCommands, readAgileflowCommands, writeAgileflowPrecompactStamp } from './active-commands.js';
+import {
+  activateCommand,
+  clearActiveCommands,
+  deactivateCommand,
+  listActiveCommands,
+  readAgileflowCommands,
+  writeAgileflowPrecompactStamp,
+} from './active-commands.js';
 import { PLUGIN_NAME } from './meta.js';
 import { buildPreservedBlock, shareOut } from './preserved-block.js';
 
@@ -53,12 +60,21 @@ describe("AgileFlow's session-state.json", () => {
   const project = (state: unknown) => {
     directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-precompact-agileflow-'));
     mkdirSync(path.join(directory, 'docs/09-agents'), { recursive: true });
-    if (state !== undefined) writeFileSync(path.join(directory, 'docs/09-agents/session-state.json'), typeof state === 'string' ? state : JSON.stringify(state));
+    if (state !== undefined)
+      writeFileSync(path.join(directory, 'docs/09-agents/session-state.json'), typeof state === 'string' ? state : JSON.stringify(state));
     return directory;
   };
 
   it('reads active_commands names and types, skipping malformed entries', async () => {
-    const dir = project({ active_commands: [{ name: 'babysit', type: 'interactive' }, { name: 'research/ask', type: 'output-only' }, { nope: 1 }, 'text', { name: 'story:list' }] });
+    const dir = project({
+      active_commands: [
+        { name: 'babysit', type: 'interactive' },
+        { name: 'research/ask', type: 'output-only' },
+        { nope: 1 },
+        'text',
+        { name: 'story:list' },
+      ],
+    });
     expect(await readAgileflowCommands(dir, 'docs/09-agents/session-state.json')).toEqual({
       commands: [{ name: 'babysit', type: 'interactive' }, { name: 'research/ask', type: 'output-only' }, { name: 'story:list' }],
     });
@@ -75,7 +91,11 @@ describe("AgileFlow's session-state.json", () => {
     const dir = project({ active_commands: [{ name: 'babysit' }], other: true });
     await writeAgileflowPrecompactStamp(dir, 'docs/09-agents/session-state.json', new Date('2026-03-01T10:00:00Z'));
     const text = readFileSync(path.join(dir, 'docs/09-agents/session-state.json'), 'utf8');
-    expect(JSON.parse(text)).toEqual({ active_commands: [{ name: 'babysit' }], other: true, last_precompact_at: '2026-03-01T10:00:00.000Z' });
+    expect(JSON.parse(text)).toEqual({
+      active_commands: [{ name: 'babysit' }],
+      other: true,
+      last_precompact_at: '2026-03-01T10:00:00.000Z',
+    });
     expect(text.endsWith('}\n')).toBe(true);
   });
 
@@ -87,7 +107,12 @@ describe("AgileFlow's session-state.json", () => {
 });
 
 describe('buildPreservedBlock', () => {
-  const section = (name: string, length: number) => ({ name, args: '', file: `/p/.claude/commands/${name}.md`, summary: `${name}:`.padEnd(length, 'x') });
+  const section = (name: string, length: number) => ({
+    name,
+    args: '',
+    file: `/p/.claude/commands/${name}.md`,
+    summary: `${name}:`.padEnd(length, 'x'),
+  });
 
   it('shareOut gives short parts what they need and splits the rest equally', () => {
     expect(shareOut([100, 5_000, 300], 2_000)).toEqual([100, 1_600, 300]);
@@ -103,7 +128,12 @@ describe('buildPreservedBlock', () => {
   });
 
   it('cuts only the long sections, each with a marker naming its file, and stays within the budget', () => {
-    const block = buildPreservedBlock({ commands: [section('small', 300), section('huge', 20_000)], intent: { id: 'REQ-1', text: 'intent '.repeat(140), source: 'ledger' }, projectDir: '/p', budgetChars: 4_000 })!;
+    const block = buildPreservedBlock({
+      commands: [section('small', 300), section('huge', 20_000)],
+      intent: { id: 'REQ-1', text: 'intent '.repeat(140), source: 'ledger' },
+      projectDir: '/p',
+      budgetChars: 4_000,
+    })!;
     expect(block.text.length).toBeLessThanOrEqual(4_000);
     expect(block.cut).toEqual(['/huge']);
     expect(block.text).toContain('small:'.padEnd(300, 'x'));

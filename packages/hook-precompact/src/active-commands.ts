@@ -38,7 +38,12 @@ export interface ActivateOptions {
  * end with the newer arguments. Throws UnsafeNameError for a name that could escape the
  * commands folder; nothing is stored then.
  */
-export async function activateCommand(target: StateTarget, name: string, args = '', options: ActivateOptions = {}): Promise<ActiveCommand[]> {
+export async function activateCommand(
+  target: StateTarget,
+  name: string,
+  args = '',
+  options: ActivateOptions = {},
+): Promise<ActiveCommand[]> {
   assertCommandName(name);
   const entry: ActiveCommand = {
     name,
@@ -90,7 +95,10 @@ export interface AgileflowCommand {
  * The `active_commands` of AgileFlow's session-state.json, in order. A missing file is no
  * commands; an unreadable one is reported through the returned `problem`.
  */
-export async function readAgileflowCommands(projectDir: string, statePath: string): Promise<{ commands: AgileflowCommand[]; problem?: string }> {
+export async function readAgileflowCommands(
+  projectDir: string,
+  statePath: string,
+): Promise<{ commands: AgileflowCommand[]; problem?: string }> {
   let text: string;
   try {
     text = await readRegularFile(resolveInside(projectDir, statePath));

@@ -110,7 +110,10 @@ describe('findCommandFile', () => {
   it('reports the same for a search path of missing folders as the full checks give, and still refuses a dangling link above a missing folder', async () => {
     // .opencode/command(s) and the AgileFlow folders do not exist: skipped without the full checks.
     const missing = await find('nothing-here');
-    expect(missing).toEqual({ found: false, searched: DEFAULT_COMMAND_FOLDERS.map((folder) => path.join(path.resolve(project, expandHome(folder.path, home)), 'nothing-here.md')) });
+    expect(missing).toEqual({
+      found: false,
+      searched: DEFAULT_COMMAND_FOLDERS.map((folder) => path.join(path.resolve(project, expandHome(folder.path, home)), 'nothing-here.md')),
+    });
     // A dangling link where a folder's parent should be: nothing is at the folder, but the full
     // checks see the link and refuse, as they did for every folder.
     symlinkSync(path.join(root, 'gone'), path.join(project, '.opencode'));

@@ -59,7 +59,11 @@ export function assertCommandName(name: unknown): string {
   if (name.includes('..')) throw new UnsafeNameError('command name', name, 'contains ".."');
   if (!ALLOWED_NAME.test(name)) {
     const bad = /[^A-Za-z0-9:/_.-]/.exec(name)?.[0] ?? '';
-    throw new UnsafeNameError('command name', name, `contains ${JSON.stringify(bad)}; only letters, digits and ":" "/" "_" "." "-" are allowed`);
+    throw new UnsafeNameError(
+      'command name',
+      name,
+      `contains ${JSON.stringify(bad)}; only letters, digits and ":" "/" "_" "." "-" are allowed`,
+    );
   }
   // Core's rules on top: length, empty or "." segments, a drive letter.
   assertSafeName(commandRelativePath(name), 'command name', { allowSlash: true, maxLength: MAX_COMMAND_NAME_LENGTH });
@@ -95,7 +99,11 @@ export type CommandLookup =
  * Finds `<name>.md` on the search path; the first folder that has it wins. A name or a path that
  * resolves outside its folder (symlinks included) is refused with the reason.
  */
-export async function findCommandFile(name: string, folders: readonly CommandFolder[], options: { projectDir: string; homeDir?: string }): Promise<CommandLookup> {
+export async function findCommandFile(
+  name: string,
+  folders: readonly CommandFolder[],
+  options: { projectDir: string; homeDir?: string },
+): Promise<CommandLookup> {
   try {
     assertCommandName(name);
   } catch (error) {

@@ -16,12 +16,17 @@ describe('extractCompactSummary', () => {
   });
 
   it('accepts a start comment that spans lines, and text after its closing -->', () => {
-    expect(extractCompactSummary('<!-- COMPACT_SUMMARY_START\nextracted by the hook\n-->\nbody\n<!-- COMPACT_SUMMARY_END -->')).toBe('body');
-    expect(extractCompactSummary('<!-- COMPACT_SUMMARY_START note --> same line\nnext\n<!-- COMPACT_SUMMARY_END -->')).toBe('same line\nnext');
+    expect(extractCompactSummary('<!-- COMPACT_SUMMARY_START\nextracted by the hook\n-->\nbody\n<!-- COMPACT_SUMMARY_END -->')).toBe(
+      'body',
+    );
+    expect(extractCompactSummary('<!-- COMPACT_SUMMARY_START note --> same line\nnext\n<!-- COMPACT_SUMMARY_END -->')).toBe(
+      'same line\nnext',
+    );
   });
 
   it('ignores markers that do not begin their line', () => {
-    const text = "sed -n '/<!-- COMPACT_SUMMARY_START -->/,/<!-- COMPACT_SUMMARY_END -->/p'\n<!-- COMPACT_SUMMARY_START -->\nreal\n<!-- COMPACT_SUMMARY_END -->";
+    const text =
+      "sed -n '/<!-- COMPACT_SUMMARY_START -->/,/<!-- COMPACT_SUMMARY_END -->/p'\n<!-- COMPACT_SUMMARY_START -->\nreal\n<!-- COMPACT_SUMMARY_END -->";
     expect(extractCompactSummary(text)).toBe('real');
   });
 
@@ -48,17 +53,30 @@ describe('extractCompactSummary', () => {
   });
 
   it('closes a fence only with the same character and at least the same length', () => {
-    const text = ['````', '```', '<!-- COMPACT_SUMMARY_START -->', 'inside', '```', '<!-- COMPACT_SUMMARY_END -->', '````', '<!-- COMPACT_SUMMARY_START -->', 'outside', '<!-- COMPACT_SUMMARY_END -->'].join('\n');
+    const text = [
+      '````',
+      '```',
+      '<!-- COMPACT_SUMMARY_START -->',
+      'inside',
+      '```',
+      '<!-- COMPACT_SUMMARY_END -->',
+      '````',
+      '<!-- COMPACT_SUMMARY_START -->',
+      'outside',
+      '<!-- COMPACT_SUMMARY_END -->',
+    ].join('\n');
     expect(extractCompactSummary(text)).toBe('outside');
   });
 
   it('joins several valid sections in order with a blank line', () => {
-    const text = '<!-- COMPACT_SUMMARY_START -->\none\n<!-- COMPACT_SUMMARY_END -->\nmiddle\n<!-- COMPACT_SUMMARY_START -->\ntwo\n<!-- COMPACT_SUMMARY_END -->';
+    const text =
+      '<!-- COMPACT_SUMMARY_START -->\none\n<!-- COMPACT_SUMMARY_END -->\nmiddle\n<!-- COMPACT_SUMMARY_START -->\ntwo\n<!-- COMPACT_SUMMARY_END -->';
     expect(extractCompactSummary(text)).toBe('one\n\ntwo');
   });
 
   it('drops an unterminated section when a new start follows, and empty sections', () => {
-    const text = '<!-- COMPACT_SUMMARY_START -->\nlost\n<!-- COMPACT_SUMMARY_START -->\nkept\n<!-- COMPACT_SUMMARY_END -->\n<!-- COMPACT_SUMMARY_START -->\n\n<!-- COMPACT_SUMMARY_END -->';
+    const text =
+      '<!-- COMPACT_SUMMARY_START -->\nlost\n<!-- COMPACT_SUMMARY_START -->\nkept\n<!-- COMPACT_SUMMARY_END -->\n<!-- COMPACT_SUMMARY_START -->\n\n<!-- COMPACT_SUMMARY_END -->';
     expect(extractCompactSummary(text)).toBe('kept');
   });
 
@@ -99,7 +117,9 @@ describe('readFrontMatterType', () => {
 
   it('ignores type: in the body, nested keys and look-alike keys', () => {
     expect(readFrontMatterType(agileflow('babysit.md'))).toBeUndefined();
-    expect(readFrontMatterType('---\ndescription: x\nsubagent_type: output-only\nnested:\n  type: output-only\n---\ntype: output-only')).toBeUndefined();
+    expect(
+      readFrontMatterType('---\ndescription: x\nsubagent_type: output-only\nnested:\n  type: output-only\n---\ntype: output-only'),
+    ).toBeUndefined();
     expect(readFrontMatterType('no front matter\ntype: output-only')).toBeUndefined();
     expect(readFrontMatterType('---\ntype: output-only\nno closing fence')).toBeUndefined();
   });

@@ -29,7 +29,8 @@ export class FenceTracker {
   consume(line: string): boolean {
     const match = FENCE_OPEN.exec(line);
     if (this.open) {
-      if (match && match[1]![0] === this.open.character && match[1]!.length >= this.open.length && match[2]!.trim() === '') this.open = undefined;
+      if (match && match[1]![0] === this.open.character && match[1]!.length >= this.open.length && match[2]!.trim() === '')
+        this.open = undefined;
       return true;
     }
     if (!match) return false;
@@ -115,7 +116,10 @@ export function readFrontMatterType(markdown: string): string | undefined {
     const match = /^type:\s*(.*)$/.exec(line);
     if (!match) continue;
     // Strip a trailing YAML comment and quotes: `type: output-only  # generates output`.
-    const value = match[1]!.replace(/\s+#.*$/, '').trim().replace(/^(['"])(.*)\1$/, '$2');
+    const value = match[1]!
+      .replace(/\s+#.*$/, '')
+      .trim()
+      .replace(/^(['"])(.*)\1$/, '$2');
     return value === '' ? undefined : value;
   }
   return undefined;

@@ -43,6 +43,8 @@ describe('a FIFO planted where hook-precompact reads a project file', () => {
 
   it('as the intent ledger: refused, not waited on', async () => {
     fifoAt('.orchestration/agent_trace.jsonl');
-    await expect(readLedger(project, '.orchestration/agent_trace.jsonl', 'REQ-1', { maxBytes: 65_536, mutatingTools: new Set(['write_to_file']) })).rejects.toThrow('a FIFO, not a regular file');
+    await expect(
+      readLedger(project, '.orchestration/agent_trace.jsonl', 'REQ-1', { maxBytes: 65_536, mutatingTools: new Set(['write_to_file']) }),
+    ).rejects.toThrow('a FIFO, not a regular file');
   });
 });

@@ -39,10 +39,28 @@ const researchOutput = [
 ].join('\n');
 
 describe('summarizeHandoff on free text', () => {
-  const summary = summarizeHandoff({ output: researchOutput, taskId: 'T-42', phase: 'research', request: JSON.stringify({ task_id: 'ignored-because-payload-wins', phase: 'research', context: { feature: 'auth-refresh', spec_path: 'specs/auth/requirements.md' } }) }, options);
+  const summary = summarizeHandoff(
+    {
+      output: researchOutput,
+      taskId: 'T-42',
+      phase: 'research',
+      request: JSON.stringify({
+        task_id: 'ignored-because-payload-wins',
+        phase: 'research',
+        context: { feature: 'auth-refresh', spec_path: 'specs/auth/requirements.md' },
+      }),
+    },
+    options,
+  );
 
   it('carries task_id, feature and spec_path first, then phase and the decision', () => {
-    expect(summary.text.split('\n').slice(0, 5)).toEqual(['- task_id: T-42', '- feature: auth-refresh', '- spec_path: specs/auth/requirements.md', '- phase: research', '- decision: PROCEED']);
+    expect(summary.text.split('\n').slice(0, 5)).toEqual([
+      '- task_id: T-42',
+      '- feature: auth-refresh',
+      '- spec_path: specs/auth/requirements.md',
+      '- phase: research',
+      '- decision: PROCEED',
+    ]);
     expect(summary.fields.decision).toBe('PROCEED');
     expect(summary.source).toBe('derived');
   });
@@ -73,7 +91,10 @@ describe('summarizeHandoff on free text', () => {
 
 describe('summarizeHandoff limits', () => {
   it('holds a long derived summary to maxTokens, keeping actionable lines before other findings', () => {
-    const filler = Array.from({ length: 300 }, (_value, index) => `- Observation ${index}: the module layout looks conventional and needs nothing.`);
+    const filler = Array.from(
+      { length: 300 },
+      (_value, index) => `- Observation ${index}: the module layout looks conventional and needs nothing.`,
+    );
     const output = [...filler, '- BLOCKER: the database migration must run before deploy', 'Decision: STOP'].join('\n');
     const summary = summarizeHandoff({ output, taskId: 'T-1' }, options);
     expect(summary.tokens).toBeLessThanOrEqual(500);
@@ -84,7 +105,10 @@ describe('summarizeHandoff limits', () => {
   });
 
   it('uses the engine token counter it is given', () => {
-    const strict = summarizeHandoff({ output: 'a finding that is long enough to matter\n'.repeat(50) + 'another unique finding' }, { ...options, maxTokens: 20, tokenCounter: createCharsTokenCounter(2) });
+    const strict = summarizeHandoff(
+      { output: 'a finding that is long enough to matter\n'.repeat(50) + 'another unique finding' },
+      { ...options, maxTokens: 20, tokenCounter: createCharsTokenCounter(2) },
+    );
     expect(createCharsTokenCounter(2).count(strict.text)).toBeLessThanOrEqual(20);
   });
 
@@ -117,11 +141,18 @@ describe('a JSON context_summary from the sub-agent', () => {
 
   it('accepts a context_summary given as an array or object', () => {
     expect(summarizeHandoff({ output: JSON.stringify({ context_summary: ['one', 'two'] }) }, options).text).toBe('- one\n- two');
-    expect(summarizeHandoff({ output: JSON.stringify({ context_summary: { next: 'write tests' } }) }, options).text).toBe('- next: write tests');
+    expect(summarizeHandoff({ output: JSON.stringify({ context_summary: { next: 'write tests' } }) }, options).text).toBe(
+      '- next: write tests',
+    );
   });
 
   it('without context_summary, a protocol response gives its issues and findings, not its search data', () => {
-    const output = JSON.stringify({ task_id: 'T-9', decision: 'STOP', issues: ['spec contradicts API'], findings: { search_queries: ['grep x'], conflicts: ['two auth flows'] } });
+    const output = JSON.stringify({
+      task_id: 'T-9',
+      decision: 'STOP',
+      issues: ['spec contradicts API'],
+      findings: { search_queries: ['grep x'], conflicts: ['two auth flows'] },
+    });
     const summary = summarizeHandoff({ output }, options);
     expect(summary.text).toBe('- task_id: T-9\n- decision: STOP\n- issue: spec contradicts API\n- conflicts: two auth flows');
   });
@@ -129,12 +160,18 @@ describe('a JSON context_summary from the sub-agent', () => {
 
 describe('fields from other places', () => {
   it('takes what earlier hand-offs established when this one says nothing', () => {
-    const summary = summarizeHandoff({ output: 'The tests pass.', remembered: { taskId: 'T-1', feature: 'billing', specPath: 'specs/billing.md' } }, options);
+    const summary = summarizeHandoff(
+      { output: 'The tests pass.', remembered: { taskId: 'T-1', feature: 'billing', specPath: 'specs/billing.md' } },
+      options,
+    );
     expect(summary.text).toBe('- task_id: T-1\n- feature: billing\n- spec_path: specs/billing.md\n- The tests pass.');
   });
 
   it('reads text fields from the request and the output, and ignores "null"', () => {
-    const summary = summarizeHandoff({ request: 'task_id: T-5\nfeature: search\nspec_path: null', output: '**Spec path**: specs/search.md\nAll good.' }, options);
+    const summary = summarizeHandoff(
+      { request: 'task_id: T-5\nfeature: search\nspec_path: null', output: '**Spec path**: specs/search.md\nAll good.' },
+      options,
+    );
     expect(summary.fields).toMatchObject({ taskId: 'T-5', feature: 'search', specPath: 'specs/search.md' });
   });
 

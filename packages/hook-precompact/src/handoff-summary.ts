@@ -69,7 +69,12 @@ export function summarizeHandoff(input: HandoffInput, options: HandoffOptions): 
   bullets = bullets.filter((bullet) => {
     const match = FIELD_LINE.exec(bullet.text);
     if (!match) return true;
-    const value = bullet.text.slice(match[0].length).trim().replace(/^[`'"*]+|[`'"*]+$/g, '').trim().toLowerCase();
+    const value = bullet.text
+      .slice(match[0].length)
+      .trim()
+      .replace(/^[`'"*]+|[`'"*]+$/g, '')
+      .trim()
+      .toLowerCase();
     return value !== '' && !/^(null|none|n\/a|-)$/.test(value) && !known.has(value);
   });
   return fitToLimit(fields, dedupe(bullets), source, options);
@@ -80,13 +85,37 @@ export function summarizeHandoff(input: HandoffInput, options: HandoffOptions): 
 
 const FIELD_LINE = /^\**\s*(task[_ ]?id|feature|spec[_ ]?path|phase|status|decision)\s*\**\s*[:=]/i;
 
-function resolveFields(input: HandoffInput, output: string, response: Record<string, unknown> | undefined, request: Record<string, unknown> | undefined): HandoffFields {
+function resolveFields(
+  input: HandoffInput,
+  output: string,
+  response: Record<string, unknown> | undefined,
+  request: Record<string, unknown> | undefined,
+): HandoffFields {
   const requestText = input.request ?? '';
   const pick = (...values: Array<string | undefined>) => values.find((value) => value !== undefined && value !== '');
   const fields: HandoffFields = {};
-  const taskId = pick(input.taskId, jsonField(request, 'task_id'), textField(requestText, 'task[_ ]?id'), jsonField(response, 'task_id'), textField(output, 'task[_ ]?id'), input.remembered?.taskId);
-  const feature = pick(jsonField(request, 'feature'), textField(requestText, 'feature'), jsonField(response, 'feature'), textField(output, 'feature'), input.remembered?.feature);
-  const specPath = pick(jsonField(request, 'spec_path'), textField(requestText, 'spec[_ ]?path'), jsonField(response, 'spec_path'), textField(output, 'spec[_ ]?path'), input.remembered?.specPath);
+  const taskId = pick(
+    input.taskId,
+    jsonField(request, 'task_id'),
+    textField(requestText, 'task[_ ]?id'),
+    jsonField(response, 'task_id'),
+    textField(output, 'task[_ ]?id'),
+    input.remembered?.taskId,
+  );
+  const feature = pick(
+    jsonField(request, 'feature'),
+    textField(requestText, 'feature'),
+    jsonField(response, 'feature'),
+    textField(output, 'feature'),
+    input.remembered?.feature,
+  );
+  const specPath = pick(
+    jsonField(request, 'spec_path'),
+    textField(requestText, 'spec[_ ]?path'),
+    jsonField(response, 'spec_path'),
+    textField(output, 'spec[_ ]?path'),
+    input.remembered?.specPath,
+  );
   const phase = pick(input.phase, jsonField(request, 'phase'), jsonField(response, 'phase'));
   const status = pick(jsonField(response, 'status'), textField(output, 'status'));
   if (taskId !== undefined) fields.taskId = taskId;
@@ -118,7 +147,10 @@ function jsonField(object: Record<string, unknown> | undefined, key: string): st
 function textField(text: string, key: string): string | undefined {
   const match = new RegExp(`^\\s*(?:[-*]\\s+)?\\**\\s*${key}\\s*\\**\\s*[:=]\\s*(.+)$`, 'im').exec(text);
   if (!match) return undefined;
-  const value = match[1]!.trim().replace(/^[`'"*]+|[`'"*]+$/g, '').trim();
+  const value = match[1]!
+    .trim()
+    .replace(/^[`'"*]+|[`'"*]+$/g, '')
+    .trim();
   return value === '' || /^(null|none|n\/a|-)$/i.test(value) ? undefined : value.slice(0, 200);
 }
 
@@ -195,9 +227,15 @@ interface Bullet {
 }
 
 function bulletsFromValue(value: unknown): string[] {
-  if (typeof value === 'string') return value.replace(/\r\n?/g, '\n').split('\n').map(stripBullet).filter((line) => line !== '');
+  if (typeof value === 'string')
+    return value
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .map(stripBullet)
+      .filter((line) => line !== '');
   if (Array.isArray(value)) return value.flatMap((item) => (typeof item === 'string' ? bulletsFromValue(item) : [compactJson(item)]));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).map(([key, inner]) => `${key}: ${typeof inner === 'string' ? inner : compactJson(inner)}`);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).map(([key, inner]) => `${key}: ${typeof inner === 'string' ? inner : compactJson(inner)}`);
   return [String(value)];
 }
 
@@ -205,7 +243,8 @@ function bulletsFromValue(value: unknown): string[] {
 function bulletsFromResponse(response: Record<string, unknown>): Bullet[] {
   const bullets: Bullet[] = [];
   const issues = response.issues;
-  if (Array.isArray(issues)) for (const issue of issues) bullets.push({ text: `issue: ${typeof issue === 'string' ? issue : compactJson(issue)}`, priority: 1 });
+  if (Array.isArray(issues))
+    for (const issue of issues) bullets.push({ text: `issue: ${typeof issue === 'string' ? issue : compactJson(issue)}`, priority: 1 });
   const findings = response.findings;
   if (typeof findings === 'string') bullets.push(...bulletsFromValue(findings).map((text) => ({ text, priority: 2 as const })));
   else if (Array.isArray(findings)) bullets.push(...bulletsFromValue(findings).map((text) => ({ text, priority: 2 as const })));
@@ -213,7 +252,8 @@ function bulletsFromResponse(response: Record<string, unknown>): Bullet[] {
     for (const [key, value] of Object.entries(findings)) {
       if (NOISE_KEY.test(key)) continue;
       const priority = ACTIONABLE.test(key) ? 1 : 2;
-      if (Array.isArray(value)) for (const item of value) bullets.push({ text: `${key}: ${typeof item === 'string' ? item : compactJson(item)}`, priority });
+      if (Array.isArray(value))
+        for (const item of value) bullets.push({ text: `${key}: ${typeof item === 'string' ? item : compactJson(item)}`, priority });
       else bullets.push({ text: `${key}: ${typeof value === 'string' ? value : compactJson(value)}`, priority });
     }
   }
@@ -221,12 +261,14 @@ function bulletsFromResponse(response: Record<string, unknown>): Bullet[] {
 }
 
 /** Section headings and keys whose content is process, not result. */
-const NOISE_HEADING = /\b(search(es|ed)?|quer(y|ies)|steps? taken|intermediate|process|exploration|explored|files? (read|opened|examined|searched)|tool calls?|log|transcript|raw output|thinking|reasoning)\b/i;
+const NOISE_HEADING =
+  /\b(search(es|ed)?|quer(y|ies)|steps? taken|intermediate|process|exploration|explored|files? (read|opened|examined|searched)|tool calls?|log|transcript|raw output|thinking|reasoning)\b/i;
 const NOISE_KEY = /^(search(es|_?queries)?|queries|steps|intermediate(_steps)?|files_read|raw|log|tool_calls)$/i;
 /** Lines that narrate the work rather than report its result. */
 const NOISE_LINE =
   /^(?:(?:i|we)(?:'ll| will| am going to| need to| now| then| first| next)\b|let me\b|let's\b|now,? (?:i|let)\b|first,? (?:i|let)\b|next,? (?:i|let)\b|then,? (?:i|let)\b|search(?:ed|ing)?\b|quer(?:y|ies)\s*:|grep(?:ped)?\b|rg\b|glob\b|find\s|looking (?:at|for|into|through)\b|checking\b|reading\b|read\s|opened\b|opening\b|running\b|ran\s|executing\b|explor(?:ed|ing)\b|scann(?:ed|ing)\b|step \d+\b|found \d+ (?:files?|matches|results|occurrences)\b)/i;
-const ACTIONABLE = /\b(must|should|next|todo|to do|block(?:er|ed|ing)?|risk|issue|error|fail(?:s|ed|ure)?|bug|broken|decision|decided|recommend(?:s|ed|ation)?|requires?|missing|clarif(?:y|ication)|question|proceed|stop|action|fix|breaking|security|deadline)\b/i;
+const ACTIONABLE =
+  /\b(must|should|next|todo|to do|block(?:er|ed|ing)?|risk|issue|error|fail(?:s|ed|ure)?|bug|broken|decision|decided|recommend(?:s|ed|ation)?|requires?|missing|clarif(?:y|ication)|question|proceed|stop|action|fix|breaking|security|deadline)\b/i;
 const PATH_TOKEN = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"):,])/;
 
 /** Reasoning a model shows before its answer is an intermediate step by definition. */
@@ -252,7 +294,14 @@ function bulletsFromText(output: string, maxCodeLines: number): Bullet[] {
     const isFence = fences.consume(line.trimStart());
     if (isFence) {
       if (!wasInside) {
-        code = { info: line.trim().replace(/^(`{3,}|~{3,})/, '').trim(), lines: [], before: previous };
+        code = {
+          info: line
+            .trim()
+            .replace(/^(`{3,}|~{3,})/, '')
+            .trim(),
+          lines: [],
+          before: previous,
+        };
       } else if (!fences.inside) {
         if (code && !skipping()) pushCode(bullets, codeBullet(code, maxCodeLines), headingActionable || labelActionable, pendingLabel);
         pendingLabel = undefined;
@@ -305,7 +354,12 @@ function isLabel(text: string): boolean {
  * A label right before code introduces it ("Quick fix:", "src/a.ts:"): one bullet for both, and
  * the label alone goes when it only repeats the code's path.
  */
-function pushCode(bullets: Bullet[], text: { bullet: string; location?: string } | undefined, actionable: boolean, label: string | undefined): void {
+function pushCode(
+  bullets: Bullet[],
+  text: { bullet: string; location?: string } | undefined,
+  actionable: boolean,
+  label: string | undefined,
+): void {
   if (!text) return;
   const priority = actionable ? 1 : 2;
   if (label === undefined) {
@@ -317,11 +371,17 @@ function pushCode(bullets: Bullet[], text: { bullet: string; location?: string }
 }
 
 /** Short code stays (a command, a one-line fix); longer code becomes its path, or goes. */
-function codeBullet(code: { info: string; lines: string[]; before: string }, maxCodeLines: number): { bullet: string; location?: string } | undefined {
+function codeBullet(
+  code: { info: string; lines: string[]; before: string },
+  maxCodeLines: number,
+): { bullet: string; location?: string } | undefined {
   const content = code.lines.filter((line) => line.trim() !== '');
   if (content.length === 0) return undefined;
   if (content.length <= maxCodeLines) return { bullet: content.map((line) => `\`${line.trim()}\``).join(' ') };
-  const fromInfo = /(?:title|file|path)=["']?([^"'\s]+)/.exec(code.info)?.[1] ?? PATH_TOKEN.exec(` ${code.info.split(/\s+/).slice(1).join(' ')} `)?.[1] ?? (code.info.includes('/') || code.info.includes('.') ? code.info.split(/\s+/)[0] : undefined);
+  const fromInfo =
+    /(?:title|file|path)=["']?([^"'\s]+)/.exec(code.info)?.[1] ??
+    PATH_TOKEN.exec(` ${code.info.split(/\s+/).slice(1).join(' ')} `)?.[1] ??
+    (code.info.includes('/') || code.info.includes('.') ? code.info.split(/\s+/)[0] : undefined);
   const location = fromInfo ?? PATH_TOKEN.exec(code.before)?.[1];
   return location ? { bullet: `code: ${location} (${content.length} lines, not kept)`, location } : undefined;
 }

@@ -11,7 +11,21 @@ it('exports the plugin factory by name and as default', async () => {
   const module = await import('./index.js');
   expect(module.default).toBe(module.precompact);
   expect(module.precompact.meta.name).toBe('@hookwise/hook-precompact');
-  expect(module.precompact().definition.commands?.map((command) => command.name)).toEqual(['command activate', 'command deactivate', 'command list', 'intent select', 'intent clear', 'intent show']);
+  expect(module.precompact().definition.commands?.map((command) => command.name)).toEqual([
+    'command activate',
+    'command deactivate',
+    'command list',
+    'intent select',
+    'intent clear',
+    'intent show',
+  ]);
 });
 
-it('builds no zod schema at import (a hook call whose options were checked needs none); the plugin builds its schema once, on first use', () => expectOptionsSchemaBuiltOnFirstUse(zodMocking, () => import('./index.js'), (module) => module.optionsSchema, { budgetChars: 999 }, (module) => module.precompact));
+it('builds no zod schema at import (a hook call whose options were checked needs none); the plugin builds its schema once, on first use', () =>
+  expectOptionsSchemaBuiltOnFirstUse(
+    zodMocking,
+    () => import('./index.js'),
+    (module) => module.optionsSchema,
+    { budgetChars: 999 },
+    (module) => module.precompact,
+  ));

@@ -4,7 +4,13 @@ import { precompact } from './plugin.js';
 export { precompact };
 export { PLUGIN_NAME } from './meta.js';
 export { DEFAULT_MUTATING_TOOLS, optionsSchema } from './options.js';
-export type { PrecompactOptions, PrecompactOptionsInput, CommandsOptions, IntentOptions, HandoffOptions as HandoffPluginOptions } from './options.js';
+export type {
+  PrecompactOptions,
+  PrecompactOptionsInput,
+  CommandsOptions,
+  IntentOptions,
+  HandoffOptions as HandoffPluginOptions,
+} from './options.js';
 export { extractCompactSummary } from './compact-summary.js';
 export { DEFAULT_COMMAND_FOLDERS } from './command-files.js';
 export type { CommandFolder } from './command-files.js';

@@ -3,12 +3,24 @@ import path from 'node:path';
 import { createMemoryStateStore } from '@hookwise/core/host';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MUTATING_TOOLS } from './options.js';
-import { appendTraceEntry, fromAgentTraceEntry, getSelectedIntent, mergeTraces, readLedger, readStoredTrace, selectIntent, clearIntent, targetFilesOf, type TraceEntry } from './intent-trace.js';
+import {
+  appendTraceEntry,
+  fromAgentTraceEntry,
+  getSelectedIntent,
+  mergeTraces,
+  readLedger,
+  readStoredTrace,
+  selectIntent,
+  clearIntent,
+  targetFilesOf,
+  type TraceEntry,
+} from './intent-trace.js';
 import { intentStatistics, summarizeIntent } from './intent-summary.js';
 
 const ledgerFolder = fileURLToPath(new URL('../../../fixtures/roo-intent-trace/tedoaba-roo-code/', import.meta.url));
 const mutatingTools = new Set(DEFAULT_MUTATING_TOOLS);
-const read = (intentId: string, maxBytes = 4 * 1024 * 1024) => readLedger(ledgerFolder, 'agent_trace.jsonl', intentId, { maxBytes, mutatingTools });
+const read = (intentId: string, maxBytes = 4 * 1024 * 1024) =>
+  readLedger(ledgerFolder, 'agent_trace.jsonl', intentId, { maxBytes, mutatingTools });
 
 describe('the Roo Code fork ledger (fixture, 142 entries)', () => {
   it('REQ-WEATHER-API-001: 41 entries; the last 20 add up as in the ledger', async () => {
@@ -83,12 +95,24 @@ describe('the Roo Code fork ledger (fixture, 142 entries)', () => {
   });
 
   it('a missing ledger is an empty history', async () => {
-    expect(await readLedger(ledgerFolder, 'no-such.jsonl', 'X', { maxBytes: 1000, mutatingTools })).toEqual({ entries: [], malformed: 0, partial: false });
+    expect(await readLedger(ledgerFolder, 'no-such.jsonl', 'X', { maxBytes: 1000, mutatingTools })).toEqual({
+      entries: [],
+      malformed: 0,
+      partial: false,
+    });
   });
 });
 
 describe('summarizeIntent', () => {
-  const entry = (index: number, extra: Partial<TraceEntry> = {}): TraceEntry => ({ time: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`, tool: 'Read', files: [], mutation: false, status: 'SUCCESS', source: 'hookwise', ...extra });
+  const entry = (index: number, extra: Partial<TraceEntry> = {}): TraceEntry => ({
+    time: `2026-01-01T00:00:${String(index).padStart(2, '0')}Z`,
+    tool: 'Read',
+    files: [],
+    mutation: false,
+    status: 'SUCCESS',
+    source: 'hookwise',
+    ...extra,
+  });
 
   it('says nothing under the threshold and fires at exactly the threshold', () => {
     const nineteen = Array.from({ length: 19 }, (_value, index) => entry(index));
@@ -99,14 +123,22 @@ describe('summarizeIntent', () => {
 
   it('tolerates entries lacking every optional field', () => {
     const bare: TraceEntry = { files: [], mutation: false, source: 'ledger' };
-    const summary = summarizeIntent('I', Array.from({ length: 3 }, () => bare), { threshold: 3, window: 20 })!;
+    const summary = summarizeIntent(
+      'I',
+      Array.from({ length: 3 }, () => bare),
+      { threshold: 3, window: 20 },
+    )!;
     expect(summary).toContain('1. (no time) - → no status');
     expect(summary).toContain('Tool use: unknown ×3');
     expect(summary).toContain('Results: 0 succeeded, 0 failed, 3 without a status');
   });
 
   it('a later successful write clears an earlier failed one from the failures', () => {
-    const history = [entry(0, { tool: 'Edit', mutation: true, files: ['a.ts'], status: 'FAILURE' }), entry(1, { tool: 'Edit', mutation: true, files: ['a.ts'] }), entry(2, { tool: 'Edit', mutation: true, files: ['b.ts'], status: 'FAILURE' })];
+    const history = [
+      entry(0, { tool: 'Edit', mutation: true, files: ['a.ts'], status: 'FAILURE' }),
+      entry(1, { tool: 'Edit', mutation: true, files: ['a.ts'] }),
+      entry(2, { tool: 'Edit', mutation: true, files: ['b.ts'], status: 'FAILURE' }),
+    ];
     const statistics = intentStatistics(history, 20);
     expect(statistics.filesChanged).toEqual(['a.ts']);
     expect(statistics.filesNotChanged).toEqual(['b.ts']);
@@ -117,11 +149,18 @@ describe('fromAgentTraceEntry', () => {
   it('survives missing payload, result and ranges, and non-objects', () => {
     expect(fromAgentTraceEntry({ intent_id: 'X' }, mutatingTools)).toEqual({ files: [], mutation: false, source: 'ledger' });
     expect(fromAgentTraceEntry('text', mutatingTools)).toBeUndefined();
-    expect(fromAgentTraceEntry({ payload: null, result: 7, ranges: [{ file: 'a.ts' }, null] }, mutatingTools)).toEqual({ files: ['a.ts'], mutation: false, source: 'ledger' });
+    expect(fromAgentTraceEntry({ payload: null, result: 7, ranges: [{ file: 'a.ts' }, null] }, mutatingTools)).toEqual({
+      files: ['a.ts'],
+      mutation: false,
+      source: 'ledger',
+    });
   });
 
   it('an observational hook entry naming a file is not a mutation', () => {
-    const warning = fromAgentTraceEntry({ mutation_class: 'OBSERVATIONAL', action_type: 'SCOPE_WARNING', payload: { file: 'main.py' }, result: { status: 'WARNING' } }, mutatingTools);
+    const warning = fromAgentTraceEntry(
+      { mutation_class: 'OBSERVATIONAL', action_type: 'SCOPE_WARNING', payload: { file: 'main.py' }, result: { status: 'WARNING' } },
+      mutatingTools,
+    );
     expect(warning?.mutation).toBe(false);
   });
 });
@@ -131,12 +170,19 @@ describe("hookwise's own trace", () => {
     const store = createMemoryStateStore();
     const target = { stateStore: store };
     for (let index = 0; index < 5; index++) {
-      await appendTraceEntry(target, 'REQ-1', { time: `2026-01-01T00:00:0${index}Z`, tool: 'Edit', files: ['a.ts'], mutation: true, ok: index !== 2 }, 3);
+      await appendTraceEntry(
+        target,
+        'REQ-1',
+        { time: `2026-01-01T00:00:0${index}Z`, tool: 'Edit', files: ['a.ts'], mutation: true, ok: index !== 2 },
+        3,
+      );
     }
     const own = await readStoredTrace(target, 'REQ-1');
     expect(own.map((entry) => entry.time)).toEqual(['2026-01-01T00:00:02Z', '2026-01-01T00:00:03Z', '2026-01-01T00:00:04Z']);
     expect(own[0]).toMatchObject({ status: 'FAILURE', mutation: true, files: ['a.ts'], source: 'hookwise' });
-    const ledger: TraceEntry[] = [{ time: '2026-01-01T00:00:03.500Z', tool: 'write_to_file', files: [], mutation: true, status: 'SUCCESS', source: 'ledger' }];
+    const ledger: TraceEntry[] = [
+      { time: '2026-01-01T00:00:03.500Z', tool: 'write_to_file', files: [], mutation: true, status: 'SUCCESS', source: 'ledger' },
+    ];
     expect(mergeTraces(ledger, own).map((entry) => entry.source)).toEqual(['hookwise', 'hookwise', 'ledger', 'hookwise']);
   });
 

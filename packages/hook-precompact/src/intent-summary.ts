@@ -49,7 +49,18 @@ export function intentStatistics(history: readonly TraceEntry[], window: number)
   const tools = new Map<string, number>();
   const changed = new Set<string>();
   const notChanged = new Set<string>();
-  const statistics: IntentStatistics = { total: history.length, considered: recent.length, tools: [], filesChanged: [], filesNotChanged: [], succeeded: 0, failed: 0, denied: 0, warnings: 0, unknown: 0 };
+  const statistics: IntentStatistics = {
+    total: history.length,
+    considered: recent.length,
+    tools: [],
+    filesChanged: [],
+    filesNotChanged: [],
+    succeeded: 0,
+    failed: 0,
+    denied: 0,
+    warnings: 0,
+    unknown: 0,
+  };
   for (const entry of recent) {
     const label = toolLabel(entry);
     tools.set(label, (tools.get(label) ?? 0) + 1);
@@ -78,7 +89,11 @@ export function intentStatistics(history: readonly TraceEntry[], window: number)
 /**
  * The summary text, or null when the history is shorter than `threshold` (nothing to say yet).
  */
-export function summarizeIntent(intentId: string, history: readonly TraceEntry[], options: { threshold: number; window: number }): string | null {
+export function summarizeIntent(
+  intentId: string,
+  history: readonly TraceEntry[],
+  options: { threshold: number; window: number },
+): string | null {
   if (history.length < options.threshold || history.length === 0) return null;
   const statistics = intentStatistics(history, options.window);
   const recent = history.slice(-options.window);
@@ -88,7 +103,10 @@ export function summarizeIntent(intentId: string, history: readonly TraceEntry[]
   lines.push(`Tool use: ${statistics.tools.map(({ tool, count }) => `${tool} ×${count}`).join(', ')}`);
   lines.push(`Files changed: ${statistics.filesChanged.length > 0 ? statistics.filesChanged.join(', ') : 'none'}`);
   if (statistics.filesNotChanged.length > 0) lines.push(`Changes that failed or were denied: ${statistics.filesNotChanged.join(', ')}`);
-  const results = [`${statistics.succeeded} succeeded`, `${statistics.failed} failed${statistics.denied > 0 ? ` (${statistics.denied} denied)` : ''}`];
+  const results = [
+    `${statistics.succeeded} succeeded`,
+    `${statistics.failed} failed${statistics.denied > 0 ? ` (${statistics.denied} denied)` : ''}`,
+  ];
   if (statistics.warnings > 0) results.push(`${statistics.warnings} with warnings`);
   if (statistics.unknown > 0) results.push(`${statistics.unknown} without a status`);
   lines.push(`Results: ${results.join(', ')}`);
@@ -98,7 +116,8 @@ export function summarizeIntent(intentId: string, history: readonly TraceEntry[]
 function describeEntry(entry: TraceEntry): string {
   const time = entry.time ? shortTime(entry.time) : '(no time)';
   const action = entry.action && entry.action !== 'TOOL_EXECUTION' ? `${entry.action} ` : '';
-  const files = entry.files.length > 0 ? ` ${entry.files.slice(0, 3).join(', ')}${entry.files.length > 3 ? ` +${entry.files.length - 3}` : ''}` : '';
+  const files =
+    entry.files.length > 0 ? ` ${entry.files.slice(0, 3).join(', ')}${entry.files.length > 3 ? ` +${entry.files.length - 3}` : ''}` : '';
   const kind = entry.mutation ? ' [write]' : '';
   return `${time} ${action}${entry.tool ?? '-'}${files}${kind} → ${entry.status ?? 'no status'}`;
 }

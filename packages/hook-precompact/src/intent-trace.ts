@@ -137,7 +137,9 @@ export function fromAgentTraceEntry(raw: unknown, mutatingTools: ReadonlySet<str
   const tool = typeof payload.tool_name === 'string' && payload.tool_name !== '' ? payload.tool_name : undefined;
   const mutationClass = typeof raw.mutation_class === 'string' ? raw.mutation_class : undefined;
   // A hook's observation about a written file (SCOPE_WARNING, OBSERVATIONAL) names the file but changed nothing.
-  const mutation = (tool !== undefined && mutatingTools.has(tool)) || (mutationClass !== undefined && MUTATION_CLASSES.has(mutationClass) && files.size > 0);
+  const mutation =
+    (tool !== undefined && mutatingTools.has(tool)) ||
+    (mutationClass !== undefined && MUTATION_CLASSES.has(mutationClass) && files.size > 0);
   return {
     ...(typeof raw.timestamp === 'string' ? { time: raw.timestamp } : {}),
     ...(tool !== undefined ? { tool } : {}),
@@ -163,7 +165,12 @@ export interface LedgerRead {
  * end, so only the last `maxBytes` are read (the first, possibly partial, line of that tail is
  * dropped). A missing ledger is an empty history.
  */
-export async function readLedger(projectDir: string, ledgerPath: string, intentId: string, options: { maxBytes: number; mutatingTools: ReadonlySet<string> }): Promise<LedgerRead> {
+export async function readLedger(
+  projectDir: string,
+  ledgerPath: string,
+  intentId: string,
+  options: { maxBytes: number; mutatingTools: ReadonlySet<string> },
+): Promise<LedgerRead> {
   const file = resolveInside(projectDir, ledgerPath);
   let handle;
   try {

@@ -123,7 +123,9 @@ export function resolveOptions(input: z.output<ReturnType<typeof optionsSchema>>
       commands === false
         ? false
         : {
-            searchPath: (commands?.searchPath ?? DEFAULT_COMMAND_FOLDERS).map((folder) => (typeof folder === 'string' ? { path: folder } : { ...folder })),
+            searchPath: (commands?.searchPath ?? DEFAULT_COMMAND_FOLDERS).map((folder) =>
+              typeof folder === 'string' ? { path: folder } : { ...folder },
+            ),
             fromPrompt: commands?.fromPrompt ?? true,
             agileflow: commands?.agileflow ?? false,
             agileflowStatePath: commands?.agileflowStatePath ?? DEFAULT_AGILEFLOW_STATE_PATH,
@@ -144,4 +146,8 @@ export function resolveOptions(input: z.output<ReturnType<typeof optionsSchema>>
 }
 
 /** The schema the plugin hands to core (core calls it once, when options are first validated): validates, then resolves defaults. */
-export const pluginOptionsSchema = () => z.pipe(optionsSchema(), z.transform((input) => resolveOptions(input)));
+export const pluginOptionsSchema = () =>
+  z.pipe(
+    optionsSchema(),
+    z.transform((input) => resolveOptions(input)),
+  );

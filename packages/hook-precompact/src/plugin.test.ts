@@ -13,7 +13,10 @@ import type { PrecompactOptionsInput } from './options.js';
 const fixtures = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 const agileflowFolder = path.join(fixtures, 'agileflow-commands');
 const ledgerFile = path.join(fixtures, 'roo-intent-trace/tedoaba-roo-code/agent_trace.jsonl');
-const compactAgentTranscript = path.join(fixtures, 'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl');
+const compactAgentTranscript = path.join(
+  fixtures,
+  'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl',
+);
 
 let root: string;
 let projectDir: string;
@@ -45,7 +48,13 @@ function setup(options: PrecompactOptionsInput = {}) {
         precompact({
           homeDir,
           ...options,
-          commands: options.commands === false ? false : { searchPath: ['.claude/commands', '~/.claude/commands', { path: agileflowFolder, namespace: 'agileflow' }], ...options.commands },
+          commands:
+            options.commands === false
+              ? false
+              : {
+                  searchPath: ['.claude/commands', '~/.claude/commands', { path: agileflowFolder, namespace: 'agileflow' }],
+                  ...options.commands,
+                },
         }),
       ],
       hooks: [spy],
@@ -76,7 +85,14 @@ describe('active command summaries', () => {
   it('registers slash commands from prompts and preserves AgileFlow fixture summaries within the budget', async () => {
     const { emit, seenAfterCompact } = setup();
     await emit('session:start', { ...session, source: 'startup' });
-    for (const text of ['/agileflow:ci', '/agileflow:sprint', '/agileflow:story:list EPIC=EP-1', '/agileflow:research:ask TOPIC=x', '/agileflow:babysit MODE=loop', '/compact']) {
+    for (const text of [
+      '/agileflow:ci',
+      '/agileflow:sprint',
+      '/agileflow:story:list EPIC=EP-1',
+      '/agileflow:research:ask TOPIC=x',
+      '/agileflow:babysit MODE=loop',
+      '/compact',
+    ]) {
       expect((await emit('prompt:submit', prompt(text))).errors).toEqual([]);
     }
     const before = await emit('compact:before', { ...session, trigger: 'manual' });
@@ -156,8 +172,12 @@ describe('active command summaries', () => {
   it('commands: activate with arguments, list, deactivate; the default session is the last one started', async () => {
     const { emit, engine } = setup();
     await emit('session:start', { ...session, source: 'startup' });
-    expect(await engine.runCommand('command activate', ['/agileflow:story:list', 'EPIC=EP-1', 'STATUS=ready'], {})).toMatch(/^\/agileflow:story:list is active \(found .*story\/list\.md\)/);
-    expect(await engine.runCommand('command list', [], {})).toMatch(/^\/agileflow:story:list EPIC=EP-1 STATUS=ready — since 2026-03-01T10:00:00.000Z \(api\) — .*story\/list\.md$/);
+    expect(await engine.runCommand('command activate', ['/agileflow:story:list', 'EPIC=EP-1', 'STATUS=ready'], {})).toMatch(
+      /^\/agileflow:story:list is active \(found .*story\/list\.md\)/,
+    );
+    expect(await engine.runCommand('command list', [], {})).toMatch(
+      /^\/agileflow:story:list EPIC=EP-1 STATUS=ready — since 2026-03-01T10:00:00.000Z \(api\) — .*story\/list\.md$/,
+    );
     expect(await engine.runCommand('command deactivate', ['agileflow:story:list'], {})).toBe('/agileflow:story:list is no longer active.');
     await expect(engine.runCommand('command activate', [], {})).rejects.toThrow(/missing command name/);
     await expect(engine.runCommand('command activate', ['../etc/passwd'], {})).rejects.toThrow(/refused command name/);
@@ -174,7 +194,10 @@ describe('active command summaries', () => {
     expect(before.preserved).toEqual(['/agileflow:story:list']);
     expect(before.notice).toMatch(/\/ghost: no command file/);
     expect(before.notice).toMatch(/\/plain: .*plain\.md has no <!-- COMPACT_SUMMARY_START -->/);
-    expect((await events('precompact:preserved'))[0]).toMatchObject({ labels: ['/agileflow:story:list'], problems: [expect.stringMatching(/ghost/), expect.stringMatching(/plain/)] });
+    expect((await events('precompact:preserved'))[0]).toMatchObject({
+      labels: ['/agileflow:story:list'],
+      problems: [expect.stringMatching(/ghost/), expect.stringMatching(/plain/)],
+    });
   });
 
   it('hostile names from prompts are refused and reported, never looked up', async () => {
@@ -183,7 +206,9 @@ describe('active command summaries', () => {
     const { emit, engine, events } = setup();
     // Core's parser reads no command from `/../etc/passwd` (nor `/usr/bin/x`); a host may still pass such a name.
     expect((await emit('prompt:submit', prompt('/usr/bin/env ls'))).errors).toEqual([]);
-    expect((await emit('prompt:submit', { ...session, prompt: '/../etc/passwd', command: { name: '../etc/passwd', args: '' } })).errors).toEqual([]);
+    expect(
+      (await emit('prompt:submit', { ...session, prompt: '/../etc/passwd', command: { name: '../etc/passwd', args: '' } })).errors,
+    ).toEqual([]);
     expect((await emit('prompt:submit', prompt('/leak'))).errors).toEqual([]);
     expect(await engine.runCommand('command list', [], session)).toBe('No active commands in session session-1.');
     const refused = await events('precompact:command-refused');
@@ -214,7 +239,9 @@ describe('active command summaries', () => {
     writeFileSync(path.join(homeDir, '.claude/commands/mine.md'), '<!-- COMPACT_SUMMARY_START -->\nmy rules\n<!-- COMPACT_SUMMARY_END -->');
     const { emit } = setup();
     await emit('prompt:submit', prompt('/mine'));
-    expect((await emit('compact:before', { ...session, trigger: 'auto' })).context).toContain(`## ACTIVE COMMAND: /mine\nSource: ${path.join(homeDir, '.claude/commands/mine.md')}\n\nmy rules`);
+    expect((await emit('compact:before', { ...session, trigger: 'auto' })).context).toContain(
+      `## ACTIVE COMMAND: /mine\nSource: ${path.join(homeDir, '.claude/commands/mine.md')}\n\nmy rules`,
+    );
   });
 });
 
@@ -225,7 +252,14 @@ describe('AgileFlow drop-in', () => {
   };
 
   it("reads active_commands, skips output-only, de-duplicates with hookwise's list, and leaves last_precompact_at", async () => {
-    writeState({ active_commands: [{ name: 'babysit', type: 'interactive' }, { name: 'story:list' }, { name: 'research/ask', type: 'output-only' }, { name: 'research:ask' }] });
+    writeState({
+      active_commands: [
+        { name: 'babysit', type: 'interactive' },
+        { name: 'story:list' },
+        { name: 'research/ask', type: 'output-only' },
+        { name: 'research:ask' },
+      ],
+    });
     const { emit } = setup({ commands: { agileflow: true } });
     await emit('prompt:submit', prompt('/agileflow:babysit'));
     const before = await emit('compact:before', { ...session, trigger: 'auto' });
@@ -276,7 +310,9 @@ describe('intent summary', () => {
     expect((await emit('llm:before', llm({ intentId: 'REQ-UNKNOWN' }))).context).toBeUndefined();
     const strict = setup({ intent: { threshold: 36 } });
     expect((await strict.emit('llm:before', llm({ intentId: 'REQ-WEATHER-API-002' }))).context).toBeUndefined();
-    expect(await strict.engine.runCommand('intent show', ['REQ-WEATHER-API-002'], session)).toBe('Intent REQ-WEATHER-API-002: 35 entries; a summary starts at 36.');
+    expect(await strict.engine.runCommand('intent show', ['REQ-WEATHER-API-002'], session)).toBe(
+      'Intent REQ-WEATHER-API-002: 35 entries; a summary starts at 36.',
+    );
     await engine.runCommand('intent select', ['REQ-WEATHER-API-001'], session);
     await engine.runCommand('intent clear', [], session);
     expect((await emit('llm:before', llm())).context).toBeUndefined();
@@ -287,7 +323,13 @@ describe('intent summary', () => {
     await engine.runCommand('intent select', ['REQ-LOCAL-1'], session);
     for (let index = 0; index < 19; index++) {
       const edit = index % 2 === 0;
-      await emit('tool:after', { ...session, toolName: edit ? 'Edit' : 'Read', input: { file_path: path.join(projectDir, `src/file-${index % 4}.ts`) }, output: '', ok: index !== 4 });
+      await emit('tool:after', {
+        ...session,
+        toolName: edit ? 'Edit' : 'Read',
+        input: { file_path: path.join(projectDir, `src/file-${index % 4}.ts`) },
+        output: '',
+        ok: index !== 4,
+      });
     }
     expect((await emit('llm:before', llm())).context).toBeUndefined();
     await emit('tool:after', { ...session, toolName: 'Bash', input: { command: 'npm test' }, output: '', ok: true });
@@ -316,7 +358,14 @@ describe('intent summary', () => {
 
   it('a tool call under an intent id that cannot name a trace is reported, and the agent goes on', async () => {
     const { emit, events } = setup();
-    const outcome = await emit('tool:after', { ...session, toolName: 'Edit', input: { file_path: 'a.py' }, output: 'ok', ok: true, intentId: '../escape' } as never);
+    const outcome = await emit('tool:after', {
+      ...session,
+      toolName: 'Edit',
+      input: { file_path: 'a.py' },
+      output: 'ok',
+      ok: true,
+      intentId: '../escape',
+    } as never);
     expect(outcome.errors).toEqual([]);
     expect(await events('precompact:error')).toMatchObject([{ what: 'recording the intent trace', sessionId: session.sessionId }]);
   });
@@ -333,15 +382,33 @@ describe('intent summary', () => {
 describe('phase hand-off summary', () => {
   it('replaces the output with a bounded summary, remembers the task, and logs sizes', async () => {
     const { emit, events } = setup();
-    const request = JSON.stringify({ task_id: 'T-3', phase: 'research', context: { feature: 'otel-tracing', spec_path: 'specs/otel/requirements.md' } });
-    const first = await emit('phase:end', { ...session, output: 'Findings:\n- hooks need traceparent headers\nDecision: PROCEED', request });
-    expect(first.value).toBe('- task_id: T-3\n- feature: otel-tracing\n- spec_path: specs/otel/requirements.md\n- phase: research\n- decision: PROCEED\n- hooks need traceparent headers');
+    const request = JSON.stringify({
+      task_id: 'T-3',
+      phase: 'research',
+      context: { feature: 'otel-tracing', spec_path: 'specs/otel/requirements.md' },
+    });
+    const first = await emit('phase:end', {
+      ...session,
+      output: 'Findings:\n- hooks need traceparent headers\nDecision: PROCEED',
+      request,
+    });
+    expect(first.value).toBe(
+      '- task_id: T-3\n- feature: otel-tracing\n- spec_path: specs/otel/requirements.md\n- phase: research\n- decision: PROCEED\n- hooks need traceparent headers',
+    );
     // The next hand-off carries no request: the task comes from session state.
     const second = await emit('phase:end', { ...session, output: 'All 297 tests pass.', phase: 'validate' });
-    expect(second.value).toBe('- task_id: T-3\n- feature: otel-tracing\n- spec_path: specs/otel/requirements.md\n- phase: validate\n- All 297 tests pass.');
+    expect(second.value).toBe(
+      '- task_id: T-3\n- feature: otel-tracing\n- spec_path: specs/otel/requirements.md\n- phase: validate\n- All 297 tests pass.',
+    );
     const logged = await events('precompact:handoff');
     expect(logged).toHaveLength(2);
-    expect(logged[1]).toMatchObject({ taskId: 'T-3', phase: 'validate', source: 'derived', charsBefore: 19, charsAfter: second.value!.length });
+    expect(logged[1]).toMatchObject({
+      taskId: 'T-3',
+      phase: 'validate',
+      source: 'derived',
+      charsBefore: 19,
+      charsAfter: second.value!.length,
+    });
   });
 
   it('a real sub-agent answer (the compaction agent of a recorded session) fits in 500 tokens', async () => {
@@ -355,7 +422,9 @@ describe('phase hand-off summary', () => {
     // The <analysis> block is the agent's intermediate reasoning.
     expect(summary).not.toContain('Let me chronologically analyze');
     const [logged] = await events('precompact:handoff');
-    console.log(`hand-off summary of the compaction agent's answer: ${logged?.charsBefore} chars / ${logged?.tokensBefore} tokens → ${logged?.charsAfter} chars / ${logged?.tokensAfter} tokens`);
+    console.log(
+      `hand-off summary of the compaction agent's answer: ${logged?.charsBefore} chars / ${logged?.tokensBefore} tokens → ${logged?.charsAfter} chars / ${logged?.tokensAfter} tokens`,
+    );
     expect(logged?.tokensBefore).toBeGreaterThan(3_000);
   });
 
@@ -367,11 +436,23 @@ describe('phase hand-off summary', () => {
 
 describe('options', () => {
   it('invalid options fail when the engine is built, naming the plugin', () => {
-    expect(() => createEngine({ config: { plugins: [precompact({ budgetChars: 999 })] }, projectDir: '/tmp', host: 'test', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog() })).toThrow(
-      /@hookwise\/hook-precompact.*budgetChars/s,
-    );
-    expect(() => createEngine({ config: { plugins: [precompact({ intent: { treshold: 3 } } as unknown as PrecompactOptionsInput)] }, projectDir: '/tmp', host: 'test', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog() })).toThrow(
-      /treshold/,
-    );
+    expect(() =>
+      createEngine({
+        config: { plugins: [precompact({ budgetChars: 999 })] },
+        projectDir: '/tmp',
+        host: 'test',
+        stateStore: createMemoryStateStore(),
+        eventLog: createMemoryEventLog(),
+      }),
+    ).toThrow(/@hookwise\/hook-precompact.*budgetChars/s);
+    expect(() =>
+      createEngine({
+        config: { plugins: [precompact({ intent: { treshold: 3 } } as unknown as PrecompactOptionsInput)] },
+        projectDir: '/tmp',
+        host: 'test',
+        stateStore: createMemoryStateStore(),
+        eventLog: createMemoryEventLog(),
+      }),
+    ).toThrow(/treshold/);
   });
 });

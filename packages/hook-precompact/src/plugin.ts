@@ -1,4 +1,13 @@
-import { definePlugin, HookwiseError, UnsafeNameError, type HookMap, type Logger, type PluginCommand, type PluginContext, type SessionState } from '@hookwise/core';
+import {
+  definePlugin,
+  HookwiseError,
+  UnsafeNameError,
+  type HookMap,
+  type Logger,
+  type PluginCommand,
+  type PluginContext,
+  type SessionState,
+} from '@hookwise/core';
 import { parseSlashCommand } from '@hookwise/core/messages';
 import {
   activateCommand,
@@ -11,7 +20,17 @@ import {
 } from './active-commands.js';
 import { assertCommandName, displayCommandName, findCommandFile } from './command-files.js';
 import { summarizeHandoff } from './handoff-summary.js';
-import { appendTraceEntry, clearIntent, getSelectedIntent, mergeTraces, readLedger, readStoredTrace, selectIntent, targetFilesOf, type TraceEntry } from './intent-trace.js';
+import {
+  appendTraceEntry,
+  clearIntent,
+  getSelectedIntent,
+  mergeTraces,
+  readLedger,
+  readStoredTrace,
+  selectIntent,
+  targetFilesOf,
+  type TraceEntry,
+} from './intent-trace.js';
 import { summarizeIntent } from './intent-summary.js';
 import { PLUGIN_NAME, PLUGIN_VERSION } from './meta.js';
 import { pluginOptionsSchema, type CommandsOptions, type IntentOptions, type PrecompactOptions } from './options.js';
@@ -29,7 +48,12 @@ interface Services {
 }
 
 /** A hook must never break the agent: report and step aside. */
-async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'record'>, sessionId: string, body: () => Promise<T>): Promise<T | undefined> {
+async function guarded<T>(
+  what: string,
+  services: Pick<Services, 'logger' | 'record'>,
+  sessionId: string,
+  body: () => Promise<T>,
+): Promise<T | undefined> {
   try {
     return await body();
   } catch (error) {
@@ -39,7 +63,12 @@ async function guarded<T>(what: string, services: Pick<Services, 'logger' | 'rec
 }
 
 /** What {@link guarded} does with a failure (hooks on every event catch their own: no closure per call). */
-async function reportFailure(what: string, services: Pick<Services, 'logger' | 'record'>, sessionId: string, error: unknown): Promise<void> {
+async function reportFailure(
+  what: string,
+  services: Pick<Services, 'logger' | 'record'>,
+  sessionId: string,
+  error: unknown,
+): Promise<void> {
   services.logger.warn(`${PLUGIN_NAME}: ${what} failed: ${(error as Error).message}`);
   await services.record({ type: 'precompact:error', what, sessionId, message: (error as Error).message });
 }
@@ -56,7 +85,11 @@ export interface LoadedIntent {
 }
 
 /** The intent's history from both sources and its summary. */
-export async function loadIntent(intentId: string, services: { projectDir: string; projectState: SessionState }, options: IntentOptions): Promise<LoadedIntent> {
+export async function loadIntent(
+  intentId: string,
+  services: { projectDir: string; projectState: SessionState },
+  options: IntentOptions,
+): Promise<LoadedIntent> {
   const mutatingTools = new Set(options.mutatingTools);
   const sources: string[] = [];
   let ledger: TraceEntry[] = [];
@@ -71,7 +104,10 @@ export async function loadIntent(intentId: string, services: { projectDir: strin
   return { id: intentId, history, summary: summarizeIntent(intentId, history, options), sources };
 }
 
-async function intentSection(services: Pick<Services, 'options' | 'projectDir' | 'projectState'>, payloadIntentId: unknown): Promise<IntentSection | undefined> {
+async function intentSection(
+  services: Pick<Services, 'options' | 'projectDir' | 'projectState'>,
+  payloadIntentId: unknown,
+): Promise<IntentSection | undefined> {
   if (services.options.intent === false) return undefined;
   const intentId = intentIdOf(payloadIntentId) ?? (await getSelectedIntent(services.projectState));
   return intentId === undefined ? undefined : sectionOf(intentId, services);
@@ -80,7 +116,10 @@ async function intentSection(services: Pick<Services, 'options' | 'projectDir' |
 /** The intent a payload names (hosts that track intents send `intentId`), if any. */
 const intentIdOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-async function sectionOf(intentId: string, services: Pick<Services, 'options' | 'projectDir' | 'projectState'>): Promise<IntentSection | undefined> {
+async function sectionOf(
+  intentId: string,
+  services: Pick<Services, 'options' | 'projectDir' | 'projectState'>,
+): Promise<IntentSection | undefined> {
   const options = services.options.intent;
   if (options === false) return undefined;
   const loaded = await loadIntent(intentId, services, options);
@@ -91,13 +130,19 @@ async function sectionOf(intentId: string, services: Pick<Services, 'options' | 
 // ---------------------------------------------------------------------------------------------
 // The preserved block
 
-async function buildBlock(services: Services, payloadIntentId: unknown): Promise<{ block: PreservedBlock | undefined; problems: string[]; skipped: string[] }> {
+async function buildBlock(
+  services: Services,
+  payloadIntentId: unknown,
+): Promise<{ block: PreservedBlock | undefined; problems: string[]; skipped: string[] }> {
   const problems: string[] = [];
   const skipped: string[] = [];
   let sections: Awaited<ReturnType<typeof collectCommandSections>>['sections'] = [];
   const commandOptions = services.options.commands;
   if (commandOptions !== false) {
-    const commands: Array<{ name: string; args: string }> = (await listActiveCommands(services.state)).map(({ name, args }) => ({ name, args }));
+    const commands: Array<{ name: string; args: string }> = (await listActiveCommands(services.state)).map(({ name, args }) => ({
+      name,
+      args,
+    }));
     if (commandOptions.agileflow) {
       const agileflow = await readAgileflowCommands(services.projectDir, commandOptions.agileflowStatePath);
       if (agileflow.problem) problems.push(agileflow.problem);
@@ -111,13 +156,21 @@ async function buildBlock(services: Services, payloadIntentId: unknown): Promise
         commands.push({ name, args: '' });
       }
     }
-    const collected = await collectCommandSections(commands, commandOptions.searchPath, { projectDir: services.projectDir, ...(services.options.homeDir ? { homeDir: services.options.homeDir } : {}) });
+    const collected = await collectCommandSections(commands, commandOptions.searchPath, {
+      projectDir: services.projectDir,
+      ...(services.options.homeDir ? { homeDir: services.options.homeDir } : {}),
+    });
     sections = collected.sections;
     problems.push(...collected.problems);
     skipped.push(...collected.skipped.map((entry) => entry.name));
   }
   const intent = await intentSection(services, payloadIntentId);
-  const block = buildPreservedBlock({ commands: sections, ...(intent ? { intent } : {}), projectDir: services.projectDir, budgetChars: services.options.budgetChars });
+  const block = buildPreservedBlock({
+    commands: sections,
+    ...(intent ? { intent } : {}),
+    projectDir: services.projectDir,
+    budgetChars: services.options.budgetChars,
+  });
   return { block, problems, skipped };
 }
 
@@ -126,7 +179,9 @@ async function preserve(services: Services & { sessionId: string }, payloadInten
   const { block, problems, skipped } = await buildBlock(services, payloadIntentId);
   const commandOptions = services.options.commands;
   if (commandOptions !== false && commandOptions.agileflow) {
-    await writeAgileflowPrecompactStamp(services.projectDir, commandOptions.agileflowStatePath, services.now).catch((error: unknown) => problems.push((error as Error).message));
+    await writeAgileflowPrecompactStamp(services.projectDir, commandOptions.agileflowStatePath, services.now).catch((error: unknown) =>
+      problems.push((error as Error).message),
+    );
   }
   await services.state.update<SessionRecord>((current) => {
     const { lastPreserved: _previous, ...rest } = current ?? {};
@@ -169,15 +224,28 @@ const on: HookMap<PrecompactOptions> = {
       } catch (error) {
         if (!UnsafeNameError.isInstance(error)) throw error;
         context.logger.warn(`${PLUGIN_NAME}: ${error.message}`);
-        await context.record({ type: 'precompact:command-refused', sessionId: payload.sessionId, name: parsed.name, reason: error.message });
+        await context.record({
+          type: 'precompact:command-refused',
+          sessionId: payload.sessionId,
+          name: parsed.name,
+          reason: error.message,
+        });
         return;
       }
       // Built-in commands (/compact, /clear, /model …) have no file: only file-backed commands become active.
-      const lookup = await findCommandFile(parsed.name, options.searchPath, { projectDir: context.projectDir, ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}) });
+      const lookup = await findCommandFile(parsed.name, options.searchPath, {
+        projectDir: context.projectDir,
+        ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}),
+      });
       if (!lookup.found) {
         if (lookup.refused !== undefined) {
           context.logger.warn(`${PLUGIN_NAME}: ${lookup.refused}`);
-          await context.record({ type: 'precompact:command-refused', sessionId: payload.sessionId, name: parsed.name, reason: lookup.refused });
+          await context.record({
+            type: 'precompact:command-refused',
+            sessionId: payload.sessionId,
+            name: parsed.name,
+            reason: lookup.refused,
+          });
         }
         return;
       }
@@ -274,7 +342,12 @@ const on: HookMap<PrecompactOptions> = {
       if (taskId !== undefined || feature !== undefined || specPath !== undefined) {
         await context.state.update<SessionRecord>((current) => ({
           ...current,
-          handoff: { ...current?.handoff, ...(taskId !== undefined ? { taskId } : {}), ...(feature !== undefined ? { feature } : {}), ...(specPath !== undefined ? { specPath } : {}) },
+          handoff: {
+            ...current?.handoff,
+            ...(taskId !== undefined ? { taskId } : {}),
+            ...(feature !== undefined ? { feature } : {}),
+            ...(specPath !== undefined ? { specPath } : {}),
+          },
         }));
       }
       await context.record({
@@ -318,12 +391,14 @@ function requireArgument(args: string[], what: string, usage: string): string {
 }
 
 function commandsEnabled(options: PrecompactOptions): CommandsOptions {
-  if (options.commands === false) throw new HookwiseError('active commands are turned off in this project (commands: false)', { code: 'HW_DISABLED' });
+  if (options.commands === false)
+    throw new HookwiseError('active commands are turned off in this project (commands: false)', { code: 'HW_DISABLED' });
   return options.commands;
 }
 
 function intentEnabled(options: PrecompactOptions): IntentOptions {
-  if (options.intent === false) throw new HookwiseError('intent summaries are turned off in this project (intent: false)', { code: 'HW_DISABLED' });
+  if (options.intent === false)
+    throw new HookwiseError('intent summaries are turned off in this project (intent: false)', { code: 'HW_DISABLED' });
   return options.intent;
 }
 
@@ -336,8 +411,13 @@ const commands: Array<PluginCommand<PrecompactOptions>> = [
       const options = commandsEnabled(context.options);
       const name = requireArgument(args, 'command name', 'command activate <name> [args…]').replace(/^\//, '');
       const active = await activateCommand(context.state, name, args.slice(1).join(' '), { activatedAt: new Date(context.clock.now()) });
-      const lookup = await findCommandFile(name, options.searchPath, { projectDir: context.projectDir, ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}) });
-      const note = lookup.found ? `found ${lookup.file}` : `warning: no file for /${displayCommandName(name)} on the search path yet; it will be reported at compaction`;
+      const lookup = await findCommandFile(name, options.searchPath, {
+        projectDir: context.projectDir,
+        ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}),
+      });
+      const note = lookup.found
+        ? `found ${lookup.file}`
+        : `warning: no file for /${displayCommandName(name)} on the search path yet; it will be reported at compaction`;
       return `/${displayCommandName(name)} is active (${note}).\nActive commands: ${active.map((entry) => `/${displayCommandName(entry.name)}`).join(', ')}`;
     },
   },
@@ -361,9 +441,14 @@ const commands: Array<PluginCommand<PrecompactOptions>> = [
       if (active.length === 0) return `No active commands in session ${context.sessionId}.`;
       const lines = [];
       for (const entry of active) {
-        const lookup = await findCommandFile(entry.name, options.searchPath, { projectDir: context.projectDir, ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}) });
-        const where = lookup.found ? lookup.file : lookup.refused ?? 'no file found';
-        lines.push(`/${displayCommandName(entry.name)}${entry.args ? ` ${entry.args}` : ''} — since ${entry.activatedAt} (${entry.source}) — ${where}`);
+        const lookup = await findCommandFile(entry.name, options.searchPath, {
+          projectDir: context.projectDir,
+          ...(context.options.homeDir ? { homeDir: context.options.homeDir } : {}),
+        });
+        const where = lookup.found ? lookup.file : (lookup.refused ?? 'no file found');
+        lines.push(
+          `/${displayCommandName(entry.name)}${entry.args ? ` ${entry.args}` : ''} — since ${entry.activatedAt} (${entry.source}) — ${where}`,
+        );
       }
       return lines.join('\n');
     },

@@ -60,7 +60,9 @@ export async function collectCommandSections(
     }
     const summary = extractCompactSummary(lookup.markdown);
     if (summary === null) {
-      result.problems.push(`/${displayCommandName(command.name)}: ${lookup.file} has no <!-- COMPACT_SUMMARY_START --> … <!-- COMPACT_SUMMARY_END --> section`);
+      result.problems.push(
+        `/${displayCommandName(command.name)}: ${lookup.file} has no <!-- COMPACT_SUMMARY_START --> … <!-- COMPACT_SUMMARY_END --> section`,
+      );
       continue;
     }
     result.sections.push({ name: displayCommandName(command.name), args: command.args, file: lookup.file, summary });
@@ -94,22 +96,35 @@ export const PRESERVED_HEADER =
  * sections stay whole and only the long ones are cut (each with a visible marker naming the
  * file that holds the full text).
  */
-export function buildPreservedBlock(input: { commands: readonly CommandSection[]; intent?: IntentSection; projectDir: string; budgetChars: number }): PreservedBlock | undefined {
+export function buildPreservedBlock(input: {
+  commands: readonly CommandSection[];
+  intent?: IntentSection;
+  projectDir: string;
+  budgetChars: number;
+}): PreservedBlock | undefined {
   const parts: Array<{ head: string; body: string; source: string; label: string }> = [];
   for (const section of input.commands) {
-    const head = [`## ACTIVE COMMAND: /${section.name}`, ...(section.args ? [`Arguments: ${section.args}`] : []), `Source: ${shownPath(section.file, input.projectDir)}`].join('\n');
+    const head = [
+      `## ACTIVE COMMAND: /${section.name}`,
+      ...(section.args ? [`Arguments: ${section.args}`] : []),
+      `Source: ${shownPath(section.file, input.projectDir)}`,
+    ].join('\n');
     parts.push({ head, body: section.summary, source: shownPath(section.file, input.projectDir), label: `/${section.name}` });
   }
   if (input.intent) parts.push({ head: '', body: input.intent.text, source: input.intent.source, label: `intent ${input.intent.id}` });
   if (parts.length === 0) return undefined;
 
-  const assemble = (bodies: string[]) => [PRESERVED_HEADER, ...parts.map((part, index) => (part.head ? `${part.head}\n\n${bodies[index]}` : bodies[index]!))].join('\n\n');
+  const assemble = (bodies: string[]) =>
+    [PRESERVED_HEADER, ...parts.map((part, index) => (part.head ? `${part.head}\n\n${bodies[index]}` : bodies[index]!))].join('\n\n');
   const full = parts.map((part) => part.body);
   const whole = assemble(full);
   if (whole.length <= input.budgetChars) return { text: whole, labels: parts.map((part) => part.label), cut: [] };
 
   const fixed = assemble(parts.map(() => '')).length;
-  const allotments = shareOut(full.map((body) => body.length), Math.max(0, input.budgetChars - fixed));
+  const allotments = shareOut(
+    full.map((body) => body.length),
+    Math.max(0, input.budgetChars - fixed),
+  );
   const cut: string[] = [];
   const bodies = parts.map((part, index) => {
     const allotment = allotments[index]!;

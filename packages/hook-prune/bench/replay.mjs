@@ -20,7 +20,11 @@ import { Bench } from 'tinybench';
 import { createPruner, prune, thresholdsFor } from '../dist/index.js';
 import { sessionRequests } from './requests.mjs';
 
-const file = process.argv[2] ?? fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
+const file =
+  process.argv[2] ??
+  fileURLToPath(
+    new URL('../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url),
+  );
 const { messages, requests } = await sessionRequests(file);
 
 const PRESSURE_PERCENT = 70; // the plugin's default
@@ -44,7 +48,10 @@ function pruneSession(history) {
   return pruned;
 }
 
-const noop = definePlugin({ meta: { name: 'noop', version: '0.0.0' }, hooks: [defineHook({ name: 'noop', on: { 'llm:before': () => undefined } })] });
+const noop = definePlugin({
+  meta: { name: 'noop', version: '0.0.0' },
+  hooks: [defineHook({ name: 'noop', on: { 'llm:before': () => undefined } })],
+});
 function engineWith(plugin) {
   return createEngine({
     config: { plugins: [plugin], logLevel: 'warn' },
@@ -105,8 +112,20 @@ const PLUGIN = 'engine + hook-prune llm:before';
 const NOOP = 'engine + a no-op llm:before hook';
 const bench = new Bench({ iterations: 30, time: 0, warmupIterations: 15 });
 bench.add(...task(PRUNE, undefined, () => pruneSession(history)));
-bench.add(...task(PLUGIN, () => engineWith(prune()), () => engineSession(engine, history)));
-bench.add(...task(NOOP, () => engineWith(noop()), () => engineSession(engine, history)));
+bench.add(
+  ...task(
+    PLUGIN,
+    () => engineWith(prune()),
+    () => engineSession(engine, history),
+  ),
+);
+bench.add(
+  ...task(
+    NOOP,
+    () => engineWith(noop()),
+    () => engineSession(engine, history),
+  ),
+);
 await bench.run();
 
 const medianOf = (values) => {
@@ -114,12 +133,20 @@ const medianOf = (values) => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-console.log(`${path.basename(file)}: ${requests.length} requests, ${messages.length} messages; Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`);
+console.log(
+  `${path.basename(file)}: ${requests.length} requests, ${messages.length} messages; Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`,
+);
 const rows = {};
 for (const t of bench.tasks) {
   if (t.result.state !== 'completed') throw t.result.error ?? new Error(`${t.name}: ${t.result.state}`);
-  rows[t.name] = { 'wall ms/session (median)': t.result.latency.p50.toFixed(2), 'CPU ms/session (median)': medianOf(cpu.get(t.name)).toFixed(2), 'requests changed': results.get(t.name) };
+  rows[t.name] = {
+    'wall ms/session (median)': t.result.latency.p50.toFixed(2),
+    'CPU ms/session (median)': medianOf(cpu.get(t.name)).toFixed(2),
+    'requests changed': results.get(t.name),
+  };
 }
 console.table(rows);
 const share = medianOf(cpu.get(PLUGIN)) - medianOf(cpu.get(NOOP));
-console.log(`hook-prune's share of a report run (plugin − no-op hook, CPU medians): ${share.toFixed(2)} ms per session, ${((1000 * share) / requests.length).toFixed(1)} µs per request`);
+console.log(
+  `hook-prune's share of a report run (plugin − no-op hook, CPU medians): ${share.toFixed(2)} ms per session, ${((1000 * share) / requests.length).toFixed(1)} µs per request`,
+);

@@ -17,13 +17,20 @@ export async function sessionRequests(file) {
   for (let index = 0; index < messages.length; index++) {
     const compaction = compactionAt.get(index);
     if (compaction !== undefined) {
-      if (index > start) requests.push({ start, end: index, ...(compaction.preTokens !== undefined ? { contextTokens: compaction.preTokens } : {}), ...(model ? { model } : {}) });
+      if (index > start)
+        requests.push({
+          start,
+          end: index,
+          ...(compaction.preTokens !== undefined ? { contextTokens: compaction.preTokens } : {}),
+          ...(model ? { model } : {}),
+        });
       start = index;
       contextTokens = compaction.preTokens;
     }
     const message = messages[index];
     if (message.role !== 'assistant') continue;
-    if (index > start) requests.push({ start, end: index, ...(contextTokens !== undefined ? { contextTokens } : {}), ...(model ? { model } : {}) });
+    if (index > start)
+      requests.push({ start, end: index, ...(contextTokens !== undefined ? { contextTokens } : {}), ...(model ? { model } : {}) });
     const measured = usageById.get(message.providerMetadata?.claudeCode?.messageId);
     if (measured !== undefined) {
       contextTokens = measured.contextTokens;

@@ -14,7 +14,10 @@ import { createPruner, pruneToolOutputs } from '../dist/index.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
 
-const sizes = process.argv.slice(2).map(Number).filter((value) => value > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((value) => value > 0);
 const messageCounts = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000];
 const OPTIONS = JSON.parse(process.env.PRUNE_OPTIONS ?? '{}');
 const PROMPT_EVERY = 50; // a real user prompt every 50 messages, so most of the history is eligible
@@ -52,11 +55,20 @@ function buildHistory(count) {
       continue;
     }
     const toolCallId = `call_${++id}`;
-    messages.push({ role: 'assistant', parts: [{ type: 'text', text: 'Reading.' }, { type: 'tool-call', toolCallId, toolName: 'Read', input: { file_path: `/repo/src/file-${id}.ts` } }] });
+    messages.push({
+      role: 'assistant',
+      parts: [
+        { type: 'text', text: 'Reading.' },
+        { type: 'tool-call', toolCallId, toolName: 'Read', input: { file_path: `/repo/src/file-${id}.ts` } },
+      ],
+    });
     messages.push({ role: 'user', parts: [{ type: 'tool-result', toolCallId, toolName: 'Read', output: toolOutput() }] });
   }
   // Two prompts at the end, so the previous and current turns are the only protected ones.
-  messages.push({ role: 'user', parts: [{ type: 'text', text: 'previous' }] }, { role: 'user', parts: [{ type: 'text', text: 'current' }] });
+  messages.push(
+    { role: 'user', parts: [{ type: 'text', text: 'previous' }] },
+    { role: 'user', parts: [{ type: 'text', text: 'current' }] },
+  );
   return messages;
 }
 
@@ -107,7 +119,8 @@ for (const count of messageCounts) {
   const pruner = createPruner();
   let result = pruner.prune(messages, { tokenCounter: counter, ...OPTIONS });
   const warmTimes = [];
-  for (let pass = 0; pass < passes; pass++) warmTimes.push(time(() => (result = pruner.prune(messages, { tokenCounter: counter, ...OPTIONS }))).ms);
+  for (let pass = 0; pass < passes; pass++)
+    warmTimes.push(time(() => (result = pruner.prune(messages, { tokenCounter: counter, ...OPTIONS }))).ms);
 
   // Second run on its own output (another pruner: another history): must change nothing.
   const noOpPruner = createPruner();
@@ -146,5 +159,7 @@ for (const count of messageCounts) {
   if (sink < 0) console.log(sink);
 }
 
-console.log(`hook-prune, Node ${process.version}, medians of 11 passes (5 at 100k); chars/4 counter; a prompt every ${PROMPT_EVERY} messages; options ${JSON.stringify(OPTIONS)}`);
+console.log(
+  `hook-prune, Node ${process.version}, medians of 11 passes (5 at 100k); chars/4 counter; a prompt every ${PROMPT_EVERY} messages; options ${JSON.stringify(OPTIONS)}`,
+);
 console.table(rows);

@@ -23,13 +23,35 @@ describe('the agentic default policy', () => {
   it('keepRecent: the newest 3 results stay whatever their size, and do not count toward the window', () => {
     expect(outputSizes(defaults(agentLoop(25_000, 40_000, 50_000, 50_000, 50_000)).messages)).toEqual([P, 40_000, 50_000, 50_000, 50_000]);
     // keepRecent 0: only the latest step stays; the next 50,000 crosses the window.
-    expect(outputSizes(defaults(agentLoop(25_000, 40_000, 50_000, 50_000, 50_000), { keepRecent: 0 }).messages)).toEqual([P, P, P, P, 50_000]);
+    expect(outputSizes(defaults(agentLoop(25_000, 40_000, 50_000, 50_000, 50_000), { keepRecent: 0 }).messages)).toEqual([
+      P,
+      P,
+      P,
+      P,
+      50_000,
+    ]);
   });
 
   it('the latest step stays whole, however many parallel calls it made', () => {
     const batch: Message[] = [
-      { role: 'assistant', parts: Array.from({ length: 5 }, (_, index) => ({ type: 'tool-call' as const, toolCallId: `b${index}`, toolName: 'Read', input: { file_path: `f${index}` } })) },
-      { role: 'user', parts: Array.from({ length: 5 }, (_, index) => ({ type: 'tool-result' as const, toolCallId: `b${index}`, toolName: 'Read', output: tokens(30_000) })) },
+      {
+        role: 'assistant',
+        parts: Array.from({ length: 5 }, (_, index) => ({
+          type: 'tool-call' as const,
+          toolCallId: `b${index}`,
+          toolName: 'Read',
+          input: { file_path: `f${index}` },
+        })),
+      },
+      {
+        role: 'user',
+        parts: Array.from({ length: 5 }, (_, index) => ({
+          type: 'tool-result' as const,
+          toolCallId: `b${index}`,
+          toolName: 'Read',
+          output: tokens(30_000),
+        })),
+      },
     ];
     const result = defaults([...agentLoop(25_000, 45_000), ...batch], { keepRecent: 0 });
     // 150,000 tokens in the latest step, none counted; the older 45,000 crosses the window.
@@ -42,20 +64,40 @@ describe('the agentic default policy', () => {
   });
 
   it('error results are never pruned nor counted', () => {
-    const messages = [prompt('go'), ...toolTurn(tokens(25_000)), ...toolTurn(tokens(4_000)), ...toolTurn(tokens(10_000), { isError: true }), ...agentLoop(35_000, 1, 1, 1).slice(1)];
+    const messages = [
+      prompt('go'),
+      ...toolTurn(tokens(25_000)),
+      ...toolTurn(tokens(4_000)),
+      ...toolTurn(tokens(10_000), { isError: true }),
+      ...agentLoop(35_000, 1, 1, 1).slice(1),
+    ];
     // Counted, the error would cross the window (45,000) and take the 4,000 with it; it is not: 35,000 + 4,000 stay.
     expect(outputSizes(defaults(messages).messages)).toEqual([P, 4_000, 10_000, 35_000, 1, 1, 1]);
   });
 
   it('protectTurns keeps the last N user turns whole', () => {
-    const messages = [prompt('one'), ...toolTurn(tokens(30_000)), prompt('two'), ...toolTurn(tokens(30_000)), ...toolTurn(tokens(30_000)), ...agentLoop(1, 1, 1).slice(1)];
+    const messages = [
+      prompt('one'),
+      ...toolTurn(tokens(30_000)),
+      prompt('two'),
+      ...toolTurn(tokens(30_000)),
+      ...toolTurn(tokens(30_000)),
+      ...agentLoop(1, 1, 1).slice(1),
+    ];
     expect(outputSizes(defaults(messages).messages)).toEqual([P, P, 30_000, 1, 1, 1]);
     expect(outputSizes(defaults(messages, { protectTurns: 1 }).messages)).toEqual([30_000, 30_000, 30_000, 1, 1, 1]);
   });
 
   it('supersede (on by default): an older identical call goes first, even inside the window; never one of the newest', () => {
     const read = { toolName: 'Bash', input: { command: 'npm test' } };
-    const messages = [prompt('go'), ...toolTurn(tokens(25_000), read), ...toolTurn(tokens(5_000)), ...toolTurn(tokens(5_000), read), ...agentLoop(1, 1).slice(1), ...toolTurn(tokens(25_000), read)];
+    const messages = [
+      prompt('go'),
+      ...toolTurn(tokens(25_000), read),
+      ...toolTurn(tokens(5_000)),
+      ...toolTurn(tokens(5_000), read),
+      ...agentLoop(1, 1).slice(1),
+      ...toolTurn(tokens(25_000), read),
+    ];
     const result = defaults(messages, { minimumTokens: 20_000 });
     // The newest 'npm test' is one of the newest 3; the two before it are stale: 30,000 > 20,000.
     expect(outputSizes(result.messages)).toEqual([P, 5_000, P, 1, 1, 25_000]);
@@ -72,7 +114,10 @@ describe('the agentic default policy', () => {
     ];
     const result = defaults(messages);
     const calls = result.messages.flatMap((message) => message.parts.filter((part): part is ToolCallPart => part.type === 'tool-call'));
-    expect(calls[0]!.input).toEqual({ file_path: '/repo/big.ts', content: `${INPUT_DIGEST_PREFIX}100,000 chars, hash ${(calls[0]!.input as { content: string }).content.slice(-17, -1)}]` });
+    expect(calls[0]!.input).toEqual({
+      file_path: '/repo/big.ts',
+      content: `${INPUT_DIGEST_PREFIX}100,000 chars, hash ${(calls[0]!.input as { content: string }).content.slice(-17, -1)}]`,
+    });
     // Small fields stay: a digest would not be shorter.
     expect(calls[1]!.input).toEqual({ file_path: '/repo/big.ts', old_string: 'x = 1', new_string: 'x = 2' });
     expect(result.tokensReclaimed).toBeGreaterThan(24_000);
@@ -96,7 +141,9 @@ describe('the agentic default policy', () => {
     expect(digestInput(a)).toBeUndefined();
     expect(digestInput({ file_path: 'a', content: 'short' })).toBeUndefined();
     expect(digestInput('not an object')).toBeUndefined();
-    expect(digestInput({ edits: Array.from({ length: 20 }, () => ({ old_string: 'aaaa', new_string: 'bbbb' })) })!['edits']).toMatch(/^\[Old input cleared: /);
+    expect(digestInput({ edits: Array.from({ length: 20 }, () => ({ old_string: 'aaaa', new_string: 'bbbb' })) })!['edits']).toMatch(
+      /^\[Old input cleared: /,
+    );
   });
 
   it('re-applies earlier prunes outside the recent results, and never inside them', () => {
@@ -119,7 +166,11 @@ describe('the agentic default policy', () => {
     expect(result.decision).toBe('pruned');
     expect(result.reason).toMatch(/^pruned 5 tool result\(s\): .*; re-applied 1 earlier prune\(s\); /);
     // A compaction summary in the middle stops the scan there, in both passes.
-    const summarized = [...messages.slice(0, 5), { role: 'user' as const, parts: [{ type: 'text' as const, text: 'summary' }], compactSummary: true }, ...messages.slice(5)];
+    const summarized = [
+      ...messages.slice(0, 5),
+      { role: 'user' as const, parts: [{ type: 'text' as const, text: 'summary' }], compactSummary: true },
+      ...messages.slice(5),
+    ];
     const after = defaults(summarized);
     expect(outputSizes(after.messages)).toEqual([5_000, 5_000, P, P, P, P, 30_000, 1, 1, 1]);
     expect(after.scannedCount).toBe(8);

@@ -8,11 +8,26 @@ export const DIGEST_PREFIX = '[Old tool result cleared: ';
 /** Whether an output is a placeholder or digest left by a pruner (this one, OpenCode, tunacode). */
 export function isPrunedOutput(output: ToolResultContent, placeholder: string = DEFAULT_PLACEHOLDER): boolean {
   // Short strings only: a placeholder is one line, and a 50 KB output is rejected on length alone.
-  return typeof output === 'string' && output.length < 1_024 && (output === placeholder || output === DEFAULT_PLACEHOLDER || output.startsWith(DIGEST_PREFIX));
+  return (
+    typeof output === 'string' &&
+    output.length < 1_024 &&
+    (output === placeholder || output === DEFAULT_PLACEHOLDER || output.startsWith(DIGEST_PREFIX))
+  );
 }
 
 // The inputs that say what a call was about, most telling first (Claude Code, OpenCode, MCP tools).
-const KEY_INPUT_FIELDS = ['file_path', 'path', 'notebook_path', 'filePath', 'command', 'cmd', 'pattern', 'url', 'query', 'description'] as const;
+const KEY_INPUT_FIELDS = [
+  'file_path',
+  'path',
+  'notebook_path',
+  'filePath',
+  'command',
+  'cmd',
+  'pattern',
+  'url',
+  'query',
+  'description',
+] as const;
 const KEY_INPUT_MAX = 160;
 const ERROR_LINE_MAX = 160;
 const ERROR_LINE = /\b(error|errors|failed|failure|fatal|exception|traceback|panic)\b/i;
@@ -80,13 +95,32 @@ export const INPUT_DIGEST_PREFIX = '[Old input cleared: ';
  * it decides whether anything is freed at all on a typical coding session (the README's "What
  * the defaults buy").
  */
-export const DEFAULT_DIGEST_INPUT_TOOLS: readonly string[] = Object.freeze(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'write', 'edit', 'multiedit', 'patch', 'apply_patch']);
+export const DEFAULT_DIGEST_INPUT_TOOLS: readonly string[] = Object.freeze([
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'NotebookEdit',
+  'write',
+  'edit',
+  'multiedit',
+  'patch',
+  'apply_patch',
+]);
 
 /** An input field shorter than this stays: its digest (about 50 chars) would not be much shorter. */
 export const INPUT_FIELD_MIN_CHARS = 120;
 
 // Fields that say where the content went: never digested, whatever their length.
-const LOCATION_FIELDS = new Set<string>(['file_path', 'path', 'notebook_path', 'filePath', 'cell_id', 'replace_all', 'edit_mode', 'cell_type']);
+const LOCATION_FIELDS = new Set<string>([
+  'file_path',
+  'path',
+  'notebook_path',
+  'filePath',
+  'cell_id',
+  'replace_all',
+  'edit_mode',
+  'cell_type',
+]);
 
 const hex32 = (value: number) => (value >>> 0).toString(16).padStart(8, '0');
 

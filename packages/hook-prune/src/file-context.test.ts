@@ -6,7 +6,11 @@ import { fileContextEntries, fileOfCall, isShellTool, sameFile, writesFile } fro
 import { buildIndex, extendedIndex, F_PROMPT, F_SUMMARY, type HistoryIndex } from './history-index.js';
 
 const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
-const files = ['marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', 'marot-spotter/tool_heavy.jsonl', 'daaain-claude-code-log/representative_messages.jsonl'];
+const files = [
+  'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
+  'marot-spotter/tool_heavy.jsonl',
+  'daaain-claude-code-log/representative_messages.jsonl',
+];
 
 /**
  * The file context written out plainly, as its spec: from the latest compaction summary on, the
@@ -19,9 +23,12 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
   const { entries, flags } = index;
   let from = 0;
   for (let at = 0; at < entries.length; at++) if ((flags[at]! & F_SUMMARY) !== 0) from = at + 1;
-  const fileAt = (at: number) => ((flags[at]! & (F_SUMMARY | F_PROMPT)) !== 0 ? undefined : fileOfCall(entries[at]!.toolName, entries[at]!.call?.part.input));
+  const fileAt = (at: number) =>
+    (flags[at]! & (F_SUMMARY | F_PROMPT)) !== 0 ? undefined : fileOfCall(entries[at]!.toolName, entries[at]!.call?.part.input);
   const inUse = new Set<string>();
-  if (keepEditedFiles) for (let at = from; at < entries.length; at++) if (fileAt(at) !== undefined && writesFile(entries[at]!.toolName!)) inUse.add(fileAt(at)!);
+  if (keepEditedFiles)
+    for (let at = from; at < entries.length; at++)
+      if (fileAt(at) !== undefined && writesFile(entries[at]!.toolName!)) inUse.add(fileAt(at)!);
   let results = 0;
   for (let at = entries.length - 1; at >= from && results < keepFileContext; at--) {
     if ((flags[at]! & F_PROMPT) !== 0) continue;
@@ -32,7 +39,8 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
   if (inUse.size === 0) return undefined;
   const kept = new Set<number>();
   // A file is in use under any of its names (`src/x.ts`, `/repo/src/x.ts`).
-  for (let at = from; at < entries.length; at++) if (fileAt(at) !== undefined && [...inUse].some((file) => sameFile(file, fileAt(at)!))) kept.add(at);
+  for (let at = from; at < entries.length; at++)
+    if (fileAt(at) !== undefined && [...inUse].some((file) => sameFile(file, fileAt(at)!))) kept.add(at);
   return kept;
 }
 
@@ -55,7 +63,14 @@ describe('fileContextEntries, against its plain spec', () => {
       for (const end of cuts) {
         const history: Message[] = messages.slice(0, end);
         index = (index && extendedIndex(index, history)) ?? buildIndex(history);
-        for (const [keepFileContext, keepEditedFiles] of [[10, true], [3, false], [0, true], [1, true], [0, false]] as const) expectSameContext(index, keepFileContext, keepEditedFiles);
+        for (const [keepFileContext, keepEditedFiles] of [
+          [10, true],
+          [3, false],
+          [0, true],
+          [1, true],
+          [0, false],
+        ] as const)
+          expectSameContext(index, keepFileContext, keepEditedFiles);
       }
       expect(index!.entries.some((_, at) => (index!.flags[at]! & F_SUMMARY) !== 0) || file !== files[0]).toBe(true);
     });

@@ -13,7 +13,8 @@ import { F_PROMPT, F_SUMMARY, type FileTouches, type HistoryIndex } from './hist
 // Where read, write and edit tools name their file (Claude Code, OpenCode, pi, MCP file servers).
 const PATH_FIELDS = ['file_path', 'filePath', 'path', 'notebook_path'] as const;
 const READ_TOOL = /^(read|view|cat|read_file|readfile|notebookread)$/i;
-const WRITE_TOOL = /^(write|edit|multiedit|notebookedit|str_replace_based_edit_tool|str_replace_editor|patch|apply_patch|create_file|write_file|edit_file)$/i;
+const WRITE_TOOL =
+  /^(write|edit|multiedit|notebookedit|str_replace_based_edit_tool|str_replace_editor|patch|apply_patch|create_file|write_file|edit_file)$/i;
 
 // Shell tools of Claude Code (Bash), OpenCode and pi (bash), Codex (shell), Gemini CLI
 // (run_shell_command), Cline/Roo (execute_command), PowerShell.
@@ -144,7 +145,9 @@ export function fileOfCall(toolName: string | undefined, input: unknown): string
     const record = input as Record<string, unknown>;
     const command = SHELL_COMMAND_FIELDS.map((field) => record[field]).find((value) => typeof value === 'string' || Array.isArray(value));
     // An argument vector (`["bash", "-lc", "cat x"]`) runs its `-c` script.
-    const script = Array.isArray(command) ? (command[command.findIndex((word) => word === '-c' || word === '-lc') + 1] ?? command.join(' ')) : command;
+    const script = Array.isArray(command)
+      ? (command[command.findIndex((word) => word === '-c' || word === '-lc') + 1] ?? command.join(' '))
+      : command;
     file = typeof script === 'string' ? shellViewedFile(script) : undefined;
   }
   return file === undefined ? undefined : fileIdentity(file);

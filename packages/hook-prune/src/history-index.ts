@@ -259,7 +259,15 @@ function addEntries(index: HistoryIndex, messages: Message[], from: number): voi
       if (part.type !== 'tool-result') continue;
       const call = calls.get(part.toolCallId);
       if (call === undefined) index.orphans.add(part.toolCallId);
-      const entry = new Entry(RESULT, messageIndex, partIndex, part, call, callBefore(messages, messageIndex, part.toolCallId) ?? call?.part, part.toolName ?? call?.part.toolName);
+      const entry = new Entry(
+        RESULT,
+        messageIndex,
+        partIndex,
+        part,
+        call,
+        callBefore(messages, messageIndex, part.toolCallId) ?? call?.part,
+        part.toolName ?? call?.part.toolName,
+      );
       addEntry(index, entry, part.isError === true ? F_ERROR : 0);
     }
   }

@@ -31,7 +31,10 @@ const bytes = (result: PruneResult, input: Message[]) => JSON.stringify({ ...res
 /** The run from scratch, as bytes comparable with `bytes(result, history)` of the run on `history`. */
 function fromScratch(history: Message[], options: PruneOptions): { result: PruneResult; bytes: string } {
   const copy = structuredClone(history);
-  const result = pruneToolOutputs(copy, options.previouslyPruned === undefined ? options : { ...options, previouslyPruned: [...options.previouslyPruned] });
+  const result = pruneToolOutputs(
+    copy,
+    options.previouslyPruned === undefined ? options : { ...options, previouslyPruned: [...options.previouslyPruned] },
+  );
   return { result, bytes: bytes(result, copy) };
 }
 
@@ -93,7 +96,11 @@ const optionSets: Array<[string, (run: number) => PruneOptions, boolean]> = [
   ['one protected turn', () => ({ protectTokens: 5_000, minimumTokens: 2_000, protectTurns: 1 }), false],
   ['OpenCode rule', () => ({ protectTurns: 2, keepRecent: 0, supersede: false }), false],
   ['everything it may, digests', () => ({ protectTokens: 0, minimumTokens: 0, placeholder: 'digest' }), true],
-  ['chars/4, no input digests, low thresholds', () => ({ tokenCounter: chars, digestInputs: false, protectTokens: 2_000, minimumTokens: 500 }), true],
+  [
+    'chars/4, no input digests, low thresholds',
+    () => ({ tokenCounter: chars, digestInputs: false, protectTokens: 2_000, minimumTokens: 500 }),
+    true,
+  ],
 ];
 
 /**
@@ -103,12 +110,14 @@ const optionSets: Array<[string, (run: number) => PruneOptions, boolean]> = [
  */
 function arbitraryPrunes(histories: Message[][]): (run: number) => PruneOptions {
   let seed = 7;
-  const next = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+  const next = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
   let ids: string[] = [];
   return (run) => {
     if (run % 5 === 0) {
       const history = histories[run] ?? [];
-      ids = history.flatMap((message) => message.parts.filter((part): part is ToolResultPart => part.type === 'tool-result' && next() < 0.34).map((part) => part.toolCallId));
+      ids = history.flatMap((message) =>
+        message.parts.filter((part): part is ToolResultPart => part.type === 'tool-result' && next() < 0.34).map((part) => part.toolCallId),
+      );
     }
     return { previouslyPruned: ids, protectTokens: 8_000, minimumTokens: 3_000 };
   };
@@ -209,7 +218,11 @@ describe('a pruner keeps its index while the history grows, and indexes anything
   });
 
   it('other options (counter, placeholder, protected tools, input digests) keep the index and give the answers from scratch', () => {
-    const history = [prompt('u1'), ...toolTurn(tokens(30_000), { toolName: 'Write', input: { file_path: '/a.ts', content: 'x'.repeat(40_000) } }), ...eligibleHistory([40_000, 25_000])];
+    const history = [
+      prompt('u1'),
+      ...toolTurn(tokens(30_000), { toolName: 'Write', input: { file_path: '/a.ts', content: 'x'.repeat(40_000) } }),
+      ...eligibleHistory([40_000, 25_000]),
+    ];
     const variants: PruneOptions[] = [
       { tokenCounter: createCharsTokenCounter(3) },
       { placeholder: '[gone]' },
@@ -252,7 +265,12 @@ describe('a pruner keeps its index while the history grows, and indexes anything
   });
 
   it('an earlier prune among the newest results is kept while recent and re-applied later, as from scratch', () => {
-    const options = (previouslyPruned: string[]): PruneOptions => ({ tokenCounter: chars, protectTokens: 100_000, minimumTokens: 1_000, previouslyPruned });
+    const options = (previouslyPruned: string[]): PruneOptions => ({
+      tokenCounter: chars,
+      protectTokens: 100_000,
+      minimumTokens: 1_000,
+      previouslyPruned,
+    });
     const history: Message[] = [prompt('u1'), ...toolTurn(tokens(3_000), { input: { file_path: '/repo/x.ts' } })];
     for (let file = 0; file < 10; file++) history.push(...toolTurn(tokens(100), { input: { file_path: `/repo/file-${file}.ts` } }));
     // x.ts read again, and listed as pruned by the host: recent now, so its key makes the first read stale.
@@ -309,7 +327,12 @@ describe('sessions: each keeps its own warm index', () => {
 describe('supersede keys: the same question whatever JSON does not show', () => {
   /** Whether a call with input `newer` makes an older call of the same tool with input `older` stale. */
   function supersedes(older: unknown, newer: unknown, toolName = 'Read'): boolean {
-    const history = [prompt('u1'), ...toolTurn(tokens(30_000), { toolName, input: older }), ...toolTurn(tokens(10), { toolName, input: newer }), prompt('u2')];
+    const history = [
+      prompt('u1'),
+      ...toolTurn(tokens(30_000), { toolName, input: older }),
+      ...toolTurn(tokens(10), { toolName, input: newer }),
+      prompt('u2'),
+    ];
     const result = pruneToolOutputs(history, { keepRecent: 0, protectTokens: 1_000_000, minimumTokens: 0, tokenCounter: chars });
     return result.prunedCount === 1;
   }

@@ -8,7 +8,13 @@ it('public API', async () => {
 });
 
 it('builds no zod schema at import (a hook call whose options were checked needs none); the plugin builds its schema once, on first use', () =>
-  expectOptionsSchemaBuiltOnFirstUse(zodMocking, () => import('./index.js'), (module) => module.prunePluginOptionsSchema, { keepRecent: -1 }, (module) => () => module.prune({ keepRecent: 2 })));
+  expectOptionsSchemaBuiltOnFirstUse(
+    zodMocking,
+    () => import('./index.js'),
+    (module) => module.prunePluginOptionsSchema,
+    { keepRecent: -1 },
+    (module) => () => module.prune({ keepRecent: 2 }),
+  ));
 
 it('resolves no options to what the schema makes of them, without building it', () =>
   withZodCalls(zodMocking, async (calls) => {

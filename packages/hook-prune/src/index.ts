@@ -1,7 +1,16 @@
 // The plugin, the pure pruning and trimming functions a host or a test may call, a pruner for a
 // host that prunes one session's history before every request, and the defaults they document;
 // digest and path helpers stay internal (a plugin offers 10–20 names).
-export { pruneToolOutputs, toolResultTokens, isPrunedOutput, DEFAULT_PROTECTED_TOOLS, DEFAULT_KEEP_RECENT, DEFAULT_PROTECT_TURNS, DEFAULT_SUPERSEDE, CACHE_AWARE_POLICY } from './prune-tool-outputs.js';
+export {
+  pruneToolOutputs,
+  toolResultTokens,
+  isPrunedOutput,
+  DEFAULT_PROTECTED_TOOLS,
+  DEFAULT_KEEP_RECENT,
+  DEFAULT_PROTECT_TURNS,
+  DEFAULT_SUPERSEDE,
+  CACHE_AWARE_POLICY,
+} from './prune-tool-outputs.js';
 export type { PruneOptions, PruneResult, PruneDecision } from './prune-tool-outputs.js';
 export { createPruner } from './pruner.js';
 export type { Pruner } from './pruner.js';

@@ -14,7 +14,9 @@ const OPENCODE_RULE: PruneOptions = { protectTurns: 2, keepRecent: 0, supersede:
 const opencodeRule = (messages: Message[], options: PruneOptions = {}) => pruneToolOutputs(messages, { ...OPENCODE_RULE, ...options });
 
 function idsAndCounts(messages: Message[]) {
-  return messages.map((message) => message.parts.map((part) => (part.type === 'tool-call' || part.type === 'tool-result' ? `${part.type}:${part.toolCallId}` : part.type)));
+  return messages.map((message) =>
+    message.parts.map((part) => (part.type === 'tool-call' || part.type === 'tool-result' ? `${part.type}:${part.toolCallId}` : part.type)),
+  );
 }
 
 // b12: replace mode keeps every id, every count, and valid provider payloads.
@@ -54,9 +56,17 @@ describe('pairing after pruning (b12)', () => {
   it('OpenAI-shaped history (tool messages): results are replaced in place and the payload stays valid', () => {
     const openAI = fromOpenAIMessages([
       { role: 'user', content: 'look around' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: tokens(30_000) },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c2', type: 'function', function: { name: 'read_file', arguments: '{"path":"b.ts"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c2', content: tokens(41_000) },
       { role: 'user', content: 'previous' },
       { role: 'user', content: 'current' },

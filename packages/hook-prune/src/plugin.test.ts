@@ -1,4 +1,10 @@
-import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore } from '@hookwise/core/host';
+import {
+  createCharsTokenCounter,
+  createEngine,
+  createMemoryEventLog,
+  createMemoryLogger,
+  createMemoryStateStore,
+} from '@hookwise/core/host';
 import type { Message } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
@@ -20,7 +26,8 @@ function setup(options?: Parameters<typeof prune>[0], engineOptions: { opencode?
     logger: createMemoryLogger(),
     tokenCounter: createCharsTokenCounter(4),
   });
-  const request = (messages: Message[], extra: Record<string, unknown> = {}) => engine.emit('llm:before', { sessionId: 's1', systemPrompt: 'be brief', messages, ...extra });
+  const request = (messages: Message[], extra: Record<string, unknown> = {}) =>
+    engine.emit('llm:before', { sessionId: 's1', systemPrompt: 'be brief', messages, ...extra });
   return { engine, eventLog, request };
 }
 
@@ -46,14 +53,24 @@ describe('prune() plugin on llm:before', () => {
   it('two sessions interleaved on one engine each get the answer pruneToolOutputs gives for their own history', async () => {
     const { engine } = setup();
     const histories = { a: eligibleHistory([40_000, 25_000]), b: eligibleHistory([10_000, 10_000]) };
-    const grown = (history: Message[], turn: number) => [...history, ...toolTurn(tokens(30_000 + turn)), prompt(`u${turn}`), prompt(`v${turn}`)];
+    const grown = (history: Message[], turn: number) => [
+      ...history,
+      ...toolTurn(tokens(30_000 + turn)),
+      prompt(`u${turn}`),
+      prompt(`v${turn}`),
+    ];
     let changed = 0;
     for (let turn = 0; turn < 4; turn++) {
       for (const session of ['a', 'b'] as const) {
         const messages = (histories[session] = grown(histories[session], turn));
         const outcome = await engine.emit('llm:before', { sessionId: session, systemPrompt: '', messages });
         // Each history grows by one batch a turn: the earlier prunes the plugin re-applies are ones the plain function makes anyway.
-        const expected = pruneToolOutputs(structuredClone(messages), { ...OPENCODE_RULE, protectTokens: 40_000, minimumTokens: 20_000, tokenCounter: createCharsTokenCounter(4) });
+        const expected = pruneToolOutputs(structuredClone(messages), {
+          ...OPENCODE_RULE,
+          protectTokens: 40_000,
+          minimumTokens: 20_000,
+          tokenCounter: createCharsTokenCounter(4),
+        });
         expect(JSON.stringify(outcome.value ?? messages), `${session}, turn ${turn}`).toBe(JSON.stringify(expected.messages));
         if (outcome.value !== undefined) changed++;
       }
@@ -82,7 +99,12 @@ describe('prune() plugin on llm:before', () => {
     const grown = [...history.slice(0, -1), ...toolTurn(tokens(5_000)), prompt('u4'), prompt('u5')];
     const second = await request(grown);
     // The same results are cleared as on the previous request: the cached prefix survives.
-    const cleared = (messages: Message[]) => messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result' && part.output === '[Old tool result content cleared]').map((part) => (part as { toolCallId: string }).toolCallId));
+    const cleared = (messages: Message[]) =>
+      messages.flatMap((message) =>
+        message.parts
+          .filter((part) => part.type === 'tool-result' && part.output === '[Old tool result content cleared]')
+          .map((part) => (part as { toolCallId: string }).toolCallId),
+      );
     expect(cleared(second.value!)).toEqual(cleared(first.value!));
     expect((await eventLog.readAll()).map((record) => record.type)).toEqual(['prune:applied']);
   });
@@ -92,7 +114,9 @@ describe('prune() plugin on llm:before', () => {
     // One prompt, then 10 tool steps of 10,000 tokens each: OpenCode's rule would prune nothing.
     const history = [prompt('fix the bug'), ...Array.from({ length: 10 }, () => toolTurn(tokens(10_000))).flat()];
     const outcome = await request(history);
-    const cleared = outcome.value!.map((message) => message.parts[0]?.type === 'tool-result' && message.parts[0].output === '[Old tool result content cleared]');
+    const cleared = outcome.value!.map(
+      (message) => message.parts[0]?.type === 'tool-result' && message.parts[0].output === '[Old tool result content cleared]',
+    );
     // Newest first: 3 kept by recency, 4 more fill the 40,000 window, the 8th crosses: 30,000 > 20,000 go.
     expect(cleared.filter(Boolean).length).toBe(3);
     expect(cleared.slice(-14).some(Boolean)).toBe(false);
@@ -106,12 +130,17 @@ describe('prune() plugin on llm:before', () => {
     expect((await relaxed.request(history, { contextTokens: 130_000 })).value).toBeUndefined();
     const pressed = await relaxed.request(history, { contextTokens: 140_000 });
     expect(pressed.value![2]!.parts[0]).toMatchObject({ output: '[Old tool result content cleared]' });
-    expect((await setup({ policy: 'window', pressurePercent: 100 }, { opencode: false }).request(history, { contextTokens: 199_000 })).value).toBeUndefined();
+    expect(
+      (await setup({ policy: 'window', pressurePercent: 100 }, { opencode: false }).request(history, { contextTokens: 199_000 })).value,
+    ).toBeUndefined();
   });
 
   describe('the cache-aware default', () => {
     const bash = (size: number) => toolTurn(tokens(size), { toolName: 'Bash', input: { command: `run ${size}` } });
-    const cleared = (messages: Message[]) => messages.map((message) => message.parts[0]?.type === 'tool-result' && message.parts[0].output === '[Old tool result content cleared]');
+    const cleared = (messages: Message[]) =>
+      messages.map(
+        (message) => message.parts[0]?.type === 'tool-result' && message.parts[0].output === '[Old tool result content cleared]',
+      );
 
     it('clears right behind the newest 3 results once the batch frees twice what the cache writes again', async () => {
       const { request, eventLog } = setup(undefined, { opencode: false });
@@ -143,8 +172,18 @@ describe('prune() plugin on llm:before', () => {
     it('keeps the reads and edits of files in use: touched by the newest 10 results or edited since the compaction', async () => {
       const { request } = setup(undefined, { opencode: false });
       const read = (file: string) => toolTurn(tokens(10_000), { toolName: 'Read', input: { file_path: file } });
-      const edit = (file: string) => toolTurn('The file has been updated.', { toolName: 'Edit', input: { file_path: file, old_string: 'a'.repeat(40), new_string: tokens(5_000, 'b') } });
-      const history = [prompt('refactor'), ...read('/repo/edited.ts'), ...edit('/repo/edited.ts'), ...read('/repo/looked-at.ts'), ...Array.from({ length: 11 }, () => bash(10_000)).flat()];
+      const edit = (file: string) =>
+        toolTurn('The file has been updated.', {
+          toolName: 'Edit',
+          input: { file_path: file, old_string: 'a'.repeat(40), new_string: tokens(5_000, 'b') },
+        });
+      const history = [
+        prompt('refactor'),
+        ...read('/repo/edited.ts'),
+        ...edit('/repo/edited.ts'),
+        ...read('/repo/looked-at.ts'),
+        ...Array.from({ length: 11 }, () => bash(10_000)).flat(),
+      ];
       const outcome = await request(history);
       const output = (index: number) => (outcome.value![index]!.parts[0] as { output: unknown }).output;
       // The edited file's read and edit stay (its edit's text too); the file only looked at long ago goes.

@@ -14,69 +14,70 @@ const tokens = () => z.number().check(z.nonnegative());
 
 // Built on first use, not at import: a hook call whose options the run bundle validated when it
 // was built never needs it.
-const buildOptionsSchema = () => z.object({
-  /**
-   * `cache-aware` (default): `CACHE_AWARE_POLICY`, made to lower the bill under prompt caching
-   * without losing what edits quote. `window`: the earlier rule, a protected window of the
-   * newest 40,000 tool tokens and batches over 20,000 (scaled to the context window).
-   */
-  policy: z.optional(z.enum(['cache-aware', 'window'])),
-  /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
-  protectTokens: z.optional(tokens()),
-  minimumTokens: z.optional(tokens()),
-  /** Newest tool results never pruned (default 3). */
-  keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
-  /** Reads and writes of files touched by the newest this-many tool results kept whole (default 8 with `cache-aware`; 0 turns it off). */
-  keepFileContext: z.optional(z.number().check(z.int(), z.nonnegative())),
-  /** Keep the reads and writes of files edited since the latest compaction (default true with `cache-aware`; under pressure they go too). */
-  keepEditedFiles: z.optional(z.boolean()),
-  /** A batch is committed only when it frees at least this multiple of the tokens sent after its oldest result (default 2 with `cache-aware`; 0: the plain minimum rule). */
-  cacheBreakRatio: z.optional(z.number().check(z.nonnegative())),
-  /** Last user turns kept whole (default 0; 2 is OpenCode's rule). */
-  protectTurns: z.optional(z.number().check(z.int(), z.nonnegative())),
-  protectedTools: z.optional(z.array(z.string())),
-  /** Tools whose old inputs are replaced by a digest (default `DEFAULT_DIGEST_INPUT_TOOLS`), or false. */
-  digestInputs: z.optional(z.union([z.literal(false), z.array(z.string())])),
-  /** Replacement text, or `'digest'`. */
-  placeholder: z.optional(z.string().check(z.minLength(1))),
-  supersede: z.optional(z.boolean()),
-  /**
-   * Remember which results were pruned (in session state) and prune them again on later
-   * requests, so the prompt prefix changes once per batch instead of on every request.
-   * Default true.
-   */
-  sticky: z.optional(z.boolean()),
-  /**
-   * From this share of the context window on (the request's `contextTokens`, else the history's
-   * estimate), every eligible result is pruned at once, `minimumTokens` waived: the context is
-   * where compacting is advised (hook-suggest's first band), and a compaction would invalidate
-   * the prompt cache anyway. Percent; default 70; 100 turns it off.
-   */
-  pressurePercent: z.optional(z.number().check(z.gt(0), z.lte(100))),
-  /**
-   * Pressure also from this many tokens, whatever the window: a 1M-token window is compacted by
-   * hand long before 70 % of it. Default 140,000 (70 % of a 200k window) with `cache-aware`, none with `window`.
-   */
-  pressureTokens: z.optional(z.number().check(z.positive())),
-  /**
-   * On `tool:after`, cut an oversized output to its head and tail as it arrives and save the
-   * full text under `.hookwise/outputs/<session>/<tool call id>.txt` (hosts that cannot rewrite
-   * the history later, such as Claude Code, apply it). `false` turns it off.
-   */
-  trimOutputs: z.optional(
-    z.union([
-      z.literal(false),
-      z.object({
-        /** Trim outputs whose text is longer than this (default 10,000 characters). */
-        overChars: z.optional(z.number().check(z.int(), z.positive())),
-        headChars: z.optional(z.number().check(z.int(), z.nonnegative())),
-        tailChars: z.optional(z.number().check(z.int(), z.nonnegative())),
-        /** Tools never trimmed (default Read, Edit, Write, MultiEdit, NotebookEdit). */
-        exceptTools: z.optional(z.array(z.string())),
-      }),
-    ]),
-  ),
-});
+const buildOptionsSchema = () =>
+  z.object({
+    /**
+     * `cache-aware` (default): `CACHE_AWARE_POLICY`, made to lower the bill under prompt caching
+     * without losing what edits quote. `window`: the earlier rule, a protected window of the
+     * newest 40,000 tool tokens and batches over 20,000 (scaled to the context window).
+     */
+    policy: z.optional(z.enum(['cache-aware', 'window'])),
+    /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
+    protectTokens: z.optional(tokens()),
+    minimumTokens: z.optional(tokens()),
+    /** Newest tool results never pruned (default 3). */
+    keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
+    /** Reads and writes of files touched by the newest this-many tool results kept whole (default 8 with `cache-aware`; 0 turns it off). */
+    keepFileContext: z.optional(z.number().check(z.int(), z.nonnegative())),
+    /** Keep the reads and writes of files edited since the latest compaction (default true with `cache-aware`; under pressure they go too). */
+    keepEditedFiles: z.optional(z.boolean()),
+    /** A batch is committed only when it frees at least this multiple of the tokens sent after its oldest result (default 2 with `cache-aware`; 0: the plain minimum rule). */
+    cacheBreakRatio: z.optional(z.number().check(z.nonnegative())),
+    /** Last user turns kept whole (default 0; 2 is OpenCode's rule). */
+    protectTurns: z.optional(z.number().check(z.int(), z.nonnegative())),
+    protectedTools: z.optional(z.array(z.string())),
+    /** Tools whose old inputs are replaced by a digest (default `DEFAULT_DIGEST_INPUT_TOOLS`), or false. */
+    digestInputs: z.optional(z.union([z.literal(false), z.array(z.string())])),
+    /** Replacement text, or `'digest'`. */
+    placeholder: z.optional(z.string().check(z.minLength(1))),
+    supersede: z.optional(z.boolean()),
+    /**
+     * Remember which results were pruned (in session state) and prune them again on later
+     * requests, so the prompt prefix changes once per batch instead of on every request.
+     * Default true.
+     */
+    sticky: z.optional(z.boolean()),
+    /**
+     * From this share of the context window on (the request's `contextTokens`, else the history's
+     * estimate), every eligible result is pruned at once, `minimumTokens` waived: the context is
+     * where compacting is advised (hook-suggest's first band), and a compaction would invalidate
+     * the prompt cache anyway. Percent; default 70; 100 turns it off.
+     */
+    pressurePercent: z.optional(z.number().check(z.gt(0), z.lte(100))),
+    /**
+     * Pressure also from this many tokens, whatever the window: a 1M-token window is compacted by
+     * hand long before 70 % of it. Default 140,000 (70 % of a 200k window) with `cache-aware`, none with `window`.
+     */
+    pressureTokens: z.optional(z.number().check(z.positive())),
+    /**
+     * On `tool:after`, cut an oversized output to its head and tail as it arrives and save the
+     * full text under `.hookwise/outputs/<session>/<tool call id>.txt` (hosts that cannot rewrite
+     * the history later, such as Claude Code, apply it). `false` turns it off.
+     */
+    trimOutputs: z.optional(
+      z.union([
+        z.literal(false),
+        z.object({
+          /** Trim outputs whose text is longer than this (default 10,000 characters). */
+          overChars: z.optional(z.number().check(z.int(), z.positive())),
+          headChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+          tailChars: z.optional(z.number().check(z.int(), z.nonnegative())),
+          /** Tools never trimmed (default Read, Edit, Write, MultiEdit, NotebookEdit). */
+          exceptTools: z.optional(z.array(z.string())),
+        }),
+      ]),
+    ),
+  });
 
 /** The options' zod schema (zod/mini), a new one each call; the plugin's definition builds its own on first use. */
 export const prunePluginOptionsSchema = buildOptionsSchema;
@@ -139,7 +140,10 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
   const previouslyPruned = sticky ? await readPrunedIds(context) : undefined;
   const contextTokens = payload.contextTokens ?? session.historyTokens(payload.messages, context.tokenCounter);
   const { contextWindow } = resolveContextWindow({ hostWindow: payload.contextWindow, model: payload.model, contextTokens });
-  const pressureAt = Math.min((contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100, options.pressureTokens ?? (cacheAware ? DEFAULT_PRESSURE_TOKENS : Infinity));
+  const pressureAt = Math.min(
+    (contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100,
+    options.pressureTokens ?? (cacheAware ? DEFAULT_PRESSURE_TOKENS : Infinity),
+  );
   const underPressure = contextTokens >= pressureAt;
 
   // Options left out stay undefined: pruneToolOutputs takes undefined as its default.
@@ -193,12 +197,17 @@ export function trimmedOutputPath(sessionId: string, toolUseId: string): string 
  * Synchronous unless it saved a file and records it: most outputs are left alone, and a hook
  * that returns a value at once costs the engine no deadline timer and no promise.
  */
-function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>): OutcomeOf<'tool:after'> | undefined | Promise<OutcomeOf<'tool:after'> | undefined> {
+function onToolAfter(
+  payload: PointPayload<'tool:after'>,
+  context: HookContext<PrunePluginOptions>,
+): OutcomeOf<'tool:after'> | undefined | Promise<OutcomeOf<'tool:after'> | undefined> {
   const trim = context.options.trimOutputs;
   if (trim === false || !payload.ok || payload.toolUseId === undefined) return undefined;
   if ((trim?.exceptTools ?? DEFAULT_UNTRIMMED_TOOLS).includes(payload.toolName)) return undefined;
   if (!isSafeName(payload.sessionId) || !isSafeName(payload.toolUseId)) {
-    context.logger.warn('hook-prune: not trimming an output whose session or tool call id is not a safe file name', { toolName: payload.toolName });
+    context.logger.warn('hook-prune: not trimming an output whose session or tool call id is not a safe file name', {
+      toolName: payload.toolName,
+    });
     return undefined;
   }
   const relative = trimmedOutputPath(payload.sessionId, payload.toolUseId);
@@ -222,7 +231,12 @@ function onToolAfter(payload: PointPayload<'tool:after'>, context: HookContext<P
   return recordTrim(payload, context, relative, trimmed);
 }
 
-async function recordTrim(payload: PointPayload<'tool:after'>, context: HookContext<PrunePluginOptions>, relative: string, trimmed: TrimmedOutput): Promise<OutcomeOf<'tool:after'>> {
+async function recordTrim(
+  payload: PointPayload<'tool:after'>,
+  context: HookContext<PrunePluginOptions>,
+  relative: string,
+  trimmed: TrimmedOutput,
+): Promise<OutcomeOf<'tool:after'>> {
   await context.record({
     type: 'prune:trimmed',
     sessionId: payload.sessionId,

@@ -19,7 +19,13 @@ export const DEFAULT_CACHE_BREAK_RATIO = 0;
  * what the model quotes in its edits (the reads and writes of files in use). What each setting
  * buys on real sessions is in bench/README.md.
  */
-export const CACHE_AWARE_POLICY = Object.freeze({ protectTokens: 0, minimumTokens: 0, cacheBreakRatio: 2, keepFileContext: 8, keepEditedFiles: true });
+export const CACHE_AWARE_POLICY = Object.freeze({
+  protectTokens: 0,
+  minimumTokens: 0,
+  cacheBreakRatio: 2,
+  keepFileContext: 8,
+  keepEditedFiles: true,
+});
 /** No protection by user turns (OpenCode's rule is 2: with it, one long prompt protects everything). */
 export const DEFAULT_PROTECT_TURNS = 0;
 /** A re-read of the same file or a re-run of the same command makes the older output stale. */

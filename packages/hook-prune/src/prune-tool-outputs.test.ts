@@ -202,7 +202,10 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
     const messages = [
       prompt('u1'),
       ...toolTurn(tokens(30_000), { toolName: 'Write', input: { file_path: '/a.ts', content: tokens(8_000, 'a') } }),
-      ...toolTurn(tokens(30_000), { toolName: 'Edit', input: { file_path: '/a.ts', old_string: tokens(2_000, 'b'), new_string: tokens(2_000, 'c') } }),
+      ...toolTurn(tokens(30_000), {
+        toolName: 'Edit',
+        input: { file_path: '/a.ts', old_string: tokens(2_000, 'b'), new_string: tokens(2_000, 'c') },
+      }),
       ...toolTurn(tokens(30_000)),
       prompt('u2'),
       prompt('u3'),
@@ -221,7 +224,15 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
   it('counts an empty text of an output as 0, as core does, whatever the counter, before and after pruning', () => {
     // A counter that would count an empty text as a token.
     const counter: TokenCounter = { name: 'plus one', count: (text) => Math.ceil((text.length + 1) / 4) };
-    const part = { type: 'tool-result', toolCallId: 'e', toolName: 'Bash', output: [{ type: 'text', text: tokens(1_000) }, { type: 'text', text: '' }] } as const satisfies MessagePart;
+    const part = {
+      type: 'tool-result',
+      toolCallId: 'e',
+      toolName: 'Bash',
+      output: [
+        { type: 'text', text: tokens(1_000) },
+        { type: 'text', text: '' },
+      ],
+    } as const satisfies MessagePart;
     const output = structuredClone(part) as Extract<MessagePart, { type: 'tool-result' }>;
     const figure = counter.count(tokens(1_000));
     expect(toolResultTokens(output, counter)).toBe(figure);
@@ -229,7 +240,10 @@ describe('pruneToolOutputs: purity and idempotency (b8, b23)', () => {
     // Pruned: the placeholder's figure is the same for both.
     const messages = eligibleHistory([40_000, 25_000]);
     const oldest = toolResults(messages)[0]!;
-    oldest.output = [{ type: 'text', text: tokens(25_000) }, { type: 'text', text: '' }];
+    oldest.output = [
+      { type: 'text', text: tokens(25_000) },
+      { type: 'text', text: '' },
+    ];
     expect(toolResultTokens(oldest, counter)).toBe(counter.count(tokens(25_000)));
     const pruned = toolResults(opencodeRule(messages, { tokenCounter: counter }).messages)[0]!;
     expect(pruned.output).toBe(P);
@@ -333,7 +347,10 @@ describe('pruneToolOutputs: shape of the result (b13, b14, b16, b17)', () => {
 
   it('b14: no part is ever removed, so an assistant message never ends up reasoning-only', () => {
     const messages = eligibleHistory([40_000, 25_000]);
-    messages[1] = { role: 'assistant', parts: [{ type: 'reasoning', text: 'think', signature: 'sig' }, ...messages[1]!.parts.filter((part) => part.type === 'tool-call')] };
+    messages[1] = {
+      role: 'assistant',
+      parts: [{ type: 'reasoning', text: 'think', signature: 'sig' }, ...messages[1]!.parts.filter((part) => part.type === 'tool-call')],
+    };
     const result = opencodeRule(messages);
     expect(result.messages[1]).toBe(messages[1]);
     expect(result.messages[1]!.parts.map((part) => part.type)).toEqual(['reasoning', 'tool-call']);
@@ -341,7 +358,14 @@ describe('pruneToolOutputs: shape of the result (b13, b14, b16, b17)', () => {
 
   it('b16: array output (text + image) is counted text/4 + 1,000 per image and replaced by the placeholder', () => {
     const messages = eligibleHistory([40_000]);
-    messages.splice(1, 0, ...toolTurn([{ type: 'text', text: tokens(24_000) }, { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' }]));
+    messages.splice(
+      1,
+      0,
+      ...toolTurn([
+        { type: 'text', text: tokens(24_000) },
+        { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+      ]),
+    );
     const result = opencodeRule(messages);
     expect(toolResults(result.messages)[0]!.output).toBe(P);
     expect(result.tokensReclaimed).toBe(25_000 - PLACEHOLDER_TOKENS);

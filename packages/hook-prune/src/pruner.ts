@@ -1,6 +1,21 @@
 import { isUserPrompt, type Message } from '@hookwise/core/messages';
 import { formatNumber } from './digest.js';
-import { buildIndex, extendedIndex, F_ERROR, F_FACTS, F_OUTPUT_PRUNED, F_PROMPT, F_SKIP, F_SUMMARY, forEachResult, keyIdOf, NO_KEY, PROMPT, SUMMARY, type HistoryIndex } from './history-index.js';
+import {
+  buildIndex,
+  extendedIndex,
+  F_ERROR,
+  F_FACTS,
+  F_OUTPUT_PRUNED,
+  F_PROMPT,
+  F_SKIP,
+  F_SUMMARY,
+  forEachResult,
+  keyIdOf,
+  NO_KEY,
+  PROMPT,
+  SUMMARY,
+  type HistoryIndex,
+} from './history-index.js';
 import { policyOf, type Policy, type PruneDecision, type PruneOptions, type PruneResult } from './policy.js';
 import { fileContextEntries } from './file-context.js';
 import { factsAt, factsOf, markPruned, replace, useFactsFor, type Run } from './replacement.js';
@@ -37,7 +52,8 @@ export function createPruner(): Pruner {
   function prunedSet(ids: Iterable<string>): ReadonlySet<string> {
     if (!Array.isArray(ids)) return new Set(ids);
     const list: readonly string[] = ids;
-    if (lastPruned !== undefined && lastPruned.ids.length === list.length && lastPruned.ids.every((id, at) => id === list[at])) return lastPruned.set;
+    if (lastPruned !== undefined && lastPruned.ids.length === list.length && lastPruned.ids.every((id, at) => id === list[at]))
+      return lastPruned.set;
     const set = new Set(list);
     lastPruned = { ids: list.slice(), set };
     return set;
@@ -80,7 +96,12 @@ function unchangedResult(messages: Message[], scannedCount: number, decision: Pr
 }
 
 /** One run on `messages` with its index (see `pruneToolOutputs` for the policy). */
-function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, previouslyPruned: ReadonlySet<string> | undefined): PruneResult {
+function pruneWith(
+  index: HistoryIndex,
+  messages: Message[],
+  policy: Policy,
+  previouslyPruned: ReadonlySet<string> | undefined,
+): PruneResult {
   const { protectTokens, minimumTokens, keepRecent, protectTurns, staleTurns, supersede, cacheBreakRatio } = policy;
   useFactsFor(index, policy);
   const entries = index.entries;
@@ -192,14 +213,29 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
   if (cacheBreakRatio > 0) candidateTokens = cutTokens;
   if (!commit && reapply === undefined) {
     if (prompts < protectTurns) {
-      return unchangedResult(messages, scannedCount, 'fewer-than-two-user-prompts', `only ${prompts} user prompt(s) since the latest compaction: the last ${protectTurns} turn(s) are never pruned`);
+      return unchangedResult(
+        messages,
+        scannedCount,
+        'fewer-than-two-user-prompts',
+        `only ${prompts} user prompt(s) since the latest compaction: the last ${protectTurns} turn(s) are never pruned`,
+      );
     }
     if (crossing < 0 && stale === undefined) {
       return windowTokens === 0
         ? unchangedResult(messages, scannedCount, 'nothing-eligible', 'no prunable tool output outside the protected recent results')
-        : unchangedResult(messages, scannedCount, 'within-protected-window', `eligible tool output totals ${formatNumber(windowTokens)} tokens, not more than the protected ${formatNumber(protectTokens)}`);
+        : unchangedResult(
+            messages,
+            scannedCount,
+            'within-protected-window',
+            `eligible tool output totals ${formatNumber(windowTokens)} tokens, not more than the protected ${formatNumber(protectTokens)}`,
+          );
     }
-    return unchangedResult(messages, scannedCount, 'below-minimum', `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}: not worth invalidating the prompt cache`);
+    return unchangedResult(
+      messages,
+      scannedCount,
+      'below-minimum',
+      `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}: not worth invalidating the prompt cache`,
+    );
   }
 
   // Pass 2: replace. Copy-on-write: the array once, each changed message and part once.
@@ -234,7 +270,12 @@ function pruneWith(index: HistoryIndex, messages: Message[], policy: Policy, pre
   const prunedCount = prunedIds.length;
   if (prunedCount === 0) {
     // Re-applied ids that turned out too small to replace: nothing changed after all.
-    return unchangedResult(messages, scannedCount, 'below-minimum', `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}`);
+    return unchangedResult(
+      messages,
+      scannedCount,
+      'below-minimum',
+      `only ${formatNumber(candidateTokens)} tokens could be reclaimed, not more than the minimum ${formatNumber(minimumTokens)}`,
+    );
   }
   const reapplied = prunedCount - newlyPruned;
   const decision: PruneDecision = newlyPruned > 0 ? 'pruned' : 'reapplied';

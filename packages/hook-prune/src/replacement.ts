@@ -1,7 +1,22 @@
 import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '@hookwise/core/messages';
 import { rememberPartTokens } from '@hookwise/core/counting';
 import { digestInput, digestOf, isPrunedOutput } from './digest.js';
-import { callJsonOf, F_FACTS, F_OUTPUT_PRUNED, F_PROMPT, F_PROTECTED, F_SKIP, F_SUMMARY, forEachResult, forgetFacts, type Entry, type HistoryIndex, type InputDigest, type OptionFacts, type Replacement } from './history-index.js';
+import {
+  callJsonOf,
+  F_FACTS,
+  F_OUTPUT_PRUNED,
+  F_PROMPT,
+  F_PROTECTED,
+  F_SKIP,
+  F_SUMMARY,
+  forEachResult,
+  forgetFacts,
+  type Entry,
+  type HistoryIndex,
+  type InputDigest,
+  type OptionFacts,
+  type Replacement,
+} from './history-index.js';
 import { countOutput, keepOutputTokens, outputTokens } from './output-tokens.js';
 import type { Policy } from './policy.js';
 
@@ -33,10 +48,22 @@ const sameList = (a: readonly string[] | undefined, b: readonly string[] | undef
 export function useFactsFor(index: HistoryIndex, policy: Policy): void {
   const key = index.options as FactsKey | undefined;
   const { counter, placeholderOption, protectedTools, digestTools } = policy;
-  if (key !== undefined && key.counter === counter && key.placeholder === placeholderOption && sameList(key.protectedTools, protectedTools) && sameList(key.digestTools, digestTools)) return;
+  if (
+    key !== undefined &&
+    key.counter === counter &&
+    key.placeholder === placeholderOption &&
+    sameList(key.protectedTools, protectedTools) &&
+    sameList(key.digestTools, digestTools)
+  )
+    return;
   forgetFacts(index);
   // Copies: a caller may change its list in place before the next run.
-  index.options = { counter, placeholder: placeholderOption, protectedTools: protectedTools.slice(), digestTools: digestTools?.slice() } satisfies FactsKey;
+  index.options = {
+    counter,
+    placeholder: placeholderOption,
+    protectedTools: protectedTools.slice(),
+    digestTools: digestTools?.slice(),
+  } satisfies FactsKey;
 }
 
 export function factsOf(entry: Entry, run: Run): OptionFacts {
@@ -77,7 +104,8 @@ function inputDigestOf(entry: Entry, facts: OptionFacts, run: Run): InputDigest 
     const name = entry.toolName;
     const call = entry.call?.part;
     const { digests, digestTools, counter } = run.policy;
-    const digested = digests && name !== undefined && digestTools!.includes(name) && call !== undefined ? digestInput(call.input) : undefined;
+    const digested =
+      digests && name !== undefined && digestTools!.includes(name) && call !== undefined ? digestInput(call.input) : undefined;
     if (digested === undefined) facts.inputDigest = null;
     else {
       // The input as a request carries it (its JSON, made once for the supersede key too): core's figure of the call part.
@@ -131,7 +159,8 @@ export function markPruned(index: HistoryIndex, pruned: ReadonlySet<string>): nu
     index.prunedSet = pruned;
   } else {
     const mark = index.prunedMark;
-    for (let at = index.prunedUpTo; at < count; at++) if ((flags[at]! & (F_PROMPT | F_SUMMARY)) === 0 && pruned.has(ids[at]!)) prunedMarks[at] = mark;
+    for (let at = index.prunedUpTo; at < count; at++)
+      if ((flags[at]! & (F_PROMPT | F_SUMMARY)) === 0 && pruned.has(ids[at]!)) prunedMarks[at] = mark;
   }
   index.prunedUpTo = count;
   return index.prunedMark;
@@ -163,7 +192,12 @@ function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement 
     const { part: current, location } = entry.call!;
     const call: ToolCallPart = { ...current, input: digest.digested };
     rememberPartTokens(call, counter, digest.after);
-    input = { location, part: call, reclaimed: digest.before - digest.after, carrier: carrierOf(run.messages[location.messageIndex]!, call) };
+    input = {
+      location,
+      part: call,
+      reclaimed: digest.before - digest.after,
+      carrier: carrierOf(run.messages[location.messageIndex]!, call),
+    };
   }
   return output === undefined && input === undefined ? null : { output, input };
 }
@@ -178,7 +212,8 @@ function setPart(run: Run, messageIndex: number, partIndex: number, part: Messag
     return;
   }
   // A shared single-part copy is never written into: copy it again.
-  if (current === original || original.parts.length === 1) run.output[messageIndex] = current = { ...current, parts: current.parts.slice() };
+  if (current === original || original.parts.length === 1)
+    run.output[messageIndex] = current = { ...current, parts: current.parts.slice() };
   (current.parts as MessagePart[])[partIndex] = part;
 }
 

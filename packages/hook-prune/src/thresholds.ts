@@ -22,7 +22,8 @@ const MINIMUM_FLOOR = 500;
 /** The window of a model name (core's rule: 1M for `[1m]`, else 200k), or a window given as a number, which must be positive. */
 function windowOf(modelOrWindow: string | number | undefined): number {
   if (typeof modelOrWindow === 'number') {
-    if (!Number.isFinite(modelOrWindow) || modelOrWindow <= 0) throw new RangeError(`context window must be a positive number of tokens, got ${modelOrWindow}`);
+    if (!Number.isFinite(modelOrWindow) || modelOrWindow <= 0)
+      throw new RangeError(`context window must be a positive number of tokens, got ${modelOrWindow}`);
     return contextWindowFor(undefined, modelOrWindow);
   }
   return contextWindowFor(modelOrWindow);

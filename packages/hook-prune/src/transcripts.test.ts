@@ -20,7 +20,7 @@ const files = [
 const OPENCODE_RULE: PruneOptions = { protectTurns: 2, keepRecent: 0, supersede: false };
 const optionSets: Array<[string, PruneOptions]> = [
   ['defaults', {}],
-  ['cache-aware (the plugin\'s default)', CACHE_AWARE_POLICY],
+  ["cache-aware (the plugin's default)", CACHE_AWARE_POLICY],
   ['OpenCode rule', OPENCODE_RULE],
   ['16k window', thresholdsFor(16_000)],
   ['everything it may, digests', { protectTokens: 0, minimumTokens: 0, placeholder: 'digest' }],
@@ -32,14 +32,26 @@ const historyTokens = (messages: Message[], options: PruneOptions = {}) => {
   return messages.reduce((sum, message) => sum + estimateMessageTokens(message, (text) => counter.count(text)), 0);
 };
 
-const results = (messages: Message[]) => messages.flatMap((message) => message.parts.filter((part): part is ToolResultPart => part.type === 'tool-result'));
+const results = (messages: Message[]) =>
+  messages.flatMap((message) => message.parts.filter((part): part is ToolResultPart => part.type === 'tool-result'));
 
 /** The ids the policy never prunes: error results, the latest step (while no prompt follows it), the newest `keepRecent`. */
 function untouchable(messages: Message[], keepRecent: number): Set<string> {
   const all = results(messages);
-  const ids = new Set([...all.filter((part) => part.isError === true), ...all.slice(Math.max(0, all.length - keepRecent))].map((part) => part.toolCallId));
-  const lastStep = messages.findLastIndex((message) => message.role === 'assistant' && message.parts.some((part) => part.type === 'tool-call'));
-  const promptAfter = messages.slice(lastStep + 1).some((message) => message.role === 'user' && message.parts.some((part) => part.type === 'text') && !message.parts.some((part) => part.type === 'tool-result'));
+  const ids = new Set(
+    [...all.filter((part) => part.isError === true), ...all.slice(Math.max(0, all.length - keepRecent))].map((part) => part.toolCallId),
+  );
+  const lastStep = messages.findLastIndex(
+    (message) => message.role === 'assistant' && message.parts.some((part) => part.type === 'tool-call'),
+  );
+  const promptAfter = messages
+    .slice(lastStep + 1)
+    .some(
+      (message) =>
+        message.role === 'user' &&
+        message.parts.some((part) => part.type === 'text') &&
+        !message.parts.some((part) => part.type === 'tool-result'),
+    );
   if (lastStep >= 0 && !promptAfter) for (const part of messages[lastStep]!.parts) if (part.type === 'tool-call') ids.add(part.toolCallId);
   return ids;
 }
@@ -78,7 +90,8 @@ describe('real Claude Code transcripts (read through readTranscript)', () => {
     it(`${file}: every invariant, with every option set, at the end and before every 20th request`, async () => {
       const { messages } = await readTranscript(`${transcripts}${file}`);
       const cuts = [messages.length];
-      for (let end = 1, requests = 0; end < messages.length; end++) if (messages[end - 1]!.role === 'user' && ++requests % 20 === 0) cuts.push(end);
+      for (let end = 1, requests = 0; end < messages.length; end++)
+        if (messages[end - 1]!.role === 'user' && ++requests % 20 === 0) cuts.push(end);
       for (const [, options] of optionSets) for (const end of cuts) checkInvariants(messages.slice(0, end), options);
     });
   }
@@ -93,7 +106,9 @@ describe('real Claude Code transcripts (read through readTranscript)', () => {
         const result = checkInvariants(history, {});
         const total = historyTokens(history);
         const share = result.tokensReclaimed / total;
-        console.log(`${file} line ${compaction.line} (${compaction.trigger ?? 'auto'}, ${compaction.preTokens ?? '?'} tokens reported): reclaimed ${result.tokensReclaimed} of ${total} history tokens = ${(share * 100).toFixed(1)} %; ${result.reason}`);
+        console.log(
+          `${file} line ${compaction.line} (${compaction.trigger ?? 'auto'}, ${compaction.preTokens ?? '?'} tokens reported): reclaimed ${result.tokensReclaimed} of ${total} history tokens = ${(share * 100).toFixed(1)} %; ${result.reason}`,
+        );
         expect(share).toBeGreaterThanOrEqual(0.3);
         points++;
       }
@@ -111,7 +126,10 @@ describe('real Claude Code transcripts (read through readTranscript)', () => {
         const history = messages.slice(0, length);
         const warm = pruneToolOutputs(history, { ...options, ...(warmPruned ? { previouslyPruned: [...warmPruned] } : {}) });
         // structuredClone: new objects, so none of the function's memos apply.
-        const cold = pruneToolOutputs(structuredClone(history), { ...options, ...(coldPruned ? { previouslyPruned: [...coldPruned] } : {}) });
+        const cold = pruneToolOutputs(structuredClone(history), {
+          ...options,
+          ...(coldPruned ? { previouslyPruned: [...coldPruned] } : {}),
+        });
         expect({ ...warm, messages: structuredClone(warm.messages) }).toEqual(cold);
         if (warm.decision === 'pruned') warmPruned = warm.prunedIds;
         if (cold.decision === 'pruned') coldPruned = cold.prunedIds;
@@ -122,11 +140,12 @@ describe('real Claude Code transcripts (read through readTranscript)', () => {
   it('the OpenCode rule on the big session: one prompt drove 277 messages, so nothing is ever old enough (the measured 0)', async () => {
     const { messages } = await readTranscript(`${transcripts}${bigSession}`);
     let reclaimed = 0;
-    for (let end = 1; end <= messages.length; end++) if (messages[end - 1]!.role === 'user') reclaimed += pruneToolOutputs(messages.slice(0, end), OPENCODE_RULE).tokensReclaimed;
+    for (let end = 1; end <= messages.length; end++)
+      if (messages[end - 1]!.role === 'user') reclaimed += pruneToolOutputs(messages.slice(0, end), OPENCODE_RULE).tokensReclaimed;
     expect(reclaimed).toBe(0);
   });
 
-  it('what each default buys at the big session\'s compaction point (figures for the README)', async () => {
+  it("what each default buys at the big session's compaction point (figures for the README)", async () => {
     const { messages, compactions } = await readTranscript(`${transcripts}${bigSession}`);
     const history = messages.slice(0, compactions[0]!.messageIndex);
     const total = historyTokens(history);
@@ -141,7 +160,8 @@ describe('real Claude Code transcripts (read through readTranscript)', () => {
       ['OpenCode rule', OPENCODE_RULE],
     ];
     const reclaimed = Object.fromEntries(variants.map(([name, options]) => [name, pruneToolOutputs(history, options).tokensReclaimed]));
-    for (const [name] of variants) console.log(`${name}: ${reclaimed[name]} of ${total} tokens (${((100 * reclaimed[name]!) / total).toFixed(1)} %)`);
+    for (const [name] of variants)
+      console.log(`${name}: ${reclaimed[name]} of ${total} tokens (${((100 * reclaimed[name]!) / total).toFixed(1)} %)`);
     // Without input digests the old outputs alone stay under the minimum: nothing would be pruned.
     expect(reclaimed['digestInputs: false']).toBe(0);
     expect(reclaimed['defaults']).toBeGreaterThan(reclaimed['supersede: false']!);

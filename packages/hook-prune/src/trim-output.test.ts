@@ -1,7 +1,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createCharsTokenCounter, createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore } from '@hookwise/core/host';
+import {
+  createCharsTokenCounter,
+  createEngine,
+  createMemoryEventLog,
+  createMemoryLogger,
+  createMemoryStateStore,
+} from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prune, trimmedOutputPath } from './plugin.js';
 import { textLength, trimNote, trimToolOutput } from './trim-output.js';
@@ -12,7 +18,8 @@ const lines = (count: number, prefix = 'line') => Array.from({ length: count }, 
 /** Same keys, same types, all the way down: what the host's output schema checks. */
 function shapeOf(value: unknown): unknown {
   if (Array.isArray(value)) return value.length === 0 ? [] : ['array of', shapeOf(value[0])];
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]));
   return typeof value;
 }
 
@@ -21,9 +28,29 @@ const big = lines(5_000);
 const outputs: Record<string, unknown> = {
   Bash: { stdout: big, stderr: '', interrupted: false, isImage: false },
   Grep: { mode: 'content', numFiles: 3, filenames: ['a.ts', 'b.ts', 'c.ts'], content: big, numLines: 5_000 },
-  Glob: { durationMs: 12, numFiles: 4_000, filenames: Array.from({ length: 4_000 }, (_, index) => `/repo/src/module-${index}/index.ts`), truncated: false },
+  Glob: {
+    durationMs: 12,
+    numFiles: 4_000,
+    filenames: Array.from({ length: 4_000 }, (_, index) => `/repo/src/module-${index}/index.ts`),
+    truncated: false,
+  },
   WebFetch: { bytes: 90_000, code: 200, codeText: 'OK', result: big, durationMs: 900, url: 'https://example.invalid/' },
-  Agent: { agentId: 'a1', content: [{ type: 'text', text: big }], totalToolUseCount: 3, totalDurationMs: 10, totalTokens: 100, usage: { input_tokens: 1, output_tokens: 2, cache_creation_input_tokens: null, cache_read_input_tokens: null, server_tool_use: null, service_tier: null, cache_creation: null } },
+  Agent: {
+    agentId: 'a1',
+    content: [{ type: 'text', text: big }],
+    totalToolUseCount: 3,
+    totalDurationMs: 10,
+    totalTokens: 100,
+    usage: {
+      input_tokens: 1,
+      output_tokens: 2,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      server_tool_use: null,
+      service_tier: null,
+      cache_creation: null,
+    },
+  },
   'mcp (string)': big,
   'mcp (content blocks)': [{ type: 'text', text: big }],
   'mcp (object)': { rows: big, count: 5_000 },
@@ -54,7 +81,9 @@ describe('trimToolOutput', () => {
   it('leaves outputs at or under the threshold alone, and objects of many small fields (nothing to cut)', () => {
     expect(trimToolOutput({ stdout: 'x'.repeat(10_000), stderr: '' }, note)).toBeUndefined();
     expect(trimToolOutput({ stdout: 'x'.repeat(10_001), stderr: '' }, note)).toBeDefined();
-    expect(trimToolOutput(Object.fromEntries(Array.from({ length: 3_000 }, (_, index) => [`k${index}`, 'short value'])), note)).toBeUndefined();
+    expect(
+      trimToolOutput(Object.fromEntries(Array.from({ length: 3_000 }, (_, index) => [`k${index}`, 'short value'])), note),
+    ).toBeUndefined();
     expect(trimToolOutput({ stdout: 'x'.repeat(30_000) }, note, { overChars: 50_000 })).toBeUndefined();
   });
 
@@ -100,7 +129,9 @@ describe('the plugin on tool:after', () => {
     const value = outcome.value as { stdout: string; stderr: string; interrupted: boolean };
     expect(value).toMatchObject({ stderr: '', interrupted: false, isImage: false });
     expect(value.stdout).toContain(`the full output is in ${file}`);
-    expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:trimmed', toolName: 'Bash', toolUseId: 'toolu_1', path: '.hookwise/outputs/s1/toolu_1.txt' }]);
+    expect(await eventLog.readAll()).toMatchObject([
+      { type: 'prune:trimmed', toolName: 'Bash', toolUseId: 'toolu_1', path: '.hookwise/outputs/s1/toolu_1.txt' },
+    ]);
   });
 
   it('leaves Read, Edit, Write, sub-agent reports, failures, small outputs, unsafe ids and ephemeral hosts alone; a replay writes nothing', async () => {
@@ -117,7 +148,9 @@ describe('the plugin on tool:after', () => {
     expect(existsSync(path.join(memoryOnly.projectDir, '.hookwise'))).toBe(false);
     // A replay (a dry run) is shown what would be cut, and nothing is written.
     const replay = setup(undefined, { ephemeral: true, dryRun: true });
-    expect((await replay.after('Bash', outputs['Bash'])).value).toMatchObject({ stdout: expect.stringContaining('characters cut by hookwise') });
+    expect((await replay.after('Bash', outputs['Bash'])).value).toMatchObject({
+      stdout: expect.stringContaining('characters cut by hookwise'),
+    });
     expect(existsSync(path.join(replay.projectDir, '.hookwise'))).toBe(false);
   });
 

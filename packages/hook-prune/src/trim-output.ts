@@ -28,7 +28,19 @@ export const DEFAULT_TRIM_TAIL_CHARS = 3_000;
  * echoed back, and a sub-agent's report (Task, Agent) cannot be had again. MCP tools and
  * everything else are trimmed when oversized.
  */
-export const DEFAULT_UNTRIMMED_TOOLS: readonly string[] = Object.freeze(['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit', 'read', 'edit', 'write', 'Task', 'Agent', 'task']);
+export const DEFAULT_UNTRIMMED_TOOLS: readonly string[] = Object.freeze([
+  'Read',
+  'Edit',
+  'Write',
+  'MultiEdit',
+  'NotebookEdit',
+  'read',
+  'edit',
+  'write',
+  'Task',
+  'Agent',
+  'task',
+]);
 
 export interface TrimmedOutput {
   /** The replacement: same shape as the output. */
@@ -87,9 +99,15 @@ export function trimToolOutput(output: unknown, note: (cutChars: number) => stri
       if (value.length > 2 && value.every((item) => typeof item === 'string') && textLength(value) > keep) {
         const items = value as string[];
         let headCount = 0;
-        for (let used = 0; headCount < items.length && used + items[headCount]!.length <= headChars; headCount++) used += items[headCount]!.length;
+        for (let used = 0; headCount < items.length && used + items[headCount]!.length <= headChars; headCount++)
+          used += items[headCount]!.length;
         let tailCount = 0;
-        for (let used = 0; tailCount < items.length - headCount && used + items[items.length - 1 - tailCount]!.length <= tailChars; tailCount++) used += items[items.length - 1 - tailCount]!.length;
+        for (
+          let used = 0;
+          tailCount < items.length - headCount && used + items[items.length - 1 - tailCount]!.length <= tailChars;
+          tailCount++
+        )
+          used += items[items.length - 1 - tailCount]!.length;
         if (headCount + tailCount < items.length) {
           const cut = items.slice(headCount, items.length - tailCount);
           sections.push({ where, text: items.join('\n') });
@@ -110,7 +128,8 @@ export function trimToolOutput(output: unknown, note: (cutChars: number) => stri
   const value = walk(output, '');
   if (sections.length === 0) return undefined;
   // One cut string is saved as it was; several under a header naming the field each.
-  const fullText = sections.length === 1 ? sections[0]!.text : sections.map((section) => `=== ${section.where} ===\n${section.text}`).join('\n\n');
+  const fullText =
+    sections.length === 1 ? sections[0]!.text : sections.map((section) => `=== ${section.where} ===\n${section.text}`).join('\n\n');
   return { value, fullText, charsBefore, charsAfter: textLength(value) };
 }
 

@@ -18,8 +18,16 @@ describe('reductionPercent', () => {
 describe('formatCompactionNotice', () => {
   it('says when, the sizes before and after, and what was preserved', () => {
     expect(
-      formatCompactionNotice({ completedAt: '2026-02-12T14:48:36.922Z', trigger: 'manual', tokensBefore: 142_431, tokensAfter: 45_263, preserved: ['/babysit', 'intent REQ-WEATHER-API-001'] }),
-    ).toBe('Context compacted (manual) at 2026-02-12 14:48:36 UTC: 142,431 → 45,263 tokens (−68.2%). hookwise preserved: /babysit, intent REQ-WEATHER-API-001.');
+      formatCompactionNotice({
+        completedAt: '2026-02-12T14:48:36.922Z',
+        trigger: 'manual',
+        tokensBefore: 142_431,
+        tokensAfter: 45_263,
+        preserved: ['/babysit', 'intent REQ-WEATHER-API-001'],
+      }),
+    ).toBe(
+      'Context compacted (manual) at 2026-02-12 14:48:36 UTC: 142,431 → 45,263 tokens (−68.2%). hookwise preserved: /babysit, intent REQ-WEATHER-API-001.',
+    );
   });
 
   it('says plainly what is not known', () => {

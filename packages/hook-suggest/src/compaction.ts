@@ -44,7 +44,8 @@ export interface CompactionSizeAfterRecord {
 }
 
 export function reductionPercent(tokensBefore: number | null | undefined, tokensAfter: number | null | undefined): number | null {
-  if (tokensBefore === null || tokensBefore === undefined || tokensAfter === null || tokensAfter === undefined || tokensBefore <= 0) return null;
+  if (tokensBefore === null || tokensBefore === undefined || tokensAfter === null || tokensAfter === undefined || tokensBefore <= 0)
+    return null;
   return Math.round(((tokensBefore - tokensAfter) / tokensBefore) * 1000) / 10;
 }
 
@@ -80,7 +81,8 @@ export function formatCompactionNotice(input: CompactionNoticeInput): string {
   } else {
     sizes = 'sizes not reported by the host';
   }
-  const preserved = input.preserved && input.preserved.length > 0 ? input.preserved.join(', ') : 'nothing (no hookwise plugin registered anything to keep)';
+  const preserved =
+    input.preserved && input.preserved.length > 0 ? input.preserved.join(', ') : 'nothing (no hookwise plugin registered anything to keep)';
   return `Context compacted${trigger} at ${when}: ${sizes}. hookwise preserved: ${preserved}.`;
 }
 

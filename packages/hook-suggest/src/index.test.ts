@@ -13,4 +13,11 @@ it('exports the plugin by name and as default', async () => {
   expect(module.suggest.meta.name).toBe('@hookwise/hook-suggest');
 });
 
-it('builds no zod schema at import (a hook call whose options were checked needs none); the plugin builds its schema once, on first use', () => expectOptionsSchemaBuiltOnFirstUse(zodMocking, () => import('./index.js'), (module) => module.suggestOptionsSchema, { toolCalls: 2.5 }, (module) => module.suggest));
+it('builds no zod schema at import (a hook call whose options were checked needs none); the plugin builds its schema once, on first use', () =>
+  expectOptionsSchemaBuiltOnFirstUse(
+    zodMocking,
+    () => import('./index.js'),
+    (module) => module.suggestOptionsSchema,
+    { toolCalls: 2.5 },
+    (module) => module.suggest,
+  ));

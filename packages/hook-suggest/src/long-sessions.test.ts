@@ -40,7 +40,13 @@ async function replay(fixture: string) {
     logger: silentLogger,
     clock,
   });
-  const result = await replayTranscript(path.join(fixturesRoot, 'claude-code-transcripts', fixture), { engine, sessionId: 's1', transcriptPath: path.join(projectDir, 'transcript.jsonl'), mode: 'transcript', clock });
+  const result = await replayTranscript(path.join(fixturesRoot, 'claude-code-transcripts', fixture), {
+    engine,
+    sessionId: 's1',
+    transcriptPath: path.join(projectDir, 'transcript.jsonl'),
+    mode: 'transcript',
+    clock,
+  });
   await engine.dispose();
   return result;
 }
@@ -61,7 +67,9 @@ describe.each(sessions)('the real session $file', ({ file, window }) => {
       const firstToolCalls = segment.find((text) => /tool calls since the last compaction/.test(text));
       if (firstToolCalls !== undefined) expect(firstToolCalls).toMatch(/(^|\. )50 tool calls since the last compaction\./);
     }
-    const stated = result.notices.flatMap((notice) => [...notice.notice.matchAll(/\/ ([\d,]+) tokens\)/g)].map((match) => Number(match[1]!.replace(/,/g, ''))));
+    const stated = result.notices.flatMap((notice) =>
+      [...notice.notice.matchAll(/\/ ([\d,]+) tokens\)/g)].map((match) => Number(match[1]!.replace(/,/g, ''))),
+    );
     for (const statedWindow of stated) expect(statedWindow).toBe(window);
   });
 });

@@ -1,7 +1,24 @@
-import { definePlugin, type Clock, type EventLog, type EventRecord, type HookContext, type Logger, type Measurements, type Notice, type PluginCommand, type PointPayload } from '@hookwise/core';
+import {
+  definePlugin,
+  type Clock,
+  type EventLog,
+  type EventRecord,
+  type HookContext,
+  type Logger,
+  type Measurements,
+  type Notice,
+  type PluginCommand,
+  type PointPayload,
+} from '@hookwise/core';
 import { contextWindowFor, createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/host';
 import { readContextTokens, readTranscriptTail, type TranscriptCompactBoundary } from '@hookwise/core/claude-code';
-import { formatCompactionNotice, reductionPercent, type CompactionRecord, type CompactionSizeAfterRecord, type SizeSource } from './compaction.js';
+import {
+  formatCompactionNotice,
+  reductionPercent,
+  type CompactionRecord,
+  type CompactionSizeAfterRecord,
+  type SizeSource,
+} from './compaction.js';
 import { PLUGIN_NAME, PLUGIN_VERSION } from './meta.js';
 import { capacityBands, compactionLogPath, suggestOptionsSchema, type SuggestOptions, type SuggestOptionsInput } from './options.js';
 import {
@@ -57,7 +74,12 @@ interface LastCompaction {
 const PENDING_COMPACTION_MAX_AGE_MS = 30 * 60_000;
 
 type Context = HookContext<SuggestOptions>;
-type ContextPayload = { contextTokens?: number | undefined; contextWindow?: number | undefined; model?: string | undefined; transcriptPath?: string | undefined };
+type ContextPayload = {
+  contextTokens?: number | undefined;
+  contextWindow?: number | undefined;
+  model?: string | undefined;
+  transcriptPath?: string | undefined;
+};
 
 interface RawMeasurement {
   contextTokens: number;
@@ -75,7 +97,11 @@ export function normalizeState(value: unknown, options: SuggestOptions): Suggest
   const stored = value as Partial<SuggestPluginState>;
   const policy = stored.policy;
   const policyValid =
-    typeof policy === 'object' && policy !== null && typeof policy.toolCalls === 'number' && typeof policy.toolCallsSinceCompaction === 'number' && typeof policy.nextToolCallSuggestion === 'number';
+    typeof policy === 'object' &&
+    policy !== null &&
+    typeof policy.toolCalls === 'number' &&
+    typeof policy.toolCallsSinceCompaction === 'number' &&
+    typeof policy.nextToolCallSuggestion === 'number';
   // Fields a stored policy lacks (an older shape) take their initial values.
   const initial = initialSuggestionState(options);
   return {
@@ -114,15 +140,34 @@ async function measureContext(payload: ContextPayload, logger: Logger): Promise<
  * the default (then remembered for the session), else the default, assumed. A model id without
  * `[1m]` confirms nothing: transcripts name 1M sessions' models without it.
  */
-function sessionWindow(state: SuggestPluginState, payload: ContextPayload, options: SuggestOptions, contextTokens: number | undefined): { contextWindow: number; assumed: boolean } {
-  const resolved = resolveContextWindow({ override: options.contextWindow, hostWindow: payload.contextWindow, model: payload.model ?? state.model ?? undefined, contextTokens });
-  const confirmed = resolved.source === 'option' || resolved.source === 'host' || resolved.source === 'inferred' || (resolved.source === 'model' && resolved.contextWindow !== contextWindowFor());
+function sessionWindow(
+  state: SuggestPluginState,
+  payload: ContextPayload,
+  options: SuggestOptions,
+  contextTokens: number | undefined,
+): { contextWindow: number; assumed: boolean } {
+  const resolved = resolveContextWindow({
+    override: options.contextWindow,
+    hostWindow: payload.contextWindow,
+    model: payload.model ?? state.model ?? undefined,
+    contextTokens,
+  });
+  const confirmed =
+    resolved.source === 'option' ||
+    resolved.source === 'host' ||
+    resolved.source === 'inferred' ||
+    (resolved.source === 'model' && resolved.contextWindow !== contextWindowFor());
   if (confirmed) return { contextWindow: resolved.contextWindow, assumed: false };
   if (state.confirmedWindow !== null) return { contextWindow: state.confirmedWindow, assumed: false };
   return { contextWindow: resolved.contextWindow, assumed: true };
 }
 
-function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload, state: SuggestPluginState, options: SuggestOptions): ContextMeasurement | undefined {
+function toMeasurement(
+  raw: RawMeasurement | undefined,
+  payload: ContextPayload,
+  state: SuggestPluginState,
+  options: SuggestOptions,
+): ContextMeasurement | undefined {
   if (!raw) return undefined;
   const { contextWindow, assumed } = sessionWindow(state, payload, options, raw.contextTokens);
   return measurement(raw.contextTokens, contextWindow, assumed);
@@ -130,26 +175,46 @@ function toMeasurement(raw: RawMeasurement | undefined, payload: ContextPayload,
 
 /** The state with the window a measurement confirmed remembered. */
 const rememberWindow = (state: SuggestPluginState, current: ContextMeasurement | undefined): SuggestPluginState =>
-  current && !current.windowAssumed && current.contextWindow !== state.confirmedWindow ? { ...state, confirmedWindow: current.contextWindow } : state;
+  current && !current.windowAssumed && current.contextWindow !== state.confirmedWindow
+    ? { ...state, confirmedWindow: current.contextWindow }
+    : state;
 
 /**
  * The compaction log of this project, or the engine's event log when the configured path is
  * unsafe, or when the engine must leave no files behind (a replay such as `hookwise report`).
  */
-function compactionLog(context: { projectDir: string; host: string; options: SuggestOptions; logger: Logger; eventLog: EventLog; clock: Clock; ephemeral: boolean }): EventLog {
+function compactionLog(context: {
+  projectDir: string;
+  host: string;
+  options: SuggestOptions;
+  logger: Logger;
+  eventLog: EventLog;
+  clock: Clock;
+  ephemeral: boolean;
+}): EventLog {
   if (context.ephemeral) return context.eventLog;
   const relative = compactionLogPath(context.options);
   try {
     // The engine's clock stamps the lines, so a replay logs the recorded session's times.
-    return createEventLog({ path: resolveInside(context.projectDir, relative), logger: context.logger, clock: () => new Date(context.clock.now()) });
+    return createEventLog({
+      path: resolveInside(context.projectDir, relative),
+      logger: context.logger,
+      clock: () => new Date(context.clock.now()),
+    });
   } catch (error) {
-    context.logger.warn(`${PLUGIN_NAME}: compaction log path refused (${(error as Error).message}); logging compactions to the event log instead`);
+    context.logger.warn(
+      `${PLUGIN_NAME}: compaction log path refused (${(error as Error).message}); logging compactions to the event log instead`,
+    );
     return context.eventLog;
   }
 }
 
 /** The compaction log is its own file (`context.record` writes the event log): a failed line is only logged. */
-async function appendSafely(log: EventLog, record: CompactionRecord | CompactionSizeAfterRecord | EventRecord, logger: Logger): Promise<void> {
+async function appendSafely(
+  log: EventLog,
+  record: CompactionRecord | CompactionSizeAfterRecord | EventRecord,
+  logger: Logger,
+): Promise<void> {
   try {
     // The record interfaces have no index signature, which EventRecord asks for; they are plain JSON.
     await log.append(record as EventRecord);
@@ -164,7 +229,11 @@ async function appendSafely(log: EventLog, record: CompactionRecord | Compaction
  * unknown. All under one atomic state update, so concurrent hook processes count every call and
  * at most one of them makes each suggestion.
  */
-async function observe(payload: ContextPayload & { sessionId: string }, context: Context, countsToolCall: boolean): Promise<{ notice: Notice; measurements?: Measurements } | undefined> {
+async function observe(
+  payload: ContextPayload & { sessionId: string },
+  context: Context,
+  countsToolCall: boolean,
+): Promise<{ notice: Notice; measurements?: Measurements } | undefined> {
   // The host's figure needs no wait (a replay gives one on every event).
   const raw = payload.contextTokens !== undefined ? hostMeasurement(payload.contextTokens) : await measureContext(payload, context.logger);
   let suggestion: Suggestion | undefined;
@@ -196,7 +265,13 @@ async function observe(payload: ContextPayload & { sessionId: string }, context:
   if (sizeAfter) await appendSafely(compactionLog(context), sizeAfter, context.logger);
   if (!suggestion) return undefined;
   const about = suggestionAbout(suggestion);
-  await context.record({ type: 'suggest:compact', sessionId: payload.sessionId, point: context.point, kind: about.join('+'), ...suggestion });
+  await context.record({
+    type: 'suggest:compact',
+    sessionId: payload.sessionId,
+    point: context.point,
+    kind: about.join('+'),
+    ...suggestion,
+  });
   const size = suggestion.capacity ?? lastSize;
   return {
     // The window the suggestion used, for a report to show beside it (1 when only assumed).
@@ -238,7 +313,10 @@ async function onSessionStart(payload: PointPayload<'session:start'>, context: C
  * added to the summarizer's instructions, and a suggestion plugin has nothing to say there; it
  * never blocks either.
  */
-async function onCompactBefore(payload: PointPayload<'compact:before'>, context: Context): Promise<{ measurements: Measurements } | undefined> {
+async function onCompactBefore(
+  payload: PointPayload<'compact:before'>,
+  context: Context,
+): Promise<{ measurements: Measurements } | undefined> {
   const raw = await measureContext(payload, context.logger);
   const startedAt = new Date(context.clock.now()).toISOString();
   let current: ContextMeasurement | undefined;
@@ -258,7 +336,10 @@ async function onCompactBefore(payload: PointPayload<'compact:before'>, context:
   return current ? { measurements: { contextTokens: current.contextTokens, contextWindow: current.contextWindow } } : undefined;
 }
 
-async function onCompactAfter(payload: PointPayload<'compact:after'>, context: Context): Promise<{ notice?: string; measurements?: Measurements } | undefined> {
+async function onCompactAfter(
+  payload: PointPayload<'compact:after'>,
+  context: Context,
+): Promise<{ notice?: string; measurements?: Measurements } | undefined> {
   let boundary: TranscriptCompactBoundary | undefined;
   if (payload.transcriptPath && (payload.tokensBefore === undefined || payload.tokensAfter === undefined)) {
     try {
@@ -284,9 +365,13 @@ async function onCompactAfter(payload: PointPayload<'compact:after'>, context: C
       [boundary?.postTokens, 'compact-boundary'],
       [payload.contextTokens, 'host'],
     ]);
-    const contextWindow = pending?.contextWindow ?? sessionWindow(state, payload, context.options, before.tokens ?? undefined).contextWindow;
+    const contextWindow =
+      pending?.contextWindow ?? sessionWindow(state, payload, context.options, before.tokens ?? undefined).contextWindow;
     const policy = rearmSuggestions(state.policy, 'compaction', context.options);
-    const trigger = payload.trigger ?? pending?.trigger ?? (boundary?.trigger === 'manual' || boundary?.trigger === 'auto' ? boundary.trigger : 'unknown');
+    const trigger =
+      payload.trigger ??
+      pending?.trigger ??
+      (boundary?.trigger === 'manual' || boundary?.trigger === 'auto' ? boundary.trigger : 'unknown');
     record = {
       type: 'compaction',
       sessionId: payload.sessionId,
@@ -310,7 +395,13 @@ async function onCompactAfter(payload: PointPayload<'compact:after'>, context: C
       ...state,
       policy,
       pendingCompaction: null,
-      lastCompaction: { compaction: policy.compactions, completedAt, boundaryUuid: boundary?.uuid ?? null, tokensBefore: before.tokens, awaitingSizeAfter: after.tokens === null },
+      lastCompaction: {
+        compaction: policy.compactions,
+        completedAt,
+        boundaryUuid: boundary?.uuid ?? null,
+        tokensBefore: before.tokens,
+        awaitingSizeAfter: after.tokens === null,
+      },
     };
   });
   if (!record) return undefined;
@@ -322,7 +413,13 @@ async function onCompactAfter(payload: PointPayload<'compact:after'>, context: C
   const sizes = Object.keys(measurements).length > 0 ? { measurements } : {};
   if (!context.options.compactionNotice) return sizes;
   return {
-    notice: formatCompactionNotice({ completedAt, trigger: record.trigger, tokensBefore: record.tokensBefore, tokensAfter: record.tokensAfter, preserved: record.preserved }),
+    notice: formatCompactionNotice({
+      completedAt,
+      trigger: record.trigger,
+      tokensBefore: record.tokensBefore,
+      tokensAfter: record.tokensAfter,
+      preserved: record.preserved,
+    }),
     ...sizes,
   };
 }
@@ -343,7 +440,8 @@ const dismissCommand: PluginCommand<SuggestOptions> = {
       return { ...state, policy: dismissSuggestions(state.policy, context.options) };
     });
     const dismissed = updated.policy.dismissed;
-    if (dismissed?.untilBand != null) return `Compaction suggestions dismissed until the context reaches ${dismissed.untilBand}% (or the next compaction).`;
+    if (dismissed?.untilBand != null)
+      return `Compaction suggestions dismissed until the context reaches ${dismissed.untilBand}% (or the next compaction).`;
     if (dismissed?.untilToolCalls != null) {
       return `Compaction suggestions dismissed for ${dismissed.untilToolCalls - updated.policy.toolCallsSinceCompaction} tool calls (context size not known yet), or until the next compaction.`;
     }
@@ -359,14 +457,26 @@ const statusCommand: PluginCommand<SuggestOptions> = {
     const { policy } = state;
     const bands = capacityBands(context.options);
     const lines = [`Session ${context.sessionId}`];
-    lines.push(`Tool calls: ${policy.toolCalls} in the session, ${policy.toolCallsSinceCompaction} since the last compaction (next suggestion at ${policy.nextToolCallSuggestion}).`);
+    lines.push(
+      `Tool calls: ${policy.toolCalls} in the session, ${policy.toolCallsSinceCompaction} since the last compaction (next suggestion at ${policy.nextToolCallSuggestion}).`,
+    );
     const size = policy.lastMeasurement;
-    lines.push(size ? `Context: ${describeSize(size)}${size.windowAssumed ? ` (window not known; ${formatTokens(size.contextWindow)} assumed)` : ''}.` : 'Context: size not measured since the last compaction.');
-    lines.push(`Capacity bands: ${bands.join(', ')}%; suggested so far: ${policy.capacityBandHandled === null ? 'none' : `up to ${policy.capacityBandHandled}%`}.`);
+    lines.push(
+      size
+        ? `Context: ${describeSize(size)}${size.windowAssumed ? ` (window not known; ${formatTokens(size.contextWindow)} assumed)` : ''}.`
+        : 'Context: size not measured since the last compaction.',
+    );
+    lines.push(
+      `Capacity bands: ${bands.join(', ')}%; suggested so far: ${policy.capacityBandHandled === null ? 'none' : `up to ${policy.capacityBandHandled}%`}.`,
+    );
     if (policy.dismissed) {
-      lines.push(`Dismissed until ${policy.dismissed.untilBand !== null ? `${policy.dismissed.untilBand}%` : policy.dismissed.untilToolCalls !== null ? `${policy.dismissed.untilToolCalls} tool calls` : 'the next compaction'}.`);
+      lines.push(
+        `Dismissed until ${policy.dismissed.untilBand !== null ? `${policy.dismissed.untilBand}%` : policy.dismissed.untilToolCalls !== null ? `${policy.dismissed.untilToolCalls} tool calls` : 'the next compaction'}.`,
+      );
     }
-    lines.push(`Compactions: ${policy.compactions}${state.lastCompaction ? ` (last at ${state.lastCompaction.completedAt})` : ''}; log: ${compactionLogPath(context.options)}.`);
+    lines.push(
+      `Compactions: ${policy.compactions}${state.lastCompaction ? ` (last at ${state.lastCompaction.completedAt})` : ''}; log: ${compactionLogPath(context.options)}.`,
+    );
     return lines.join('\n');
   },
 };

@@ -26,18 +26,28 @@ async function replay(fixture: string, mode: 'transcript' | 'host') {
     logger: silentLogger,
     clock,
   });
-  const result = await replayTranscript(fixture, { engine, sessionId: 's1', transcriptPath: path.join(projectDir, 'transcript.jsonl'), mode, clock });
+  const result = await replayTranscript(fixture, {
+    engine,
+    sessionId: 's1',
+    transcriptPath: path.join(projectDir, 'transcript.jsonl'),
+    mode,
+    clock,
+  });
   await engine.dispose();
   return result;
 }
 
 async function compactionLog(relative: string) {
   const text = await readFile(path.join(projectDir, relative), 'utf8');
-  return text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 // Worded the same on every host: a binding words the compact action in its own terms.
-const toolNotice = (count: number) => `${count} tool calls since the last compaction. Consider compacting the context now. (hookwise suggest dismiss: quiet until 70%)`;
+const toolNotice = (count: number) =>
+  `${count} tool calls since the last compaction. Consider compacting the context now. (hookwise suggest dismiss: quiet until 70%)`;
 const compactedNotice =
   'Context compacted (manual) at 2026-02-12 14:48:36 UTC: 142,431 tokens before; size after not known yet. hookwise preserved: nothing (no hookwise plugin registered anything to keep).';
 
@@ -52,7 +62,11 @@ describe('replaying the recorded session (marot/spotter ae4a77f8, 2,385 lines, 2
       // Gaps double after the first: no reminder at 100.
       { line: 1270, point: 'tool:after', notice: toolNotice(125) },
       // PostToolUse of the tool_use on line 1465, in the assistant turn that starts on line 1464.
-      { line: 1465, point: 'tool:after', notice: 'Context at 141,369 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)' },
+      {
+        line: 1465,
+        point: 'tool:after',
+        notice: 'Context at 141,369 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)',
+      },
       { line: 1481, point: 'compact:after', notice: compactedNotice },
       // The count starts over after the compaction.
       { line: 1964, point: 'tool:after', notice: toolNotice(50) },
@@ -67,13 +81,33 @@ describe('replaying the recorded session (marot/spotter ae4a77f8, 2,385 lines, 2
     // The record's whole shape is pinned in plugin.test.ts; here, what the recorded session gives it.
     expect(log).toMatchObject([
       {
-        type: 'compaction', host: 'claude-code', trigger: 'manual', completedAt: '2026-02-12T14:48:36.922Z', contextWindow: 200_000, preserved: [],
+        type: 'compaction',
+        host: 'claude-code',
+        trigger: 'manual',
+        completedAt: '2026-02-12T14:48:36.922Z',
+        contextWindow: 200_000,
+        preserved: [],
         // Before from the boundary's preTokens; after not known at compact:after (this version writes no postTokens).
-        tokensBefore: 142_431, tokensBeforeSource: 'compact-boundary', tokensAfter: null, tokensAfterSource: null, reductionPercent: null,
-        toolCallsSinceLastCompaction: 148, toolCallsTotal: 148, boundaryUuid: '434dc859-6299-4713-8613-d28662692f06',
+        tokensBefore: 142_431,
+        tokensBeforeSource: 'compact-boundary',
+        tokensAfter: null,
+        tokensAfterSource: null,
+        reductionPercent: null,
+        toolCallsSinceLastCompaction: 148,
+        toolCallsTotal: 148,
+        boundaryUuid: '434dc859-6299-4713-8613-d28662692f06',
       },
       // Measured at the first tool call after the compaction (line 1495, turn of line 1492).
-      { time: expect.any(String), type: 'compaction:size-after', sessionId: 's1', compaction: 1, tokensBefore: 142_431, tokensAfter: 45_263, tokensAfterSource: 'next-measurement', reductionPercent: 68.2 },
+      {
+        time: expect.any(String),
+        type: 'compaction:size-after',
+        sessionId: 's1',
+        compaction: 1,
+        tokensBefore: 142_431,
+        tokensAfter: 45_263,
+        tokensAfterSource: 'next-measurement',
+        reductionPercent: 68.2,
+      },
     ]);
   });
 
@@ -89,7 +123,9 @@ describe('replaying the recorded session (marot/spotter ae4a77f8, 2,385 lines, 2
       [1964, 'tool:after'],
       [2187, 'tool:after'],
     ]);
-    expect(result.notices[3]!.notice).toBe('Context at 141,369 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)');
+    expect(result.notices[3]!.notice).toBe(
+      'Context at 141,369 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)',
+    );
     const [record] = await compactionLog('.hookwise/logs/compaction.jsonl');
     expect(record).toMatchObject({ tokensBefore: 142_431, tokensBeforeSource: 'host', toolCallsSinceLastCompaction: 148 });
   });

@@ -30,7 +30,11 @@ function feed(state: SuggestionState, percents: number[]): { state: SuggestionSt
   return { state, bands };
 }
 
-function calls(state: SuggestionState, count: number, current?: ReturnType<typeof measurement>): { state: SuggestionState; suggestions: Array<{ at: number; suggestion: Suggestion }> } {
+function calls(
+  state: SuggestionState,
+  count: number,
+  current?: ReturnType<typeof measurement>,
+): { state: SuggestionState; suggestions: Array<{ at: number; suggestion: Suggestion }> } {
   const suggestions: Array<{ at: number; suggestion: Suggestion }> = [];
   for (let index = 0; index < count; index++) {
     const result = evaluateSuggestion(countToolCall(state), current, options);
@@ -80,7 +84,10 @@ describe('capacity bands', () => {
 
   it('carries the figures that triggered it', () => {
     const result = evaluateSuggestion(initialSuggestionState(), measurement(141_369, 200_000), options);
-    expect(result.suggestion).toEqual({ capacity: { band: 70, percent: 70.6845, contextTokens: 141_369, contextWindow: 200_000 }, nextBand: 80 });
+    expect(result.suggestion).toEqual({
+      capacity: { band: 70, percent: 70.6845, contextTokens: 141_369, contextWindow: 200_000 },
+      nextBand: 80,
+    });
     expect(formatSuggestion(result.suggestion!)).toBe('Context at 71% (141,369 / 200,000 tokens).');
     expect(dismissNote(result.suggestion!)).toBe('quiet until 80%');
   });
@@ -203,7 +210,11 @@ describe('on the recorded session (fixtures, PROVENANCE.md)', () => {
     const result: Turn[] = [];
     lines.forEach((text, index) => {
       if (!text.trim()) return;
-      const record = JSON.parse(text) as { type?: string; isSidechain?: boolean; message?: { usage?: Record<string, number>; content?: Array<{ type?: string }> } };
+      const record = JSON.parse(text) as {
+        type?: string;
+        isSidechain?: boolean;
+        message?: { usage?: Record<string, number>; content?: Array<{ type?: string }> };
+      };
       const usage = record.message?.usage;
       if (record.type !== 'assistant' || record.isSidechain || !usage) return;
       const inputAndCacheRead = (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
@@ -220,7 +231,8 @@ describe('on the recorded session (fixtures, PROVENANCE.md)', () => {
       if (turn.line > 1481) break; // the compaction
       const result = evaluateSuggestion(state, measurement(turn.tokens, 200_000), options);
       state = result.state;
-      if (result.suggestion?.capacity) suggested.push({ line: turn.line, band: result.suggestion.capacity.band, tokens: result.suggestion.capacity.contextTokens });
+      if (result.suggestion?.capacity)
+        suggested.push({ line: turn.line, band: result.suggestion.capacity.band, tokens: result.suggestion.capacity.contextTokens });
     }
     expect(suggested).toEqual([{ line: 1464, band: 70, tokens: 141_369 }]);
   });
@@ -252,7 +264,25 @@ describe('on the recorded session (fixtures, PROVENANCE.md)', () => {
 
 describe('formatTokens', () => {
   it('writes token counts as toLocaleString("en-US") does', () => {
-    const values = [0, 1, 12, 999, 1_000, 35_641, 199_999.5, 200_000, 1_000_000, 123_456_789, -0.4, -1_234, -999_999, 2 ** 53 + 2, 1e21, Number.NaN, Number.POSITIVE_INFINITY];
+    const values = [
+      0,
+      1,
+      12,
+      999,
+      1_000,
+      35_641,
+      199_999.5,
+      200_000,
+      1_000_000,
+      123_456_789,
+      -0.4,
+      -1_234,
+      -999_999,
+      2 ** 53 + 2,
+      1e21,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ];
     for (let value = 0; value < 5_000_000; value = value * 3 + 7) values.push(value, -value);
     for (const value of values) expect(formatTokens(value)).toBe(Math.round(value).toLocaleString('en-US'));
   });

@@ -68,7 +68,11 @@ export function countToolCall(state: SuggestionState): SuggestionState {
 }
 
 /** Builds a measurement; the window defaults to 200k (assumed) so a caller without one still gets a figure. */
-export function measurement(contextTokens: number, contextWindow?: number, windowAssumed = contextWindow === undefined): ContextMeasurement {
+export function measurement(
+  contextTokens: number,
+  contextWindow?: number,
+  windowAssumed = contextWindow === undefined,
+): ContextMeasurement {
   const window = contextWindow ?? contextWindowFor();
   return { contextTokens, contextWindow: window, percent: (contextTokens / window) * 100, ...(windowAssumed ? { windowAssumed } : {}) };
 }
@@ -89,7 +93,11 @@ export function measurement(contextTokens: number, contextWindow?: number, windo
  * - Dismissed: nothing until the context reaches the band the dismissal named (or, when no size
  *   was known, until `toolCallStep` more calls). That band's suggestion then comes as usual.
  */
-export function evaluateSuggestion(state: SuggestionState, current: ContextMeasurement | undefined, options: PolicyOptions = defaultSuggestOptions): SuggestionResult {
+export function evaluateSuggestion(
+  state: SuggestionState,
+  current: ContextMeasurement | undefined,
+  options: PolicyOptions = defaultSuggestOptions,
+): SuggestionResult {
   const bands = capacityBands(options);
   let next: SuggestionState = current ? { ...state, lastMeasurement: current } : { ...state };
 
@@ -105,7 +113,13 @@ export function evaluateSuggestion(state: SuggestionState, current: ContextMeasu
   if (current) {
     const band = highestBandReached(bands, current.percent);
     if (band !== null && (next.capacityBandHandled === null || band > next.capacityBandHandled)) {
-      suggestion.capacity = { band, percent: current.percent, contextTokens: current.contextTokens, contextWindow: current.contextWindow, ...(current.windowAssumed ? { windowAssumed: true } : {}) };
+      suggestion.capacity = {
+        band,
+        percent: current.percent,
+        contextTokens: current.contextTokens,
+        contextWindow: current.contextWindow,
+        ...(current.windowAssumed ? { windowAssumed: true } : {}),
+      };
       next = { ...next, capacityBandHandled: band };
     }
   }
@@ -137,7 +151,11 @@ export function dismissSuggestions(state: SuggestionState, options: PolicyOption
 }
 
 /** After a compaction (or a cleared context) everything re-arms: bands, tool-call count, dismissal. */
-export function rearmSuggestions(state: SuggestionState, reason: 'compaction' | 'clear', options: PolicyOptions = defaultSuggestOptions): SuggestionState {
+export function rearmSuggestions(
+  state: SuggestionState,
+  reason: 'compaction' | 'clear',
+  options: PolicyOptions = defaultSuggestOptions,
+): SuggestionState {
   return {
     ...state,
     toolCallsSinceCompaction: 0,

@@ -54,7 +54,10 @@ describe('the extension-side suite inside a real VS Code 1.100.3 extension host'
     expect(report, 'the suite wrote its report').toBeDefined();
     expect(report!.error, 'the in-host suite failed').toBeUndefined();
     expect(code).toBe(0);
-    expect(report!.checks).toEqual(['the system prompt of every model request carries the intent summary', 'the pruned messages keep every tool call paired']);
+    expect(report!.checks).toEqual([
+      'the system prompt of every model request carries the intent summary',
+      'the pruned messages keep every tool call paired',
+    ]);
     expect(report!.activatedBeforeTests, 'the workspace config activated the extension before the suite ran').toBe(true);
   }, 120_000);
 });

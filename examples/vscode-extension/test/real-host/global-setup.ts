@@ -67,24 +67,37 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The extension, built and laid out as installing its .vsix would: package.json, README and
   // dist/ in `<publisher>.<name>-<version>`. (vsce refuses the scoped name, so no .vsix is made.)
   await run(process.execPath, ['bundle.mjs'], { cwd: exampleDir });
-  const manifest = JSON.parse(await readFile(path.join(exampleDir, 'package.json'), 'utf8')) as { name: string; publisher: string; version: string };
-  const installedExtensionDir = path.join(scratchRoot, 'extension', `${manifest.publisher}.${manifest.name.replace(/^@[^/]+\//, '')}-${manifest.version}`);
+  const manifest = JSON.parse(await readFile(path.join(exampleDir, 'package.json'), 'utf8')) as {
+    name: string;
+    publisher: string;
+    version: string;
+  };
+  const installedExtensionDir = path.join(
+    scratchRoot,
+    'extension',
+    `${manifest.publisher}.${manifest.name.replace(/^@[^/]+\//, '')}-${manifest.version}`,
+  );
   await mkdir(installedExtensionDir, { recursive: true });
-  for (const entry of ['package.json', 'README.md', 'dist']) await cp(path.join(exampleDir, entry), path.join(installedExtensionDir, entry), { recursive: true });
+  for (const entry of ['package.json', 'README.md', 'dist'])
+    await cp(path.join(exampleDir, entry), path.join(installedExtensionDir, entry), { recursive: true });
 
   // The hookwise packages as npm would deliver them: packed (workspace: ranges rewritten by pnpm)
   // and installed with plain npm into a workspace outside the monorepo.
   const tarballs = path.join(scratchRoot, 'tarballs');
   await mkdir(tarballs);
   for (const folder of PACKED) {
-    if (!existsSync(path.join(packagesDir, folder, 'dist'))) throw new Error(`packages/${folder} is not built: run the build first (npm test builds everything)`);
+    if (!existsSync(path.join(packagesDir, folder, 'dist')))
+      throw new Error(`packages/${folder} is not built: run the build first (npm test builds everything)`);
   }
   // One pnpm for all three (each start of pnpm through npx costs a second or two).
   const filters = PACKED.flatMap((folder) => ['--filter', `@hookwise/${folder}`]);
   await run('npx', ['-y', 'pnpm@10.34.9', ...filters, 'pack', '--pack-destination', tarballs], { cwd: path.dirname(packagesDir) });
   const workspaceTemplate = path.join(scratchRoot, 'workspace');
   await mkdir(path.join(workspaceTemplate, 'hooks'), { recursive: true });
-  await writeFile(path.join(workspaceTemplate, 'package.json'), `${JSON.stringify({ name: 'hookwise-real-host-workspace', private: true, type: 'module' }, null, 2)}\n`);
+  await writeFile(
+    path.join(workspaceTemplate, 'package.json'),
+    `${JSON.stringify({ name: 'hookwise-real-host-workspace', private: true, type: 'module' }, null, 2)}\n`,
+  );
   const files = PACKED.map((folder) => path.join(tarballs, `hookwise-${folder}-0.0.0.tgz`));
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], { cwd: workspaceTemplate, timeout: 300_000 });
   await writeFile(path.join(workspaceTemplate, 'hookwise.config.json'), `${JSON.stringify(CONFIG, null, 2)}\n`);
@@ -109,7 +122,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('workspaceTemplate', workspaceTemplate);
   project.provide('inHostSuite', inHostSuite);
   project.provide('scratchRoot', scratchRoot);
-  console.log(`real-host setup: code-server ${codeServerDir}, scratch ${scratchRoot}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `real-host setup: code-server ${codeServerDir}, scratch ${scratchRoot}, ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   return async () => {
     if (process.env.HOOKWISE_KEEP_REAL_HOST === '1') console.log(`real-host: kept ${scratchRoot}`);

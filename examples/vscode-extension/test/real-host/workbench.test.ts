@@ -1,7 +1,17 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extensionHostLogs, hostErrors, launchBrowser, outputChannelLog, prepareRun, runCommandFromPalette, startCodeServer, type RunFolders, type RunningServer } from './harness.js';
+import {
+  extensionHostLogs,
+  hostErrors,
+  launchBrowser,
+  outputChannelLog,
+  prepareRun,
+  runCommandFromPalette,
+  startCodeServer,
+  type RunFolders,
+  type RunningServer,
+} from './harness.js';
 
 /*
  * The example extension installed in a real VS Code 1.100.3 (code-server 4.100.3), driven through
@@ -21,9 +31,11 @@ const toasts = () => page.locator('.notification-toast');
 const toast = (text: string | RegExp) => toasts().filter({ hasText: text });
 const statusItem = () => page.locator(`.statusbar-item[id="${EXTENSION_ID}.hookwise.status"]`);
 /** Buttons of a notification, as labelled on screen. */
-const buttonsOf = async (notification: Locator) => (await notification.locator('.monaco-button').allTextContents()).map((label) => label.trim()).filter(Boolean);
+const buttonsOf = async (notification: Locator) =>
+  (await notification.locator('.monaco-button').allTextContents()).map((label) => label.trim()).filter(Boolean);
 /** The task id the example shows when its task answers ("Example task <id> (prompt N): …"). */
-const taskIdOf = async (notification: Locator) => /Example task ([0-9a-f-]{36}) \(prompt/.exec((await notification.textContent()) ?? '')?.[1];
+const taskIdOf = async (notification: Locator) =>
+  /Example task ([0-9a-f-]{36}) \(prompt/.exec((await notification.textContent()) ?? '')?.[1];
 
 async function waitForLog(pattern: RegExp): Promise<string> {
   await expect.poll(() => outputChannelLog(folders), { timeout: UI_TIMEOUT, interval: 200 }).toMatch(pattern);
@@ -63,11 +75,19 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
         // e.g. "Extension is not compatible with Code 1.100.3. Extension requires: ^1.140.0."
         throw new Error(`${error.message}\nerrors logged by VS Code:\n${hostErrors(folders) || '(none)'}`);
       });
-    await expect.poll(() => extensionHostLogs(folders), { timeout: UI_TIMEOUT }).toMatch(new RegExp(`_doActivateExtension ${escape(EXTENSION_ID)}, startup: true, activationEvent: 'workspaceContains:hookwise\\.config\\.json'`));
+    await expect
+      .poll(() => extensionHostLogs(folders), { timeout: UI_TIMEOUT })
+      .toMatch(
+        new RegExp(
+          `_doActivateExtension ${escape(EXTENSION_ID)}, startup: true, activationEvent: 'workspaceContains:hookwise\\.config\\.json'`,
+        ),
+      );
     expect(extensionHostLogs(folders)).not.toMatch(new RegExp(`_doActivateExtension ${escape(EXTENSION_ID)}.*onCommand`));
     expect(await statusText()).toBe('hookwise');
     const log = await waitForLog(/hookwise loaded/);
-    expect(log).toContain(`hookwise loaded ${path.join(folders.workspace, 'hookwise.config.json')} (@hookwise/hook-suggest, @hookwise/hook-prune)`);
+    expect(log).toContain(
+      `hookwise loaded ${path.join(folders.workspace, 'hookwise.config.json')} (@hookwise/hook-suggest, @hookwise/hook-prune)`,
+    );
   });
 
   it('runs the example task: the suggestion as a notification with its actions, the status bar, the output channel', async () => {
@@ -96,7 +116,11 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
     // comes from its answer, "Listed the workspace 3 times." (above).
     expect(taskId).toBeDefined();
     const failure = (text: string) =>
-      text.split('\n').find((line) => line.includes(`Task#${taskId}`) && line.includes('EXAMPLE-INTENT-1') && line.includes('flaky hook failed on purpose'));
+      text
+        .split('\n')
+        .find(
+          (line) => line.includes(`Task#${taskId}`) && line.includes('EXAMPLE-INTENT-1') && line.includes('flaky hook failed on purpose'),
+        );
     await expect.poll(() => failure(outputChannelLog(folders)), { timeout: UI_TIMEOUT }).toBeDefined();
     expect(failure(outputChannelLog(folders))).toMatch(/\[(error|warning)\]/);
     // The stack is there for whoever debugs the hook.

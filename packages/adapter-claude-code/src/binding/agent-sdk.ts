@@ -11,7 +11,11 @@ export interface SdkHookInput {
 }
 
 /** Structurally the SDK's `HookCallback` (checked by a type test against `@anthropic-ai/claude-agent-sdk`). */
-export type HookwiseHookCallback = (input: SdkHookInput, toolUseID: string | undefined, options: { signal: AbortSignal }) => Promise<HookJsonOutput>;
+export type HookwiseHookCallback = (
+  input: SdkHookInput,
+  toolUseID: string | undefined,
+  options: { signal: AbortSignal },
+) => Promise<HookJsonOutput>;
 
 /** Structurally the SDK's `HookCallbackMatcher`. */
 export interface HookwiseHookCallbackMatcher {
@@ -90,7 +94,10 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
     (enginePromise ??= options.engine
       ? Promise.resolve(options.engine)
       : (async () => createEngine({ config: options.config ?? (await loadConfig(projectDir)).config, projectDir, host: 'agent-sdk' }))());
-  const report = options.onError ?? ((error: unknown, event: MappedEvent) => process.stderr.write(`hookwise (agent-sdk) ${event}: ${(error as Error)?.message ?? error}\n`));
+  const report =
+    options.onError ??
+    ((error: unknown, event: MappedEvent) =>
+      process.stderr.write(`hookwise (agent-sdk) ${event}: ${(error as Error)?.message ?? error}\n`));
   const startedSessions = new Set<string>();
 
   const hooks: HookwiseSdkHooks = {};
@@ -115,8 +122,22 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
         // time this event goes without hooks (the load goes on for the next callback).
         loaded = await withDeadline(engine(), Number.POSITIVE_INFINITY, () => undefined, { signal: deadline.signal });
         if (!loaded) {
-          if (signal?.aborted) await reportSdkCut(await settledValue(engine()), event, input.session_id, timeoutSeconds, performance.now() - startedAt, report);
-          else report(new Error(`the config and plugins were still loading after ${Math.round(performance.now() - startedAt)} ms; ${event} ran without hooks`), event);
+          if (signal?.aborted)
+            await reportSdkCut(
+              await settledValue(engine()),
+              event,
+              input.session_id,
+              timeoutSeconds,
+              performance.now() - startedAt,
+              report,
+            );
+          else
+            report(
+              new Error(
+                `the config and plugins were still loading after ${Math.round(performance.now() - startedAt)} ms; ${event} ran without hooks`,
+              ),
+              event,
+            );
           return {};
         }
         const errors: HookFailure[] = [];
@@ -128,16 +149,24 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
           // A delivered SessionStart (compact) runs session:start itself.
           if (event !== 'SessionStart') startSession = source;
         }
-        const result: DispatchResult | undefined = await withDeadline(dispatchEvent(loaded, event, parsed.data as AnyHookInput, { signal: deadline.signal, ...(startSession ? { startSession } : {}) }), Number.POSITIVE_INFINITY, () => undefined, { signal });
+        const result: DispatchResult | undefined = await withDeadline(
+          dispatchEvent(loaded, event, parsed.data as AnyHookInput, { signal: deadline.signal, ...(startSession ? { startSession } : {}) }),
+          Number.POSITIVE_INFINITY,
+          () => undefined,
+          { signal },
+        );
         if (!result) {
           await reportSdkCut(loaded, event, input.session_id, timeoutSeconds, performance.now() - startedAt, report);
           return {};
         }
-        for (const failure of [...errors, ...result.errors.filter((failure) => failure.pluginName === 'hookwise')]) report(new Error(failure.message), event);
+        for (const failure of [...errors, ...result.errors.filter((failure) => failure.pluginName === 'hookwise')])
+          report(new Error(failure.message), event);
         const cut = result.errors.filter((failure) => failure.kind === 'timeout');
         if (deadline.signal.aborted && cut.length > 0 && !signal?.aborted) {
           report(
-            new Error(`stopped waiting after ${Math.round(performance.now() - startedAt)} ms, before the SDK's ${timeoutSeconds} s matcher timeout; returned what finished; cut: ${cut.map((failure) => `${failure.pluginName} › ${failure.hookName}`).join(', ')}`),
+            new Error(
+              `stopped waiting after ${Math.round(performance.now() - startedAt)} ms, before the SDK's ${timeoutSeconds} s matcher timeout; returned what finished; cut: ${cut.map((failure) => `${failure.pluginName} › ${failure.hookName}`).join(', ')}`,
+            ),
             event,
           );
         }
@@ -159,13 +188,29 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
 }
 
 /** The SDK gave up on a callback (its matcher timeout, or an interrupt): whatever it would have returned is lost. */
-async function reportSdkCut(engine: Engine | undefined, event: MappedEvent, sessionId: string, timeoutSeconds: number, elapsedMs: number, report: (error: unknown, event: MappedEvent) => void): Promise<void> {
+async function reportSdkCut(
+  engine: Engine | undefined,
+  event: MappedEvent,
+  sessionId: string,
+  timeoutSeconds: number,
+  elapsedMs: number,
+  report: (error: unknown, event: MappedEvent) => void,
+): Promise<void> {
   const message = `the Agent SDK aborted the ${event} callback after ${Math.round(elapsedMs)} ms (its matcher timeout, or an interrupt); its output is lost. hookwise planned for ${timeoutSeconds} s: pass the matcher's timeout as hookwiseHooks({ timeout }) so it returns what finished in time`;
   report(new Error(message), event);
   // Without a loaded engine there is no event log to write to yet.
   if (!engine) return;
   try {
-    await engine.services.eventLog.append({ type: 'hook:error', sessionId, point: EVENT_POINTS[event][0], event, pluginName: 'hookwise', hookName: 'agent-sdk', kind: 'timeout', message });
+    await engine.services.eventLog.append({
+      type: 'hook:error',
+      sessionId,
+      point: EVENT_POINTS[event][0],
+      event,
+      pluginName: 'hookwise',
+      hookName: 'agent-sdk',
+      kind: 'timeout',
+      message,
+    });
   } catch (error) {
     report(new Error(`could not write the event log: ${(error as Error).message}`), event);
   }
@@ -175,4 +220,3 @@ async function reportSdkCut(engine: Engine | undefined, event: MappedEvent, sess
 function settledValue<T>(promise: Promise<T>): Promise<T | undefined> {
   return Promise.race([promise, Promise.resolve(undefined)]).catch(() => undefined);
 }
-

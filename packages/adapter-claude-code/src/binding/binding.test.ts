@@ -16,7 +16,10 @@ interface Recorded {
 }
 
 /** An engine whose one hook set records every payload and returns what `outcomes` says. */
-function recordingEngine(outcomes: Partial<Record<PointName, unknown>> = {}, stateStore: StateStore = createMemoryStateStore()): { engine: Engine; calls: Recorded[] } {
+function recordingEngine(
+  outcomes: Partial<Record<PointName, unknown>> = {},
+  stateStore: StateStore = createMemoryStateStore(),
+): { engine: Engine; calls: Recorded[] } {
   const calls: Recorded[] = [];
   const on = Object.fromEntries(
     (Object.keys(points) as PointName[]).map((point) => [
@@ -27,7 +30,14 @@ function recordingEngine(outcomes: Partial<Record<PointName, unknown>> = {}, sta
       },
     ]),
   ) as HookMap;
-  const engine = createEngine({ config: { hooks: [defineHook({ name: 'recorder', on })] }, projectDir: '/work/project', host: 'claude-code', stateStore, eventLog: createMemoryEventLog(), logger: silentLogger });
+  const engine = createEngine({
+    config: { hooks: [defineHook({ name: 'recorder', on })] },
+    projectDir: '/work/project',
+    host: 'claude-code',
+    stateStore,
+    eventLog: createMemoryEventLog(),
+    logger: silentLogger,
+  });
   return { engine, calls };
 }
 
@@ -42,7 +52,17 @@ describe('events in → lifecycle points', () => {
   it('SessionStart → session:start with source and model', async () => {
     const { calls } = await dispatch('SessionStart', { source: 'startup', model: 'claude-sonnet-4-5[1m]' });
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ point: 'session:start', payload: { sessionId: 'session-1', source: 'startup', model: 'claude-sonnet-4-5[1m]', cwd: '/work/project', transcriptPath: '/tmp/transcript.jsonl', host: 'claude-code' } });
+    expect(calls[0]).toMatchObject({
+      point: 'session:start',
+      payload: {
+        sessionId: 'session-1',
+        source: 'startup',
+        model: 'claude-sonnet-4-5[1m]',
+        cwd: '/work/project',
+        transcriptPath: '/tmp/transcript.jsonl',
+        host: 'claude-code',
+      },
+    });
   });
 
   it.each([
@@ -58,7 +78,11 @@ describe('events in → lifecycle points', () => {
   it('SessionStart(source=compact) → session:start and compact:after, with the trigger seen at PreCompact', async () => {
     const stateStore = createMemoryStateStore();
     const { engine, calls } = recordingEngine({}, stateStore);
-    await dispatchEvent(engine, 'PreCompact', inputSchemas.PreCompact.parse({ ...base, trigger: 'manual', custom_instructions: null }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'PreCompact',
+      inputSchemas.PreCompact.parse({ ...base, trigger: 'manual', custom_instructions: null }) as AnyHookInput,
+    );
     await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'compact' }) as AnyHookInput);
     expect(calls.map((call) => call.point)).toEqual(['compact:before', 'session:start', 'compact:after']);
     expect(calls[2]?.payload).toMatchObject({ trigger: 'manual' });
@@ -68,11 +92,19 @@ describe('events in → lifecycle points', () => {
     const { engine, calls } = recordingEngine();
     await dispatchEvent(engine, 'PreCompact', inputSchemas.PreCompact.parse({ ...base, trigger: 'auto' }) as AnyHookInput);
     await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'compact' }) as AnyHookInput);
-    await dispatchEvent(engine, 'PostCompact', inputSchemas.PostCompact.parse({ ...base, trigger: 'auto', compact_summary: 'sum' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'PostCompact',
+      inputSchemas.PostCompact.parse({ ...base, trigger: 'auto', compact_summary: 'sum' }) as AnyHookInput,
+    );
     expect(calls.filter((call) => call.point === 'compact:after')).toHaveLength(1);
     // The next compaction is reported again.
     await dispatchEvent(engine, 'PreCompact', inputSchemas.PreCompact.parse({ ...base, trigger: 'auto' }) as AnyHookInput);
-    await dispatchEvent(engine, 'PostCompact', inputSchemas.PostCompact.parse({ ...base, trigger: 'auto', compact_summary: 'sum 2' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'PostCompact',
+      inputSchemas.PostCompact.parse({ ...base, trigger: 'auto', compact_summary: 'sum 2' }) as AnyHookInput,
+    );
     const after = calls.filter((call) => call.point === 'compact:after');
     expect(after).toHaveLength(2);
     expect(after[1]?.payload).toMatchObject({ trigger: 'auto', summary: 'sum 2' });
@@ -91,18 +123,39 @@ describe('events in → lifecycle points', () => {
 
   it('a slash command Claude Code ran: one prompt:submit, on UserPromptExpansion, with the command', async () => {
     const { engine, calls } = recordingEngine();
-    const submit = await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/agileflow:babysit MODE=loop now' }) as AnyHookInput);
+    const submit = await dispatchEvent(
+      engine,
+      'UserPromptSubmit',
+      inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/agileflow:babysit MODE=loop now' }) as AnyHookInput,
+    );
     expect(calls).toEqual([]);
     expect(submit.rendered).toEqual({ kind: 'none' });
-    await dispatchEvent(engine, 'UserPromptExpansion', inputSchemas.UserPromptExpansion.parse({ ...base, command_name: 'agileflow:babysit', command_args: 'MODE=loop now', expansion_type: 'slash_command', prompt: '/agileflow:babysit MODE=loop now' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'UserPromptExpansion',
+      inputSchemas.UserPromptExpansion.parse({
+        ...base,
+        command_name: 'agileflow:babysit',
+        command_args: 'MODE=loop now',
+        expansion_type: 'slash_command',
+        prompt: '/agileflow:babysit MODE=loop now',
+      }) as AnyHookInput,
+    );
     await dispatchEvent(engine, 'PreToolUse', inputSchemas.PreToolUse.parse({ ...base, tool_name: 'Bash' }) as AnyHookInput);
     expect(calls.map((call) => call.point)).toEqual(['prompt:submit', 'tool:before']);
-    expect(calls[0]?.payload).toMatchObject({ prompt: '/agileflow:babysit MODE=loop now', command: { name: 'agileflow:babysit', args: 'MODE=loop now' } });
+    expect(calls[0]?.payload).toMatchObject({
+      prompt: '/agileflow:babysit MODE=loop now',
+      command: { name: 'agileflow:babysit', args: 'MODE=loop now' },
+    });
   });
 
   it('a slash prompt Claude Code did not expand (no such command loaded): one prompt:submit without a command, on the next event', async () => {
     const { engine, calls } = recordingEngine({ 'prompt:submit': { notice: 'prompt seen', context: 'too late for this' } });
-    await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/babysit watch' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'UserPromptSubmit',
+      inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/babysit watch' }) as AnyHookInput,
+    );
     const stop = await dispatchEvent(engine, 'Stop', inputSchemas.Stop.parse({ ...base, stop_hook_active: false }) as AnyHookInput);
     expect(calls.map((call) => call.point)).toEqual(['prompt:submit', 'agent:stop']);
     expect(calls[0]?.payload).toMatchObject({ prompt: '/babysit watch' });
@@ -122,18 +175,35 @@ describe('events in → lifecycle points', () => {
   });
 
   it('UserPromptExpansion alone → prompt:submit with the command', async () => {
-    const { calls } = await dispatch('UserPromptExpansion', { command_name: 'babysit', command_args: 'watch', expansion_type: 'slash_command' });
-    expect(calls[0]).toMatchObject({ point: 'prompt:submit', payload: { prompt: '/babysit watch', command: { name: 'babysit', args: 'watch' } } });
+    const { calls } = await dispatch('UserPromptExpansion', {
+      command_name: 'babysit',
+      command_args: 'watch',
+      expansion_type: 'slash_command',
+    });
+    expect(calls[0]).toMatchObject({
+      point: 'prompt:submit',
+      payload: { prompt: '/babysit watch', command: { name: 'babysit', args: 'watch' } },
+    });
   });
 
   it('startSession: session:start first, for a session whose SessionStart the host never delivered', async () => {
-    const { engine, calls } = recordingEngine({ 'session:start': { context: 'from session:start' }, 'prompt:submit': { context: 'from the prompt' } });
-    const result = await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: 'hello' }) as AnyHookInput, { startSession: 'startup' });
+    const { engine, calls } = recordingEngine({
+      'session:start': { context: 'from session:start' },
+      'prompt:submit': { context: 'from the prompt' },
+    });
+    const result = await dispatchEvent(
+      engine,
+      'UserPromptSubmit',
+      inputSchemas.UserPromptSubmit.parse({ ...base, prompt: 'hello' }) as AnyHookInput,
+      { startSession: 'startup' },
+    );
     expect(calls.map((call) => [call.point, call.payload.source])).toEqual([
       ['session:start', 'startup'],
       ['prompt:submit', undefined],
     ]);
-    expect(result.rendered).toMatchObject({ value: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'from session:start\n\nfrom the prompt' } } });
+    expect(result.rendered).toMatchObject({
+      value: { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'from session:start\n\nfrom the prompt' } },
+    });
     expect(await engine.lastSessionId()).toBe('session-1');
   });
 
@@ -143,8 +213,24 @@ describe('events in → lifecycle points', () => {
   });
 
   it('PostToolUse → tool:after (ok)', async () => {
-    const { calls } = await dispatch('PostToolUse', { tool_name: 'Read', tool_input: { file_path: '/a' }, tool_response: { file: { content: 'x' } }, tool_use_id: 'toolu_2', duration_ms: 12 });
-    expect(calls[0]).toMatchObject({ point: 'tool:after', payload: { toolName: 'Read', input: { file_path: '/a' }, output: { file: { content: 'x' } }, ok: true, toolUseId: 'toolu_2', durationMs: 12 } });
+    const { calls } = await dispatch('PostToolUse', {
+      tool_name: 'Read',
+      tool_input: { file_path: '/a' },
+      tool_response: { file: { content: 'x' } },
+      tool_use_id: 'toolu_2',
+      duration_ms: 12,
+    });
+    expect(calls[0]).toMatchObject({
+      point: 'tool:after',
+      payload: {
+        toolName: 'Read',
+        input: { file_path: '/a' },
+        output: { file: { content: 'x' } },
+        ok: true,
+        toolUseId: 'toolu_2',
+        durationMs: 12,
+      },
+    });
   });
 
   it('PostToolUseFailure → tool:after (not ok) with the error', async () => {
@@ -170,7 +256,11 @@ describe('events in → lifecycle points', () => {
 
   it('passes the model remembered from SessionStart to later events', async () => {
     const { engine, calls } = recordingEngine();
-    await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'startup', model: 'claude-opus-4[1m]' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'SessionStart',
+      inputSchemas.SessionStart.parse({ ...base, source: 'startup', model: 'claude-opus-4[1m]' }) as AnyHookInput,
+    );
     await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash' }) as AnyHookInput);
     expect(calls[1]?.payload.model).toBe('claude-opus-4[1m]');
   });
@@ -178,19 +268,39 @@ describe('events in → lifecycle points', () => {
 
 describe('outcomes out', () => {
   it('SessionStart(compact): contexts of session:start and compact:after are joined', async () => {
-    const { result } = await dispatch('SessionStart', { source: 'compact' }, { 'session:start': { context: 'A' }, 'compact:after': { context: 'B', notice: 'compacted' } });
-    expect(result.rendered).toEqual({ kind: 'json', value: { systemMessage: 'compacted', hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'A\n\nB' } } });
+    const { result } = await dispatch(
+      'SessionStart',
+      { source: 'compact' },
+      { 'session:start': { context: 'A' }, 'compact:after': { context: 'B', notice: 'compacted' } },
+    );
+    expect(result.rendered).toEqual({
+      kind: 'json',
+      value: { systemMessage: 'compacted', hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'A\n\nB' } },
+    });
   });
 
   it('a plugin block on PreToolUse becomes a deny', async () => {
-    const { result } = await dispatch('PreToolUse', { tool_name: 'Bash', tool_input: {} }, { 'tool:before': { block: { reason: 'not allowed' } } });
-    expect(result.rendered).toMatchObject({ value: { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'not allowed' } } });
+    const { result } = await dispatch(
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: {} },
+      { 'tool:before': { block: { reason: 'not allowed' } } },
+    );
+    expect(result.rendered).toMatchObject({
+      value: { hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'not allowed' } },
+    });
   });
 
   it('a tool:after value replaces the output on PostToolUse (updatedToolOutput), in the shape the hook gave', async () => {
     const trimmed = { stdout: 'head\n[… cut]\ntail', stderr: '', interrupted: false };
-    const { result } = await dispatch('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'seq 1 5000' }, tool_response: { stdout: 'long', stderr: '', interrupted: false } }, { 'tool:after': { value: trimmed } });
-    expect(result.rendered).toEqual({ kind: 'json', value: { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: trimmed } } });
+    const { result } = await dispatch(
+      'PostToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'seq 1 5000' }, tool_response: { stdout: 'long', stderr: '', interrupted: false } },
+      { 'tool:after': { value: trimmed } },
+    );
+    expect(result.rendered).toEqual({
+      kind: 'json',
+      value: { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: trimmed } },
+    });
     const untouched = await dispatch('PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: 'x' });
     expect(untouched.result.rendered).toEqual({ kind: 'none' });
   });
@@ -202,44 +312,106 @@ describe('outcomes out', () => {
 
   it('Stop context is dropped once a Stop hook already made Claude continue (no loop)', async () => {
     const first = await dispatch('Stop', { stop_hook_active: false }, { 'agent:stop': { context: 'one more thing' } });
-    expect(first.result.rendered).toMatchObject({ value: { hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'one more thing' } } });
+    expect(first.result.rendered).toMatchObject({
+      value: { hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'one more thing' } },
+    });
     const again = await dispatch('Stop', { stop_hook_active: true }, { 'agent:stop': { context: 'one more thing' } });
     expect(again.result.rendered).toEqual({ kind: 'none' });
   });
 
   it('a hook that throws is reported and the event still renders the others', async () => {
     const engine = createEngine({
-      config: { hooks: [defineHook({ name: 'boom', on: { 'tool:after': () => { throw new Error('boom'); } } }), defineHook({ name: 'fine', on: { 'tool:after': () => ({ context: 'still here' }) } })] },
+      config: {
+        hooks: [
+          defineHook({
+            name: 'boom',
+            on: {
+              'tool:after': () => {
+                throw new Error('boom');
+              },
+            },
+          }),
+          defineHook({ name: 'fine', on: { 'tool:after': () => ({ context: 'still here' }) } }),
+        ],
+      },
       projectDir: '/work/project',
       host: 'claude-code',
       stateStore: createMemoryStateStore(),
       eventLog: createMemoryEventLog(),
       logger: silentLogger,
     });
-    const result = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash' }) as AnyHookInput);
+    const result = await dispatchEvent(
+      engine,
+      'PostToolUse',
+      inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash' }) as AnyHookInput,
+    );
     expect(result.errors).toEqual([expect.objectContaining({ hookName: 'boom', message: 'boom' })]);
     expect(result.rendered).toMatchObject({ value: { hookSpecificOutput: { additionalContext: 'still here' } } });
   });
 });
 
 describe('sub-agent hand-off', () => {
-  const agentResponse = { agentId: 'agent-7', agentType: 'Explore', content: [{ type: 'text', text: 'a very long report …' }], totalToolUseCount: 4 };
+  const agentResponse = {
+    agentId: 'agent-7',
+    agentType: 'Explore',
+    content: [{ type: 'text', text: 'a very long report …' }],
+    totalToolUseCount: 4,
+  };
 
   it('SubagentStop → phase:end; the new output replaces the Agent tool output on PostToolUse (updatedToolOutput)', async () => {
     const stateStore = createMemoryStateStore();
     const { engine, calls } = recordingEngine({ 'phase:end': { value: 'context_summary: PROCEED', context: 'hand-off kept' } }, stateStore);
-    const stop = await dispatchEvent(engine, 'SubagentStop', inputSchemas.SubagentStop.parse({ ...base, agent_id: 'agent-7', agent_type: 'Explore', agent_transcript_path: '/tmp/agent.jsonl', last_assistant_message: 'a very long report …', stop_hook_active: false }) as AnyHookInput);
-    expect(calls[0]).toMatchObject({ point: 'phase:end', payload: { output: 'a very long report …', taskId: 'agent-7', phase: 'Explore', agentType: 'Explore', agentTranscriptPath: '/tmp/agent.jsonl' } });
+    const stop = await dispatchEvent(
+      engine,
+      'SubagentStop',
+      inputSchemas.SubagentStop.parse({
+        ...base,
+        agent_id: 'agent-7',
+        agent_type: 'Explore',
+        agent_transcript_path: '/tmp/agent.jsonl',
+        last_assistant_message: 'a very long report …',
+        stop_hook_active: false,
+      }) as AnyHookInput,
+    );
+    expect(calls[0]).toMatchObject({
+      point: 'phase:end',
+      payload: {
+        output: 'a very long report …',
+        taskId: 'agent-7',
+        phase: 'Explore',
+        agentType: 'Explore',
+        agentTranscriptPath: '/tmp/agent.jsonl',
+      },
+    });
     // Nothing goes to the sub-agent itself.
     expect(stop.rendered).toEqual({ kind: 'none' });
 
-    const post = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_input: { prompt: 'explore' }, tool_response: agentResponse }) as AnyHookInput);
+    const post = await dispatchEvent(
+      engine,
+      'PostToolUse',
+      inputSchemas.PostToolUse.parse({
+        ...base,
+        tool_name: 'Agent',
+        tool_input: { prompt: 'explore' },
+        tool_response: agentResponse,
+      }) as AnyHookInput,
+    );
     expect(post.rendered).toEqual({
       kind: 'json',
-      value: { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'hand-off kept', updatedToolOutput: { ...agentResponse, content: [{ type: 'text', text: 'context_summary: PROCEED' }] } } },
+      value: {
+        hookSpecificOutput: {
+          hookEventName: 'PostToolUse',
+          additionalContext: 'hand-off kept',
+          updatedToolOutput: { ...agentResponse, content: [{ type: 'text', text: 'context_summary: PROCEED' }] },
+        },
+      },
     });
     // Consumed once.
-    const again = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_response: agentResponse }) as AnyHookInput);
+    const again = await dispatchEvent(
+      engine,
+      'PostToolUse',
+      inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_response: agentResponse }) as AnyHookInput,
+    );
     expect(again.rendered).toEqual({ kind: 'none' });
     expect((await stateStore.read<{ handoffs?: object }>('session-1', ADAPTER_NAMESPACE))?.handoffs).toEqual({});
   });
@@ -247,7 +419,17 @@ describe('sub-agent hand-off', () => {
   it('SubagentStop of compaction (empty agent_type, Claude Code 2.1.330) is no phase: no phase:end, no hand-off', async () => {
     const stateStore = createMemoryStateStore();
     const { engine, calls } = recordingEngine({ 'phase:end': { value: 'summary', context: 'hand-off' } }, stateStore);
-    const stop = await dispatchEvent(engine, 'SubagentStop', inputSchemas.SubagentStop.parse({ ...base, agent_id: 'ad44b50373bdb47d6', agent_type: '', last_assistant_message: '<summary>S</summary>', stop_hook_active: false }) as AnyHookInput);
+    const stop = await dispatchEvent(
+      engine,
+      'SubagentStop',
+      inputSchemas.SubagentStop.parse({
+        ...base,
+        agent_id: 'ad44b50373bdb47d6',
+        agent_type: '',
+        last_assistant_message: '<summary>S</summary>',
+        stop_hook_active: false,
+      }) as AnyHookInput,
+    );
     expect(calls).toEqual([]);
     expect(stop.rendered).toEqual({ kind: 'none' });
     expect((await stateStore.read<{ handoffs?: object }>('session-1', ADAPTER_NAMESPACE))?.handoffs).toBeUndefined();
@@ -255,8 +437,16 @@ describe('sub-agent hand-off', () => {
 
   it('leaves the Agent output alone when no plugin changed the hand-off', async () => {
     const { engine } = recordingEngine();
-    await dispatchEvent(engine, 'SubagentStop', inputSchemas.SubagentStop.parse({ ...base, agent_id: 'agent-7', last_assistant_message: 'report' }) as AnyHookInput);
-    const post = await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_response: agentResponse }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'SubagentStop',
+      inputSchemas.SubagentStop.parse({ ...base, agent_id: 'agent-7', last_assistant_message: 'report' }) as AnyHookInput,
+    );
+    const post = await dispatchEvent(
+      engine,
+      'PostToolUse',
+      inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Agent', tool_response: agentResponse }) as AnyHookInput,
+    );
     expect(post.rendered).toEqual({ kind: 'none' });
   });
 
@@ -288,25 +478,45 @@ describe('adapter state', () => {
   it('is read once per event, however many points it emits, and again after the event changed it', async () => {
     const { store, reads } = countingStore();
     const { engine, calls } = recordingEngine({}, store);
-    await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'startup', model: 'claude-opus-4-1' }) as AnyHookInput);
-    await dispatchEvent(engine, 'UserPromptSubmit', inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/not-a-command please' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'SessionStart',
+      inputSchemas.SessionStart.parse({ ...base, source: 'startup', model: 'claude-opus-4-1' }) as AnyHookInput,
+    );
+    await dispatchEvent(
+      engine,
+      'UserPromptSubmit',
+      inputSchemas.UserPromptSubmit.parse({ ...base, prompt: '/not-a-command please' }) as AnyHookInput,
+    );
     const before = reads();
     // PostToolUse: the held prompt is looked for and emitted (prompt:submit), then tool:after; both carry the model.
-    await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'PostToolUse',
+      inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }) as AnyHookInput,
+    );
     expect(calls.slice(-2).map((call) => [call.point, call.payload.model])).toEqual([
       ['prompt:submit', 'claude-opus-4-1'],
       ['tool:after', 'claude-opus-4-1'],
     ]);
     expect(reads() - before).toBe(2); // once before taking the held prompt, once after taking it changed the state
     const afterTaking = reads();
-    await dispatchEvent(engine, 'PostToolUse', inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }) as AnyHookInput);
+    await dispatchEvent(
+      engine,
+      'PostToolUse',
+      inputSchemas.PostToolUse.parse({ ...base, tool_name: 'Bash', tool_input: {}, tool_response: 'ok' }) as AnyHookInput,
+    );
     expect(reads() - afterTaking).toBe(1);
   });
 
   it('a read that fails is one error, not one per point', async () => {
     const { store } = countingStore(true);
     const { engine, calls } = recordingEngine({}, store);
-    const result = await dispatchEvent(engine, 'SessionStart', inputSchemas.SessionStart.parse({ ...base, source: 'compact' }) as AnyHookInput);
+    const result = await dispatchEvent(
+      engine,
+      'SessionStart',
+      inputSchemas.SessionStart.parse({ ...base, source: 'compact' }) as AnyHookInput,
+    );
     expect(calls.map((call) => call.point)).toEqual(['session:start', 'compact:after']);
     expect(result.errors.map((error) => error.message)).toEqual(['could not read adapter state: planted link']);
   });
@@ -331,7 +541,12 @@ describe('sub-agent transcripts', () => {
         '{"type":"assistant", broken',
       ].join('\n'),
     );
-    const { calls } = await dispatch('SubagentStop', { agent_id: 'agent-1', agent_type: 'Explore', agent_transcript_path: file, stop_hook_active: false });
+    const { calls } = await dispatch('SubagentStop', {
+      agent_id: 'agent-1',
+      agent_type: 'Explore',
+      agent_transcript_path: file,
+      stop_hook_active: false,
+    });
     expect(calls.find((call) => call.point === 'phase:end')?.payload).toMatchObject({ output: 'final report' });
   });
 
@@ -341,7 +556,12 @@ describe('sub-agent transcripts', () => {
     execFileSync('mkfifo', [fifo]);
     // A blocking open would never return: nothing writes to this FIFO.
     for (const transcript of [fifo, directory]) {
-      const { calls } = await dispatch('SubagentStop', { agent_id: 'agent-1', agent_type: 'Explore', agent_transcript_path: transcript, stop_hook_active: false });
+      const { calls } = await dispatch('SubagentStop', {
+        agent_id: 'agent-1',
+        agent_type: 'Explore',
+        agent_transcript_path: transcript,
+        stop_hook_active: false,
+      });
       expect(calls.find((call) => call.point === 'phase:end')?.payload).toMatchObject({ output: '' });
     }
   });

@@ -53,7 +53,12 @@ export interface DispatchOptions {
  * failures never throw (the engine reports and skips them); adapter state errors are
  * reported as errors and otherwise ignored.
  */
-export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput, options: DispatchOptions = {}): Promise<DispatchResult> {
+export async function dispatchEvent(
+  engine: Engine,
+  event: MappedEvent,
+  input: AnyHookInput,
+  options: DispatchOptions = {},
+): Promise<DispatchResult> {
   // Built by assignment, as the payloads below: a conditional spread makes an object per field (a replay dispatches some 500 events).
   const common: Common = { sessionId: input.session_id };
   if (input.cwd !== undefined) common.cwd = input.cwd;
@@ -61,7 +66,8 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
   const dispatch = new Dispatch(engine, common, options.signal);
   const { errors, result } = dispatch;
 
-  if (options.startSession && event !== 'SessionStart') dispatch.absorb(await dispatch.emit('session:start', { source: options.startSession }));
+  if (options.startSession && event !== 'SessionStart')
+    dispatch.absorb(await dispatch.emit('session:start', { source: options.startSession }));
   // A slash prompt held back on UserPromptSubmit that Claude Code did not expand: the command
   // does not exist (or is not loaded), so the prompt went to the model as plain text.
   if (event !== 'UserPromptExpansion' && engine.has('prompt:submit')) {
@@ -78,7 +84,13 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       const start = input as HookInputOf<'SessionStart'>;
       if (start.model) await dispatch.update((state) => ({ ...state, model: start.model }));
       const source = sessionSource(start.source);
-      dispatch.absorb(await dispatch.emit('session:start', { source, ...(start.model ? { model: start.model } : {}), ...(typeof start.context_tokens === 'number' && start.context_tokens >= 0 ? { contextTokens: start.context_tokens } : {}) }));
+      dispatch.absorb(
+        await dispatch.emit('session:start', {
+          source,
+          ...(start.model ? { model: start.model } : {}),
+          ...(typeof start.context_tokens === 'number' && start.context_tokens >= 0 ? { contextTokens: start.context_tokens } : {}),
+        }),
+      );
       if (source === 'compact') dispatch.absorb(await emitCompactAfter(dispatch, {}));
       break;
     }
@@ -99,7 +111,12 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       const expansion = input as HookInputOf<'UserPromptExpansion'>;
       const args = expansion.command_args ?? '';
       const held = engine.has('prompt:submit') ? await takePendingPrompt(dispatch) : undefined;
-      dispatch.absorb(await dispatch.emit('prompt:submit', { prompt: expansion.prompt ?? held ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`, command: { name: expansion.command_name, args } }));
+      dispatch.absorb(
+        await dispatch.emit('prompt:submit', {
+          prompt: expansion.prompt ?? held ?? `/${expansion.command_name}${args ? ` ${args}` : ''}`,
+          command: { name: expansion.command_name, args },
+        }),
+      );
       break;
     }
     case 'PreToolUse': {
@@ -111,7 +128,12 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     }
     case 'PostToolUse': {
       const tool = input as HookInputOf<'PostToolUse'>;
-      const payload: PointInputOf<'tool:after'> = { toolName: tool.tool_name, input: tool.tool_input, output: tool.tool_response, ok: true };
+      const payload: PointInputOf<'tool:after'> = {
+        toolName: tool.tool_name,
+        input: tool.tool_input,
+        output: tool.tool_response,
+        ok: true,
+      };
       if (tool.tool_use_id) payload.toolUseId = tool.tool_use_id;
       if (typeof tool.duration_ms === 'number' && tool.duration_ms >= 0) payload.durationMs = tool.duration_ms;
       const after = await dispatch.emit('tool:after', payload);
@@ -148,7 +170,12 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
         ...state,
         compaction: { trigger, startedAt: new Date(engine.services.clock.now()).toISOString() },
       }));
-      dispatch.absorb(await dispatch.emit('compact:before', { trigger, ...(compact.custom_instructions ? { instructions: compact.custom_instructions } : {}) }));
+      dispatch.absorb(
+        await dispatch.emit('compact:before', {
+          trigger,
+          ...(compact.custom_instructions ? { instructions: compact.custom_instructions } : {}),
+        }),
+      );
       break;
     }
     case 'PostCompact': {
@@ -166,7 +193,10 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
       // Claude Code 2.1.330 runs compaction as a sub-agent with an empty agent_type. No Agent
       // tool call waits for its result, so it is no phase of the user's work and leaves no hand-off.
       if (stop.agent_type === '') break;
-      const output = stop.last_assistant_message ?? (stop.agent_transcript_path ? await readLastAssistantText(stop.agent_transcript_path) : undefined) ?? '';
+      const output =
+        stop.last_assistant_message ??
+        (stop.agent_transcript_path ? await readLastAssistantText(stop.agent_transcript_path) : undefined) ??
+        '';
       const merged = await dispatch.emit('phase:end', {
         output,
         ...(stop.agent_id ? { taskId: stop.agent_id } : {}),
@@ -180,7 +210,11 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
         const now = engine.services.clock.now();
         await dispatch.update((state) => {
           const handoffs = Object.fromEntries(Object.entries(state.handoffs ?? {}).filter(([, entry]) => now - entry.at < HANDOFF_TTL_MS));
-          handoffs[agentId] = { ...(merged.value !== undefined ? { summary: merged.value as string } : {}), ...(merged.context ? { context: merged.context } : {}), at: now };
+          handoffs[agentId] = {
+            ...(merged.value !== undefined ? { summary: merged.value as string } : {}),
+            ...(merged.context ? { context: merged.context } : {}),
+            at: now,
+          };
           return { ...state, handoffs };
         });
       }
@@ -189,7 +223,10 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     }
     case 'Stop': {
       const stop = input as HookInputOf<'Stop'>;
-      const merged = await dispatch.emit('agent:stop', { ...(stop.last_assistant_message ? { lastMessage: stop.last_assistant_message } : {}), ...(stop.stop_hook_active !== undefined ? { stopHookActive: stop.stop_hook_active } : {}) });
+      const merged = await dispatch.emit('agent:stop', {
+        ...(stop.last_assistant_message ? { lastMessage: stop.last_assistant_message } : {}),
+        ...(stop.stop_hook_active !== undefined ? { stopHookActive: stop.stop_hook_active } : {}),
+      });
       dispatch.absorb(merged);
       // Context on Stop makes Claude continue the turn; once it already continues because of a
       // Stop hook, more context could loop, so it is dropped (a block still passes: Claude Code caps those).
@@ -246,7 +283,12 @@ class Dispatch {
     try {
       value = await this.engine.services.stateStore.read<AdapterState>(this.common.sessionId, ADAPTER_NAMESPACE);
     } catch (error) {
-      this.errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not read adapter state: ${(error as Error).message}` });
+      this.errors.push({
+        pluginName: 'hookwise',
+        hookName: 'adapter-state',
+        kind: 'error',
+        message: `could not read adapter state: ${(error as Error).message}`,
+      });
     }
     this.stateRead = { value };
     return value;
@@ -272,7 +314,10 @@ class Dispatch {
  * PostCompact both report a compaction, and either may be missing depending on the Claude Code
  * version and mode: both emit, and core's engine runs the hooks once per compaction.
  */
-async function emitCompactAfter(dispatch: Dispatch, fields: { trigger?: 'manual' | 'auto'; summary?: string }): Promise<MergedOutcome | undefined> {
+async function emitCompactAfter(
+  dispatch: Dispatch,
+  fields: { trigger?: 'manual' | 'auto'; summary?: string },
+): Promise<MergedOutcome | undefined> {
   if (!dispatch.engine.has('compact:after')) return undefined;
   const trigger = fields.trigger ?? (await dispatch.adapterState())?.compaction?.trigger;
   return dispatch.emit('compact:after', { ...(trigger ? { trigger } : {}), ...(fields.summary ? { summary: fields.summary } : {}) });
@@ -285,12 +330,22 @@ function sessionSource(source: string | undefined): 'startup' | 'resume' | 'clea
   return 'startup';
 }
 
-async function updateState(engine: Engine, sessionId: string, errors: HookFailure[], change: (state: AdapterState) => AdapterState): Promise<boolean> {
+async function updateState(
+  engine: Engine,
+  sessionId: string,
+  errors: HookFailure[],
+  change: (state: AdapterState) => AdapterState,
+): Promise<boolean> {
   try {
     await engine.services.stateStore.update<AdapterState>(sessionId, ADAPTER_NAMESPACE, (current) => change(current ?? {}));
     return true;
   } catch (error) {
-    errors.push({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message: `could not update adapter state: ${(error as Error).message}` });
+    errors.push({
+      pluginName: 'hookwise',
+      hookName: 'adapter-state',
+      kind: 'error',
+      message: `could not update adapter state: ${(error as Error).message}`,
+    });
     return false;
   }
 }
@@ -345,9 +400,13 @@ function agentIdOf(response: unknown): string | undefined {
  * shapes it as `{ agentId, content: [{ type: "text", text }], totalToolUseCount, … }`; the rest is kept.
  */
 export function replaceAgentOutput(response: unknown, summary: string): unknown {
-  if (typeof response === 'object' && response !== null && !Array.isArray(response) && Array.isArray((response as { content?: unknown }).content)) {
+  if (
+    typeof response === 'object' &&
+    response !== null &&
+    !Array.isArray(response) &&
+    Array.isArray((response as { content?: unknown }).content)
+  ) {
     return { ...(response as Record<string, unknown>), content: [{ type: 'text', text: summary }] };
   }
   return summary;
 }
-

@@ -50,7 +50,7 @@ describe('parseHookInput: the quick check agrees with the zod schemas', () => {
     }
   });
 
-  it('refuses what is not an object with the schema\'s message', () => {
+  it("refuses what is not an object with the schema's message", () => {
     for (const raw of [null, [], 'text', 3]) {
       const result = parseHookInput('PostToolUse', raw);
       expect(result.ok).toBe(false);

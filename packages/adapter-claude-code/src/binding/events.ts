@@ -82,7 +82,10 @@ export function isMappedEvent(value: unknown): value is MappedEvent {
 
 /** The events `hookwise init` registers for plugins listening on a point: derived from EVENT_POINTS. */
 export const POINT_EVENTS: Record<PointName, readonly MappedEvent[]> = Object.fromEntries(
-  (Object.keys(points) as PointName[]).map((point) => [point, (Object.keys(EVENT_POINTS) as MappedEvent[]).filter((event) => (EVENT_POINTS[event] as readonly PointName[]).includes(point))]),
+  (Object.keys(points) as PointName[]).map((point) => [
+    point,
+    (Object.keys(EVENT_POINTS) as MappedEvent[]).filter((event) => (EVENT_POINTS[event] as readonly PointName[]).includes(point)),
+  ]),
 ) as unknown as Record<PointName, readonly MappedEvent[]>;
 
 /**
@@ -110,8 +113,22 @@ const INPUT_FIELDS = {
   UserPromptSubmit: { ...BASE_FIELDS, prompt: 'string' },
   UserPromptExpansion: { ...BASE_FIELDS, prompt: 'string?', command_name: 'string', command_args: 'string?', expansion_type: 'string?' },
   PreToolUse: { ...BASE_FIELDS, tool_name: 'string', tool_input: 'unknown?', tool_use_id: 'string?' },
-  PostToolUse: { ...BASE_FIELDS, tool_name: 'string', tool_input: 'unknown?', tool_response: 'unknown?', tool_use_id: 'string?', duration_ms: 'number?' },
-  PostToolUseFailure: { ...BASE_FIELDS, tool_name: 'string', tool_input: 'unknown?', tool_use_id: 'string?', error: 'unknown?', duration_ms: 'number?' },
+  PostToolUse: {
+    ...BASE_FIELDS,
+    tool_name: 'string',
+    tool_input: 'unknown?',
+    tool_response: 'unknown?',
+    tool_use_id: 'string?',
+    duration_ms: 'number?',
+  },
+  PostToolUseFailure: {
+    ...BASE_FIELDS,
+    tool_name: 'string',
+    tool_input: 'unknown?',
+    tool_use_id: 'string?',
+    error: 'unknown?',
+    duration_ms: 'number?',
+  },
   PreCompact: { ...BASE_FIELDS, trigger: 'string?', custom_instructions: 'text?' },
   PostCompact: { ...BASE_FIELDS, trigger: 'string?', compact_summary: 'text?' },
   SubagentStop: { ...BASE_FIELDS, stop_hook_active: 'boolean?', agent_transcript_path: 'string?', last_assistant_message: 'text?' },
@@ -140,7 +157,11 @@ const schemaOfKind: { [K in FieldKind]: () => SchemaOfKind[K] } = {
 };
 
 const schemaOf = <F extends Fields>(fields: F) =>
-  z.looseObject(Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, schemaOfKind[kind]()])) as { -readonly [K in keyof F]: SchemaOfKind[F[K]] });
+  z.looseObject(
+    Object.fromEntries(Object.entries(fields).map(([name, kind]) => [name, schemaOfKind[kind]()])) as {
+      -readonly [K in keyof F]: SchemaOfKind[F[K]];
+    },
+  );
 
 /** Whether a value passes a field kind, as its zod schema would judge it (z.number() takes finite numbers only). */
 function fits(kind: FieldKind, value: unknown): boolean {
@@ -165,7 +186,8 @@ type InputSchemas = { readonly [E in MappedEvent]: ReturnType<typeof schemaOf<(t
 // Built on first use, one event at a time, and only for input the quick check refused (to word
 // what is wrong): building zod schemas costs a hook call more start-up time than the call itself.
 const builtInputSchemas: { -readonly [E in MappedEvent]?: InputSchemas[E] } = {};
-const inputSchemaOf = <E extends MappedEvent>(event: E): InputSchemas[E] => (builtInputSchemas[event] ??= schemaOf(INPUT_FIELDS[event]) as never) as InputSchemas[E];
+const inputSchemaOf = <E extends MappedEvent>(event: E): InputSchemas[E] =>
+  (builtInputSchemas[event] ??= schemaOf(INPUT_FIELDS[event]) as never) as InputSchemas[E];
 
 /** The input schema of each mapped event (unknown fields pass through), built when first read. */
 export const inputSchemas = {
@@ -212,7 +234,10 @@ export type AnyHookInput = HookInputOf<MappedEvent>;
  * is, with no zod schema built (the common case, and the one a hook call pays for at start-up);
  * anything else goes through the event's zod schema, whose message says what is wrong.
  */
-export function parseHookInput<E extends MappedEvent>(event: E, raw: unknown): { ok: true; data: HookInputOf<E> } | { ok: false; message: string } {
+export function parseHookInput<E extends MappedEvent>(
+  event: E,
+  raw: unknown,
+): { ok: true; data: HookInputOf<E> } | { ok: false; message: string } {
   if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
     const record = raw as Record<string, unknown>;
     const fields: Fields = INPUT_FIELDS[event];

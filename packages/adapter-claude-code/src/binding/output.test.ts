@@ -11,13 +11,22 @@ const events = Object.keys(EVENT_POINTS) as MappedEvent[];
  * stdout; systemMessage not on events that discard it; blocks in each event's own form.
  */
 describe('renderOutput', () => {
-  it.each(['SessionStart', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'] as const)('%s: context → hookSpecificOutput.additionalContext', (event) => {
-    expect(renderOutput(event, { context: 'remember X' })).toEqual({ kind: 'json', value: { hookSpecificOutput: { hookEventName: event, additionalContext: 'remember X' } } });
-  });
+  it.each(['SessionStart', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop'] as const)(
+    '%s: context → hookSpecificOutput.additionalContext',
+    (event) => {
+      expect(renderOutput(event, { context: 'remember X' })).toEqual({
+        kind: 'json',
+        value: { hookSpecificOutput: { hookEventName: event, additionalContext: 'remember X' } },
+      });
+    },
+  );
 
   it('PreCompact: context → plain stdout (the compaction instructions), never JSON', () => {
     expect(renderOutput('PreCompact', { context: 'keep /babysit', notice: 'ignored' })).toEqual({ kind: 'text', value: 'keep /babysit' });
-    expect(renderOutput('PreCompact', { context: '{"looks":"like json"}' })).toEqual({ kind: 'text', value: 'Compaction instructions:\n{"looks":"like json"}' });
+    expect(renderOutput('PreCompact', { context: '{"looks":"like json"}' })).toEqual({
+      kind: 'text',
+      value: 'Compaction instructions:\n{"looks":"like json"}',
+    });
   });
 
   it.each(['PostCompact', 'SessionEnd', 'SubagentStop'] as const)('%s: context is not emitted (no channel to the model)', (event) => {
@@ -28,9 +37,12 @@ describe('renderOutput', () => {
     expect(renderOutput(event, { notice: 'Consider /compact' })).toEqual({ kind: 'json', value: { systemMessage: 'Consider /compact' } });
   });
 
-  it.each(['PreCompact', 'PostCompact', 'SessionEnd'] as const)('%s: notice is dropped (Claude Code discards systemMessage there)', (event) => {
-    expect(renderOutput(event, { notice: 'x' })).toEqual({ kind: 'none' });
-  });
+  it.each(['PreCompact', 'PostCompact', 'SessionEnd'] as const)(
+    '%s: notice is dropped (Claude Code discards systemMessage there)',
+    (event) => {
+      expect(renderOutput(event, { notice: 'x' })).toEqual({ kind: 'none' });
+    },
+  );
 
   it('PreToolUse: block → permissionDecision deny with the reason', () => {
     expect(renderOutput('PreToolUse', { block: { reason: 'no rm -rf' } })).toEqual({
@@ -39,12 +51,21 @@ describe('renderOutput', () => {
     });
   });
 
-  it.each(['UserPromptSubmit', 'UserPromptExpansion', 'Stop', 'PreCompact'] as const)('%s: block → decision "block" with the reason', (event) => {
-    expect(renderOutput(event, { block: { reason: 'because' } })).toEqual({ kind: 'json', value: { decision: 'block', reason: 'because' } });
-  });
+  it.each(['UserPromptSubmit', 'UserPromptExpansion', 'Stop', 'PreCompact'] as const)(
+    '%s: block → decision "block" with the reason',
+    (event) => {
+      expect(renderOutput(event, { block: { reason: 'because' } })).toEqual({
+        kind: 'json',
+        value: { decision: 'block', reason: 'because' },
+      });
+    },
+  );
 
   it('PreCompact: a block wins over instructions', () => {
-    expect(renderOutput('PreCompact', { block: { reason: 'not now' }, context: 'keep X' })).toEqual({ kind: 'json', value: { decision: 'block', reason: 'not now' } });
+    expect(renderOutput('PreCompact', { block: { reason: 'not now' }, context: 'keep X' })).toEqual({
+      kind: 'json',
+      value: { decision: 'block', reason: 'not now' },
+    });
   });
 
   it.each(['SessionStart', 'PostToolUse', 'SessionEnd', 'PostCompact'] as const)('%s: a block has no form and is not emitted', (event) => {
@@ -61,7 +82,10 @@ describe('renderOutput', () => {
 
   it('combines context, notice and a replaced output in one object', () => {
     const rendered = renderOutput('PostToolUse', { context: 'c', notice: 'n', updatedToolOutput: 'u' });
-    expect(rendered).toEqual({ kind: 'json', value: { systemMessage: 'n', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'c', updatedToolOutput: 'u' } } });
+    expect(rendered).toEqual({
+      kind: 'json',
+      value: { systemMessage: 'n', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'c', updatedToolOutput: 'u' } },
+    });
     expect(JSON.parse(serializeOutput(rendered))).toEqual((rendered as { value: unknown }).value);
   });
 
@@ -73,7 +97,11 @@ describe('renderOutput', () => {
 
   it('keeps every string under the 10,000-character cap', () => {
     const long = 'a'.repeat(25_000);
-    const rendered = renderOutput('PostToolUse', { context: long, notice: long, updatedToolOutput: { content: [{ type: 'text', text: long }] } });
+    const rendered = renderOutput('PostToolUse', {
+      context: long,
+      notice: long,
+      updatedToolOutput: { content: [{ type: 'text', text: long }] },
+    });
     const strings: string[] = [];
     JSON.parse(serializeOutput(rendered), (_key, value: unknown) => (typeof value === 'string' && strings.push(value), value));
     expect(Math.max(...strings.map((text) => text.length))).toBeLessThan(OUTPUT_CHARACTER_CAP);
@@ -98,7 +126,14 @@ describe('capText', () => {
 });
 
 describe('notices in Claude Code’s terms', () => {
-  const notice = (statement: string, actions: MergedNotice['actions'] = []): MergedNotice => ({ text: statement, statement, about: [], actions, pluginName: 'p', hookName: 'tool:after' });
+  const notice = (statement: string, actions: MergedNotice['actions'] = []): MergedNotice => ({
+    text: statement,
+    statement,
+    about: [],
+    actions,
+    pluginName: 'p',
+    hookName: 'tool:after',
+  });
 
   it('words the compact action as its /compact command and a plugin command as its command line', () => {
     const suggestion = notice('Context at 71% (141,369 / 200,000 tokens).', [
@@ -111,7 +146,9 @@ describe('notices in Claude Code’s terms', () => {
   });
 
   it('keeps the engine’s host-neutral text under the Agent SDK', () => {
-    expect(noticeOf({ notice: 'neutral', notices: [notice('statement', [{ label: 'Compact now', hostAction: 'compact' }])] }, 'agent-sdk')).toBe('neutral');
+    expect(
+      noticeOf({ notice: 'neutral', notices: [notice('statement', [{ label: 'Compact now', hostAction: 'compact' }])] }, 'agent-sdk'),
+    ).toBe('neutral');
   });
 
   it('is undefined without notices', () => {

@@ -53,7 +53,6 @@ export interface EventResult {
   updatedToolOutput?: unknown;
 }
 
-
 /**
  * The notices of an outcome as the user sees them. Under Claude Code: each plugin's statement,
  * then its offers in Claude Code's terms (plugins word no host's commands), joined the way the
@@ -63,7 +62,8 @@ export interface EventResult {
 export function noticeOf(merged: Pick<MergedOutcome, 'notice' | 'notices'> | undefined, host: string): string | undefined {
   if (host !== 'claude-code') return merged?.notice;
   let text: string | undefined;
-  for (const notice of merged?.notices ?? []) text = joinText(text, noticeText({ text: notice.statement, actions: notice.actions }, CLAUDE_CODE_WORDING), 'notice');
+  for (const notice of merged?.notices ?? [])
+    text = joinText(text, noticeText({ text: notice.statement, actions: notice.actions }, CLAUDE_CODE_WORDING), 'notice');
   return text;
 }
 
@@ -71,7 +71,15 @@ export function noticeOf(merged: Pick<MergedOutcome, 'notice' | 'notices'> | und
 export type RenderedOutput = { kind: 'json'; value: HookJsonOutput } | { kind: 'text'; value: string } | { kind: 'none' };
 
 /** Events whose `hookSpecificOutput.additionalContext` reaches the model. */
-const CONTEXT_EVENTS = new Set<MappedEvent>(['SessionStart', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
+const CONTEXT_EVENTS = new Set<MappedEvent>([
+  'SessionStart',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+]);
 /** Events that discard `systemMessage` (or all JSON). */
 const NO_NOTICE_EVENTS = new Set<MappedEvent>(['PreCompact', 'PostCompact', 'SessionEnd']);
 /** Events with a top-level `decision: "block"`. */
@@ -107,7 +115,11 @@ export function renderOutput(event: MappedEvent, result: EventResult): RenderedO
     if (event === 'PreCompact') {
       // A block has already been decided above; instructions would be moot then.
       // Text that starts like JSON would be parsed as (invalid) hook JSON instead of used as instructions.
-      if (output.decision === undefined) return { kind: 'text', value: capText(result.context.trimStart().startsWith('{') ? `Compaction instructions:\n${result.context}` : result.context) };
+      if (output.decision === undefined)
+        return {
+          kind: 'text',
+          value: capText(result.context.trimStart().startsWith('{') ? `Compaction instructions:\n${result.context}` : result.context),
+        };
     } else if (CONTEXT_EVENTS.has(event)) {
       specific.additionalContext = capText(result.context);
     }
@@ -128,7 +140,8 @@ export function renderOutput(event: MappedEvent, result: EventResult): RenderedO
 function capStrings(value: unknown): unknown {
   if (typeof value === 'string') return capText(value);
   if (Array.isArray(value)) return value.map(capStrings);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, capStrings(inner)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, capStrings(inner)]));
   return value;
 }
 

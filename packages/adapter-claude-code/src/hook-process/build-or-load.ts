@@ -2,9 +2,28 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import { acquireFileLock, checkDirectoryChain, type HeldLock } from '@hookwise/core/fs';
-import { buildRunBundle, bundlePathOf, cacheDirOf, isManifestFresh, MANIFEST_NAME, markFailed, readManifest, recentWriteFailure, type BundleManifest } from './bundle.js';
+import {
+  buildRunBundle,
+  bundlePathOf,
+  cacheDirOf,
+  isManifestFresh,
+  MANIFEST_NAME,
+  markFailed,
+  readManifest,
+  recentWriteFailure,
+  type BundleManifest,
+} from './bundle.js';
 import { runtimeFile } from './package-files.js';
-import { escapeControl, findProjectConfig, logCliRecord, remainingCallTime, resolveProjectDir, runHookProcess, runHookWithinDeadline, type RunRequest } from './hook-call.js';
+import {
+  escapeControl,
+  findProjectConfig,
+  logCliRecord,
+  remainingCallTime,
+  resolveProjectDir,
+  runHookProcess,
+  runHookWithinDeadline,
+  type RunRequest,
+} from './hook-call.js';
 
 /**
  * The path `bin/hookwise.cjs` takes when the project's bundle is missing or stale: build it,
@@ -20,8 +39,12 @@ export async function runBuildOrLoad(request: RunRequest, options: { bundleFaile
     if (linked) {
       // Nothing may be read, written or loaded through it: state, log and the run bundle (code
       // hookwise would run) would all live wherever it points.
-      process.stderr.write(`${escapeControl(`hookwise run ${request.event ?? ''}: refused ${linked}; hookwise never follows links inside its folder — remove it; nothing done`)}\n`);
-      return (((globalThis as Record<symbol, unknown>)[Symbol.for('hookwise.exit')] as ((code: number) => never) | undefined) ?? process.exit)(0);
+      process.stderr.write(
+        `${escapeControl(`hookwise run ${request.event ?? ''}: refused ${linked}; hookwise never follows links inside its folder — remove it; nothing done`)}\n`,
+      );
+      return (
+        ((globalThis as Record<symbol, unknown>)[Symbol.for('hookwise.exit')] as ((code: number) => never) | undefined) ?? process.exit
+      )(0);
     }
   }
   if (configFile && request.env.HOOKWISE_NO_BUNDLE !== '1') {
@@ -48,7 +71,10 @@ const LOCK_OPTIONS = { maxWaitMs: 0, staleMs: 60_000, minDelayMs: 1, maxDelayMs:
  * call must run unbundled: a build that failed for a lasting cause (recorded in the manifest
  * until a watched file changes), a disk that took no write a minute ago, or no bundle in time.
  */
-async function bundleForCall(target: { projectDir: string; configFile: string; runtime: string }, bundleFailed: boolean): Promise<LoadedBundle | undefined> {
+async function bundleForCall(
+  target: { projectDir: string; configFile: string; runtime: string },
+  bundleFailed: boolean,
+): Promise<LoadedBundle | undefined> {
   const { projectDir } = target;
   const waitUntil = Date.now() + Math.min(BUILD_WAIT_MS, remainingCallTime() / 2);
   // The bin could not load the bundle the manifest names: rebuild it once, unless it changed meanwhile.
@@ -73,7 +99,14 @@ async function bundleForCall(target: { projectDir: string; configFile: string; r
           if (lock && current && isManifestFresh(current, target) && (current.failed || current.bundle !== unloadable)) continue;
           const built = await buildRunBundle(target);
           // Builds are rare (a fresh install, a changed config or package): each one is recorded.
-          await logCliRecord(undefined, projectDir, built.ok ? { bundle: built.manifest.bundle, buildMs: built.manifest.buildMs } : { reason: built.reason, recorded: built.manifest?.failed !== undefined }, built.ok ? 'cli:bundle-built' : 'cli:bundle-failed');
+          await logCliRecord(
+            undefined,
+            projectDir,
+            built.ok
+              ? { bundle: built.manifest.bundle, buildMs: built.manifest.buildMs }
+              : { reason: built.reason, recorded: built.manifest?.failed !== undefined },
+            built.ok ? 'cli:bundle-built' : 'cli:bundle-failed',
+          );
           if (!built.ok) return undefined;
           unloadable = undefined;
           const loaded = loadBundle(projectDir, built.manifest, built.bundlePath);
@@ -107,7 +140,11 @@ async function tryBuildLock(projectDir: string): Promise<HeldLock | 'busy' | und
  * a race, not a reason to stop building); undefined when it does not load for a lasting cause,
  * which the manifest records so that calls stop trying until a watched file changes.
  */
-function loadBundle(projectDir: string, manifest: BundleManifest, bundlePath = bundlePathOf(projectDir, manifest)): LoadedBundle | 'missing' | undefined {
+function loadBundle(
+  projectDir: string,
+  manifest: BundleManifest,
+  bundlePath = bundlePathOf(projectDir, manifest),
+): LoadedBundle | 'missing' | undefined {
   if (bundlePath === undefined) return 'missing';
   try {
     return createRequire(import.meta.url)(bundlePath) as LoadedBundle;

@@ -11,7 +11,7 @@ import { CallDeadlineError, runHookProcess, runHookWithinDeadline, runWithinDead
  * stopped, named and recorded instead of running until Claude Code kills the process.
  */
 export type LazyBundledConfig =
-  | { kind: 'module'; file: string; /** Runs the config module's top level; returns its namespace. */ load: () => unknown }
+  | { kind: 'module'; file: string /** Runs the config module's top level; returns its namespace. */; load: () => unknown }
   | {
       kind: 'json';
       file: string;
@@ -48,19 +48,28 @@ export function loadBundledModules(lazy: LazyBundledConfig, timeoutMs = Number.P
       throw new ConfigError(`${what}: ${(error as Error)?.message ?? String(error)}`, { file: lazy.file, cause: error });
     }
   };
-  const each = (loaders: Record<string, () => unknown>) => Object.fromEntries(Object.entries(loaders).map(([name, loader]) => [name, load(name, loader)]));
+  const each = (loaders: Record<string, () => unknown>) =>
+    Object.fromEntries(Object.entries(loaders).map(([name, loader]) => [name, load(name, loader)]));
   return runWithinDeadline(
     (): BundledConfig =>
       lazy.kind === 'module'
         ? { kind: 'module', file: lazy.file, module: load(lazy.file, lazy.load) }
-        : { kind: 'json', file: lazy.file, plugins: each(lazy.plugins), hookModules: each(lazy.hookModules), ...(lazy.checked ? { checked: lazy.checked } : {}) },
+        : {
+            kind: 'json',
+            file: lazy.file,
+            plugins: each(lazy.plugins),
+            hookModules: each(lazy.hookModules),
+            ...(lazy.checked ? { checked: lazy.checked } : {}),
+          },
     timeoutMs,
     () => new CallDeadlineError(`${current} was still running its top level: a loop at import?`, { module: current }),
   );
 }
 
 export function runBundled(request: RunRequest, lazy: LazyBundledConfig): Promise<never> {
-  return runHookProcess(request, async (projectDir) => createEngine({ config: await configFromBundle(loadBundledModules(lazy)), projectDir, host: HOST, runSync: runHookWithinDeadline }));
+  return runHookProcess(request, async (projectDir) =>
+    createEngine({ config: await configFromBundle(loadBundledModules(lazy)), projectDir, host: HOST, runSync: runHookWithinDeadline }),
+  );
 }
 
 export type { Engine };

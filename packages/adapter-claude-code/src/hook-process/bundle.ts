@@ -3,7 +3,15 @@ import { closeSync, constants, lstatSync, openSync, readdirSync, readFileSync, r
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkDirectoryChain, fileStamps, readFileInside, stampsFresh, sweepTempFiles, writeFileAtomicInside, type FileStamp } from '@hookwise/core/fs';
+import {
+  checkDirectoryChain,
+  fileStamps,
+  readFileInside,
+  stampsFresh,
+  sweepTempFiles,
+  writeFileAtomicInside,
+  type FileStamp,
+} from '@hookwise/core/fs';
 import { checkJsonConfig, type CarriedConfig } from './checked-config.js';
 
 /**
@@ -118,12 +126,14 @@ function clearWriteFailure(projectDir: string): void {
 
 /** The same test as `bin/hookwise.cjs`: same Node, run-time and config, and no watched file changed. */
 export function isManifestFresh(manifest: BundleManifest, expected: { configFile: string; runtime: string }): boolean {
-  if (manifest.node !== process.version || manifest.configFile !== expected.configFile || manifest.runtime !== expected.runtime) return false;
+  if (manifest.node !== process.version || manifest.configFile !== expected.configFile || manifest.runtime !== expected.runtime)
+    return false;
   return stampsFresh(manifest.watched);
 }
 
 /** Decorator helpers as compilers emit them (not reflect-metadata's own `decorate` function). */
-export const DECORATED_CLASSES = /\b(?:__decorate\w*|__decoratorStart\w*|__esDecorate\w*|_ts_decorate\w*|_applyDecoratedDescriptor\w*|_decorate\w*)\b/;
+export const DECORATED_CLASSES =
+  /\b(?:__decorate\w*|__decoratorStart\w*|__esDecorate\w*|_ts_decorate\w*|_applyDecoratedDescriptor\w*|_decorate\w*)\b/;
 
 const LAZY_NAMESPACE = 'hookwise-lazy';
 const LAZY_BUILTIN_REQUEST = /^(node:)?(crypto|os)$/;
@@ -143,13 +153,19 @@ export function lazyBuiltinSource(name: string): string {
     const value = real[key];
     // Lower-case functions are plain functions (createHash, hostname); capitalised ones are classes (Hash, KeyObject): `new` and `instanceof` need the real one.
     const plainFunction = typeof value === 'function' && /^[a-z]/.test(key);
-    lines.push(plainFunction ? `export const ${key} = (...args) => load().${key}(...args);` : `export const ${key} = /* @__PURE__ */ pick(${JSON.stringify(key)});`);
+    lines.push(
+      plainFunction
+        ? `export const ${key} = (...args) => load().${key}(...args);`
+        : `export const ${key} = /* @__PURE__ */ pick(${JSON.stringify(key)});`,
+    );
   }
   lines.push('export default new Proxy({}, { get: (_target, key) => load()[key] });', '');
   return lines.join('\n');
 }
 
-export type BuildResult = { ok: true; bundlePath: string; manifest: BundleManifest } | { ok: false; reason: string; manifest?: BundleManifest };
+export type BuildResult =
+  | { ok: true; bundlePath: string; manifest: BundleManifest }
+  | { ok: false; reason: string; manifest?: BundleManifest };
 
 /**
  * Builds the bundle for `configFile` and writes it and its manifest atomically (concurrent
@@ -168,7 +184,9 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
     return { ok: false, reason: `esbuild is not available (${(error as Error).message.split('\n')[0]})` };
   }
   const watchedFiles = new Set<string>([configFile, runtime]);
-  const finish = (manifest: Omit<BundleManifest, 'watched' | 'builtAt' | 'buildMs' | 'format' | 'node' | 'runtime' | 'configFile'>): BundleManifest => ({
+  const finish = (
+    manifest: Omit<BundleManifest, 'watched' | 'builtAt' | 'buildMs' | 'format' | 'node' | 'runtime' | 'configFile'>,
+  ): BundleManifest => ({
     format: MANIFEST_FORMAT,
     node: process.version,
     runtime,
@@ -209,7 +227,10 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
     // A JSON config is checked now, with the bundle just built, so that calls skip validating
     // it and its plugins' options; the bundle is then built again carrying the result.
     const unchecked = output.outputFiles[0]?.text;
-    const carried = configFile.endsWith('.json') && coreEntry && unchecked ? await checkJsonConfig(configFile, { code: unchecked, file: path.join(cacheDir, 'run-check.cjs') }) : undefined;
+    const carried =
+      configFile.endsWith('.json') && coreEntry && unchecked
+        ? await checkJsonConfig(configFile, { code: unchecked, file: path.join(cacheDir, 'run-check.cjs') })
+        : undefined;
     if (carried) output = await compile(generateEntry(configFile, runtime, carried));
   } catch (error) {
     const errors = (error as { errors?: Array<{ text: string }> }).errors;
@@ -241,7 +262,11 @@ type Esbuild = typeof import('esbuild');
 type CompiledEntry = import('esbuild').BuildResult<{ write: false; metafile: true }>;
 
 /** Bundles a generated entry (see `generateEntry`) into one CommonJS file's text, not written. */
-export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: string; configFile: string; coreEntry: string | undefined }, entry: string): Promise<CompiledEntry> {
+export async function compileRunEntry(
+  esbuild: Esbuild,
+  options: { projectDir: string; configFile: string; coreEntry: string | undefined },
+  entry: string,
+): Promise<CompiledEntry> {
   const { projectDir, configFile, coreEntry } = options;
   const bundle = (entry: string, keepNames: boolean) =>
     esbuild.build({
@@ -278,7 +303,9 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
           setup(build: import('esbuild').PluginBuild) {
             build.onResolve({ filter: LAZY_BUILTIN_REQUEST }, (args) => {
               const name = args.path.replace(/^node:/, '');
-              return args.namespace === LAZY_NAMESPACE && args.importer === name ? { path: `node:${name}`, external: true } : { path: name, namespace: LAZY_NAMESPACE };
+              return args.namespace === LAZY_NAMESPACE && args.importer === name
+                ? { path: `node:${name}`, external: true }
+                : { path: name, namespace: LAZY_NAMESPACE };
             });
             build.onLoad({ filter: /.*/, namespace: LAZY_NAMESPACE }, (args) => ({ contents: lazyBuiltinSource(args.path), loader: 'js' }));
           },
@@ -292,7 +319,9 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
           setup(build: import('esbuild').PluginBuild) {
             const coreDir = coreEntry ? path.dirname(coreEntry) + path.sep : undefined;
             build.onResolve({ filter: /^(node:)?module$/ }, (args) =>
-              args.importer.endsWith(LAZY_MODULE) || coreDir === undefined || !args.importer.startsWith(coreDir) ? { path: 'node:module', external: true } : { path: LAZY_MODULE, namespace: 'hookwise' },
+              args.importer.endsWith(LAZY_MODULE) || coreDir === undefined || !args.importer.startsWith(coreDir)
+                ? { path: 'node:module', external: true }
+                : { path: LAZY_MODULE, namespace: 'hookwise' },
             );
             build.onLoad({ filter: new RegExp(`^${LAZY_MODULE}$`), namespace: 'hookwise' }, () => ({
               contents:
@@ -315,7 +344,10 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
                 return { path: 'ioredis', external: true };
               }
             });
-            build.onLoad({ filter: /.*/, namespace: 'hookwise-redis' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+            build.onLoad({ filter: /.*/, namespace: 'hookwise-redis' }, (args) => ({
+              contents: `module.exports = require(${JSON.stringify(args.path)});`,
+              loader: 'js',
+            }));
             build.onResolve({ filter: /.*/, namespace: 'hookwise-redis' }, (args) => ({ path: args.path, external: true }));
           },
         },
@@ -325,7 +357,12 @@ export async function compileRunEntry(esbuild: Esbuild, options: { projectDir: s
           name: 'hookwise-one-core',
           setup(build: import('esbuild').PluginBuild) {
             if (!coreEntry) return;
-            build.onResolve({ filter: /^@hookwise\/core(\/[a-z-]+)?$/ }, (args) => ({ path: args.path === '@hookwise/core' ? coreEntry : path.join(path.dirname(coreEntry), `${args.path.slice('@hookwise/core/'.length)}.js`) }));
+            build.onResolve({ filter: /^@hookwise\/core(\/[a-z-]+)?$/ }, (args) => ({
+              path:
+                args.path === '@hookwise/core'
+                  ? coreEntry
+                  : path.join(path.dirname(coreEntry), `${args.path.slice('@hookwise/core/'.length)}.js`),
+            }));
           },
         },
       ],
@@ -380,15 +417,27 @@ export function generateEntry(configFile: string, runtime: string, carried?: Car
     }
     const hooks: string[] = [];
     for (const specifier of Array.isArray(raw?.hooks) ? (raw.hooks as unknown[]) : []) {
-      if (typeof specifier === 'string') hooks.push(`${JSON.stringify(specifier)}: ${loader(path.resolve(path.dirname(configFile), specifier))}`);
+      if (typeof specifier === 'string')
+        hooks.push(`${JSON.stringify(specifier)}: ${loader(path.resolve(path.dirname(configFile), specifier))}`);
     }
-    const checked = carried ? `, checked: { text: ${JSON.stringify(carried.text)}, options: { ${Object.entries(carried.options).map(([name, source]) => `${JSON.stringify(name)}: ${source}`).join(', ')} } }` : '';
-    lines.push(`export const config = { kind: 'json', file: ${JSON.stringify(configFile)}, plugins: { ${plugins.join(', ')} }, hookModules: { ${hooks.join(', ')} }${checked} };`);
+    const checked = carried
+      ? `, checked: { text: ${JSON.stringify(carried.text)}, options: { ${Object.entries(carried.options)
+          .map(([name, source]) => `${JSON.stringify(name)}: ${source}`)
+          .join(', ')} } }`
+      : '';
+    lines.push(
+      `export const config = { kind: 'json', file: ${JSON.stringify(configFile)}, plugins: { ${plugins.join(', ')} }, hookModules: { ${hooks.join(', ')} }${checked} };`,
+    );
   } else {
     lines.push(`export const config = { kind: 'module', file: ${JSON.stringify(configFile)}, load: ${loader(configFile)} };`);
   }
   // `config`, `loadBundledModules` and `configFromBundle` are exported for the build's own config check (checked-config.ts) and bench/snapshot.mjs.
-  lines.push(`export { loadBundledModules, configFromBundle } from ${JSON.stringify(runtime)};`, `export function run(request) {`, `  return runBundled(request, config);`, `}`);
+  lines.push(
+    `export { loadBundledModules, configFromBundle } from ${JSON.stringify(runtime)};`,
+    `export function run(request) {`,
+    `  return runBundled(request, config);`,
+    `}`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

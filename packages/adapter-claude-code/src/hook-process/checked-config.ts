@@ -81,7 +81,8 @@ function loadFromSource(code: string, file: string): unknown {
   return compiled.exports;
 }
 
-const isPlainRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A JavaScript expression that evaluates to a value equal to `value` in every way a plugin
@@ -97,7 +98,8 @@ export function sourceOf(value: unknown): string | undefined {
     if (item === undefined) return 'undefined';
     if (item === null || typeof item === 'boolean' || typeof item === 'string') return JSON.stringify(item);
     if (typeof item === 'number') return Number.isFinite(item) ? (Object.is(item, -0) ? '-0' : JSON.stringify(item)) : undefined;
-    if (typeof item !== 'object' || seen.has(item) || !Object.isExtensible(item) || Object.getOwnPropertySymbols(item).length > 0) return undefined;
+    if (typeof item !== 'object' || seen.has(item) || !Object.isExtensible(item) || Object.getOwnPropertySymbols(item).length > 0)
+      return undefined;
     seen.add(item);
     const keys = Object.getOwnPropertyNames(item);
     if (Array.isArray(item)) {
@@ -115,7 +117,8 @@ export function sourceOf(value: unknown): string | undefined {
     const parts: string[] = [];
     for (const key of keys) {
       const descriptor = Object.getOwnPropertyDescriptor(item, key)!;
-      if (key === '__proto__' || !descriptor.enumerable || !('value' in descriptor) || !descriptor.writable || !descriptor.configurable) return undefined;
+      if (key === '__proto__' || !descriptor.enumerable || !('value' in descriptor) || !descriptor.writable || !descriptor.configurable)
+        return undefined;
       const part = write(descriptor.value);
       if (part === undefined) return undefined;
       parts.push(`${JSON.stringify(key)}: ${part}`);

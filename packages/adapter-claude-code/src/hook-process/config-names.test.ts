@@ -20,7 +20,8 @@ it('bin/hookwise.cjs looks for the config files core looks for, in the same orde
       rmSync(path.join(directory, name));
     }
     // Core knows no name the list lacks.
-    for (const name of ['hookwise.config.cjs', 'hookwise.config.cts', 'hookwise.config.yaml']) writeFileSync(path.join(directory, name), '');
+    for (const name of ['hookwise.config.cjs', 'hookwise.config.cts', 'hookwise.config.yaml'])
+      writeFileSync(path.join(directory, name), '');
     expect(findConfigFile(directory)).toBeUndefined();
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { defineHook } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadFactor, MAX_INPUT_BYTES, resolveProjectDir, runHook, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './hook-call.js';
+import {
+  loadFactor,
+  MAX_INPUT_BYTES,
+  resolveProjectDir,
+  runHook,
+  runHookWithinDeadline,
+  runWithinDeadline,
+  type RunRequest,
+} from './hook-call.js';
 
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
@@ -17,19 +25,46 @@ function project(withConfig = true): string {
 }
 
 const encode = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
-const request = (event: string | undefined, stdin: unknown, projectDir: string): RunRequest => ({ event, stdin: encode(stdin), env: { CLAUDE_PROJECT_DIR: projectDir }, cwd: projectDir });
+const request = (event: string | undefined, stdin: unknown, projectDir: string): RunRequest => ({
+  event,
+  stdin: encode(stdin),
+  env: { CLAUDE_PROJECT_DIR: projectDir },
+  cwd: projectDir,
+});
 
 function engineWith(projectDir: string, on: Parameters<typeof defineHook>[0]['on']): Engine {
-  return createEngine({ config: { hooks: [defineHook({ name: 'test', on })] }, projectDir, host: 'claude-code', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger });
+  return createEngine({
+    config: { hooks: [defineHook({ name: 'test', on })] },
+    projectDir,
+    host: 'claude-code',
+    stateStore: createMemoryStateStore(),
+    eventLog: createMemoryEventLog(),
+    logger: silentLogger,
+  });
 }
 
 describe('runHook', () => {
   it('prints exactly one JSON object with what the plugins returned', async () => {
     const directory = project();
-    const result = await runHook(request('PostToolUse', { session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_response: 'ok', unknown_future_field: { nested: true } }, directory), async () =>
-      engineWith(directory, { 'tool:after': () => ({ context: 'ctx', notice: 'note' }) }),
+    const result = await runHook(
+      request(
+        'PostToolUse',
+        {
+          session_id: 's1',
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Bash',
+          tool_response: 'ok',
+          unknown_future_field: { nested: true },
+        },
+        directory,
+      ),
+      async () => engineWith(directory, { 'tool:after': () => ({ context: 'ctx', notice: 'note' }) }),
     );
-    expect(result).toEqual({ stdout: JSON.stringify({ systemMessage: 'note', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'ctx' } }), stderr: [], exitCode: 0 });
+    expect(result).toEqual({
+      stdout: JSON.stringify({ systemMessage: 'note', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'ctx' } }),
+      stderr: [],
+      exitCode: 0,
+    });
   });
 
   it('prints nothing for a known event hookwise has no point for, and for a project without config', async () => {
@@ -39,9 +74,15 @@ describe('runHook', () => {
       loads++;
       return undefined;
     };
-    expect(await runHook(request('Notification', { session_id: 's1', hook_event_name: 'Notification', message: 'hi' }, directory), loader)).toEqual({ stdout: '', stderr: [], exitCode: 0 });
+    expect(
+      await runHook(request('Notification', { session_id: 's1', hook_event_name: 'Notification', message: 'hi' }, directory), loader),
+    ).toEqual({ stdout: '', stderr: [], exitCode: 0 });
     expect(loads).toBe(0);
-    expect(await runHook(request('Stop', { session_id: 's1', hook_event_name: 'Stop' }, directory), loader)).toEqual({ stdout: '', stderr: [], exitCode: 0 });
+    expect(await runHook(request('Stop', { session_id: 's1', hook_event_name: 'Stop' }, directory), loader)).toEqual({
+      stdout: '',
+      stderr: [],
+      exitCode: 0,
+    });
     expect(loads).toBe(1);
   });
 
@@ -53,7 +94,10 @@ describe('runHook', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toEqual(['hookwise run Stop: internal error, nothing done: config exploded | second line']);
-    const log = readFileSync(path.join(directory, '.hookwise', 'logs', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const log = readFileSync(path.join(directory, '.hookwise', 'logs', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(log).toEqual([expect.objectContaining({ type: 'cli:error', event: 'Stop', sessionId: 's1' })]);
   });
 
@@ -65,7 +109,11 @@ describe('runHook', () => {
       return undefined;
     });
     expect(result.exitCode).toBe(0);
-    expect(result.stderr).toEqual([expect.stringMatching(/^hookwise run Stop: error in your hookwise config, nothing done: .*hookwise\.config\.json: is not valid JSON at line 1, column 14: /)]);
+    expect(result.stderr).toEqual([
+      expect.stringMatching(
+        /^hookwise run Stop: error in your hookwise config, nothing done: .*hookwise\.config\.json: is not valid JSON at line 1, column 14: /,
+      ),
+    ]);
   });
 
   it('writes no log in a folder that does not use hookwise', async () => {
@@ -76,7 +124,10 @@ describe('runHook', () => {
 
   it('refuses input over the size limit before parsing it', async () => {
     const directory = project();
-    const result = await runHook({ ...request('PostToolUse', '', directory), stdin: new Uint8Array(MAX_INPUT_BYTES + 1) }, async () => undefined);
+    const result = await runHook(
+      { ...request('PostToolUse', '', directory), stdin: new Uint8Array(MAX_INPUT_BYTES + 1) },
+      async () => undefined,
+    );
     expect(result.stderr[0]).toMatch(/more than the 8388608 accepted/);
   });
 
@@ -84,10 +135,21 @@ describe('runHook', () => {
     const directory = project();
     let seen: unknown;
     const loader = async () => engineWith(directory, { 'tool:after': (payload) => void (seen = payload.output) });
-    const good = await runHook(request('PostToolUse', { session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_response: 'a \uFFFD b é' }, directory), loader);
+    const good = await runHook(
+      request(
+        'PostToolUse',
+        { session_id: 's1', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_response: 'a \uFFFD b é' },
+        directory,
+      ),
+      loader,
+    );
     expect(good.stderr).toEqual([]);
     expect(seen).toBe('a \uFFFD b é');
-    const bytes = Buffer.concat([Buffer.from('{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Bash","tool_response":"'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
     const padded = new Uint8Array(bytes.length + 8);
     padded.set(bytes, 4);
     for (const stdin of [bytes, padded.subarray(4, 4 + bytes.length)]) {
@@ -98,8 +160,9 @@ describe('runHook', () => {
 
   it('a plugin block is rendered, not turned into an exit code', async () => {
     const directory = project();
-    const result = await runHook(request('UserPromptSubmit', { session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'rm -rf /' }, directory), async () =>
-      engineWith(directory, { 'prompt:submit': () => ({ block: { reason: 'refused' } }) }),
+    const result = await runHook(
+      request('UserPromptSubmit', { session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'rm -rf /' }, directory),
+      async () => engineWith(directory, { 'prompt:submit': () => ({ block: { reason: 'refused' } }) }),
     );
     expect(result).toEqual({ stdout: JSON.stringify({ decision: 'block', reason: 'refused' }), stderr: [], exitCode: 0 });
   });
@@ -116,9 +179,29 @@ describe('resolveProjectDir', () => {
 
 describe('runWithinDeadline', () => {
   it('returns what the call returns, and rethrows what it throws', () => {
-    expect(runWithinDeadline(() => 42, 1_000, () => new Error('timeout'))).toBe(42);
-    expect(runWithinDeadline(() => 'no deadline', Number.POSITIVE_INFINITY, () => new Error('timeout'))).toBe('no deadline');
-    expect(() => runWithinDeadline(() => { throw new Error('own failure'); }, 1_000, () => new Error('timeout'))).toThrow('own failure');
+    expect(
+      runWithinDeadline(
+        () => 42,
+        1_000,
+        () => new Error('timeout'),
+      ),
+    ).toBe(42);
+    expect(
+      runWithinDeadline(
+        () => 'no deadline',
+        Number.POSITIVE_INFINITY,
+        () => new Error('timeout'),
+      ),
+    ).toBe('no deadline');
+    expect(() =>
+      runWithinDeadline(
+        () => {
+          throw new Error('own failure');
+        },
+        1_000,
+        () => new Error('timeout'),
+      ),
+    ).toThrow('own failure');
   });
 
   it('stops a synchronous loop at the deadline and throws the given error', () => {
@@ -135,7 +218,18 @@ describe('runWithinDeadline', () => {
     ).toThrow('stopped after 50 ms');
     expect(spins).toBeGreaterThan(0);
     // The thread runs JavaScript again afterwards, and a nested run restores the outer one.
-    expect(runWithinDeadline(() => runWithinDeadline(() => 'inner', 1_000, () => new Error('x')) + ' outer', 1_000, () => new Error('y'))).toBe('inner outer');
+    expect(
+      runWithinDeadline(
+        () =>
+          runWithinDeadline(
+            () => 'inner',
+            1_000,
+            () => new Error('x'),
+          ) + ' outer',
+        1_000,
+        () => new Error('y'),
+      ),
+    ).toBe('inner outer');
   });
 
   it('gives a starved machine its load in slack: the limit is the deadline times the load per core', () => {
@@ -149,15 +243,31 @@ describe('runWithinDeadline', () => {
     };
     expect(runWithinDeadline(busyFor(200), 50, () => new Error('stopped'), 100)).toBe('done');
     // …while a real loop still is, at the deadline times the load.
-    expect(() => runWithinDeadline(() => { for (;;); }, 20, (ms) => new Error(`stopped at ${ms}`), 2)).toThrow('stopped at 40');
+    expect(() =>
+      runWithinDeadline(
+        () => {
+          for (;;);
+        },
+        20,
+        (ms) => new Error(`stopped at ${ms}`),
+        2,
+      ),
+    ).toThrow('stopped at 40');
   });
 
-  it('as the engine\'s runSync, a hook stuck in a synchronous loop is a timeout and the next hook runs', async () => {
+  it("as the engine's runSync, a hook stuck in a synchronous loop is a timeout and the next hook runs", async () => {
     const engine = createEngine({
       config: {
         hookTimeoutMs: 100,
         hooks: [
-          defineHook({ name: 'stuck', on: { 'tool:after': () => { for (;;) {} } } }),
+          defineHook({
+            name: 'stuck',
+            on: {
+              'tool:after': () => {
+                for (;;) {}
+              },
+            },
+          }),
           defineHook({ name: 'after', on: { 'tool:after': () => ({ context: 'after ran' }) } }),
         ],
       },
@@ -170,6 +280,12 @@ describe('runWithinDeadline', () => {
     });
     const merged = await engine.emit('tool:after', { sessionId: 's', toolName: 'Bash', input: {}, output: 'x', ok: true });
     expect(merged.context).toBe('after ran');
-    expect(merged.errors).toEqual([expect.objectContaining({ hookName: 'stuck', kind: 'timeout', message: expect.stringMatching(/ran synchronously for \d+ ms without returning and was stopped/) })]);
+    expect(merged.errors).toEqual([
+      expect.objectContaining({
+        hookName: 'stuck',
+        kind: 'timeout',
+        message: expect.stringMatching(/ran synchronously for \d+ ms without returning and was stopped/),
+      }),
+    ]);
   });
 });

@@ -28,7 +28,13 @@ export interface RunRequest {
 
 /** What a call has done so far: lets the deadline and signal handlers print what finished. */
 export interface RunProgress {
-  stage: 'reading input' | 'loading the config and plugins' | 'running the hooks' | 'saving state' | 'waiting for hooks that ran past their deadline' | 'done';
+  stage:
+    | 'reading input'
+    | 'loading the config and plugins'
+    | 'running the hooks'
+    | 'saving state'
+    | 'waiting for hooks that ran past their deadline'
+    | 'done';
   event?: string;
   sessionId?: string;
   projectDir?: string;
@@ -68,7 +74,8 @@ const printable = (value: string, max = 80) => escapeControl(JSON.stringify(valu
 
 // C0/C1 controls, DEL, and the invisible formatting characters that can reorder or hide text in
 // a terminal (bidi overrides and isolates, zero-width characters, line/paragraph separators).
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+const UNPRINTABLE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
 
 /** `text` with every control or invisible formatting character written as `\u{XXXX}`, so a line on stderr shows what it says. */
 export function escapeControl(text: string): string {
@@ -177,7 +184,14 @@ function onlineCores(): number {
 
 /** The engine's `runSync`: a hook's synchronous part stopped at its deadline is reported as a `timeout`. */
 export function runHookWithinDeadline<T>(call: () => T, timeoutMs: number): T {
-  return runWithinDeadline(call, timeoutMs, (ms) => new HookwiseError(`ran synchronously for ${ms} ms without returning and was stopped (a synchronous loop?)`, { code: 'HW_HOOK_TIMEOUT' }));
+  return runWithinDeadline(
+    call,
+    timeoutMs,
+    (ms) =>
+      new HookwiseError(`ran synchronously for ${ms} ms without returning and was stopped (a synchronous loop?)`, {
+        code: 'HW_HOOK_TIMEOUT',
+      }),
+  );
 }
 
 /**
@@ -185,7 +199,11 @@ export function runHookWithinDeadline<T>(call: () => T, timeoutMs: number): T {
  * and never blocks because of an error: every problem ends as a no-op with one line on stderr,
  * written to the event log as `cli:error` when the project uses hookwise.
  */
-export async function runHook(request: RunRequest, loadEngine: EngineLoader, progress: RunProgress = { stage: 'reading input' }): Promise<RunResult> {
+export async function runHook(
+  request: RunRequest,
+  loadEngine: EngineLoader,
+  progress: RunProgress = { stage: 'reading input' },
+): Promise<RunResult> {
   const stderr: string[] = [];
   let projectDir = request.cwd;
   let engine: Engine | undefined;
@@ -196,7 +214,9 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     if (!event) throw new Refusal('hookwise run: no event named; use `hookwise run <Event>`, e.g. `hookwise run PostToolUse`');
     if (!isClaudeCodeEvent(event)) throw new Refusal(`hookwise run: unknown event ${printable(event)}; nothing done`);
     if (request.stdin.byteLength > MAX_INPUT_BYTES) {
-      throw new Refusal(`hookwise run ${event}: stdin has ${request.stdin.byteLength} bytes, more than the ${MAX_INPUT_BYTES} accepted; nothing done`);
+      throw new Refusal(
+        `hookwise run ${event}: stdin has ${request.stdin.byteLength} bytes, more than the ${MAX_INPUT_BYTES} accepted; nothing done`,
+      );
     }
     let text: string;
     try {
@@ -214,18 +234,22 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
     } catch (error) {
       throw new Refusal(`hookwise run ${event}: stdin is not valid JSON (${(error as Error).message}); nothing done`);
     }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Refusal(`hookwise run ${event}: stdin must be a JSON object; nothing done`);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new Refusal(`hookwise run ${event}: stdin must be a JSON object; nothing done`);
     const record = raw as Record<string, unknown>;
     projectDir = resolveProjectDir(request.env, record.cwd, request.cwd);
     if (typeof record.hook_event_name === 'string' && record.hook_event_name !== event) {
-      throw new Refusal(`hookwise run ${event}: the input is a ${printable(record.hook_event_name)} event; check the command registered for ${event}; nothing done`);
+      throw new Refusal(
+        `hookwise run ${event}: the input is a ${printable(record.hook_event_name)} event; check the command registered for ${event}; nothing done`,
+      );
     }
     // Known events hookwise has no lifecycle point for (Notification, …) are quietly ignored.
     if (!isMappedEvent(event)) return { stdout: '', stderr, exitCode: 0 };
     const parsed = parseHookInput(event, raw);
     if (!parsed.ok) throw new Refusal(`hookwise run ${event}: invalid input: ${parsed.message.replace(/\s*\n\s*/g, '; ')}; nothing done`);
     const input = parsed.data as AnyHookInput;
-    if (!isSafeName(input.session_id)) throw new Refusal(`hookwise run ${event}: refused session id ${printable(input.session_id)} (not a safe file name); nothing done`);
+    if (!isSafeName(input.session_id))
+      throw new Refusal(`hookwise run ${event}: refused session id ${printable(input.session_id)} (not a safe file name); nothing done`);
     sessionId = input.session_id;
     progress.event = event;
     progress.sessionId = sessionId;
@@ -252,9 +276,16 @@ export async function runHook(request: RunRequest, loadEngine: EngineLoader, pro
       stopped = true;
       throw error; // runHookProcess reports it as the call's deadline, naming the stage
     }
-    const message = escapeControl(error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: ${failureKind(error)}, nothing done: ${describe(error)}`);
+    const message = escapeControl(
+      error instanceof Refusal ? error.message : `hookwise run ${event ?? ''}: ${failureKind(error)}, nothing done: ${describe(error)}`,
+    );
     stderr.push(message.length > 2_000 ? `${message.slice(0, 2_000)}…` : message);
-    await logCliRecord(engine?.services.eventLog, projectDir, { event: event ?? null, ...(sessionId ? { sessionId } : {}), message: message.slice(0, 4_000), ...(error instanceof Refusal ? {} : { stack: (error as Error)?.stack?.slice(0, 4_000) }) });
+    await logCliRecord(engine?.services.eventLog, projectDir, {
+      event: event ?? null,
+      ...(sessionId ? { sessionId } : {}),
+      message: message.slice(0, 4_000),
+      ...(error instanceof Refusal ? {} : { stack: (error as Error)?.stack?.slice(0, 4_000) }),
+    });
     return { stdout: '', stderr, exitCode: 0 };
   } finally {
     await engine?.dispose().catch(() => undefined);
@@ -281,16 +312,31 @@ function checkTranscript(event: string, transcriptPath: unknown): void {
     return; // unreadable: the reader reports it
   }
   if (stats === undefined || stats.isFile()) return; // missing: the reader reports it (an empty transcript is normal for a new session)
-  const kind = stats.isFIFO() ? 'a FIFO' : stats.isDirectory() ? 'a directory' : stats.isCharacterDevice() || stats.isBlockDevice() ? 'a device' : stats.isSocket() ? 'a socket' : 'not a regular file';
-  throw new Refusal(`hookwise run ${event}: transcript_path ${printable(transcriptPath, 200)} is ${kind}, not a transcript file; nothing done`);
+  const kind = stats.isFIFO()
+    ? 'a FIFO'
+    : stats.isDirectory()
+      ? 'a directory'
+      : stats.isCharacterDevice() || stats.isBlockDevice()
+        ? 'a device'
+        : stats.isSocket()
+          ? 'a socket'
+          : 'not a regular file';
+  throw new Refusal(
+    `hookwise run ${event}: transcript_path ${printable(transcriptPath, 200)} is ${kind}, not a transcript file; nothing done`,
+  );
 }
 
 /** A broken config is the user's to fix, and says so; anything else is hookwise's own failure. */
-const failureKind = (error: unknown): string => (HookwiseError.isInstance(error) && error.code === 'HW_CONFIG' ? 'error in your hookwise config' : 'internal error');
+const failureKind = (error: unknown): string =>
+  HookwiseError.isInstance(error) && error.code === 'HW_CONFIG' ? 'error in your hookwise config' : 'internal error';
 
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n').map((line) => line.trim()).filter(Boolean).join(' | ');
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' | ');
 }
 
 /**
@@ -298,7 +344,12 @@ function describe(error: unknown): string {
  * when the engine was built; otherwise the default path, and only in a project that uses
  * hookwise (has a config or a `.hookwise/` folder), so a stray call leaves no files behind.
  */
-export async function logCliRecord(eventLog: EventLog | undefined, projectDir: string, details: Record<string, unknown>, type = 'cli:error'): Promise<void> {
+export async function logCliRecord(
+  eventLog: EventLog | undefined,
+  projectDir: string,
+  details: Record<string, unknown>,
+  type = 'cli:error',
+): Promise<void> {
   try {
     let log = eventLog;
     if (!log) {
@@ -349,11 +400,26 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
     ending = true;
     const result = progress.result;
     const pending = pendingUpdates(progress.engine);
-    const what = progress.stage === 'saving state' || progress.stage === 'waiting for hooks that ran past their deadline' ? `${progress.stage} (${pending} state update${pending === 1 ? '' : 's'} not written)` : progress.stage;
+    const what =
+      progress.stage === 'saving state' || progress.stage === 'waiting for hooks that ran past their deadline'
+        ? `${progress.stage} (${pending} state update${pending === 1 ? '' : 's'} not written)`
+        : progress.stage;
     const line = `hookwise run ${progress.event ?? ''}: ${why} while ${what}${stuck ? ` (${stuck.what})` : ''}; ${result ? 'printed what the plugins produced' : 'no plugin output to print'}, exit 0`;
-    const record = { type, event: progress.event ?? null, ...(progress.sessionId ? { sessionId: progress.sessionId } : {}), stage: progress.stage, ...stuck?.details, pendingUpdates: pending, message: line };
+    const record = {
+      type,
+      event: progress.event ?? null,
+      ...(progress.sessionId ? { sessionId: progress.sessionId } : {}),
+      stage: progress.stage,
+      ...stuck?.details,
+      pendingUpdates: pending,
+      message: line,
+    };
     // The log append is one synchronous write once its folder is checked; give it a moment, no more.
-    const logged = progress.engine ? progress.engine.services.eventLog.append(record) : progress.projectDir ? logCliRecord(undefined, progress.projectDir, record, record.type) : Promise.resolve();
+    const logged = progress.engine
+      ? progress.engine.services.eventLog.append(record)
+      : progress.projectDir
+        ? logCliRecord(undefined, progress.projectDir, record, record.type)
+        : Promise.resolve();
     const timer = setTimeout(() => finish(result, line), 100);
     void Promise.resolve(logged)
       .catch(() => undefined)
@@ -372,7 +438,10 @@ export async function runHookProcess(request: RunRequest, loadEngine: EngineLoad
   process.on('SIGINT', onSignal);
   const stray = (error: unknown) => {
     if (ending) return;
-    writeAllSync(2, `${escapeControl(`hookwise run ${progress.event ?? ''}: plugin code failed outside a hook (ignored): ${describe(error).slice(0, 500)}`)}\n`);
+    writeAllSync(
+      2,
+      `${escapeControl(`hookwise run ${progress.event ?? ''}: plugin code failed outside a hook (ignored): ${describe(error).slice(0, 500)}`)}\n`,
+    );
   };
   // The bin's listeners call whatever its slot holds (cheaper than replacing them); without the bin, ours replace any.
   const slots = globalThis as Record<symbol, unknown>;

@@ -13,7 +13,9 @@ export async function runCommand(argv: string[]): Promise<number> {
     .showHelpAfterError('(add --help for usage)');
   program
     .command('run')
-    .description('Handle one Claude Code hook event: reads its JSON on stdin, runs the plugins, prints what Claude Code accepts for that event. Never blocks on an error.')
+    .description(
+      'Handle one Claude Code hook event: reads its JSON on stdin, runs the plugins, prints what Claude Code accepts for that event. Never blocks on an error.',
+    )
     .argument('[event]', `the hook event (${CLAUDE_CODE_EVENTS.slice(0, 4).join(', ')}, …)`)
     .action(async (event: string | undefined) => {
       const chunks: Buffer[] = [];

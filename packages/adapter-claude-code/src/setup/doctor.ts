@@ -14,7 +14,8 @@ export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<
   const { projectDir, ok, problem, warn } = context;
   const needed = new Map<string, string[]>();
   for (const [point, plugins] of context.pointsInUse) {
-    for (const event of POINT_EVENTS[point]) needed.set(event, [...new Set([...(needed.get(event) ?? []), ...plugins.map((plugin) => `${plugin} (${point})`)])]);
+    for (const event of POINT_EVENTS[point])
+      needed.set(event, [...new Set([...(needed.get(event) ?? []), ...plugins.map((plugin) => `${plugin} (${point})`)])]);
   }
 
   const settingsList: Settings[] = [];
@@ -27,13 +28,17 @@ export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<
   for (const [event, plugins] of needed) {
     const commands = registered.get(event);
     if (!commands) problem(`the settings do not call \`hookwise run ${event}\`, which ${plugins.join(', ')} need; run \`hookwise init\``);
-    else if (commands.length > 1) problem(`\`hookwise run ${event}\` is registered ${commands.length} times across the settings files; each call would run the plugins again — keep one`);
+    else if (commands.length > 1)
+      problem(
+        `\`hookwise run ${event}\` is registered ${commands.length} times across the settings files; each call would run the plugins again — keep one`,
+      );
     else {
       const missing = missingBin(commands[0]!, projectDir);
       if (missing) problem(`the ${event} hook runs ${missing}, which does not exist; run \`hookwise init\` again`);
     }
   }
-  if (needed.size > 0 && [...needed.keys()].every((event) => registered.get(event)?.length === 1)) ok(`settings call hookwise for ${[...needed.keys()].join(', ')}`);
+  if (needed.size > 0 && [...needed.keys()].every((event) => registered.get(event)?.length === 1))
+    ok(`settings call hookwise for ${[...needed.keys()].join(', ')}`);
 
   const { configFile } = context;
   if (!configFile) return;
@@ -48,10 +53,21 @@ export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<
     return;
   }
   // Only lasting causes are recorded (a race with another build is not): calls stop building until a watched file changes.
-  if (fresh && manifest.failed) warn(`hook calls use the unbundled path (about 4× slower to start): the last build failed: ${manifest.failed} (a lasting cause: calls do not build again until the config or a package it uses changes)`);
-  else if (recentWriteFailure(projectDir)) warn('the last build could not be written (a full, read-only or forbidden disk): hook calls use the unbundled path and try again after a minute');
+  if (fresh && manifest.failed)
+    warn(
+      `hook calls use the unbundled path (about 4× slower to start): the last build failed: ${manifest.failed} (a lasting cause: calls do not build again until the config or a package it uses changes)`,
+    );
+  else if (recentWriteFailure(projectDir))
+    warn(
+      'the last build could not be written (a full, read-only or forbidden disk): hook calls use the unbundled path and try again after a minute',
+    );
   else if (fresh && manifest.bundle) warn(`the manifest names .hookwise/cache/${manifest.bundle}, which is missing or not a regular file`);
-  else warn(manifest ? 'the run bundle is out of date (a watched file changed); the next hook call rebuilds it' : 'no run bundle has been built yet');
+  else
+    warn(
+      manifest
+        ? 'the run bundle is out of date (a watched file changed); the next hook call rebuilds it'
+        : 'no run bundle has been built yet',
+    );
   const built = await buildRunBundle({ projectDir, configFile, runtime });
   if (built.ok) ok(`rebuilt the run bundle: hook calls now use .hookwise/cache/${built.manifest.bundle}`);
   else warn(`rebuilding the run bundle failed, hook calls keep the unbundled path: ${built.reason}`);

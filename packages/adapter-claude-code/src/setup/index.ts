@@ -12,8 +12,16 @@ const setup: HostSetup = {
   host: 'claude-code',
   describe: 'Claude Code: one `hookwise run <Event>` command hook per needed event in .claude/settings.json',
   initOptions: [
-    { flags: '-s, --scope <scope>', description: 'which Claude Code settings file to write', choices: ['project', 'local', 'user'], default: 'project' },
-    { flags: '--command <prefix>', description: 'command prefix the settings call, e.g. "npx hookwise-claude-code" (default: node and the path of this adapter\'s bin)' },
+    {
+      flags: '-s, --scope <scope>',
+      description: 'which Claude Code settings file to write',
+      choices: ['project', 'local', 'user'],
+      default: 'project',
+    },
+    {
+      flags: '--command <prefix>',
+      description: 'command prefix the settings call, e.g. "npx hookwise-claude-code" (default: node and the path of this adapter\'s bin)',
+    },
   ],
   init: planClaudeCodeInit,
   doctor: checkClaudeCodeSetup,

@@ -22,7 +22,9 @@ export async function planClaudeCodeInit(context: HostInitContext): Promise<Host
     events = eventsForPoints((await context.pointsInUse()).keys());
   } catch (error) {
     events = Object.keys(EVENT_POINTS) as MappedEvent[];
-    stderr(`hookwise init: could not load the plugins (${firstLine(error)}); registering every event hookwise handles. Install the plugins, then run \`hookwise init\` again or \`hookwise doctor\`.`);
+    stderr(
+      `hookwise init: could not load the plugins (${firstLine(error)}); registering every event hookwise handles. Install the plugins, then run \`hookwise init\` again or \`hookwise doctor\`.`,
+    );
   }
 
   const settingsFile = settingsFileOf(scope, projectDir, context.home);
@@ -33,7 +35,13 @@ export async function planClaudeCodeInit(context: HostInitContext): Promise<Host
   const files = [];
   if (merged.changed) {
     const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
-    files.push({ file: settingsFile, before, after: `${JSON.stringify(merged.settings, null, 2)}\n`, summary: `${before === undefined ? 'write' : 'update'} ${relative(settingsFile)}: hookwise runs on ${events.join(', ')}`, backup: before !== undefined });
+    files.push({
+      file: settingsFile,
+      before,
+      after: `${JSON.stringify(merged.settings, null, 2)}\n`,
+      summary: `${before === undefined ? 'write' : 'update'} ${relative(settingsFile)}: hookwise runs on ${events.join(', ')}`,
+      backup: before !== undefined,
+    });
   }
   return { ok: true, files, finish: () => buildBundleIfStale(projectDir, stderr) };
 }
@@ -55,7 +63,8 @@ async function buildBundleIfStale(projectDir: string, stderr: (text: string) => 
  */
 export function defaultCommandPrefix(projectDir: string, bin: string, scope: SettingsScope): string {
   const local = path.join(projectDir, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
-  if (scope !== 'user' && existsSync(local)) return 'node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs"';
+  if (scope !== 'user' && existsSync(local))
+    return 'node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs"';
   return `node ${JSON.stringify(bin)}`;
 }
 

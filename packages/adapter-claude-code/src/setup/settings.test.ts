@@ -38,12 +38,21 @@ describe('mergeHookwiseHooks', () => {
     const moved = mergeHookwiseHooks(once, ['SessionStart', 'PostToolUse'], (event) => `npx hookwise run ${event}`);
     expect(moved.changed).toBe(true);
     expect(moved.settings.hooks?.PreCompact).toBeUndefined();
-    expect(hookwiseEventsIn(moved.settings)).toEqual(new Map([['PostToolUse', ['npx hookwise run PostToolUse']], ['SessionStart', ['npx hookwise run SessionStart']]]));
+    expect(hookwiseEventsIn(moved.settings)).toEqual(
+      new Map([
+        ['PostToolUse', ['npx hookwise run PostToolUse']],
+        ['SessionStart', ['npx hookwise run SessionStart']],
+      ]),
+    );
     expect(moved.settings.hooks?.PostToolUse?.[0]).toEqual(userSettings.hooks?.PostToolUse?.[0]);
   });
 
   it('removes duplicate hookwise entries of one event', () => {
-    const duplicated: Settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: command('Stop') }] }, { hooks: [{ type: 'command', command: command('Stop') }] }] } };
+    const duplicated: Settings = {
+      hooks: {
+        Stop: [{ hooks: [{ type: 'command', command: command('Stop') }] }, { hooks: [{ type: 'command', command: command('Stop') }] }],
+      },
+    };
     const { settings } = mergeHookwiseHooks(duplicated, ['Stop'], command);
     expect(hookwiseEventsIn(settings).get('Stop')).toHaveLength(1);
   });
@@ -58,14 +67,22 @@ describe('helpers', () => {
   it('hookwiseEventOf recognises hookwise commands only', () => {
     expect(hookwiseEventOf(command('PreCompact'))).toBe('PreCompact');
     expect(hookwiseEventOf('npx hookwise run Stop')).toBe('Stop');
-    expect(hookwiseEventOf('node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs" run PostToolUse')).toBe('PostToolUse');
+    expect(hookwiseEventOf('node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs" run PostToolUse')).toBe(
+      'PostToolUse',
+    );
     expect(hookwiseEventOf('prettier --write')).toBeUndefined();
     expect(hookwiseEventOf(42)).toBeUndefined();
   });
 
   it('eventsForPoints: always SessionStart, in Claude Code event order', () => {
     expect(eventsForPoints([])).toEqual(['SessionStart']);
-    expect(eventsForPoints(['compact:after', 'tool:after', 'compact:before'])).toEqual(['SessionStart', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact']);
+    expect(eventsForPoints(['compact:after', 'tool:after', 'compact:before'])).toEqual([
+      'SessionStart',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreCompact',
+      'PostCompact',
+    ]);
     expect(eventsForPoints(['phase:end', 'llm:before'])).toEqual(['SessionStart', 'PostToolUse', 'SubagentStop']);
   });
 

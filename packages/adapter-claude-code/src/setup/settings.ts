@@ -51,9 +51,14 @@ export function hookwiseEventOf(command: unknown): string | undefined {
  * from other events, leaving every other hook, matcher group and setting as it was. Returns
  * a new object; `changed` is false when the settings already had exactly these entries.
  */
-export function mergeHookwiseHooks(settings: Settings, events: readonly MappedEvent[], commandFor: (event: MappedEvent) => string): { settings: Settings; changed: boolean } {
+export function mergeHookwiseHooks(
+  settings: Settings,
+  events: readonly MappedEvent[],
+  commandFor: (event: MappedEvent) => string,
+): { settings: Settings; changed: boolean } {
   const next = structuredClone(settings);
-  const hooks: Record<string, MatcherGroup[]> = next.hooks && typeof next.hooks === 'object' && !Array.isArray(next.hooks) ? next.hooks : {};
+  const hooks: Record<string, MatcherGroup[]> =
+    next.hooks && typeof next.hooks === 'object' && !Array.isArray(next.hooks) ? next.hooks : {};
   const wanted = new Set<string>(events);
 
   // Drop hookwise entries for events no longer wanted, and duplicates.
@@ -105,7 +110,8 @@ export function hookwiseEventsIn(...settingsList: Array<Settings | undefined>): 
       if (!Array.isArray(groups)) continue;
       for (const group of groups) {
         for (const hook of group?.hooks ?? []) {
-          if (hookwiseEventOf(hook?.command) === event && typeof hook.command === 'string') found.set(event, [...(found.get(event) ?? []), hook.command]);
+          if (hookwiseEventOf(hook?.command) === event && typeof hook.command === 'string')
+            found.set(event, [...(found.get(event) ?? []), hook.command]);
         }
       }
     }
@@ -127,6 +133,7 @@ export function readJsonFile<T>(file: string): { ok: true; value: T | undefined 
 export function readSettings(file: string): { ok: true; value: Settings } | { ok: false; message: string } {
   const read = readJsonFile<Settings>(file);
   if (!read.ok) return read;
-  if (read.value !== undefined && (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value))) return { ok: false, message: `${file} must hold a JSON object` };
+  if (read.value !== undefined && (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)))
+    return { ok: false, message: `${file} must hold a JSON object` };
   return { ok: true, value: read.value ?? {} };
 }

@@ -26,7 +26,9 @@ const callbackTimes: Array<{ event: string; ms: number; first: boolean }> = [];
 
 beforeAll(async () => {
   assertBuilt();
-  const sdkPackage = JSON.parse(readFileSync(path.join(packageRoot, 'node_modules', '@anthropic-ai', 'claude-agent-sdk', 'package.json'), 'utf8')) as { version: string; claudeCodeVersion?: string };
+  const sdkPackage = JSON.parse(
+    readFileSync(path.join(packageRoot, 'node_modules', '@anthropic-ai', 'claude-agent-sdk', 'package.json'), 'utf8'),
+  ) as { version: string; claudeCodeVersion?: string };
   expect(sdkPackage).toMatchObject({ version: PINNED_SDK, claudeCodeVersion: PINNED_CLAUDE_CODE });
   api = await startStandInApi(threeToolCalls());
 });
@@ -34,11 +36,16 @@ afterAll(async () => {
   await api?.close();
   for (const project of projects) project.remove();
   const first = callbackTimes.filter((entry) => entry.first).map((entry) => entry.ms);
-  const later = callbackTimes.filter((entry) => !entry.first).map((entry) => entry.ms).sort((left, right) => left - right);
+  const later = callbackTimes
+    .filter((entry) => !entry.first)
+    .map((entry) => entry.ms)
+    .sort((left, right) => left - right);
   if (later.length > 0) {
     const at = (fraction: number) => later[Math.min(later.length - 1, Math.floor(fraction * later.length))]!.toFixed(1);
     // Figures, not assertions: callbacks run in this process, between the SDK's control messages.
-    console.log(`hookwiseHooks callback cost: first of each binding ${first.map((ms) => ms.toFixed(1)).join(' / ')} ms; later (n=${later.length}) median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms`);
+    console.log(
+      `hookwiseHooks callback cost: first of each binding ${first.map((ms) => ms.toFixed(1)).join(' / ')} ms; later (n=${later.length}) median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${at(1)} ms`,
+    );
   }
 });
 
@@ -55,7 +62,10 @@ const recorder = definePlugin({ meta: { name: 'e2e-recorder', version: '1.0.0' }
 function projectWithConfig(body: string): ScratchProject {
   const project = createScratchProject('hookwise-sdk-e2e-');
   projects.push(project);
-  writeFileSync(path.join(project.dir, 'hookwise.config.mjs'), `import { defineConfig, defineHook, definePlugin } from '@hookwise/core';\n${body}\n`);
+  writeFileSync(
+    path.join(project.dir, 'hookwise.config.mjs'),
+    `import { defineConfig, defineHook, definePlugin } from '@hookwise/core';\n${body}\n`,
+  );
   return project;
 }
 
@@ -100,7 +110,11 @@ interface Session {
  * One streaming-input session: each prompt is sent after the previous turn's result, and the
  * input ends after the last, which ends the session.
  */
-async function runSession(project: ScratchProject, prompts: string[], options: { hooks: HookwiseSdkHooks; settingSources?: Options['settingSources']; settings?: Options['settings'] }): Promise<Session> {
+async function runSession(
+  project: ScratchProject,
+  prompts: string[],
+  options: { hooks: HookwiseSdkHooks; settingSources?: Options['settingSources']; settings?: Options['settings'] },
+): Promise<Session> {
   const firstRequest = api.requests.length;
   let release: () => void = () => {};
   async function* input(): AsyncGenerator<SDKUserMessage> {
@@ -144,18 +158,22 @@ async function runSession(project: ScratchProject, prompts: string[], options: {
 }
 
 const pointsOf = (project: ScratchProject, sessionId: string) =>
-  readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter((record) => record.type === 'e2e:point' && record.sessionId === sessionId) as Array<{ point: string; source?: string; command?: string; prompt?: string }>;
+  readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter(
+    (record) => record.type === 'e2e:point' && record.sessionId === sessionId,
+  ) as Array<{ point: string; source?: string; command?: string; prompt?: string }>;
 
 const eventLog = (project: ScratchProject) => readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl'));
 
 /** hook-suggest's tool-call suggestion, as the SDK relays a PostToolUse systemMessage. */
 const SUGGESTION = /^PostToolUse:Bash says: \d+ tool calls since the last compaction\. Consider compacting/;
 
-const systemEntriesText = (request: RecordedRequest) => JSON.stringify(request.body.messages.filter((message) => message.role === 'system'));
+const systemEntriesText = (request: RecordedRequest) =>
+  JSON.stringify(request.body.messages.filter((message) => message.role === 'system'));
 
 const collectErrors = () => {
   const errors: string[] = [];
-  const onError: NonNullable<HookwiseHooksOptions['onError']> = (error, event) => errors.push(`${event}: ${(error as Error)?.message ?? String(error)}`);
+  const onError: NonNullable<HookwiseHooksOptions['onError']> = (error, event) =>
+    errors.push(`${event}: ${(error as Error)?.message ?? String(error)}`);
   return { errors, onError };
 };
 
@@ -189,11 +207,16 @@ describe('hookwiseHooks with the real Agent SDK', { timeout: 120_000 }, () => {
     // Compaction ran as a sub-agent (SubagentStop with agent_type ""): no phase, no hand-off left behind.
     expect(points.filter((entry) => entry.point === 'phase:end')).toEqual([]);
     expect(eventLog(project).filter((record) => record.type === 'precompact:handoff')).toEqual([]);
-    const adapterState = await createFileStateStore({ directory: path.join(project.dir, '.hookwise') }).read<{ handoffs?: object }>(session.sessionId, ADAPTER_NAMESPACE);
+    const adapterState = await createFileStateStore({ directory: path.join(project.dir, '.hookwise') }).read<{ handoffs?: object }>(
+      session.sessionId,
+      ADAPTER_NAMESPACE,
+    );
     expect(adapterState?.handoffs).toBeUndefined();
 
     // The suggestion reaches the SDK's message stream as an informational system message.
-    const suggestions = session.messages.filter((message) => message.type === 'system' && message.subtype === 'informational' && SUGGESTION.test(message.content));
+    const suggestions = session.messages.filter(
+      (message) => message.type === 'system' && message.subtype === 'informational' && SUGGESTION.test(message.content),
+    );
     expect(suggestions.length, 'no suggestion in the message stream').toBeGreaterThan(0);
 
     // The command's Compact Summary is in the compaction request (PreCompact systemMessage → instructions)…
@@ -215,10 +238,19 @@ describe('hookwiseHooks with the real Agent SDK', { timeout: 120_000 }, () => {
     const project = projectWithConfig(standardConfig());
     writeBabysitCommand(project.dir);
     api.setResponder(threeToolCalls());
-    const session = await runSession(project, ['/babysit watch the build', '/compact'], { hooks: hookwiseHooks({ projectDir: project.dir, onError: () => {} }), settingSources: [] });
+    const session = await runSession(project, ['/babysit watch the build', '/compact'], {
+      hooks: hookwiseHooks({ projectDir: project.dir, onError: () => {} }),
+      settingSources: [],
+    });
     // Claude Code told the model /babysit did not run; hookwise saw one plain prompt.
-    expect(JSON.stringify(session.requests.find((request) => request.kind === 'main')?.body.messages)).toMatch(/no command with that name is available/);
-    expect(pointsOf(project, session.sessionId).filter((entry) => entry.point === 'prompt:submit').map((entry) => [entry.prompt, entry.command ?? null])).toEqual([['/babysit watch the build', null]]);
+    expect(JSON.stringify(session.requests.find((request) => request.kind === 'main')?.body.messages)).toMatch(
+      /no command with that name is available/,
+    );
+    expect(
+      pointsOf(project, session.sessionId)
+        .filter((entry) => entry.point === 'prompt:submit')
+        .map((entry) => [entry.prompt, entry.command ?? null]),
+    ).toEqual([['/babysit watch the build', null]]);
     const compaction = session.requests.find((request) => request.kind === 'compaction');
     expect(compaction, 'Claude Code sent no compaction request').toBeDefined();
     expect(compaction!.text).not.toContain('ACTIVE COMMAND');
@@ -236,8 +268,14 @@ const extraHooks = [defineHook({ name: 'throws', on: { 'session:start': fail, 'p
     expect(session.results[0]).toMatchObject({ subtype: 'success', is_error: false, result: 'Done.' });
     expect(errors).toEqual([]);
     const failures = eventLog(project).filter((record) => record.type === 'hook:error' && record.hookName === 'throws');
-    expect(new Set(failures.map((record) => record.point))).toEqual(new Set(['session:start', 'prompt:submit', 'tool:before', 'tool:after', 'agent:stop']));
-    expect(session.messages.some((message) => message.type === 'system' && message.subtype === 'informational' && SUGGESTION.test(message.content))).toBe(true);
+    expect(new Set(failures.map((record) => record.point))).toEqual(
+      new Set(['session:start', 'prompt:submit', 'tool:before', 'tool:after', 'agent:stop']),
+    );
+    expect(
+      session.messages.some(
+        (message) => message.type === 'system' && message.subtype === 'informational' && SUGGESTION.test(message.content),
+      ),
+    ).toBe(true);
   });
 
   it('completes the session when the config throws on import, reporting it through onError', async () => {
@@ -247,7 +285,10 @@ const extraHooks = [defineHook({ name: 'throws', on: { 'session:start': fail, 'p
     const session = await runSession(project, ['Run three commands'], { hooks: hookwiseHooks({ projectDir: project.dir, onError }) });
     expect(session.results[0]).toMatchObject({ subtype: 'success', is_error: false, result: 'Done.' });
     expect(errors.length).toBeGreaterThan(0);
-    expect(errors.every((line) => line.includes('config exploded on import')), errors.join('\n')).toBe(true);
+    expect(
+      errors.every((line) => line.includes('config exploded on import')),
+      errors.join('\n'),
+    ).toBe(true);
   });
 
   describe('a hook slower than the matcher timeout', () => {
@@ -262,12 +303,24 @@ const extraHooks = [defineHook({ name: 'sleeps', on: { 'tool:after': () => (++ca
       const project = slowConfig();
       api.setResponder(threeToolCalls());
       const { errors, onError } = collectErrors();
-      const session = await runSession(project, ['Run three commands'], { hooks: hookwiseHooks({ projectDir: project.dir, timeout: 2, onError }) });
+      const session = await runSession(project, ['Run three commands'], {
+        hooks: hookwiseHooks({ projectDir: project.dir, timeout: 2, onError }),
+      });
       expect(session.results[0]).toMatchObject({ subtype: 'success', is_error: false });
       // The second tool call is where suggest's notice is due; it finished before the sleeper.
-      expect(session.messages.some((message) => message.type === 'system' && message.subtype === 'informational' && SUGGESTION.test(message.content))).toBe(true);
-      expect(errors).toEqual([expect.stringMatching(/^PostToolUse: stopped waiting after \d+ ms, before the SDK's 2 s matcher timeout; returned what finished; cut: config › sleeps$/)]);
-      expect(eventLog(project).filter((record) => record.type === 'hook:error')).toEqual([expect.objectContaining({ point: 'tool:after', hookName: 'sleeps', kind: 'timeout' })]);
+      expect(
+        session.messages.some(
+          (message) => message.type === 'system' && message.subtype === 'informational' && SUGGESTION.test(message.content),
+        ),
+      ).toBe(true);
+      expect(errors).toEqual([
+        expect.stringMatching(
+          /^PostToolUse: stopped waiting after \d+ ms, before the SDK's 2 s matcher timeout; returned what finished; cut: config › sleeps$/,
+        ),
+      ]);
+      expect(eventLog(project).filter((record) => record.type === 'hook:error')).toEqual([
+        expect.objectContaining({ point: 'tool:after', hookName: 'sleeps', kind: 'timeout' }),
+      ]);
     });
 
     it('with the timeout set on the matcher behind hookwise: the SDK cuts the callback, reported through onError and the event log', async () => {
@@ -279,9 +332,19 @@ const extraHooks = [defineHook({ name: 'sleeps', on: { 'tool:after': () => (++ca
       hooks.PostToolUse![0]!.timeout = 2;
       const session = await runSession(project, ['Run three commands'], { hooks });
       expect(session.results[0]).toMatchObject({ subtype: 'success', is_error: false });
-      expect(errors).toEqual([expect.stringMatching(/^PostToolUse: the Agent SDK aborted the PostToolUse callback after \d+ ms \(its matcher timeout, or an interrupt\); its output is lost\. hookwise planned for 600 s: /)]);
+      expect(errors).toEqual([
+        expect.stringMatching(
+          /^PostToolUse: the Agent SDK aborted the PostToolUse callback after \d+ ms \(its matcher timeout, or an interrupt\); its output is lost\. hookwise planned for 600 s: /,
+        ),
+      ]);
       expect(eventLog(project).filter((record) => record.type === 'hook:error' && record.pluginName === 'hookwise')).toEqual([
-        expect.objectContaining({ sessionId: session.sessionId, event: 'PostToolUse', point: 'tool:after', hookName: 'agent-sdk', kind: 'timeout' }),
+        expect.objectContaining({
+          sessionId: session.sessionId,
+          event: 'PostToolUse',
+          point: 'tool:after',
+          hookName: 'agent-sdk',
+          kind: 'timeout',
+        }),
       ]);
     });
   });

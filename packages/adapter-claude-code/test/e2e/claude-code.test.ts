@@ -2,7 +2,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFileStateStore } from '@hookwise/core/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, claudeVersion, createScratchProject, hookwise, readJsonl, runClaude, writeJson, type ScratchProject } from '../harness.js';
+import {
+  assertBuilt,
+  claudeVersion,
+  createScratchProject,
+  hookwise,
+  readJsonl,
+  runClaude,
+  writeJson,
+  type ScratchProject,
+} from '../harness.js';
 import { threeToolCalls, writeBabysitCommand } from './scenarios.js';
 import { startStandInApi, type MessagesRequest, type StandInApi } from './stand-in-api.js';
 
@@ -37,7 +46,10 @@ function initProject(pluginOptions: Record<string, unknown> = {}): ScratchProjec
   return project;
 }
 
-async function claudeJson(project: ScratchProject, args: string[]): Promise<{ result: string; session_id: string; is_error: boolean; subtype: string }> {
+async function claudeJson(
+  project: ScratchProject,
+  args: string[],
+): Promise<{ result: string; session_id: string; is_error: boolean; subtype: string }> {
   const run = await runClaude(project, api.url, [...args, '--output-format', 'json']);
   expect(run.code, `claude failed: ${run.stderr}\n${run.stdout}`).toBe(0);
   return JSON.parse(run.stdout) as { result: string; session_id: string; is_error: boolean; subtype: string };
@@ -49,7 +61,9 @@ async function suggestState(project: ScratchProject, sessionId: string): Promise
 }
 
 const toolResultCount = (request: MessagesRequest) =>
-  request.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((part) => (part as { type?: string }).type === 'tool_result').length;
+  request.messages
+    .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+    .filter((part) => (part as { type?: string }).type === 'tool_result').length;
 
 const systemEntriesText = (request: MessagesRequest) => JSON.stringify(request.messages.filter((message) => message.role === 'system'));
 
@@ -60,7 +74,10 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
     const start = api.requests.length;
     const output = await claudeJson(project, ['-p', 'Run three commands']);
     expect(output.result).toBe('Done.');
-    const last = api.requests.slice(start).filter((request) => request.kind === 'main').at(-1)!;
+    const last = api.requests
+      .slice(start)
+      .filter((request) => request.kind === 'main')
+      .at(-1)!;
     expect(toolResultCount(last.body)).toBe(3);
     expect((await suggestState(project, output.session_id))?.policy?.toolCalls).toBe(3);
   });
@@ -80,7 +97,9 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
     expect(instructions).toContain('## ACTIVE COMMAND: /babysit');
     expect(instructions).toContain('BABYSIT RULES: run the tests after every edit');
     // Compaction runs as a sub-agent in 2.1.330 (SubagentStop with agent_type ""): no phase hand-off for it.
-    expect(readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter((record) => record.type === 'precompact:handoff')).toEqual([]);
+    expect(
+      readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter((record) => record.type === 'precompact:handoff'),
+    ).toEqual([]);
 
     const afterCompact = api.requests.length;
     await claudeJson(project, ['-p', 'What next?', '-c']);
@@ -96,12 +115,20 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
     const start = api.requests.length;
     const run = await runClaude(project, api.url, ['-p', 'Run three commands', '--output-format', 'stream-json', '--verbose']);
     expect(run.code, run.stderr).toBe(0);
-    const events = run.stdout.split('\n').filter((line) => line.trim().startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
-    const notices = events.filter((event) => event.type === 'system' && typeof event.content === 'string' && event.content.includes('Consider /compact'));
+    const events = run.stdout
+      .split('\n')
+      .filter((line) => line.trim().startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const notices = events.filter(
+      (event) => event.type === 'system' && typeof event.content === 'string' && event.content.includes('Consider /compact'),
+    );
     expect(notices.length, `no suggestion notice in:\n${run.stdout.slice(0, 4000)}`).toBeGreaterThan(0);
     const result = events.find((event) => event.type === 'result') as { subtype?: string; is_error?: boolean; result?: string } | undefined;
     expect(result).toMatchObject({ subtype: 'success', is_error: false, result: 'Done.' });
-    const last = api.requests.slice(start).filter((request) => request.kind === 'main').at(-1)!;
+    const last = api.requests
+      .slice(start)
+      .filter((request) => request.kind === 'main')
+      .at(-1)!;
     expect(toolResultCount(last.body)).toBe(3);
   });
 
@@ -115,7 +142,7 @@ describe('hookwise with the real Claude Code', { timeout: 300_000 }, () => {
       path.join(pluginDir, 'index.js'),
       [
         "import { definePlugin } from '@hookwise/core';",
-        "const fail = (point) => () => { throw new Error(`throws on ${point}`); };",
+        'const fail = (point) => () => { throw new Error(`throws on ${point}`); };',
         "const points = ['session:start', 'prompt:submit', 'tool:before', 'tool:after', 'compact:before', 'agent:stop'];",
         "export default definePlugin({ meta: { name: 'throws', version: '1.0.0' }, on: Object.fromEntries(points.map((point) => [point, fail(point)])) });",
       ].join('\n'),

@@ -44,7 +44,11 @@ export interface StandInApi {
   close(): Promise<void>;
 }
 
-const COMPACTION_MARKERS = [/create a detailed summary of the conversation/i, /your task is to create a detailed summary/i, /summar(y|ize) (of )?the conversation so far/i];
+const COMPACTION_MARKERS = [
+  /create a detailed summary of the conversation/i,
+  /your task is to create a detailed summary/i,
+  /summar(y|ize) (of )?the conversation so far/i,
+];
 
 /**
  * Claude Code 2.1.330 appends the compaction prompt to the user turn that holds the last tool
@@ -55,7 +59,11 @@ const COMPACTION_MARKERS = [/create a detailed summary of the conversation/i, /y
 export function classify(body: MessagesRequest, text: string): RequestKind {
   const lastUser = [...body.messages].reverse().find((message) => message.role === 'user');
   const lastText = JSON.stringify(lastUser?.content ?? '');
-  if (COMPACTION_MARKERS.some((marker) => marker.test(lastText)) || (COMPACTION_MARKERS.some((marker) => marker.test(text)) && !(body.tools?.length))) return 'compaction';
+  if (
+    COMPACTION_MARKERS.some((marker) => marker.test(lastText)) ||
+    (COMPACTION_MARKERS.some((marker) => marker.test(text)) && !body.tools?.length)
+  )
+    return 'compaction';
   return body.tools && body.tools.length > 0 ? 'main' : 'side';
 }
 
@@ -66,7 +74,9 @@ export function lastTurn(body: MessagesRequest): { role: string; content: unknow
 
 export function isToolResultTurn(body: MessagesRequest): boolean {
   const turn = lastTurn(body);
-  return turn?.role === 'user' && Array.isArray(turn.content) && turn.content.some((part) => (part as { type?: string })?.type === 'tool_result');
+  return (
+    turn?.role === 'user' && Array.isArray(turn.content) && turn.content.some((part) => (part as { type?: string })?.type === 'tool_result')
+  );
 }
 
 export async function startStandInApi(initial: Responder): Promise<StandInApi> {
@@ -90,7 +100,9 @@ export async function startStandInApi(initial: Responder): Promise<StandInApi> {
           return;
         }
         if (!url.startsWith('/v1/messages')) {
-          response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: url } }));
+          response
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: url } }));
           return;
         }
         const body = JSON.parse(text) as MessagesRequest;
@@ -98,30 +110,72 @@ export async function startStandInApi(initial: Responder): Promise<StandInApi> {
         requests.push({ path: url, body, text, kind });
         const reply = responder(body, { kind, index: requests.length - 1, all: requests });
         const id = `msg_standin_${++messageCounter}`;
-        const usage = { input_tokens: reply.inputTokens ?? 1_000, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+        const usage = {
+          input_tokens: reply.inputTokens ?? 1_000,
+          output_tokens: 20,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        };
         const stopReason = reply.content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
         if (body.stream === false || body.stream === undefined) {
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id, type: 'message', role: 'assistant', model: body.model ?? 'claude-standin', content: reply.content, stop_reason: stopReason, stop_sequence: null, usage }));
+          response.writeHead(200, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              id,
+              type: 'message',
+              role: 'assistant',
+              model: body.model ?? 'claude-standin',
+              content: reply.content,
+              stop_reason: stopReason,
+              stop_sequence: null,
+              usage,
+            }),
+          );
           return;
         }
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
         const send = (event: string, data: unknown) => response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-        send('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model: body.model ?? 'claude-standin', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+        send('message_start', {
+          type: 'message_start',
+          message: {
+            id,
+            type: 'message',
+            role: 'assistant',
+            model: body.model ?? 'claude-standin',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { ...usage, output_tokens: 1 },
+          },
+        });
         reply.content.forEach((block, index) => {
           if (block.type === 'text') {
             send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
             send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
           } else {
-            send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
-            send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+            send('content_block_start', {
+              type: 'content_block_start',
+              index,
+              content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+            });
+            send('content_block_delta', {
+              type: 'content_block_delta',
+              index,
+              delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+            });
           }
           send('content_block_stop', { type: 'content_block_stop', index });
         });
-        send('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+        send('message_delta', {
+          type: 'message_delta',
+          delta: { stop_reason: stopReason, stop_sequence: null },
+          usage: { output_tokens: usage.output_tokens },
+        });
         send('message_stop', { type: 'message_stop' });
         response.end();
       } catch (error) {
-        response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: (error as Error).message } }));
+        response
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: (error as Error).message } }));
       }
     });
   });

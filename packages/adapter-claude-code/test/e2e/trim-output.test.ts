@@ -1,7 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, claudeVersion, createScratchProject, hookwise, readJsonl, runClaude, writeJson, type ScratchProject } from '../harness.js';
+import {
+  assertBuilt,
+  claudeVersion,
+  createScratchProject,
+  hookwise,
+  readJsonl,
+  runClaude,
+  writeJson,
+  type ScratchProject,
+} from '../harness.js';
 import { isToolResultTurn, startStandInApi, type MessagesRequest, type Responder, type StandInApi } from './stand-in-api.js';
 
 /**
@@ -32,7 +41,10 @@ afterAll(async () => {
 });
 
 /** First request of the prompt: one tool call with a fixed id (Bash `seq` unless told); after its result: a final text. */
-function oneBigCommand(id: string, call: { name: string; input: unknown } = { name: 'Bash', input: { command: `seq 1 ${COUNT}`, description: 'count' } }): Responder {
+function oneBigCommand(
+  id: string,
+  call: { name: string; input: unknown } = { name: 'Bash', input: { command: `seq 1 ${COUNT}`, description: 'count' } },
+): Responder {
   return (body, { kind }) => {
     if (kind === 'main' && !isToolResultTurn(body)) return { content: [{ type: 'tool_use', id, ...call }], inputTokens: 30_000 };
     return { content: [{ type: 'text', text: 'Done.' }], inputTokens: 31_000 };
@@ -49,7 +61,11 @@ function initProject(pluginOptions: Record<string, unknown>): ScratchProject {
 }
 
 /** Runs one prompt; returns the session id and the main request that carries the tool result. */
-async function runPrompt(project: ScratchProject, id: string, call?: { name: string; input: unknown }): Promise<{ sessionId: string; request: MessagesRequest }> {
+async function runPrompt(
+  project: ScratchProject,
+  id: string,
+  call?: { name: string; input: unknown },
+): Promise<{ sessionId: string; request: MessagesRequest }> {
   api.setResponder(oneBigCommand(id, call));
   const start = api.requests.length;
   const run = await runClaude(project, api.url, ['-p', 'Count to five thousand', '--output-format', 'json']);
@@ -62,7 +78,8 @@ async function runPrompt(project: ScratchProject, id: string, call?: { name: str
 }
 
 type Part = { type?: string; tool_use_id?: string; content?: unknown; text?: string };
-const parts = (request: MessagesRequest): Part[] => request.messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as Part[]) : []));
+const parts = (request: MessagesRequest): Part[] =>
+  request.messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as Part[]) : []));
 const resultText = (request: MessagesRequest, id: string): string => {
   const result = parts(request).find((part) => part.type === 'tool_result' && part.tool_use_id === id)!;
   return typeof result.content === 'string' ? result.content : (result.content as Part[]).map((part) => part.text ?? '').join('');
@@ -88,7 +105,11 @@ function expectTrimmedResult(request: MessagesRequest, id: string, project: Scra
 function normalized(request: MessagesRequest, id: string, project: ScratchProject, sessionId: string): string {
   const messages = request.messages.map((message) => ({
     role: message.role,
-    content: Array.isArray(message.content) ? (message.content as Part[]).map((part) => (part.type === 'tool_result' && part.tool_use_id === id ? { ...part, tool_use_id: 'ID', content: 'OUTPUT' } : part)) : message.content,
+    content: Array.isArray(message.content)
+      ? (message.content as Part[]).map((part) =>
+          part.type === 'tool_result' && part.tool_use_id === id ? { ...part, tool_use_id: 'ID', content: 'OUTPUT' } : part,
+        )
+      : message.content,
   }));
   return JSON.stringify(messages).replaceAll(id, 'ID').replaceAll(path.dirname(project.dir), 'ROOT').replaceAll(sessionId, 'SESSION');
 }
@@ -112,18 +133,26 @@ describe('hook-prune trims an oversized output with the real Claude Code', { tim
     expect(text.startsWith('1\n2\n3\n')).toBe(true);
     expect(text.trimEnd().endsWith('4999\n5000')).toBe(true);
     const notes = text.split('\n').filter((line) => line.includes('cut by hookwise'));
-    expect(notes).toEqual([`[… ${(SEQ_OUTPUT.length - 6_000 - 3_000).toLocaleString('en-US')} characters cut by hookwise; the full output is in ${file} — read that file for the rest]`]);
+    expect(notes).toEqual([
+      `[… ${(SEQ_OUTPUT.length - 6_000 - 3_000).toLocaleString('en-US')} characters cut by hookwise; the full output is in ${file} — read that file for the rest]`,
+    ]);
     // Claude Code accepted the replacement (no "does not match … output shape" error went to the model).
     expect(JSON.stringify(request.messages)).not.toContain('output shape');
 
     // Nothing else changes: the same messages as the control run, but for that one result.
-    expect(normalized(request, 'toolu_trim_1', project, sessionId)).toBe(normalized(controlRun.request, 'toolu_trim_control', control, controlRun.sessionId));
+    expect(normalized(request, 'toolu_trim_1', project, sessionId)).toBe(
+      normalized(controlRun.request, 'toolu_trim_control', control, controlRun.sessionId),
+    );
 
-    const trimmed = readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter((record) => record.type === 'prune:trimmed');
-    expect(trimmed).toMatchObject([{ toolName: 'Bash', toolUseId: 'toolu_trim_1', path: `.hookwise/outputs/${sessionId}/toolu_trim_1.txt` }]);
+    const trimmed = readJsonl(path.join(project.dir, '.hookwise', 'logs', 'events.jsonl')).filter(
+      (record) => record.type === 'prune:trimmed',
+    );
+    expect(trimmed).toMatchObject([
+      { toolName: 'Bash', toolUseId: 'toolu_trim_1', path: `.hookwise/outputs/${sessionId}/toolu_trim_1.txt` },
+    ]);
   });
 
-  it('a sub-agent\'s report (the Agent tool\'s output), trimmed when a project opts in: Claude Code accepts it in its shape', async () => {
+  it("a sub-agent's report (the Agent tool's output), trimmed when a project opts in: Claude Code accepts it in its shape", async () => {
     // Sub-agent reports are never trimmed by default (they cannot be had again); a project that
     // lists its own exceptions opts in.
     const project = initProject({ trimOutputs: { exceptTools: ['Read', 'Edit', 'Write', 'MultiEdit', 'NotebookEdit'] } });
@@ -133,20 +162,39 @@ describe('hook-prune trims an oversized output with the real Claude Code', { tim
     api.setResponder((body, { kind }) => {
       const text = JSON.stringify(body.messages);
       // The sub-agent's own requests carry the prompt the Agent call gave it.
-      if (kind === 'main' && text.includes('SUBAGENT-TASK') && !text.includes(id)) return { content: [{ type: 'text', text: report }], inputTokens: 20_000 };
-      if (kind === 'main' && !isToolResultTurn(body)) return { content: [{ type: 'tool_use', id, name: 'Agent', input: { description: 'survey', prompt: 'SUBAGENT-TASK: list the findings', subagent_type: 'general-purpose', run_in_background: false } }], inputTokens: 30_000 };
+      if (kind === 'main' && text.includes('SUBAGENT-TASK') && !text.includes(id))
+        return { content: [{ type: 'text', text: report }], inputTokens: 20_000 };
+      if (kind === 'main' && !isToolResultTurn(body))
+        return {
+          content: [
+            {
+              type: 'tool_use',
+              id,
+              name: 'Agent',
+              input: {
+                description: 'survey',
+                prompt: 'SUBAGENT-TASK: list the findings',
+                subagent_type: 'general-purpose',
+                run_in_background: false,
+              },
+            },
+          ],
+          inputTokens: 30_000,
+        };
       return { content: [{ type: 'text', text: 'Done.' }], inputTokens: 31_000 };
     });
     const start = api.requests.length;
     const run = await runClaude(project, api.url, ['-p', 'Survey the code', '--output-format', 'json']);
     expect(run.code, `claude failed: ${run.stderr}\n${run.stdout}`).toBe(0);
     const sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
-    const request = api.requests.slice(start).find((recorded) => recorded.kind === 'main' && JSON.stringify(recorded.body.messages).includes(`"tool_use_id":"${id}"`));
+    const request = api.requests
+      .slice(start)
+      .find((recorded) => recorded.kind === 'main' && JSON.stringify(recorded.body.messages).includes(`"tool_use_id":"${id}"`));
     expect(request, 'no request carried the Agent result').toBeDefined();
     expectTrimmedResult(request!.body, id, project, sessionId, 'finding');
   });
 
-  it('an MCP tool\'s output: Claude Code accepts the trimmed output in its shape', async () => {
+  it("an MCP tool's output: Claude Code accepts the trimmed output in its shape", async () => {
     const project = initProject({});
     // A stdio MCP server with one tool that returns about 40,000 characters of text.
     const server = path.join(project.dir, 'big-mcp.cjs');
@@ -173,11 +221,20 @@ describe('hook-prune trims an oversized output with the real Claude Code', { tim
     writeJson(settingsFile, { ...settings, env: { ENABLE_TOOL_SEARCH: 'false' } });
     const id = 'toolu_trim_mcp';
     api.setResponder((body, { kind }) => {
-      if (kind === 'main' && !isToolResultTurn(body)) return { content: [{ type: 'tool_use', id, name: 'mcp__big__dump', input: {} }], inputTokens: 30_000 };
+      if (kind === 'main' && !isToolResultTurn(body))
+        return { content: [{ type: 'tool_use', id, name: 'mcp__big__dump', input: {} }], inputTokens: 30_000 };
       return { content: [{ type: 'text', text: 'Done.' }], inputTokens: 31_000 };
     });
     const start = api.requests.length;
-    const run = await runClaude(project, api.url, ['-p', 'Dump the rows', '--output-format', 'json', '--mcp-config', mcpConfig, '--strict-mcp-config']);
+    const run = await runClaude(project, api.url, [
+      '-p',
+      'Dump the rows',
+      '--output-format',
+      'json',
+      '--mcp-config',
+      mcpConfig,
+      '--strict-mcp-config',
+    ]);
     expect(run.code, `claude failed: ${run.stderr}\n${run.stdout}`).toBe(0);
     const sessionId = (JSON.parse(run.stdout) as { session_id: string }).session_id;
     const request = api.requests.slice(start).find((recorded) => recorded.kind === 'main' && isToolResultTurn(recorded.body));

@@ -1,5 +1,12 @@
 import type { HostSetup } from '@hookwise/cli';
-import { checkOpenCodePlugin, installedOpenCodePlugin, mergeOpenCodePlugin, OPENCODE_PACKAGE, pluginSpec, readOpenCodeConfig } from './opencode-json.js';
+import {
+  checkOpenCodePlugin,
+  installedOpenCodePlugin,
+  mergeOpenCodePlugin,
+  OPENCODE_PACKAGE,
+  pluginSpec,
+  readOpenCodeConfig,
+} from './opencode-json.js';
 
 /**
  * What `hookwise` (@hookwise/cli) does for OpenCode; package.json's `"hookwise"` field points
@@ -10,7 +17,11 @@ const setup: HostSetup = {
   describe: 'OpenCode: the installed @hookwise/adapter-opencode as a plugin in opencode.json',
   async init({ projectDir, relative }) {
     const folder = installedOpenCodePlugin(projectDir);
-    if (!folder) return { ok: false, message: `${OPENCODE_PACKAGE} is not installed in ${projectDir}; run \`npm install -D ${OPENCODE_PACKAGE}\` first` };
+    if (!folder)
+      return {
+        ok: false,
+        message: `${OPENCODE_PACKAGE} is not installed in ${projectDir}; run \`npm install -D ${OPENCODE_PACKAGE}\` first`,
+      };
     const read = readOpenCodeConfig(projectDir);
     if (!read.ok) return { ok: false, message: read.message };
     const spec = pluginSpec(read.file, folder);
@@ -19,7 +30,15 @@ const setup: HostSetup = {
     if (!merged.changed) return { ok: true, files: [] };
     return {
       ok: true,
-      files: [{ file: read.file, before: read.text, after: `${JSON.stringify(merged.config, null, 2)}\n`, summary: `${read.text === undefined ? 'write' : 'update'} ${relative(read.file)}: OpenCode loads hookwise from ${spec}`, backup: read.text !== undefined }],
+      files: [
+        {
+          file: read.file,
+          before: read.text,
+          after: `${JSON.stringify(merged.config, null, 2)}\n`,
+          summary: `${read.text === undefined ? 'write' : 'update'} ${relative(read.file)}: OpenCode loads hookwise from ${spec}`,
+          backup: read.text !== undefined,
+        },
+      ],
     };
   },
   async doctor({ projectDir, ok, problem }) {

@@ -13,11 +13,19 @@ afterEach(() => {
 describe('opencode.json plugin entry', () => {
   it('is a path relative to the config file, never a bare name', () => {
     expect(pluginSpec('/p/opencode.json', '/p/node_modules/@hookwise/adapter-opencode')).toBe('./node_modules/@hookwise/adapter-opencode');
-    expect(pluginSpec('/p/app/opencode.json', '/p/node_modules/@hookwise/adapter-opencode')).toBe('../node_modules/@hookwise/adapter-opencode');
+    expect(pluginSpec('/p/app/opencode.json', '/p/node_modules/@hookwise/adapter-opencode')).toBe(
+      '../node_modules/@hookwise/adapter-opencode',
+    );
   });
 
   it('recognises hookwise entries by path or name, with or without options', () => {
-    for (const entry of ['./node_modules/@hookwise/adapter-opencode', '@hookwise/adapter-opencode', '@hookwise/adapter-opencode@1.0.0', ['../node_modules/@hookwise/adapter-opencode', { toasts: false }], 'file:///x/packages/adapter-opencode']) {
+    for (const entry of [
+      './node_modules/@hookwise/adapter-opencode',
+      '@hookwise/adapter-opencode',
+      '@hookwise/adapter-opencode@1.0.0',
+      ['../node_modules/@hookwise/adapter-opencode', { toasts: false }],
+      'file:///x/packages/adapter-opencode',
+    ]) {
       expect(isHookwiseEntry(entry), JSON.stringify(entry)).toBe(true);
     }
     for (const entry of ['@tarquinen/opencode-dcp', './plugins/mine.js', 42]) expect(isHookwiseEntry(entry)).toBe(false);
@@ -51,7 +59,10 @@ describe('opencode.json plugin entry', () => {
     mkdirSync(path.join(folder, 'dist'), { recursive: true });
     writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ main: './dist/index.js' }));
     writeFileSync(path.join(folder, 'dist', 'index.js'), 'export const HookwisePlugin = async () => ({});');
-    expect(checkOpenCodePlugin(root)).toEqual({ ok: ['opencode.json loads @hookwise/adapter-opencode from ./node_modules/@hookwise/adapter-opencode'], problems: [] });
+    expect(checkOpenCodePlugin(root)).toEqual({
+      ok: ['opencode.json loads @hookwise/adapter-opencode from ./node_modules/@hookwise/adapter-opencode'],
+      problems: [],
+    });
     write(['./node_modules/@hookwise/adapter-opencode', './node_modules/@hookwise/adapter-opencode']);
     expect(checkOpenCodePlugin(root).problems[0]).toMatch(/2 times/);
   });

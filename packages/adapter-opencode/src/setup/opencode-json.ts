@@ -42,18 +42,22 @@ export function isHookwiseEntry(entry: unknown): boolean {
   return typeof spec === 'string' && /(^|[/@])@?hookwise\/adapter-opencode(\/|@|$)|(^|\/)adapter-opencode\/?$/.test(spec);
 }
 
-export type OpenCodeConfigRead = { ok: true; file: string; value: Record<string, unknown>; text: string | undefined } | { ok: false; file: string; message: string };
+export type OpenCodeConfigRead =
+  | { ok: true; file: string; value: Record<string, unknown>; text: string | undefined }
+  | { ok: false; file: string; message: string };
 
 /** `opencode.json` of the project (or `opencode.jsonc`, which init will not rewrite: comments would be lost). */
 export function readOpenCodeConfig(projectDir: string): OpenCodeConfigRead {
   const json = path.join(projectDir, 'opencode.json');
   const jsonc = path.join(projectDir, 'opencode.jsonc');
-  if (!existsSync(json) && existsSync(jsonc)) return { ok: false, file: jsonc, message: `${jsonc} has comments hookwise would lose; add the plugin entry to it by hand` };
+  if (!existsSync(json) && existsSync(jsonc))
+    return { ok: false, file: jsonc, message: `${jsonc} has comments hookwise would lose; add the plugin entry to it by hand` };
   if (!existsSync(json)) return { ok: true, file: json, value: {}, text: undefined };
   const text = readFileSync(json, 'utf8');
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, file: json, message: `${json} is not a JSON object` };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { ok: false, file: json, message: `${json} is not a JSON object` };
     return { ok: true, file: json, value: value as Record<string, unknown>, text };
   } catch (error) {
     return { ok: false, file: json, message: `${json} is not valid JSON: ${(error as Error).message}` };
@@ -84,11 +88,15 @@ export function checkOpenCodePlugin(projectDir: string): { ok: string[]; problem
   if (!read.ok) return { ok, problems: [read.message] };
   if (read.text === undefined) return { ok, problems: [`no opencode.json in ${projectDir}; run \`hookwise init --host opencode\``] };
   const entries = (Array.isArray(read.value['plugin']) ? (read.value['plugin'] as unknown[]) : []).filter(isHookwiseEntry) as PluginEntry[];
-  if (entries.length === 0) return { ok, problems: [`opencode.json does not load ${OPENCODE_PACKAGE}; run \`hookwise init --host opencode\``] };
-  if (entries.length > 1) problems.push(`opencode.json lists ${OPENCODE_PACKAGE} ${entries.length} times; each copy would run the plugins again — keep one`);
+  if (entries.length === 0)
+    return { ok, problems: [`opencode.json does not load ${OPENCODE_PACKAGE}; run \`hookwise init --host opencode\``] };
+  if (entries.length > 1)
+    problems.push(`opencode.json lists ${OPENCODE_PACKAGE} ${entries.length} times; each copy would run the plugins again — keep one`);
   const spec = specOf(entries[0]!);
   if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('file:')) {
-    problems.push(`opencode.json names "${spec}": OpenCode looks a bare name up in the npm registry, not in node_modules; run \`hookwise init --host opencode\` to use the installed folder`);
+    problems.push(
+      `opencode.json names "${spec}": OpenCode looks a bare name up in the npm registry, not in node_modules; run \`hookwise init --host opencode\` to use the installed folder`,
+    );
     return { ok, problems };
   }
   const folder = spec.startsWith('file:') ? new URL(spec).pathname : path.resolve(path.dirname(read.file), spec);
@@ -96,10 +104,13 @@ export function checkOpenCodePlugin(projectDir: string): { ok: string[]; problem
   try {
     main = (JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { main?: string }).main;
   } catch {
-    problems.push(`opencode.json loads ${spec}, but ${folder} has no package.json; install ${OPENCODE_PACKAGE} and run \`hookwise init --host opencode\``);
+    problems.push(
+      `opencode.json loads ${spec}, but ${folder} has no package.json; install ${OPENCODE_PACKAGE} and run \`hookwise init --host opencode\``,
+    );
     return { ok, problems };
   }
-  if (!main || !existsSync(path.join(folder, main))) problems.push(`${folder} has no built entry (package.json "main"); reinstall ${OPENCODE_PACKAGE}`);
+  if (!main || !existsSync(path.join(folder, main)))
+    problems.push(`${folder} has no built entry (package.json "main"); reinstall ${OPENCODE_PACKAGE}`);
   else ok.push(`opencode.json loads ${OPENCODE_PACKAGE} from ${spec}`);
   return { ok, problems };
 }

@@ -3,7 +3,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installedHookwise, readJsonLines, runHost, shellEnv, writeProjectFiles, type HostRun, type ProjectFiles } from '../../../../test-support/host-e2e.js';
+import {
+  installedHookwise,
+  readJsonLines,
+  runHost,
+  shellEnv,
+  writeProjectFiles,
+  type HostRun,
+  type ProjectFiles,
+} from '../../../../test-support/host-e2e.js';
 import { offlineEnv, opencodeBinary, standInOpencodeConfig, stubConfigFolder } from './offline-opencode.mjs';
 
 /**
@@ -24,7 +32,8 @@ export const PACKED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 
 
 export function assertBuilt(): void {
   const missing = PACKED.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
-  if (missing.length > 0) throw new Error(`these packages have no dist/ yet: ${missing.join(', ')}. Build first (CI runs build before test)`);
+  if (missing.length > 0)
+    throw new Error(`these packages have no dist/ yet: ${missing.join(', ')}. Build first (CI runs build before test)`);
 }
 
 /** Only what a shell would have, with the terminal's variables OpenCode looks at. */
@@ -48,10 +57,19 @@ export function createScratchInstall(prefix = 'hookwise-opencode-'): ScratchInst
   const home = path.join(root, 'home');
   for (const dir of [tarballs, installDir, home, path.join(root, 'tmp')]) mkdirSync(dir, { recursive: true });
   const pnpm = path.join(workspaceRoot, 'node_modules', '.bin', 'pnpm');
-  for (const folder of PACKED) execFileSync(pnpm, ['pack', '--pack-destination', tarballs], { cwd: path.join(packagesDir, folder), stdio: 'pipe', env: cleanEnv() });
-  writeFileSync(path.join(installDir, 'package.json'), `${JSON.stringify({ name: 'opencode-user', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
+  for (const folder of PACKED)
+    execFileSync(pnpm, ['pack', '--pack-destination', tarballs], { cwd: path.join(packagesDir, folder), stdio: 'pipe', env: cleanEnv() });
+  writeFileSync(
+    path.join(installDir, 'package.json'),
+    `${JSON.stringify({ name: 'opencode-user', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
   const files = readdirSync(tarballs).map((name) => path.join(tarballs, name));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], { cwd: installDir, stdio: 'pipe', timeout: 600_000, env: cleanEnv() });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...files], {
+    cwd: installDir,
+    stdio: 'pipe',
+    timeout: 600_000,
+    env: cleanEnv(),
+  });
 
   // OpenCode's user config folder, with the three files that stop it from installing
   // @opencode-ai/plugin there (offline that waits ~75 s, then goes on).
@@ -106,7 +124,13 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
   const project: Project = {
     dir,
     hookwise: installedHookwise(install.installDir, dir, install.env),
-    run: (args) => runProcess(binary, ['run', '--format', 'json', ...(process.env.HOOKWISE_E2E_LOGS ? ['--print-logs'] : []), ...args], dir, install.env),
+    run: (args) =>
+      runProcess(
+        binary,
+        ['run', '--format', 'json', ...(process.env.HOOKWISE_E2E_LOGS ? ['--print-logs'] : []), ...args],
+        dir,
+        install.env,
+      ),
     async exportSession(sessionId) {
       const result = await runProcess(binary, ['export', sessionId], dir, install.env);
       const start = result.stdout.indexOf('{');

@@ -31,7 +31,10 @@ export function opencodeBinary(fromDir) {
 export function stubConfigFolder(folder) {
   mkdirSync(path.join(folder, 'node_modules'), { recursive: true });
   writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } }));
-  writeFileSync(path.join(folder, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } } } }));
+  writeFileSync(
+    path.join(folder, 'package-lock.json'),
+    JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: { '@opencode-ai/plugin': OPENCODE_VERSION } } } }),
+  );
 }
 
 /** A scratch home and XDG folders, and the switches that keep OpenCode from reaching the network. */

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, createScratchInstall, type OpenCodeRun, type Project, type ScratchInstall } from './harness.js';
 import { BROKEN_PLUGIN_PROJECT, bigFile, expectPairing, lastUserText, scripted } from '../../../../test-support/chat-scenarios.js';
-import { contentText, sinceLastUser, startStandInModel, systemText, type ChatRequestBody, type RecordedRequest, type StandInModel } from './stand-in-model.mjs';
+import {
+  contentText,
+  sinceLastUser,
+  startStandInModel,
+  systemText,
+  type ChatRequestBody,
+  type RecordedRequest,
+  type StandInModel,
+} from './stand-in-model.mjs';
 
 /**
  * The real OpenCode (opencode-ai 1.18.33), offline, against the loopback stand-in model, with
@@ -44,8 +52,13 @@ function toolResult(body: ChatRequestBody, marker: string): string | undefined {
 
 describe('hookwise in the real OpenCode', () => {
   it('hookwise init --host opencode adds the installed plugin to opencode.json (dry run, idempotent) and doctor checks it', () => {
-    const project = createProject(install, 'setup', { baseURL: model.baseURL, hookwiseConfig: { plugins: { '@hookwise/hook-suggest': {} } }, init: false });
-    const opencodeJson = () => JSON.parse(readFileSync(path.join(project.dir, 'opencode.json'), 'utf8')) as { plugin?: unknown[]; provider?: unknown };
+    const project = createProject(install, 'setup', {
+      baseURL: model.baseURL,
+      hookwiseConfig: { plugins: { '@hookwise/hook-suggest': {} } },
+      init: false,
+    });
+    const opencodeJson = () =>
+      JSON.parse(readFileSync(path.join(project.dir, 'opencode.json'), 'utf8')) as { plugin?: unknown[]; provider?: unknown };
     const dryRun = project.hookwise(['init', '--host', 'opencode', '--dry-run']);
     expect(dryRun).toContain('+    "../node_modules/@hookwise/adapter-opencode"');
     expect(opencodeJson().plugin).toBeUndefined();
@@ -58,7 +71,9 @@ describe('hookwise in the real OpenCode', () => {
     expect(failed.status).toBe(1);
     expect(failed.stdout).toContain('opencode.json does not load @hookwise/adapter-opencode; run `hookwise init --host opencode`');
 
-    expect(project.hookwise(['init', '--host', 'opencode'])).toContain('OpenCode loads hookwise from ../node_modules/@hookwise/adapter-opencode');
+    expect(project.hookwise(['init', '--host', 'opencode'])).toContain(
+      'OpenCode loads hookwise from ../node_modules/@hookwise/adapter-opencode',
+    );
     expect(opencodeJson().plugin).toEqual(['../node_modules/@hookwise/adapter-opencode']);
     expect(opencodeJson().provider).toBeDefined();
     expect(project.hookwise(['init', '--host', 'opencode'])).toContain('nothing changed');
@@ -102,8 +117,15 @@ describe('hookwise in the real OpenCode', () => {
 
     // The stored session still has every original output.
     const stored = await project.exportSession(run.sessionId!);
-    const outputs = stored.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool').map((part) => String(part.state.output));
-    for (const tag of tags) expect(outputs.some((output) => output.includes(`${tag}-line-200`)), tag).toBe(true);
+    const outputs = stored.messages
+      .flatMap((message) => message.parts)
+      .filter((part) => part.type === 'tool')
+      .map((part) => String(part.state.output));
+    for (const tag of tags)
+      expect(
+        outputs.some((output) => output.includes(`${tag}-line-200`)),
+        tag,
+      ).toBe(true);
   });
 
   it("an active command's Compact Summary is in the compaction request and in the first request after it", async () => {
@@ -131,7 +153,9 @@ describe('hookwise in the real OpenCode', () => {
       if (lastUserText(body).includes('Continue if you have next steps')) return { text: 'Review finished.' };
       const step = sinceLastUser(body).filter((message) => message.role === 'assistant').length;
       // The second answer reports a context near the window: OpenCode compacts automatically.
-      return step === 0 ? { toolCalls: [{ name: 'bash', arguments: { command: 'cat src/app.ts', description: 'show the file' } }] } : { text: 'Looked at it.', promptTokens: 195_000 };
+      return step === 0
+        ? { toolCalls: [{ name: 'bash', arguments: { command: 'cat src/app.ts', description: 'show the file' } }] }
+        : { text: 'Looked at it.', promptTokens: 195_000 };
     });
     const start = model.requests.length;
     const run = await project.run(['--command', 'review', 'src/app.ts']);
@@ -146,7 +170,12 @@ describe('hookwise in the real OpenCode', () => {
     const after = requests.find((request) => request.index > compaction!.index && request.kind === 'turn');
     expect(after).toBeDefined();
     // The command's own text is gone from the conversation after the compaction; hookwise gave the rule back.
-    expect(after!.body.messages.filter((message) => message.role !== 'system').map(contentText).join('\n')).not.toContain('REVIEW-RULE-7');
+    expect(
+      after!.body.messages
+        .filter((message) => message.role !== 'system')
+        .map(contentText)
+        .join('\n'),
+    ).not.toContain('REVIEW-RULE-7');
     expect(systemText(after!.body)).toContain('ACTIVE COMMAND: /review');
     expect(systemText(after!.body)).toContain('REVIEW-RULE-7');
 
@@ -174,7 +203,9 @@ describe('hookwise in the real OpenCode', () => {
     expect(suggestions[0]!.toolCalls.count).toBe(3);
     const toasts = project.recorded().filter((event) => event.type === 'tui.toast.show');
     expect(toasts.map((event) => event.properties.message).join('\n')).toMatch(/3 tool calls since the last compaction/);
-    const state = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'state', run.sessionId!, '@hookwise+hook-suggest.json'), 'utf8')) as { policy: { toolCalls: number } };
+    const state = JSON.parse(
+      readFileSync(path.join(project.dir, '.hookwise', 'state', run.sessionId!, '@hookwise+hook-suggest.json'), 'utf8'),
+    ) as { policy: { toolCalls: number } };
     expect(state.policy.toolCalls).toBe(4);
   });
 
@@ -190,7 +221,9 @@ describe('hookwise in the real OpenCode', () => {
     expect(tool?.part?.state?.status).toBe('completed');
     expect(String(tool?.part?.state?.output)).toContain('still-working');
     const failures = project.events().filter((event) => event.type === 'hook:error');
-    expect(failures.map((event) => `${event.point}:${event.kind}`)).toEqual(expect.arrayContaining(['llm:before:error', 'tool:before:error', 'tool:after:timeout', 'prompt:submit:error']));
+    expect(failures.map((event) => `${event.point}:${event.kind}`)).toEqual(
+      expect.arrayContaining(['llm:before:error', 'tool:before:error', 'tool:after:timeout', 'prompt:submit:error']),
+    );
     expect(failures.every((event) => event.pluginName === 'broken')).toBe(true);
   });
 
@@ -198,7 +231,12 @@ describe('hookwise in the real OpenCode', () => {
     const project = createProject(install, 'intent', {
       baseURL: model.baseURL,
       hookwiseConfig: { plugins: { '@hookwise/hook-precompact': {} } },
-      files: { '.orchestration/agent_trace.jsonl': readFileSync(path.join(repoRoot, 'fixtures', 'roo-intent-trace', 'tedoaba-roo-code', 'agent_trace.jsonl'), 'utf8') },
+      files: {
+        '.orchestration/agent_trace.jsonl': readFileSync(
+          path.join(repoRoot, 'fixtures', 'roo-intent-trace', 'tedoaba-roo-code', 'agent_trace.jsonl'),
+          'utf8',
+        ),
+      },
     });
     model.setResponder(scripted({}));
     const first = await project.run(['hello']);

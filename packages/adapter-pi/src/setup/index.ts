@@ -10,7 +10,8 @@ const setup: HostSetup = {
   describe: 'pi: the installed @hookwise/adapter-pi as an extension in .pi/settings.json',
   async init({ projectDir, relative }) {
     const folder = installedPiExtension(projectDir);
-    if (!folder) return { ok: false, message: `${PI_PACKAGE} is not installed in ${projectDir}; run \`npm install -D ${PI_PACKAGE}\` first` };
+    if (!folder)
+      return { ok: false, message: `${PI_PACKAGE} is not installed in ${projectDir}; run \`npm install -D ${PI_PACKAGE}\` first` };
     const read = readPiSettings(projectDir);
     if (!read.ok) return { ok: false, message: read.message };
     const spec = extensionSpec(read.file, folder);
@@ -18,7 +19,15 @@ const setup: HostSetup = {
     if (!merged.changed) return { ok: true, files: [] };
     return {
       ok: true,
-      files: [{ file: read.file, before: read.text, after: `${JSON.stringify(merged.settings, null, 2)}\n`, summary: `${read.text === undefined ? 'write' : 'update'} ${relative(read.file)}: pi loads hookwise from ${spec}`, backup: read.text !== undefined }],
+      files: [
+        {
+          file: read.file,
+          before: read.text,
+          after: `${JSON.stringify(merged.settings, null, 2)}\n`,
+          summary: `${read.text === undefined ? 'write' : 'update'} ${relative(read.file)}: pi loads hookwise from ${spec}`,
+          backup: read.text !== undefined,
+        },
+      ],
     };
   },
   async doctor({ projectDir, ok, problem }) {

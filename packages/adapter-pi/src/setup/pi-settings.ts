@@ -37,7 +37,9 @@ export function isHookwiseEntry(entry: unknown): boolean {
   return typeof entry === 'string' && /(^|[/:@])@?hookwise\/adapter-pi(\/|@|$)|(^|\/)adapter-pi\/?$/.test(entry);
 }
 
-export type PiSettingsRead = { ok: true; file: string; value: Record<string, unknown>; text: string | undefined } | { ok: false; file: string; message: string };
+export type PiSettingsRead =
+  | { ok: true; file: string; value: Record<string, unknown>; text: string | undefined }
+  | { ok: false; file: string; message: string };
 
 /** The project's `.pi/settings.json` (absent is fine: init writes it). */
 export function readPiSettings(projectDir: string): PiSettingsRead {
@@ -46,7 +48,8 @@ export function readPiSettings(projectDir: string): PiSettingsRead {
   const text = readFileSync(file, 'utf8');
   try {
     const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, file, message: `${file} is not a JSON object` };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { ok: false, file, message: `${file} is not a JSON object` };
     return { ok: true, file, value: value as Record<string, unknown>, text };
   } catch (error) {
     return { ok: false, file, message: `${file} is not valid JSON: ${(error as Error).message}` };
@@ -74,26 +77,36 @@ export function checkPiExtension(projectDir: string): { ok: string[]; problems: 
   const problems: string[] = [];
   const read = readPiSettings(projectDir);
   if (!read.ok) return { ok, problems: [read.message] };
-  const entries = (Array.isArray(read.value['extensions']) ? (read.value['extensions'] as unknown[]) : []).filter(isHookwiseEntry) as string[];
+  const entries = (Array.isArray(read.value['extensions']) ? (read.value['extensions'] as unknown[]) : []).filter(
+    isHookwiseEntry,
+  ) as string[];
   const packages = (Array.isArray(read.value['packages']) ? (read.value['packages'] as unknown[]) : []).filter(isHookwiseEntry);
   if (entries.length === 0 && packages.length > 0) {
     ok.push(`${SETTINGS_FILE} loads ${PI_PACKAGE} as a package`);
     return { ok, problems };
   }
   if (entries.length === 0) return { ok, problems: [`${SETTINGS_FILE} does not load ${PI_PACKAGE}; run \`hookwise init --host pi\``] };
-  if (entries.length > 1) problems.push(`${SETTINGS_FILE} lists ${PI_PACKAGE} ${entries.length} times; each copy would run the plugins again — keep one`);
+  if (entries.length > 1)
+    problems.push(`${SETTINGS_FILE} lists ${PI_PACKAGE} ${entries.length} times; each copy would run the plugins again — keep one`);
   const spec = entries[0]!;
   const folder = path.resolve(path.dirname(read.file), spec);
   let manifest: { pi?: { extensions?: unknown } } | undefined;
   try {
     manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { pi?: { extensions?: unknown } };
   } catch {
-    problems.push(`${SETTINGS_FILE} loads ${spec}, but ${folder} has no package.json; install ${PI_PACKAGE} and run \`hookwise init --host pi\``);
+    problems.push(
+      `${SETTINGS_FILE} loads ${spec}, but ${folder} has no package.json; install ${PI_PACKAGE} and run \`hookwise init --host pi\``,
+    );
     return { ok, problems };
   }
-  const extensions = Array.isArray(manifest.pi?.extensions) ? (manifest.pi.extensions as unknown[]).filter((entry): entry is string => typeof entry === 'string') : [];
+  const extensions = Array.isArray(manifest.pi?.extensions)
+    ? (manifest.pi.extensions as unknown[]).filter((entry): entry is string => typeof entry === 'string')
+    : [];
   const missing = extensions.filter((entry) => !existsSync(path.join(folder, entry)));
-  if (extensions.length === 0 || missing.length > 0) problems.push(`${folder} has no built extension (${missing.join(', ') || 'package.json "pi.extensions" is empty'}); reinstall ${PI_PACKAGE}`);
+  if (extensions.length === 0 || missing.length > 0)
+    problems.push(
+      `${folder} has no built extension (${missing.join(', ') || 'package.json "pi.extensions" is empty'}); reinstall ${PI_PACKAGE}`,
+    );
   else ok.push(`${SETTINGS_FILE} loads ${PI_PACKAGE} from ${spec} (pi reads project settings once you trust the project)`);
   return { ok, problems };
 }

@@ -4,7 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePi, newestSessionFile, writeAgentDir } from './offline-pi.mjs';
-import { installedHookwise, readJsonLines, runHost, shellEnv, writeProjectFiles, type HostRun, type ProjectFiles } from '../../../../test-support/host-e2e.js';
+import {
+  installedHookwise,
+  readJsonLines,
+  runHost,
+  shellEnv,
+  writeProjectFiles,
+  type HostRun,
+  type ProjectFiles,
+} from '../../../../test-support/host-e2e.js';
 import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
 
 /**
@@ -45,7 +53,9 @@ export interface ScratchInstall {
 /** Installs pi (cached), starts Verdaccio with the workspace's packages and installs them by name. */
 export async function createScratchInstall(): Promise<ScratchInstall> {
   const pi = ensurePi() as PiPaths;
-  for (const folder of PUBLISHED) if (!existsSync(path.join(packageRoot, '..', folder, 'dist', 'index.js'))) throw new Error(`packages/${folder} has no dist/ yet; build first (CI runs build before test)`);
+  for (const folder of PUBLISHED)
+    if (!existsSync(path.join(packageRoot, '..', folder, 'dist', 'index.js')))
+      throw new Error(`packages/${folder} has no dist/ yet; build first (CI runs build before test)`);
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-pi-')));
   const installDir = path.join(root, 'install');
   const registry = await startRegistry(PUBLISHED);
@@ -100,7 +110,11 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
   const home = path.join(install.root, 'home');
   for (const folder of [dir, agentDir, tmp, home]) mkdirSync(folder, { recursive: true });
   // The same agent folder the demo gives pi.
-  writeAgentDir(agentDir, { baseURL: `http://127.0.0.1:${options.model.port}/v1`, contextWindow: options.contextWindow ?? 32_000, ...(options.compaction ? { compaction: options.compaction } : {}) });
+  writeAgentDir(agentDir, {
+    baseURL: `http://127.0.0.1:${options.model.port}/v1`,
+    contextWindow: options.contextWindow ?? 32_000,
+    ...(options.compaction ? { compaction: options.compaction } : {}),
+  });
   writeProjectFiles(dir, options);
   const env: Record<string, string> = {
     ...shellEnv(),

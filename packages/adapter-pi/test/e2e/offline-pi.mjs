@@ -9,20 +9,48 @@ import path from 'node:path';
 export { ensurePi, PI_VERSION } from '../../../../scripts/install-pi.mjs';
 
 /** `models.json` (the stand-in as provider `standin`, model `m`) and `settings.json` (trusted projects, no retries, compaction on) in `agentDir`. */
-export function writeAgentDir(agentDir, { baseURL, contextWindow = 32_000, compaction = { reserveTokens: 4_000, keepRecentTokens: 20_000 } }) {
+export function writeAgentDir(
+  agentDir,
+  { baseURL, contextWindow = 32_000, compaction = { reserveTokens: 4_000, keepRecentTokens: 20_000 } },
+) {
   mkdirSync(agentDir, { recursive: true });
-  const model = { id: 'm', name: 'Stand-in', reasoning: false, input: ['text'], contextWindow, maxTokens: 4_096, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-  writeFileSync(path.join(agentDir, 'models.json'), JSON.stringify({ providers: { standin: { baseUrl: baseURL, api: 'openai-completions', apiKey: 'x', models: [model] } } }));
+  const model = {
+    id: 'm',
+    name: 'Stand-in',
+    reasoning: false,
+    input: ['text'],
+    contextWindow,
+    maxTokens: 4_096,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+  writeFileSync(
+    path.join(agentDir, 'models.json'),
+    JSON.stringify({ providers: { standin: { baseUrl: baseURL, api: 'openai-completions', apiKey: 'x', models: [model] } } }),
+  );
   writeFileSync(
     path.join(agentDir, 'settings.json'),
-    JSON.stringify({ defaultProvider: 'standin', defaultModel: 'm', defaultProjectTrust: 'always', retry: { enabled: false }, compaction: { enabled: true, ...compaction } }),
+    JSON.stringify({
+      defaultProvider: 'standin',
+      defaultModel: 'm',
+      defaultProjectTrust: 'always',
+      retry: { enabled: false },
+      compaction: { enabled: true, ...compaction },
+    }),
   );
 }
 
 /** The environment pi runs in: nothing of the caller's but PATH (pi's Node first) and the locale. */
 export function offlinePiEnv({ nodeBinDir, agentDir, home, tmp }) {
   for (const folder of [home, tmp]) mkdirSync(folder, { recursive: true });
-  const env = { PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: home, TMPDIR: tmp, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', PI_TELEMETRY: '0', PI_SKIP_VERSION_CHECK: '1' };
+  const env = {
+    PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: home,
+    TMPDIR: tmp,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: '1',
+    PI_TELEMETRY: '0',
+    PI_SKIP_VERSION_CHECK: '1',
+  };
   for (const key of ['LANG', 'LC_ALL', 'USER', 'LOGNAME']) if (process.env[key] !== undefined) env[key] = process.env[key];
   return env;
 }

@@ -4,7 +4,14 @@ import { isPrunedOutput } from '@hookwise/hook-prune';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject, createScratchInstall, type PiRun, type Project, type ScratchInstall } from './harness.js';
 import { BROKEN_PLUGIN_PROJECT, bigFile, expectPairing, lastUserText, scripted } from '../../../../test-support/chat-scenarios.js';
-import { contentText, startStandInModel, systemText, type ChatRequestBody, type RecordedRequest, type StandInModel } from './stand-in-model.mjs';
+import {
+  contentText,
+  startStandInModel,
+  systemText,
+  type ChatRequestBody,
+  type RecordedRequest,
+  type StandInModel,
+} from './stand-in-model.mjs';
 
 /**
  * The real pi (@earendil-works/pi-coding-agent 1.5.2 on Node 22), offline, against the loopback
@@ -33,20 +40,31 @@ function expectCompleted(run: PiRun, lastText?: string): void {
 
 /** The tool outputs of a request by call id. */
 function toolOutputs(body: ChatRequestBody): Map<string, string> {
-  return new Map(body.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id!, contentText(message)]));
+  return new Map(
+    body.messages.filter((message) => message.role === 'tool').map((message) => [message.tool_call_id!, contentText(message)]),
+  );
 }
 
 /** What pi stored for each tool call: the original outputs. */
 function storedOutputs(project: Project): Map<string, string> {
   const entries = project.sessionEntries().filter((entry) => entry.type === 'message' && entry.message.role === 'toolResult');
-  return new Map(entries.map((entry) => [entry.message.toolCallId as string, (entry.message.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('\n')]));
+  return new Map(
+    entries.map((entry) => [
+      entry.message.toolCallId as string,
+      (entry.message.content as Array<{ text?: string }>).map((block) => block.text ?? '').join('\n'),
+    ]),
+  );
 }
 
 const turns = (requests: RecordedRequest[]) => requests.filter((request) => request.kind === 'turn');
 
 describe('hookwise in the real pi', () => {
   it('hookwise init --host pi adds the installed extension to .pi/settings.json (dry run, idempotent) and doctor checks it', () => {
-    const project = createProject(install, 'setup', { model: projectModel(), hookwiseConfig: { plugins: { '@hookwise/hook-suggest': {} } }, init: false });
+    const project = createProject(install, 'setup', {
+      model: projectModel(),
+      hookwiseConfig: { plugins: { '@hookwise/hook-suggest': {} } },
+      init: false,
+    });
     const settingsFile = path.join(project.dir, '.pi', 'settings.json');
     expect(project.hookwise(['init', '--host', 'pi', '--dry-run'])).toContain('"../../node_modules/@hookwise/adapter-pi"');
     expect(existsSync(settingsFile)).toBe(false);
@@ -84,7 +102,11 @@ describe('hookwise in the real pi', () => {
     const stored = storedOutputs(project);
     // The session file keeps every original output.
     expect(stored.size).toBe(10);
-    for (const tag of tags) expect([...stored.values()].some((output) => output.includes(`${tag}-line-200`)), tag).toBe(true);
+    for (const tag of tags)
+      expect(
+        [...stored.values()].some((output) => output.includes(`${tag}-line-200`)),
+        tag,
+      ).toBe(true);
 
     const pruned = requests.filter((request) => [...toolOutputs(request.body).values()].some((output) => isPrunedOutput(output)));
     expect(pruned.length).toBeGreaterThan(0);
@@ -110,17 +132,36 @@ describe('hookwise in the real pi', () => {
       hookwiseConfig: { plugins: { '@hookwise/hook-precompact': {} } },
       compaction: { reserveTokens: 4_000, keepRecentTokens: 500 },
       files: {
-        '.pi/prompts/review.md': ['---', 'description: Review a file', '---', 'Review $1 carefully.', '', '<!-- COMPACT_SUMMARY_START -->', 'REVIEW-RULE-7: never approve a change without a test; cite line numbers.', '<!-- COMPACT_SUMMARY_END -->', ''].join('\n'),
+        '.pi/prompts/review.md': [
+          '---',
+          'description: Review a file',
+          '---',
+          'Review $1 carefully.',
+          '',
+          '<!-- COMPACT_SUMMARY_START -->',
+          'REVIEW-RULE-7: never approve a change without a test; cite line numbers.',
+          '<!-- COMPACT_SUMMARY_END -->',
+          '',
+        ].join('\n'),
         'src/app.ts': bigFile('app', 120),
       },
     });
     model.setResponder(
-      scripted({ 'Review src/app.ts': [[{ name: 'read', arguments: { path: 'src/app.ts' } }], [{ name: 'bash', arguments: { command: 'wc -l src/app.ts' } }]] }, (body, kind, step) => {
-        if (kind === 'compaction') return { text: 'Summary: a review of src/app.ts is under way.' };
-        // The answer after the second tool reports a context near the window: pi compacts before the next turn.
-        if (kind === 'turn' && lastUserText(body).includes('Review src/app.ts') && step === 2) return { text: 'Looked at it.', promptTokens: 30_000, cachedTokens: 1_000 };
-        return undefined;
-      }),
+      scripted(
+        {
+          'Review src/app.ts': [
+            [{ name: 'read', arguments: { path: 'src/app.ts' } }],
+            [{ name: 'bash', arguments: { command: 'wc -l src/app.ts' } }],
+          ],
+        },
+        (body, kind, step) => {
+          if (kind === 'compaction') return { text: 'Summary: a review of src/app.ts is under way.' };
+          // The answer after the second tool reports a context near the window: pi compacts before the next turn.
+          if (kind === 'turn' && lastUserText(body).includes('Review src/app.ts') && step === 2)
+            return { text: 'Looked at it.', promptTokens: 30_000, cachedTokens: 1_000 };
+          return undefined;
+        },
+      ),
     );
     const start = model.requests.length;
     expectCompleted(await project.run(['/review src/app.ts', 'what next']), 'Finished step 0.');
@@ -129,7 +170,10 @@ describe('hookwise in the real pi', () => {
     expect(compactionIndex, requests.map((request) => request.kind).join(',')).toBeGreaterThan(-1);
     const after = requests.slice(compactionIndex).find((request) => request.kind === 'turn');
     expect(after).toBeDefined();
-    const summary = after!.body.messages.filter((message) => message.role !== 'system').map(contentText).find((text) => text.includes('<summary>'));
+    const summary = after!.body.messages
+      .filter((message) => message.role !== 'system')
+      .map(contentText)
+      .find((text) => text.includes('<summary>'));
     expect(summary).toContain('Summary: a review of src/app.ts is under way.');
     expect(summary).toContain('ACTIVE COMMAND: /review');
     expect(summary).toContain('REVIEW-RULE-7');
@@ -140,13 +184,21 @@ describe('hookwise in the real pi', () => {
     // pi's stored summary is its own; hookwise's block is added per request.
     expect(compactions[0]!.summary).not.toContain('REVIEW-RULE-7');
     expect(project.events().find((event) => event.type === 'precompact:preserved')?.labels).toContain('/review');
-    if (process.env['HOOKWISE_PI_WRITE_FIXTURE']) copyFileSync(project.sessionFile(), path.join(import.meta.dirname, '..', 'fixtures', 'pi-1.5.2-session.jsonl'));
+    if (process.env['HOOKWISE_PI_WRITE_FIXTURE'])
+      copyFileSync(project.sessionFile(), path.join(import.meta.dirname, '..', 'fixtures', 'pi-1.5.2-session.jsonl'));
   });
 
   it('hook-suggest suggests compacting at 70% of the window from getContextUsage(), and the session goes on', async () => {
-    const project = createProject(install, 'suggest', { model: projectModel(), hookwiseConfig: { plugins: { '@hookwise/hook-suggest': {} } } });
+    const project = createProject(install, 'suggest', {
+      model: projectModel(),
+      hookwiseConfig: { plugins: { '@hookwise/hook-suggest': {} } },
+    });
     const bash = (step: number) => [{ name: 'bash', arguments: { command: `echo step-${step}` } }];
-    model.setResponder(scripted({ count: [bash(1), bash(2)] }, (_body, kind, step) => (kind === 'turn' && step === 1 ? { toolCalls: bash(2), promptTokens: 23_000 } : undefined)));
+    model.setResponder(
+      scripted({ count: [bash(1), bash(2)] }, (_body, kind, step) =>
+        kind === 'turn' && step === 1 ? { toolCalls: bash(2), promptTokens: 23_000 } : undefined,
+      ),
+    );
     const run = await project.run(['count to two']);
     expectCompleted(run, 'Finished step 2.');
     const suggestions = project.events().filter((event) => event.type === 'suggest:compact');
@@ -170,7 +222,9 @@ describe('hookwise in the real pi', () => {
     const last = turns(model.requests.slice(start)).at(-1)!;
     expect([...toolOutputs(last.body).values()].join('\n')).toContain('still-working');
     const failures = project.events().filter((event) => event.type === 'hook:error');
-    expect(failures.map((event) => `${event.point}:${event.kind}`)).toEqual(expect.arrayContaining(['llm:before:error', 'tool:before:error', 'tool:after:timeout', 'prompt:submit:error', 'agent:stop:error']));
+    expect(failures.map((event) => `${event.point}:${event.kind}`)).toEqual(
+      expect.arrayContaining(['llm:before:error', 'tool:before:error', 'tool:after:timeout', 'prompt:submit:error', 'agent:stop:error']),
+    );
     expect(failures.every((event) => event.pluginName === 'broken')).toBe(true);
   });
 });

@@ -20,7 +20,10 @@ const result = await generateText({ model, tools: hookwise.tools(tools), message
 function installedAi(projectDir: string): string | undefined {
   for (let folder = path.resolve(projectDir); ; folder = path.dirname(folder)) {
     try {
-      const manifest = JSON.parse(readFileSync(path.join(folder, 'node_modules', 'ai', 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const manifest = JSON.parse(readFileSync(path.join(folder, 'node_modules', 'ai', 'package.json'), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (manifest.name === 'ai' && typeof manifest.version === 'string') return manifest.version;
     } catch {
       // not here

@@ -32,22 +32,48 @@ const readTool = tool({
 });
 
 function app(recorded: PromptMessage[][] = []) {
-  const recorder: LanguageModelMiddleware = { specificationVersion: 'v3', transformParams: async ({ params }) => (recorded.push(structuredClone(params.prompt) as PromptMessage[]), params) };
-  const hookwise = hookwiseMiddleware({ config: { plugins: [prune(PRUNE_OPTIONS)], on: { 'llm:before': () => ({ context: RULE }) } }, logger: silentLogger });
-  const model = wrapLanguageModel({ model: createAnthropic({ baseURL: standIn.url, apiKey: 'stand-in' })(MODEL_ID), middleware: [recorder, hookwise] });
+  const recorder: LanguageModelMiddleware = {
+    specificationVersion: 'v3',
+    transformParams: async ({ params }) => (recorded.push(structuredClone(params.prompt) as PromptMessage[]), params),
+  };
+  const hookwise = hookwiseMiddleware({
+    config: { plugins: [prune(PRUNE_OPTIONS)], on: { 'llm:before': () => ({ context: RULE }) } },
+    logger: silentLogger,
+  });
+  const model = wrapLanguageModel({
+    model: createAnthropic({ baseURL: standIn.url, apiKey: 'stand-in' })(MODEL_ID),
+    middleware: [recorder, hookwise],
+  });
   return { model, recorded };
 }
 
-describe('with Anthropic\'s server-side context management', () => {
+describe("with Anthropic's server-side context management", () => {
   it('leaves tool results to Anthropic when the call turns on clear_tool_uses, and keeps its own system text', async () => {
     standIn.reset();
-    const edits = [{ type: 'clear_tool_uses_20250919' as const, trigger: { type: 'input_tokens' as const, value: 2_000 }, keep: { type: 'tool_uses' as const, value: 1 } }];
+    const edits = [
+      {
+        type: 'clear_tool_uses_20250919' as const,
+        trigger: { type: 'input_tokens' as const, value: 2_000 },
+        keep: { type: 'tool_uses' as const, value: 1 },
+      },
+    ];
     const { model } = app();
-    await generateText({ model, system: SYSTEM, prompt: 'Read the files.', tools: { read: readTool }, stopWhen: stepCountIs(10), providerOptions: { anthropic: { contextManagement: { edits } } } });
+    await generateText({
+      model,
+      system: SYSTEM,
+      prompt: 'Read the files.',
+      tools: { read: readTool },
+      stopWhen: stepCountIs(10),
+      providerOptions: { anthropic: { contextManagement: { edits } } },
+    });
 
     expect(standIn.requests.length).toBe(5);
     for (const request of standIn.requests) {
-      expect(request.body.context_management).toEqual({ edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 2_000 }, keep: { type: 'tool_uses', value: 1 } }] });
+      expect(request.body.context_management).toEqual({
+        edits: [
+          { type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 2_000 }, keep: { type: 'tool_uses', value: 1 } },
+        ],
+      });
       expect(systemTexts('anthropic', request.body)).toEqual([SYSTEM, RULE]);
     }
     const sent = toolResults('anthropic', standIn.requests.at(-1)!.body);
@@ -60,7 +86,9 @@ describe('with Anthropic\'s server-side context management', () => {
     const { model } = app();
     await generateText({ model, system: SYSTEM, prompt: 'Read the files.', tools: { read: readTool }, stopWhen: stepCountIs(10) });
     expect(standIn.requests.every((request) => request.body.context_management === undefined)).toBe(true);
-    expect(toolResults('anthropic', standIn.requests.at(-1)!.body).filter((result) => isPrunedOutput(result.text)).length).toBeGreaterThan(0);
+    expect(toolResults('anthropic', standIn.requests.at(-1)!.body).filter((result) => isPrunedOutput(result.text)).length).toBeGreaterThan(
+      0,
+    );
   });
 
   it('sends a server compaction back as it came, and clears nothing before it', async () => {
@@ -70,8 +98,16 @@ describe('with Anthropic\'s server-side context management', () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'Start on the payments module.' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'toolu_early', toolName: 'read', input: { path: 'src/early.ts' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_early', toolName: 'read', output: { type: 'text', value: fileText('src/early.ts') } }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Summary: the payments module was read.', providerOptions: { anthropic: { type: 'compaction' } } }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'toolu_early', toolName: 'read', output: { type: 'text', value: fileText('src/early.ts') } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Summary: the payments module was read.', providerOptions: { anthropic: { type: 'compaction' } } }],
+      },
       { role: 'user', content: 'Go on with the next files.' },
     ];
     await generateText({ model, system: SYSTEM, messages: history, tools: { read: readTool }, stopWhen: stepCountIs(10) });
@@ -79,11 +115,19 @@ describe('with Anthropic\'s server-side context management', () => {
     expect(standIn.requests.length).toBeGreaterThan(3);
     const expected = await expectedToolOutputs(
       prune(PRUNE_OPTIONS),
-      recorded.map((prompt, index) => ({ prompt, model: MODEL_ID, ...(index > 0 ? { contextTokens: standIn.requests[index - 1]!.inputTokens } : {}) })),
+      recorded.map((prompt, index) => ({
+        prompt,
+        model: MODEL_ID,
+        ...(index > 0 ? { contextTokens: standIn.requests[index - 1]!.inputTokens } : {}),
+      })),
     );
     standIn.requests.forEach((request, index) => {
-      const blocks = request.body.messages.flatMap((message: { content: unknown }) => (Array.isArray(message.content) ? message.content : []));
-      expect(blocks.filter((block: { type: string }) => block.type === 'compaction')).toEqual([{ type: 'compaction', content: 'Summary: the payments module was read.' }]);
+      const blocks = request.body.messages.flatMap((message: { content: unknown }) =>
+        Array.isArray(message.content) ? message.content : [],
+      );
+      expect(blocks.filter((block: { type: string }) => block.type === 'compaction')).toEqual([
+        { type: 'compaction', content: 'Summary: the payments module was read.' },
+      ]);
       const sent = new Map(toolResults('anthropic', request.body).map((result) => [result.id, result.text]));
       expect(sent.get('toolu_early')).toBe(fileText('src/early.ts'));
       expect(sent).toEqual(expected[index]);

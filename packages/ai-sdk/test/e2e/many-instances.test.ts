@@ -52,7 +52,10 @@ async function conversation(name: string, folders: string[], stateUrl: string, b
   const turns: Array<{ text: string; notices: string[]; errors: Array<{ kind: string; message: string }> }> = [];
   for (const [turn, prompt] of PROMPTS.entries()) {
     await between?.(turn);
-    const ran = await run(process.execPath, [instance, folders[turn % folders.length]!, standIn.url, history, prompt], { cwd: packageDir, env: { HOOKWISE_STATE_URL: stateUrl } });
+    const ran = await run(process.execPath, [instance, folders[turn % folders.length]!, standIn.url, history, prompt], {
+      cwd: packageDir,
+      env: { HOOKWISE_STATE_URL: stateUrl },
+    });
     if (ran.status !== 0) throw new Error(`turn ${turn} exited with ${ran.status}: ${ran.stderr}`);
     turns.push(JSON.parse(ran.stdout));
   }
@@ -67,7 +70,9 @@ describe('one conversation on two instances sharing one Redis', () => {
     expect(shared.requests).toEqual(single.requests);
     expect(shared.turns.flatMap((turn) => turn.errors)).toEqual([]);
     expect(shared.turns.map((turn) => turn.notices)).toEqual(single.turns.map((turn) => turn.notices));
-    const state = JSON.parse((await admin.hget('hookwise:support-bot:conversation-1:@hookwise/hook-suggest', 'data'))!) as { policy: { toolCalls: number } };
+    const state = JSON.parse((await admin.hget('hookwise:support-bot:conversation-1:@hookwise/hook-suggest', 'data'))!) as {
+      policy: { toolCalls: number };
+    };
     expect(state.policy.toolCalls).toBe(PROMPTS.length * 2);
   }, 240_000);
 
@@ -81,7 +86,9 @@ describe('one conversation on two instances sharing one Redis', () => {
     expect(result.turns[2]!.errors).toEqual([expect.objectContaining({ kind: 'state', message: expect.stringMatching(/is unreachable/) })]);
     expect(result.turns[3]!.errors).toEqual([]);
     // What was counted before the outage survived it; the outage turn's own calls went uncounted.
-    const state = JSON.parse((await admin.hget('hookwise:outage:conversation-1:@hookwise/hook-suggest', 'data'))!) as { policy: { toolCalls: number } };
+    const state = JSON.parse((await admin.hget('hookwise:outage:conversation-1:@hookwise/hook-suggest', 'data'))!) as {
+      policy: { toolCalls: number };
+    };
     expect(state.policy.toolCalls).toBe((PROMPTS.length - 1) * 2);
   }, 240_000);
 });

@@ -21,8 +21,15 @@ async function mastraEntry(folder, subpath) {
 const [mastraFolder, baseURL] = process.argv.slice(2);
 const { Agent } = await mastraEntry(mastraFolder, './agent');
 const errors = [];
-const hookwise = hookwiseMiddleware({ sessionId: 'mastra', config: { plugins: [prune(PRUNE_OPTIONS)], on: { 'llm:before': () => ({ context: RULE }) } }, onError: (error) => errors.push(error) });
-const model = wrapLanguageModel({ model: createOpenAICompatible({ name: 'stand-in', baseURL, apiKey: 'stand-in', includeUsage: true })(MODEL_ID), middleware: hookwise });
+const hookwise = hookwiseMiddleware({
+  sessionId: 'mastra',
+  config: { plugins: [prune(PRUNE_OPTIONS)], on: { 'llm:before': () => ({ context: RULE }) } },
+  onError: (error) => errors.push(error),
+});
+const model = wrapLanguageModel({
+  model: createOpenAICompatible({ name: 'stand-in', baseURL, apiKey: 'stand-in', includeUsage: true })(MODEL_ID),
+  middleware: hookwise,
+});
 const read = tool({
   description: 'Read a file',
   inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }),

@@ -25,7 +25,9 @@ afterAll(async () => {
 });
 
 it(`runs every request of a @mastra/core ${MASTRA_CORE_VERSION} agent through hookwise`, async () => {
-  const result = await run(node22, [path.join(import.meta.dirname, 'mastra-scenario.mjs'), mastraCore, standIn.url], { cwd: path.resolve(import.meta.dirname, '..', '..') });
+  const result = await run(node22, [path.join(import.meta.dirname, 'mastra-scenario.mjs'), mastraCore, standIn.url], {
+    cwd: path.resolve(import.meta.dirname, '..', '..'),
+  });
   expect(result.status, result.stderr).toBe(0);
   const output = JSON.parse(result.stdout) as { text: string; errors: unknown[] };
   expect(output).toEqual({ text: 'Read 4 files.', errors: [] });

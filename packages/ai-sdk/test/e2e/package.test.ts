@@ -40,7 +40,8 @@ let standIn: StandInModel;
 const roots: string[] = [];
 
 beforeAll(async () => {
-  for (const folder of PUBLISHED) if (!existsSync(path.join(packageDir, '..', folder, 'dist'))) throw new Error(`packages/${folder} is not built: run the build first`);
+  for (const folder of PUBLISHED)
+    if (!existsSync(path.join(packageDir, '..', folder, 'dist'))) throw new Error(`packages/${folder} is not built: run the build first`);
   standIn = await startStandInModel();
   registry = await startRegistry(PUBLISHED);
 }, 600_000);
@@ -66,7 +67,10 @@ describe.each(['npm', 'pnpm'] as const)('installed with %s', (kind) => {
   const inProject = (command: string, args: string[], env: Record<string, string> = {}) => run(command, args, { cwd: project, env });
 
   it('installs by name, with core from the registry, not the workspace', () => {
-    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', '@hookwise', 'ai-sdk', 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+    const installed = JSON.parse(readFileSync(path.join(project, 'node_modules', '@hookwise', 'ai-sdk', 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+    };
     expect(installed.dependencies['@hookwise/core']).not.toMatch(/^workspace:/);
     expect(installed.peerDependencies['ai']).toBe('>=5 <8');
     expect(realpathSync(path.join(project, 'node_modules', '@hookwise', 'ai-sdk'))).toContain(project);
@@ -75,16 +79,19 @@ describe.each(['npm', 'pnpm'] as const)('installed with %s', (kind) => {
   it('npx hookwise init --host ai-sdk writes the config and prints what the app adds', async () => {
     const result = await inProject('npx', ['--no-install', 'hookwise', 'init', '--host', 'ai-sdk', '--plugins', 'prune']);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain("wrapLanguageModel({ model: yourModel, middleware: hookwise })");
+    expect(result.stdout).toContain('wrapLanguageModel({ model: yourModel, middleware: hookwise })');
     expect(readdirConfig(project)).toBeDefined();
     const doctor = await inProject('npx', ['--no-install', 'hookwise', 'doctor', '--host', 'ai-sdk']);
     expect(doctor.stdout + doctor.stderr).toContain('ai 6.0.325 is installed');
   });
 
-  it('runs the README example as written: hook-prune\'s placeholders on the wire, the files read whole by the app', async () => {
+  it("runs the README example as written: hook-prune's placeholders on the wire, the files read whole by the app", async () => {
     const { config, examples } = readmeBlocks();
     // The README's config, with thresholds at zero so this short session prunes.
-    writeFileSync(path.join(project, 'hookwise.config.mjs'), config.replace('prune()', "prune({ policy: 'window', keepRecent: 1, protectTokens: 0, minimumTokens: 0 })"));
+    writeFileSync(
+      path.join(project, 'hookwise.config.mjs'),
+      config.replace('prune()', "prune({ policy: 'window', keepRecent: 1, protectTokens: 0, minimumTokens: 0 })"),
+    );
     mkdirSync(path.join(project, 'src'), { recursive: true });
     for (let file = 1; file <= 4; file++) writeFileSync(path.join(project, 'src', `file-${file}.ts`), fileText(`src/file-${file}.ts`));
     for (const [index, example] of examples.entries()) {
@@ -107,5 +114,7 @@ describe.each(['npm', 'pnpm'] as const)('installed with %s', (kind) => {
 });
 
 function readdirConfig(project: string): string | undefined {
-  return ['hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json', 'hookwise.config.ts'].find((name) => existsSync(path.join(project, name)));
+  return ['hookwise.config.mjs', 'hookwise.config.js', 'hookwise.config.json', 'hookwise.config.ts'].find((name) =>
+    existsSync(path.join(project, name)),
+  );
 }

@@ -23,7 +23,8 @@ const MODULES = {
 };
 
 /** What the `read` tool returns: a file of a few kilobytes. */
-export const fileText = (file) => `// ${file}\n${Array.from({ length: 120 }, (_, line) => `export const value${line} = ${line}; // ${file}`).join('\n')}\n`;
+export const fileText = (file) =>
+  `// ${file}\n${Array.from({ length: 120 }, (_, line) => `export const value${line} = ${line}; // ${file}`).join('\n')}\n`;
 
 async function main() {
   // The stand-in's model id is unknown to the providers; their warnings about it are noise here.
@@ -31,12 +32,18 @@ async function main() {
   const [major, providerName, mode, baseURL] = process.argv.slice(2);
   const modules = MODULES[major];
   const ai = await import(modules.ai);
-  const model = providerName === 'anthropic'
-    ? (await import(modules.anthropic)).createAnthropic({ baseURL, apiKey: 'stand-in' })(MODEL_ID)
-    : (await import(modules.openai)).createOpenAICompatible({ name: 'stand-in', baseURL, apiKey: 'stand-in', includeUsage: true })(MODEL_ID);
+  const model =
+    providerName === 'anthropic'
+      ? (await import(modules.anthropic)).createAnthropic({ baseURL, apiKey: 'stand-in' })(MODEL_ID)
+      : (await import(modules.openai)).createOpenAICompatible({ name: 'stand-in', baseURL, apiKey: 'stand-in', includeUsage: true })(
+          MODEL_ID,
+        );
 
   const recorded = [];
-  const recorder = { specificationVersion: 'v3', transformParams: async ({ params }) => (recorded.push(JSON.parse(JSON.stringify(params.prompt))), params) };
+  const recorder = {
+    specificationVersion: 'v3',
+    transformParams: async ({ params }) => (recorded.push(JSON.parse(JSON.stringify(params.prompt))), params),
+  };
   const notices = [];
   const errors = [];
   const hookwise = hookwiseMiddleware({
@@ -65,7 +72,14 @@ async function main() {
     messages = [...messages, { role: 'user', content: prompt }];
     let result;
     if (mode === 'generate') {
-      result = await ai.generateText({ model: wrapped, system: SYSTEM, messages, tools, stopWhen, ...(major === 'ai5' ? {} : { onFinish }) });
+      result = await ai.generateText({
+        model: wrapped,
+        system: SYSTEM,
+        messages,
+        tools,
+        stopWhen,
+        ...(major === 'ai5' ? {} : { onFinish }),
+      });
       // ai 5's generateText has no onFinish: the app hands hookwise the result.
       if (major === 'ai5') await onFinish(result);
     } else if (mode === 'stream') {

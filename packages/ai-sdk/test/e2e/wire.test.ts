@@ -47,7 +47,8 @@ function appToolOutputs(messages: ScenarioResult['messages']): string[] {
   const outputs: string[] = [];
   for (const message of messages) {
     if (message.role !== 'tool' || !Array.isArray(message.content)) continue;
-    for (const part of message.content as Array<{ type: string; output?: { type: string; value: unknown } }>) if (part.type === 'tool-result') outputs.push(String(part.output?.value));
+    for (const part of message.content as Array<{ type: string; output?: { type: string; value: unknown } }>)
+      if (part.type === 'tool-result') outputs.push(String(part.output?.value));
   }
   return outputs;
 }
@@ -60,42 +61,49 @@ const MAJORS = [
 
 describe.each(MAJORS)('$major', ({ major, node, modes }) => {
   describe.each(['anthropic', 'openai'])('with the %s provider', (provider) => {
-    it.each(modes)('%s: placeholders where hook-prune prunes, pairing whole, the system text stable, the app\'s messages untouched', async (mode) => {
-      standIn.reset();
-      const result = await runScenario(node(), major, provider, mode);
-      const requests: LoggedRequest[] = [...standIn.requests];
-      const api = provider === 'anthropic' ? 'anthropic' : 'openai';
+    it.each(modes)(
+      "%s: placeholders where hook-prune prunes, pairing whole, the system text stable, the app's messages untouched",
+      async (mode) => {
+        standIn.reset();
+        const result = await runScenario(node(), major, provider, mode);
+        const requests: LoggedRequest[] = [...standIn.requests];
+        const api = provider === 'anthropic' ? 'anthropic' : 'openai';
 
-      expect(result.errors).toEqual([]);
-      expect(result.finished).toBe(2);
-      expect(requests.length).toBeGreaterThanOrEqual(10);
-      expect(result.recorded).toHaveLength(requests.length);
+        expect(result.errors).toEqual([]);
+        expect(result.finished).toBe(2);
+        expect(requests.length).toBeGreaterThanOrEqual(10);
+        expect(result.recorded).toHaveLength(requests.length);
 
-      // The expectation: hook-prune itself on the prompts the app made, with the same context sizes.
-      const expected = await expectedToolOutputs(
-        prune(PRUNE_OPTIONS),
-        result.recorded.map((prompt, index) => ({ prompt: prompt as never, model: MODEL_ID, ...(index > 0 ? { contextTokens: requests[index - 1]!.inputTokens } : {}) })),
-      );
-      requests.forEach((request, index) => {
-        const sent = new Map(toolResults(api, request.body).map((item) => [item.id, item.text]));
-        expect(sent).toEqual(expected[index]);
-        const pairs = toolPairs(api, request.body);
-        expect(pairs.every((pair) => pair.result === pair.call)).toBe(true);
-        expect(pairs.length).toBe(sent.size);
-      });
-      const lastSent = toolResults(api, requests.at(-1)!.body);
-      expect(lastSent.filter((item) => isPrunedOutput(item.text)).length).toBeGreaterThan(0);
-      expect(isPrunedOutput(lastSent.at(-1)!.text)).toBe(false);
+        // The expectation: hook-prune itself on the prompts the app made, with the same context sizes.
+        const expected = await expectedToolOutputs(
+          prune(PRUNE_OPTIONS),
+          result.recorded.map((prompt, index) => ({
+            prompt: prompt as never,
+            model: MODEL_ID,
+            ...(index > 0 ? { contextTokens: requests[index - 1]!.inputTokens } : {}),
+          })),
+        );
+        requests.forEach((request, index) => {
+          const sent = new Map(toolResults(api, request.body).map((item) => [item.id, item.text]));
+          expect(sent).toEqual(expected[index]);
+          const pairs = toolPairs(api, request.body);
+          expect(pairs.every((pair) => pair.result === pair.call)).toBe(true);
+          expect(pairs.length).toBe(sent.size);
+        });
+        const lastSent = toolResults(api, requests.at(-1)!.body);
+        expect(lastSent.filter((item) => isPrunedOutput(item.text)).length).toBeGreaterThan(0);
+        expect(isPrunedOutput(lastSent.at(-1)!.text)).toBe(false);
 
-      // hookwise's text after the app's own, the same in every request (the cached prefix holds).
-      const systems = requests.map((request) => systemTexts(api, request.body).join('\n\n'));
-      expect(systems[0]).toBe(`${SYSTEM}\n\n${RULE}`);
-      expect(new Set(systems).size).toBe(1);
+        // hookwise's text after the app's own, the same in every request (the cached prefix holds).
+        const systems = requests.map((request) => systemTexts(api, request.body).join('\n\n'));
+        expect(systems[0]).toBe(`${SYSTEM}\n\n${RULE}`);
+        expect(new Set(systems).size).toBe(1);
 
-      // The app's own history keeps every output whole.
-      const kept = appToolOutputs(result.messages);
-      expect(kept).toHaveLength(8);
-      kept.forEach((output, index) => expect(output).toBe(fileText(`src/file-${index + 1}.ts`)));
-    });
+        // The app's own history keeps every output whole.
+        const kept = appToolOutputs(result.messages);
+        expect(kept).toHaveLength(8);
+        kept.forEach((output, index) => expect(output).toBe(fileText(`src/file-${index + 1}.ts`)));
+      },
+    );
   });
 });

@@ -10,15 +10,28 @@ export interface ObservedCall {
   model?: string;
 }
 
-const text = (content: ToolResultContent): string => (typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'));
+const text = (content: ToolResultContent): string =>
+  typeof content === 'string' ? content : content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
 /**
  * The tool outputs hook-prune wants in each call, by tool call id: the plugin itself, in an
  * engine of its own, run on the same prompts in the same order. Tests compare the wire to this,
  * so they hold whatever hook-prune's policy is.
  */
-export async function expectedToolOutputs(plugin: PluginInstance<any>, calls: readonly ObservedCall[], sessionId = 'expected'): Promise<Array<Map<string, string>>> {
-  const engine = createEngine({ config: { plugins: [plugin] }, projectDir: process.cwd(), host: 'expectation', stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog(), logger: silentLogger, ephemeral: true });
+export async function expectedToolOutputs(
+  plugin: PluginInstance<any>,
+  calls: readonly ObservedCall[],
+  sessionId = 'expected',
+): Promise<Array<Map<string, string>>> {
+  const engine = createEngine({
+    config: { plugins: [plugin] },
+    projectDir: process.cwd(),
+    host: 'expectation',
+    stateStore: createMemoryStateStore(),
+    eventLog: createMemoryEventLog(),
+    logger: silentLogger,
+    ephemeral: true,
+  });
   const result: Array<Map<string, string>> = [];
   for (const call of calls) {
     const converted = fromPrompt(call.prompt);
@@ -31,7 +44,8 @@ export async function expectedToolOutputs(plugin: PluginInstance<any>, calls: re
     });
     const messages: Message[] = (outcome.value as Message[] | undefined) ?? converted.messages;
     const outputs = new Map<string, string>();
-    for (const message of messages) for (const part of message.parts) if (part.type === 'tool-result') outputs.set(part.toolCallId, text(part.output));
+    for (const message of messages)
+      for (const part of message.parts) if (part.type === 'tool-result') outputs.set(part.toolCallId, text(part.output));
     result.push(outputs);
   }
   await engine.dispose();

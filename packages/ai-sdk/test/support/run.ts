@@ -10,9 +10,17 @@ export interface Ran {
  * Runs a command without blocking this process: the stand-in model the command talks to is
  * served from here, so a synchronous spawn would leave its requests unanswered.
  */
-export function run(command: string, args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<Ran> {
+export function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '', ...options.env } });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '', ...options.env },
+    });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);

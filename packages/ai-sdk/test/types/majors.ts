@@ -1,8 +1,27 @@
 // Compiled by `type-check`, never run: one middleware object is a middleware of ai 5, 6 and 7,
 // its tools are tools of each, and its onFinish is each one's onFinish, without casts.
-import { generateText as generateText6, jsonSchema as jsonSchema6, tool as tool6, wrapLanguageModel as wrap6, type LanguageModel as LanguageModel6 } from 'ai';
-import { streamText as streamText5, generateText as generateText5, jsonSchema as jsonSchema5, tool as tool5, wrapLanguageModel as wrap5, type LanguageModel as LanguageModel5 } from 'ai5';
-import { generateText as generateText7, jsonSchema as jsonSchema7, tool as tool7, wrapLanguageModel as wrap7, type LanguageModel as LanguageModel7 } from 'ai7';
+import {
+  generateText as generateText6,
+  jsonSchema as jsonSchema6,
+  tool as tool6,
+  wrapLanguageModel as wrap6,
+  type LanguageModel as LanguageModel6,
+} from 'ai';
+import {
+  streamText as streamText5,
+  generateText as generateText5,
+  jsonSchema as jsonSchema5,
+  tool as tool5,
+  wrapLanguageModel as wrap5,
+  type LanguageModel as LanguageModel5,
+} from 'ai5';
+import {
+  generateText as generateText7,
+  jsonSchema as jsonSchema7,
+  tool as tool7,
+  wrapLanguageModel as wrap7,
+  type LanguageModel as LanguageModel7,
+} from 'ai7';
 import { MockLanguageModelV2 } from 'ai5/test';
 import { MockLanguageModelV3 } from 'ai/test';
 import { MockLanguageModelV4 } from 'ai7/test';

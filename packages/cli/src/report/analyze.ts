@@ -287,8 +287,16 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
   const priced = replay.usage.filter((point) => point.prune?.cache !== undefined);
   const costs = new Map<UsagePoint, [number, number]>();
   if (cost) {
-    const without = requestCosts(priced.map((point) => point.prune!.cache!.without), cost.prefixTokens, '5m');
-    const withPrune = requestCosts(priced.map((point) => point.prune!.cache!.withPrune), cost.prefixTokens, '5m');
+    const without = requestCosts(
+      priced.map((point) => point.prune!.cache!.without),
+      cost.prefixTokens,
+      '5m',
+    );
+    const withPrune = requestCosts(
+      priced.map((point) => point.prune!.cache!.withPrune),
+      cost.prefixTokens,
+      '5m',
+    );
     priced.forEach((point, index) => costs.set(point, [without[index]!, withPrune[index]!]));
   }
   const timeline: TimelineEntry[] = replay.usage.map((point) => ({
@@ -303,7 +311,8 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     contextWithPruneTokens: point.prune ? point.contextTokens - point.prune.reclaimedTokens : null,
     costWithout: costs.get(point)?.[0] ?? null,
     costWithPrune: costs.get(point)?.[1] ?? null,
-    cacheTokens: cost && point.prune?.cache ? { without: { ...point.prune.cache.without }, withPrune: { ...point.prune.cache.withPrune } } : null,
+    cacheTokens:
+      cost && point.prune?.cache ? { without: { ...point.prune.cache.without }, withPrune: { ...point.prune.cache.withPrune } } : null,
   }));
 
   const autoCompactTokens = autoCompactPoint(contextWindow);
@@ -320,8 +329,13 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     compactionsNeeded: null,
   };
   if (replay.pruneRuns > 0) {
-    const restart = replay.compactions.find((compaction) => compaction.postTokens !== undefined)?.postTokens ?? replay.usage[0]?.contextTokens ?? 0;
-    const undone = (withPrune: boolean) => replay.compactions.map((compaction) => ({ line: compaction.line, reclaimedTokens: withPrune ? (compaction.prune?.reclaimedTokens ?? 0) : 0 }));
+    const restart =
+      replay.compactions.find((compaction) => compaction.postTokens !== undefined)?.postTokens ?? replay.usage[0]?.contextTokens ?? 0;
+    const undone = (withPrune: boolean) =>
+      replay.compactions.map((compaction) => ({
+        line: compaction.line,
+        reclaimedTokens: withPrune ? (compaction.prune?.reclaimedTokens ?? 0) : 0,
+      }));
     prune.compactionsNeeded = {
       without: compactionsNeeded(replay.usage, undone(false), autoCompactTokens, restart, () => 0),
       withPrune: compactionsNeeded(replay.usage, undone(true), autoCompactTokens, restart, (point) => point.prune?.reclaimedTokens ?? 0),
@@ -367,7 +381,13 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
       preserved: compaction.preserved,
       instructions: compaction.instructions ?? null,
       blockedBy: compaction.blockedBy ?? null,
-      prune: compaction.prune ? { reclaimedTokens: compaction.prune.reclaimedTokens, historyTokens: compaction.prune.historyTokens ?? 0, parts: compaction.prune.parts } : null,
+      prune: compaction.prune
+        ? {
+            reclaimedTokens: compaction.prune.reclaimedTokens,
+            historyTokens: compaction.prune.historyTokens ?? 0,
+            parts: compaction.prune.parts,
+          }
+        : null,
     })),
     prune,
     cost,
@@ -375,11 +395,21 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
       outputs: replay.outputTransforms.length,
       charsBefore: replay.outputTransforms.reduce((sum, item) => sum + item.charsBefore, 0),
       charsAfter: replay.outputTransforms.reduce((sum, item) => sum + item.charsAfter, 0),
-      byTool: replay.outputTransforms.reduce<Record<string, number>>((counts, item) => ({ ...counts, [item.toolName]: (counts[item.toolName] ?? 0) + 1 }), {}),
+      byTool: replay.outputTransforms.reduce<Record<string, number>>(
+        (counts, item) => ({ ...counts, [item.toolName]: (counts[item.toolName] ?? 0) + 1 }),
+        {},
+      ),
       lines: replay.outputTransforms.map((item) => item.line),
     },
     notices,
-    hookErrors: replay.hookErrors.map(({ line, point, pluginName, hookName, kind, message }) => ({ line, point, pluginName, hookName, kind, message })),
+    hookErrors: replay.hookErrors.map(({ line, point, pluginName, hookName, kind, message }) => ({
+      line,
+      point,
+      pluginName,
+      hookName,
+      kind,
+      message,
+    })),
   };
 }
 
@@ -405,11 +435,17 @@ export async function buildReport(transcript: string, options: BuildReportOption
     ...(options.config !== undefined ? { config: options.config } : {}),
   });
   try {
-    const replay = await replaySession(transcript, { engine: setup.engine, clock: setup.clock,
-      ...(options.onLine ? { onLine: options.onLine } : {}),
-      ...(options.pruneSampling ? { pruneSampling: options.pruneSampling } : {}),
-      ...(options.synchronousReads ? { synchronousReads: true } : {}),
-    }, source);
+    const replay = await replaySession(
+      transcript,
+      {
+        engine: setup.engine,
+        clock: setup.clock,
+        ...(options.onLine ? { onLine: options.onLine } : {}),
+        ...(options.pruneSampling ? { pruneSampling: options.pruneSampling } : {}),
+        ...(options.synchronousReads ? { synchronousReads: true } : {}),
+      },
+      source,
+    );
     return analyzeReplay(replay, { plugins: [...setup.engine.plugins], config: setup.configSource, missingPlugins: setup.missingPlugins });
   } finally {
     await setup.engine.dispose();

@@ -32,7 +32,13 @@ describe('hookwise report', () => {
   it('prints the documented JSON shape on stdout with --json, and nothing else', async () => {
     const stdout = capture();
     const stderr = capture();
-    const code = await reportCommand({ transcript: toolHeavy, json: true, projectDir: project, stdout: stdout.stream, stderr: stderr.stream });
+    const code = await reportCommand({
+      transcript: toolHeavy,
+      json: true,
+      projectDir: project,
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+    });
     expect(code).toBe(0);
     const report = JSON.parse(stdout.text());
     expect(Object.keys(report).sort()).toEqual(
@@ -63,15 +69,44 @@ describe('hookwise report', () => {
         'hookErrors',
       ].sort(),
     );
-    expect(report).toMatchObject({ schemaVersion: 1, toolCalls: 6, lines: 39, contextWindow: 200_000, plugins: [], prune: { method: 'not-run' } });
-    expect(Object.keys(report.timeline[0]).sort()).toEqual(['cacheCreationInputTokens', 'cacheReadInputTokens', 'contextTokens', 'cacheTokens', 'contextWithPruneTokens', 'costWithPrune', 'costWithout', 'inputTokens', 'line', 'prunedParts', 'pruneReclaimedTokens', 'toolCalls'].sort());
+    expect(report).toMatchObject({
+      schemaVersion: 1,
+      toolCalls: 6,
+      lines: 39,
+      contextWindow: 200_000,
+      plugins: [],
+      prune: { method: 'not-run' },
+    });
+    expect(Object.keys(report.timeline[0]).sort()).toEqual(
+      [
+        'cacheCreationInputTokens',
+        'cacheReadInputTokens',
+        'contextTokens',
+        'cacheTokens',
+        'contextWithPruneTokens',
+        'costWithPrune',
+        'costWithout',
+        'inputTokens',
+        'line',
+        'prunedParts',
+        'pruneReclaimedTokens',
+        'toolCalls',
+      ].sort(),
+    );
     expect(stderr.text()).toBe('');
   });
 
   it('prints a readable summary and writes the HTML page where asked', async () => {
     const lines: string[] = [];
     const html = path.join(project, 'out', 'report.html');
-    const code = await reportCommand({ transcript: toolHeavy, json: false, html, projectDir: project, stdout: (text) => lines.push(text), stderr: (text) => lines.push(`ERR ${text}`) });
+    const code = await reportCommand({
+      transcript: toolHeavy,
+      json: false,
+      html,
+      projectDir: project,
+      stdout: (text) => lines.push(text),
+      stderr: (text) => lines.push(`ERR ${text}`),
+    });
     expect(code).toBe(0);
     const text = lines.join('');
     expect(text).toContain('hookwise report: tool_heavy.jsonl');
@@ -83,7 +118,13 @@ describe('hookwise report', () => {
   it('fails with a clear message and exit 1 when the transcript cannot be read', async () => {
     const stderr = capture();
     const missing = path.join(project, 'nope.jsonl');
-    const code = await reportCommand({ transcript: missing, json: true, projectDir: project, stdout: capture().stream, stderr: stderr.stream });
+    const code = await reportCommand({
+      transcript: missing,
+      json: true,
+      projectDir: project,
+      stdout: capture().stream,
+      stderr: stderr.stream,
+    });
     expect(code).toBe(1);
     expect(stderr.text()).toContain(`cannot read the transcript ${missing}`);
   });
@@ -94,7 +135,10 @@ describe('hookwise report', () => {
     ['an empty file', ''],
     ['plain text', 'hello\nworld\n'],
   ])('refuses %s in one line naming what it expected, exit 1', async (_what, text) => {
-    const file = text === null ? path.join(fixturesDir, 'roo-intent-trace/tedoaba-roo-code/agent_trace.jsonl') : path.join(project, `not-a-session-${Math.random().toString(36).slice(2)}.jsonl`);
+    const file =
+      text === null
+        ? path.join(fixturesDir, 'roo-intent-trace/tedoaba-roo-code/agent_trace.jsonl')
+        : path.join(project, `not-a-session-${Math.random().toString(36).slice(2)}.jsonl`);
     if (text !== null) await writeFile(file, text);
     const stdout = capture();
     const stderr = capture();
@@ -111,7 +155,13 @@ describe('hookwise report', () => {
     try {
       await writeFile(path.join(broken, 'hookwise.config.json'), '{ "plugins": ');
       const stderr = capture();
-      const code = await reportCommand({ transcript: toolHeavy, json: false, projectDir: broken, stdout: capture().stream, stderr: stderr.stream });
+      const code = await reportCommand({
+        transcript: toolHeavy,
+        json: false,
+        projectDir: broken,
+        stdout: capture().stream,
+        stderr: stderr.stream,
+      });
       expect(code).toBe(1);
       expect(stderr.text()).toMatch(/hookwise report: .*not valid JSON/);
     } finally {

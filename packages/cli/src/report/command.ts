@@ -53,7 +53,8 @@ export async function reportCommand(options: ReportCommandOptions): Promise<numb
     return 1;
   }
 
-  const progress = typeof options.stderr === 'function' ? silentProgress : await createProgress(options.stderr, { bytes, file: transcript });
+  const progress =
+    typeof options.stderr === 'function' ? silentProgress : await createProgress(options.stderr, { bytes, file: transcript });
   let report;
   try {
     report = await buildReport(transcript, {

@@ -40,12 +40,14 @@ describe('input cost under prompt caching, on the recorded session', () => {
     const priced = report.timeline.filter((entry) => entry.cacheTokens !== null);
     expect(priced.length).toBe(report.cost!.requests);
     priced.forEach((entry, index) => {
-      const price = (figures: { readTokens: number; writeTokens: number }) => (index === 0 ? 1.25 : 0.1) * prefixTokens + 0.1 * figures.readTokens + 1.25 * figures.writeTokens;
+      const price = (figures: { readTokens: number; writeTokens: number }) =>
+        (index === 0 ? 1.25 : 0.1) * prefixTokens + 0.1 * figures.readTokens + 1.25 * figures.writeTokens;
       expect(price(entry.cacheTokens!.without)).toBeCloseTo(entry.costWithout!, 6);
       expect(price(entry.cacheTokens!.withPrune)).toBeCloseTo(entry.costWithPrune!, 6);
     });
     // The pruned requests send fewer tokens in all.
-    const sent = (side: 'without' | 'withPrune') => priced.reduce((sum, entry) => sum + entry.cacheTokens![side].readTokens + entry.cacheTokens![side].writeTokens, 0);
+    const sent = (side: 'without' | 'withPrune') =>
+      priced.reduce((sum, entry) => sum + entry.cacheTokens![side].readTokens + entry.cacheTokens![side].writeTokens, 0);
     expect(sent('withPrune')).toBeLessThan(sent('without'));
   });
 

@@ -41,14 +41,19 @@ const pair = (cost: (lifetime: CacheLifetime) => number): CostPair => ({ '5m': c
 
 function usageCost(points: readonly UsagePoint[], lifetime: CacheLifetime): number {
   let cost = 0;
-  for (const point of points) cost += point.inputTokens + CACHE_READ_PRICE * point.cacheReadInputTokens + CACHE_WRITE_PRICES[lifetime] * point.cacheCreationInputTokens;
+  for (const point of points)
+    cost +=
+      point.inputTokens + CACHE_READ_PRICE * point.cacheReadInputTokens + CACHE_WRITE_PRICES[lifetime] * point.cacheCreationInputTokens;
   return cost;
 }
 
 /** Per-request costs of one side, the prefix included (written by the first request, read by the others). */
 export function requestCosts(figures: readonly CacheFigures[], prefixTokens: number, lifetime: CacheLifetime): number[] {
   const write = CACHE_WRITE_PRICES[lifetime];
-  return figures.map((figure, index) => (index === 0 ? write : CACHE_READ_PRICE) * prefixTokens + CACHE_READ_PRICE * figure.readTokens + write * figure.writeTokens);
+  return figures.map(
+    (figure, index) =>
+      (index === 0 ? write : CACHE_READ_PRICE) * prefixTokens + CACHE_READ_PRICE * figure.readTokens + write * figure.writeTokens,
+  );
 }
 
 /** The cost summary, or null when no request was priced (`llm:before` did not run before every request). */
@@ -77,7 +82,9 @@ export function summarizeCost(replay: ReplayResult): CostSummary | null {
         const costs = requestCosts(side, prefixTokens, lifetime);
         return costs.slice(start, end).reduce((sum, cost) => sum + cost, 0);
       };
-      const lostHere = lost.filter((edit) => edit.line >= (priced[start]?.line ?? 0) && edit.line < boundary).reduce((sum, edit) => sum + edit.rereadTokens, 0);
+      const lostHere = lost
+        .filter((edit) => edit.line >= (priced[start]?.line ?? 0) && edit.line < boundary)
+        .reduce((sum, edit) => sum + edit.rereadTokens, 0);
       spans.push({
         compactionLine: boundary === Number.POSITIVE_INFINITY ? null : boundary,
         requests: end - start,

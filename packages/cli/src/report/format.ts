@@ -33,7 +33,7 @@ export function stripControl(text: string): string {
 
 /** One line: where the session came from, and what a report's "line" is there. */
 export function sessionHostText(host: SessionHost): string {
-  if (host === 'opencode') return 'host: OpenCode (an `opencode export` JSON; a line number is the message\'s position in it)';
+  if (host === 'opencode') return "host: OpenCode (an `opencode export` JSON; a line number is the message's position in it)";
   if (host === 'pi') return 'host: pi (a session file, JSONL; its active branch)';
   return 'host: Claude Code (a transcript, JSONL)';
 }
@@ -44,6 +44,7 @@ export function sessionHostText(host: SessionHost): string {
  * host would have sent, never Claude Code's own.
  */
 export function requestTransformsHeading(host: SessionHost): string {
-  if (host === 'claude-code') return 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)';
+  if (host === 'claude-code')
+    return 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)';
   return `What hookwise did before every request in ${host === 'pi' ? 'pi' : 'OpenCode'}`;
 }

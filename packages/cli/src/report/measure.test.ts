@@ -8,12 +8,22 @@ const text = (value: string): MessagePart => ({ type: 'text', text: value });
 const result = (id: string, output: string): MessagePart => ({ type: 'tool-result', toolCallId: id, toolName: 'Read', output });
 const message = (role: Message['role'], ...parts: MessagePart[]): Message => ({ role, parts });
 /** What a pruner writes: a copy of the message with one part replaced (copy on write). */
-const withPart = (original: Message, index: number, part: MessagePart): Message => ({ ...original, parts: original.parts.map((each, at) => (at === index ? part : each)) });
-const placeholder = (part: MessagePart): MessagePart => ({ ...(part as Extract<MessagePart, { type: 'tool-result' }>), output: '[cleared]' });
+const withPart = (original: Message, index: number, part: MessagePart): Message => ({
+  ...original,
+  parts: original.parts.map((each, at) => (at === index ? part : each)),
+});
+const placeholder = (part: MessagePart): MessagePart => ({
+  ...(part as Extract<MessagePart, { type: 'tool-result' }>),
+  output: '[cleared]',
+});
 
 describe('measureTransform', () => {
   const chars = createCharsTokenCounter(4);
-  const history: Message[] = [message('user', text('go')), message('user', result('a', 'x'.repeat(4_000)), text('note')), message('assistant', text('abcdefgh'))];
+  const history: Message[] = [
+    message('user', text('go')),
+    message('user', result('a', 'x'.repeat(4_000)), text('note')),
+    message('assistant', text('abcdefgh')),
+  ];
 
   it('counts replaced parts as before minus after, a message with parts added or dropped by its totals, a shorter history by its totals', () => {
     expect(measureTransform(history, history, chars)).toStrictEqual({ tokens: 0, parts: 0 });
@@ -35,8 +45,14 @@ describe('TransformMeter', () => {
   it('gives measureTransform’s figures request after request: the same pairs again, a new copy, a grown history, the same text twice', () => {
     const meter = new TransformMeter(chars);
     const big = 'x'.repeat(4_000);
-    const history: Message[] = [message('user', text('go')), message('assistant', text('reading')), message('user', result('a', big)), message('user', result('b', big), text('note'))];
-    const check = (original: Message[], transformed: Message[]) => expect(meter.measure(original, transformed)).toStrictEqual(measureTransform(original, transformed, chars));
+    const history: Message[] = [
+      message('user', text('go')),
+      message('assistant', text('reading')),
+      message('user', result('a', big)),
+      message('user', result('b', big), text('note')),
+    ];
+    const check = (original: Message[], transformed: Message[]) =>
+      expect(meter.measure(original, transformed)).toStrictEqual(measureTransform(original, transformed, chars));
 
     // First request: the two results (the same text, different parts) are replaced.
     const prunedA = withPart(history[2]!, 0, placeholder(history[2]!.parts[0]!));
@@ -64,13 +80,16 @@ describe('TransformMeter', () => {
     const fractional: TokenCounter = { name: 'thirds', count: (value) => value.length / 3 };
     const meter = new TransformMeter(fractional);
     // Results of 3n characters and a 9-character placeholder: whole figures; a rewritten text: a third.
-    const original = Array.from({ length: 8 }, (_, index) => message('user', result(`r${index}`, 'y'.repeat(12 + 3 * index)), text('z'.repeat(7 + index))));
+    const original = Array.from({ length: 8 }, (_, index) =>
+      message('user', result(`r${index}`, 'y'.repeat(12 + 3 * index)), text('z'.repeat(7 + index))),
+    );
     const transformed = original.map((each, index) => {
       if (index % 2 === 1) return each;
       const pruned = withPart(each, 0, placeholder(each.parts[0]!));
       return index % 4 === 0 ? withPart(pruned, 1, text('w')) : pruned;
     });
-    for (let round = 0; round < 3; round++) expect(meter.measure(original, transformed)).toStrictEqual(measureTransform(original, transformed, fractional));
+    for (let round = 0; round < 3; round++)
+      expect(meter.measure(original, transformed)).toStrictEqual(measureTransform(original, transformed, fractional));
   });
 });
 

@@ -60,14 +60,31 @@ export class LiveHistory {
       return { newResponse: false };
     }
     this.openResults = undefined;
-    this.openAssistant = this.push({ role: 'assistant', blocks, owned: blocks !== content, messageId, isMeta: false, compactSummary: false, message: undefined });
+    this.openAssistant = this.push({
+      role: 'assistant',
+      blocks,
+      owned: blocks !== content,
+      messageId,
+      isMeta: false,
+      compactSummary: false,
+      message: undefined,
+    });
     return { newResponse: true };
   }
 
   /** A user line of tool results: joins the results that came right before it. */
   addResults(content: unknown[]): void {
     if (this.openResults) this.append(this.openResults, content);
-    else this.openResults = this.push({ role: 'user', blocks: content, owned: false, messageId: undefined, isMeta: false, compactSummary: false, message: undefined });
+    else
+      this.openResults = this.push({
+        role: 'user',
+        blocks: content,
+        owned: false,
+        messageId: undefined,
+        isMeta: false,
+        compactSummary: false,
+        message: undefined,
+      });
   }
 
   /** Any other user line (a prompt, a meta line, a compaction summary), returned as a message. */
@@ -75,7 +92,15 @@ export class LiveHistory {
     this.openAssistant = undefined;
     this.openResults = undefined;
     const blocks = asBlocks(content);
-    const draft = this.push({ role: 'user', blocks, owned: blocks !== content, messageId: undefined, isMeta: flags.isMeta === true, compactSummary: flags.compactSummary === true, message: undefined });
+    const draft = this.push({
+      role: 'user',
+      blocks,
+      owned: blocks !== content,
+      messageId: undefined,
+      isMeta: flags.isMeta === true,
+      compactSummary: flags.compactSummary === true,
+      message: undefined,
+    });
     // Converted now: the replay asks whether it is a prompt, and nothing joins a prompt later.
     const message = (draft.message = this.convert(draft));
     this.converted[this.converted.length - 1] = message;
@@ -111,10 +136,11 @@ export class LiveHistory {
   private convert(draft: Draft): Message {
     const [message] = fromAnthropicMessages([{ role: draft.role, content: draft.blocks as never }]);
     const converted = message!;
-    for (const part of converted.parts) if (part.type === 'tool-result' && part.toolName === undefined) {
-      const name = this.toolNames.get(part.toolCallId);
-      if (name !== undefined) part.toolName = name;
-    }
+    for (const part of converted.parts)
+      if (part.type === 'tool-result' && part.toolName === undefined) {
+        const name = this.toolNames.get(part.toolCallId);
+        if (name !== undefined) part.toolName = name;
+      }
     if (draft.compactSummary) converted.compactSummary = true;
     // Where hook-prune and core's user-prompt rule look for Claude Code's meta flag.
     if (draft.isMeta) converted.providerMetadata = { ...converted.providerMetadata, claudeCode: { isMeta: true } };
@@ -207,7 +233,9 @@ function messageDiff(before: Message, after: Message, counter: TokenCounter): Tr
   if (before.parts.length !== after.parts.length) {
     const beforeTokens = messageTokens(before, counter);
     const afterTokens = messageTokens(after, counter);
-    return Number.isInteger(beforeTokens) && Number.isInteger(afterTokens) ? { tokens: beforeTokens - afterTokens, parts: changedParts(before, after) } : undefined;
+    return Number.isInteger(beforeTokens) && Number.isInteger(afterTokens)
+      ? { tokens: beforeTokens - afterTokens, parts: changedParts(before, after) }
+      : undefined;
   }
   let tokens = 0;
   let parts = 0;
@@ -250,7 +278,12 @@ function addPartDiffs(total: number, before: Message, after: Message, counter: T
  * message with parts added or dropped counts as its total before minus after. With a `meter`,
  * each replaced message's figure is the one it kept for the same pair (see `TransformMeter`).
  */
-export function measureTransform(original: readonly Message[], transformed: readonly Message[], counter: TokenCounter, meter?: TransformMeter): TransformFigure {
+export function measureTransform(
+  original: readonly Message[],
+  transformed: readonly Message[],
+  counter: TokenCounter,
+  meter?: TransformMeter,
+): TransformFigure {
   if (original === transformed) return { tokens: 0, parts: 0 };
   if (original.length !== transformed.length) {
     // A transformer that drops messages: compare totals.

@@ -32,19 +32,42 @@ describe('the recorded OpenCode export', () => {
     // Independently: every assistant message that is not a compaction's summary, its step-finish tokens.
     const expected = raw.messages.flatMap((message: any, index: number) =>
       message.info.role === 'assistant' && message.info.summary !== true
-        ? message.parts.filter((part: any) => part.type === 'step-finish').map((part: any) => ({ line: index + 1, input: part.tokens.input, read: part.tokens.cache.read, write: part.tokens.cache.write }))
+        ? message.parts
+            .filter((part: any) => part.type === 'step-finish')
+            .map((part: any) => ({
+              line: index + 1,
+              input: part.tokens.input,
+              read: part.tokens.cache.read,
+              write: part.tokens.cache.write,
+            }))
         : [],
     );
     const usage = entries.filter((entry) => entry.type === 'usage');
     expect(expected.length).toBeGreaterThanOrEqual(8);
     expect(expected.some((figures: { read: number; write: number }) => figures.read > 0 && figures.write > 0)).toBe(true);
-    expect(usage.map((entry) => ({ line: entry.line, input: entry.inputTokens, read: entry.cacheReadInputTokens, write: entry.cacheCreationInputTokens }))).toEqual(expected);
-    for (const entry of usage) expect(entry).toMatchObject({ model: 'm', isSidechain: false, contextTokens: entry.inputTokens + entry.cacheReadInputTokens + entry.cacheCreationInputTokens });
+    expect(
+      usage.map((entry) => ({
+        line: entry.line,
+        input: entry.inputTokens,
+        read: entry.cacheReadInputTokens,
+        write: entry.cacheCreationInputTokens,
+      })),
+    ).toEqual(expected);
+    for (const entry of usage)
+      expect(entry).toMatchObject({
+        model: 'm',
+        isSidechain: false,
+        contextTokens: entry.inputTokens + entry.cacheReadInputTokens + entry.cacheCreationInputTokens,
+      });
   });
 
   it('pairs every tool call with its result in the user message right after it', () => {
     const messages = entries.filter((entry) => entry.type === 'message');
-    const calls = messages.flatMap((entry, index) => blocksOf(entry).filter((block) => block.type === 'tool_use').map((block) => ({ block, next: messages[index + 1] })));
+    const calls = messages.flatMap((entry, index) =>
+      blocksOf(entry)
+        .filter((block) => block.type === 'tool_use')
+        .map((block) => ({ block, next: messages[index + 1] })),
+    );
     expect(calls.length).toBe(6);
     for (const { block, next } of calls) {
       expect(next).toMatchObject({ role: 'user' });
@@ -54,7 +77,10 @@ describe('the recorded OpenCode export', () => {
   });
 
   it('gives a failed tool its error text as an error result', () => {
-    const failed = entries.filter((entry) => entry.type === 'message').flatMap(blocksOf).filter((block) => block.type === 'tool_result' && block.is_error === true);
+    const failed = entries
+      .filter((entry) => entry.type === 'message')
+      .flatMap(blocksOf)
+      .filter((block) => block.type === 'tool_result' && block.is_error === true);
     expect(failed).toHaveLength(1);
     expect(failed[0]!.content).toMatch(/^File not found: /);
   });
@@ -75,13 +101,27 @@ describe('the recorded OpenCode export', () => {
     expect(Math.max(...tailLines)).toBe(compactionLine - 1);
     // Then OpenCode's synthetic "Continue…" message: not a prompt the user typed.
     const after = entries.slice(boundaryAt + 1).find((entry) => entry.type === 'message');
-    expect(after).toMatchObject({ role: 'user', isMeta: true, content: [{ type: 'text', text: expect.stringMatching(/^Continue if you have next steps/) }] });
+    expect(after).toMatchObject({
+      role: 'user',
+      isMeta: true,
+      content: [{ type: 'text', text: expect.stringMatching(/^Continue if you have next steps/) }],
+    });
   });
 
   it('gives each entry the position of its message, prompts not meta', () => {
-    const prompts = entries.filter((entry) => entry.type === 'message' && entry.role === 'user' && entry.isMeta !== true && !blocksOf(entry).some((block) => block.type === 'tool_result'));
+    const prompts = entries.filter(
+      (entry) =>
+        entry.type === 'message' &&
+        entry.role === 'user' &&
+        entry.isMeta !== true &&
+        !blocksOf(entry).some((block) => block.type === 'tool_result'),
+    );
     expect(prompts.map((entry) => blocksOf(entry)[0]!.text)).toEqual(['explore the files', 'fix charlie']);
-    expect(prompts.map((entry) => entry.line)).toEqual(raw.messages.flatMap((message: any, index: number) => (message.parts.some((p: any) => p.type === 'text' && !p.synthetic) && message.info.role === 'user' ? [index + 1] : [])));
+    expect(prompts.map((entry) => entry.line)).toEqual(
+      raw.messages.flatMap((message: any, index: number) =>
+        message.parts.some((p: any) => p.type === 'text' && !p.synthetic) && message.info.role === 'user' ? [index + 1] : [],
+      ),
+    );
   });
 });
 
@@ -107,7 +147,16 @@ describe('converting OpenCode messages', () => {
       ['a1', 151],
       ['a1#1', 212],
     ]);
-    expect(entries.filter((entry) => entry.type === 'message').map((entry) => [entry.role, blocksOf(entry).map((block) => block.type).join(',')])).toEqual([
+    expect(
+      entries
+        .filter((entry) => entry.type === 'message')
+        .map((entry) => [
+          entry.role,
+          blocksOf(entry)
+            .map((block) => block.type)
+            .join(','),
+        ]),
+    ).toEqual([
       ['user', 'text'],
       ['assistant', 'tool_use'],
       ['user', 'tool_result'],
@@ -121,7 +170,12 @@ describe('converting OpenCode messages', () => {
         {
           info: { id: 'a1', role: 'assistant', tokens: tokens(3, 0, 10) },
           parts: [
-            { type: 'tool', tool: 'read', callID: 'c1', state: { status: 'completed', input: {}, output: 'long text', time: { start: 1, end: 2, compacted: 3 } } },
+            {
+              type: 'tool',
+              tool: 'read',
+              callID: 'c1',
+              state: { status: 'completed', input: {}, output: 'long text', time: { start: 1, end: 2, compacted: 3 } },
+            },
             { type: 'tool', tool: 'bash', callID: 'c2', state: { status: 'running', input: {} } },
             { type: 'tool', tool: 'bash', callID: 'c3', state: { status: 'error', input: {}, error: 'boom' } },
           ],
@@ -139,7 +193,10 @@ describe('converting OpenCode messages', () => {
   it('leaves out a failed request and measures nothing for all-zero tokens', () => {
     const { entries } = openCodeEntries(
       exportOf([
-        { info: { id: 'a1', role: 'assistant', error: { name: 'APIError', data: {} }, tokens: tokens(5, 5, 5) }, parts: [{ type: 'text', text: 'partial' }] },
+        {
+          info: { id: 'a1', role: 'assistant', error: { name: 'APIError', data: {} }, tokens: tokens(5, 5, 5) },
+          parts: [{ type: 'text', text: 'partial' }],
+        },
         { info: { id: 'a2', role: 'assistant', tokens: tokens(0, 0, 0) }, parts: [{ type: 'text', text: 'ok' }] },
       ]),
     );
@@ -148,21 +205,48 @@ describe('converting OpenCode messages', () => {
     expect(usageOfTokens('nonsense')).toBeUndefined();
   });
 
-  it('marks user messages of OpenCode\'s own text as meta, and a compaction without a finished summary as its question', () => {
+  it("marks user messages of OpenCode's own text as meta, and a compaction without a finished summary as its question", () => {
     const { entries } = openCodeEntries(
       exportOf([
-        { info: { id: 'u1', role: 'user' }, parts: [{ type: 'text', text: 'Called the Read tool', synthetic: true }, { type: 'text', text: 'hidden', ignored: true }] },
+        {
+          info: { id: 'u1', role: 'user' },
+          parts: [
+            { type: 'text', text: 'Called the Read tool', synthetic: true },
+            { type: 'text', text: 'hidden', ignored: true },
+          ],
+        },
         { info: { id: 'u2', role: 'user' }, parts: [{ type: 'compaction', auto: false }] },
       ]),
     );
     expect(entries).toEqual([
-      { type: 'message', line: 1, role: 'user', content: [{ type: 'text', text: 'Called the Read tool' }], isSidechain: false, isMeta: true },
-      { type: 'message', line: 2, role: 'user', content: [{ type: 'text', text: 'What did we do so far?' }], isSidechain: false, isMeta: true },
+      {
+        type: 'message',
+        line: 1,
+        role: 'user',
+        content: [{ type: 'text', text: 'Called the Read tool' }],
+        isSidechain: false,
+        isMeta: true,
+      },
+      {
+        type: 'message',
+        line: 2,
+        role: 'user',
+        content: [{ type: 'text', text: 'What did we do so far?' }],
+        isSidechain: false,
+        isMeta: true,
+      },
     ]);
   });
 
   it('counts a message that is not { info, parts } or of another role as malformed, and goes on', () => {
-    const { entries } = openCodeEntries(exportOf([42, { info: { role: 'user' } }, { info: { role: 'system' }, parts: [] }, { info: { id: 'u', role: 'user' }, parts: ['x', { type: 'text', text: 'hi' }] }]));
+    const { entries } = openCodeEntries(
+      exportOf([
+        42,
+        { info: { role: 'user' } },
+        { info: { role: 'system' }, parts: [] },
+        { info: { id: 'u', role: 'user' }, parts: ['x', { type: 'text', text: 'hi' }] },
+      ]),
+    );
     expect(entries.map((entry) => [entry.type, entry.line])).toEqual([
       ['malformed', 1],
       ['malformed', 2],

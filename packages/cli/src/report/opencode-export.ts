@@ -42,7 +42,9 @@ function count(value: unknown): number {
 }
 
 /** OpenCode's `tokens` (`{ input, output, reasoning, cache: { read, write } }`) as core's usage figures: input excludes the cache, as Anthropic's. */
-export function usageOfTokens(tokens: unknown): Pick<TranscriptUsage, 'inputTokens' | 'cacheReadInputTokens' | 'cacheCreationInputTokens' | 'contextTokens'> | undefined {
+export function usageOfTokens(
+  tokens: unknown,
+): Pick<TranscriptUsage, 'inputTokens' | 'cacheReadInputTokens' | 'cacheCreationInputTokens' | 'contextTokens'> | undefined {
   if (!isRecord(tokens)) return undefined;
   const cache = isRecord(tokens['cache']) ? tokens['cache'] : {};
   const inputTokens = count(tokens['input']);
@@ -76,11 +78,18 @@ function toolBlocks(part: Json): { call: unknown; result: unknown } | undefined 
   let result: Json;
   if (state['status'] === 'completed') {
     // OpenCode's own prune marks an output compacted and sends this text instead (the export keeps the output).
-    const output = time['compacted'] !== undefined ? '[Old tool result content cleared]' : typeof state['output'] === 'string' ? state['output'] : JSON.stringify(state['output'] ?? '');
+    const output =
+      time['compacted'] !== undefined
+        ? '[Old tool result content cleared]'
+        : typeof state['output'] === 'string'
+          ? state['output']
+          : JSON.stringify(state['output'] ?? '');
     result = { type: 'tool_result', tool_use_id: callId, content: output };
   } else if (state['status'] === 'error') {
     const interrupted = metadata['interrupted'] === true && typeof metadata['output'] === 'string';
-    result = interrupted ? { type: 'tool_result', tool_use_id: callId, content: metadata['output'] } : { type: 'tool_result', tool_use_id: callId, content: String(state['error'] ?? 'tool failed'), is_error: true };
+    result = interrupted
+      ? { type: 'tool_result', tool_use_id: callId, content: metadata['output'] }
+      : { type: 'tool_result', tool_use_id: callId, content: String(state['error'] ?? 'tool failed'), is_error: true };
   } else {
     result = { type: 'tool_result', tool_use_id: callId, content: '[Tool execution was interrupted]', is_error: true };
   }
@@ -108,7 +117,8 @@ function stepsOf(parts: Json[], messageTokens: unknown): Step[] {
         if (typeof part['text'] === 'string' && part['text'] !== '') open().blocks.push({ type: 'text', text: part['text'] });
         break;
       case 'reasoning':
-        if (typeof part['text'] === 'string' && part['text'].trim() !== '') open().blocks.push({ type: 'thinking', thinking: part['text'] });
+        if (typeof part['text'] === 'string' && part['text'].trim() !== '')
+          open().blocks.push({ type: 'thinking', thinking: part['text'] });
         break;
       case 'tool': {
         const blocks = toolBlocks(part);
@@ -162,7 +172,14 @@ export function openCodeEntries(exported: OpenCodeExport): OpenCodeSession {
   const summaries = new Map<string, number>();
   messages.forEach((message, index) => {
     const info = message?.info;
-    if (info?.['role'] === 'assistant' && info['summary'] === true && info['finish'] !== undefined && info['error'] === undefined && typeof info['parentID'] === 'string') summaries.set(info['parentID'], index);
+    if (
+      info?.['role'] === 'assistant' &&
+      info['summary'] === true &&
+      info['finish'] !== undefined &&
+      info['error'] === undefined &&
+      typeof info['parentID'] === 'string'
+    )
+      summaries.set(info['parentID'], index);
   });
   const ids = new Map<string, number>();
   messages.forEach((message, index) => {
@@ -189,9 +206,35 @@ export function openCodeEntries(exported: OpenCodeExport): OpenCodeSession {
         return;
       }
       const usage = error === undefined ? usageOfTokens(step.tokens) : undefined;
-      if (usage) entries.push({ type: 'usage', line, messageId: id, ...(model !== undefined ? { model } : {}), ...usage, isSidechain: false, ...(timestamp !== undefined ? { timestamp } : {}) });
-      entries.push({ type: 'message', line, role: 'assistant', content: step.blocks, messageId: id, ...(model !== undefined ? { model } : {}), isSidechain: false, ...(timestamp !== undefined ? { timestamp } : {}) });
-      if (step.results.length > 0) entries.push({ type: 'message', line, role: 'user', content: step.results, isSidechain: false, ...(timestamp !== undefined ? { timestamp } : {}) });
+      if (usage)
+        entries.push({
+          type: 'usage',
+          line,
+          messageId: id,
+          ...(model !== undefined ? { model } : {}),
+          ...usage,
+          isSidechain: false,
+          ...(timestamp !== undefined ? { timestamp } : {}),
+        });
+      entries.push({
+        type: 'message',
+        line,
+        role: 'assistant',
+        content: step.blocks,
+        messageId: id,
+        ...(model !== undefined ? { model } : {}),
+        isSidechain: false,
+        ...(timestamp !== undefined ? { timestamp } : {}),
+      });
+      if (step.results.length > 0)
+        entries.push({
+          type: 'message',
+          line,
+          role: 'user',
+          content: step.results,
+          isSidechain: false,
+          ...(timestamp !== undefined ? { timestamp } : {}),
+        });
     });
   };
 
@@ -204,7 +247,15 @@ export function openCodeEntries(exported: OpenCodeExport): OpenCodeSession {
       return;
     }
     const timestamp = timestampOf(info);
-    entries.push({ type: 'message', line, role: 'user', content: blocks, isSidechain: false, ...(meta ? { isMeta: true as const } : {}), ...(timestamp !== undefined ? { timestamp } : {}) });
+    entries.push({
+      type: 'message',
+      line,
+      role: 'user',
+      content: blocks,
+      isSidechain: false,
+      ...(meta ? { isMeta: true as const } : {}),
+      ...(timestamp !== undefined ? { timestamp } : {}),
+    });
   };
 
   messages.forEach((message, index) => {
@@ -220,7 +271,13 @@ export function openCodeEntries(exported: OpenCodeExport): OpenCodeSession {
       const summaryIndex = id === undefined ? undefined : summaries.get(id);
       if (compaction && summaryIndex !== undefined) {
         const timestamp = timestampOf(info);
-        entries.push({ type: 'compact-boundary', line, trigger: compaction['auto'] === true ? 'auto' : 'manual', ...(id !== undefined ? { uuid: id } : {}), ...(timestamp !== undefined ? { timestamp } : {}) });
+        entries.push({
+          type: 'compact-boundary',
+          line,
+          trigger: compaction['auto'] === true ? 'auto' : 'manual',
+          ...(id !== undefined ? { uuid: id } : {}),
+          ...(timestamp !== undefined ? { timestamp } : {}),
+        });
         entries.push({ type: 'history', line, role: 'user', content: [{ type: 'text', text: COMPACTION_QUESTION }], compactSummary: true });
         const tailStart = typeof compaction['tail_start_id'] === 'string' ? ids.get(compaction['tail_start_id']) : undefined;
         if (tailStart !== undefined && tailStart < index) tails.set(summaryIndex, { from: tailStart, to: index });
@@ -239,7 +296,8 @@ export function openCodeEntries(exported: OpenCodeExport): OpenCodeSession {
           const kept = messages[at];
           if (!kept) continue;
           if (kept.info['role'] === 'assistant') pushAssistant(at, kept.info, kept.parts, true);
-          else if (kept.info['role'] === 'user' && !kept.parts.some((part) => part['type'] === 'compaction')) pushUser(at, kept.info, kept.parts, true);
+          else if (kept.info['role'] === 'user' && !kept.parts.some((part) => part['type'] === 'compaction'))
+            pushUser(at, kept.info, kept.parts, true);
         }
         return;
       }

@@ -31,7 +31,11 @@ function equivalentTranscript(): string {
         continue;
       }
       const texts = parts.filter((part: any) => part.type === 'text');
-      lines.push({ type: 'user', ...(texts.every((part: any) => part.synthetic) ? { isMeta: true } : {}), message: { role: 'user', content: texts.map((part: any) => ({ type: 'text', text: part.text })) } });
+      lines.push({
+        type: 'user',
+        ...(texts.every((part: any) => part.synthetic) ? { isMeta: true } : {}),
+        message: { role: 'user', content: texts.map((part: any) => ({ type: 'text', text: part.text })) },
+      });
       continue;
     }
     if (info.summary === true) continue;
@@ -41,9 +45,18 @@ function equivalentTranscript(): string {
       if (part.type === 'text') content.push({ type: 'text', text: part.text });
       if (part.type !== 'tool') continue;
       content.push({ type: 'tool_use', id: part.callID, name: part.tool, input: part.state.input });
-      results.push(part.state.status === 'completed' ? { type: 'tool_result', tool_use_id: part.callID, content: part.state.output } : { type: 'tool_result', tool_use_id: part.callID, content: part.state.error, is_error: true });
+      results.push(
+        part.state.status === 'completed'
+          ? { type: 'tool_result', tool_use_id: part.callID, content: part.state.output }
+          : { type: 'tool_result', tool_use_id: part.callID, content: part.state.error, is_error: true },
+      );
     }
-    const usage = { input_tokens: info.tokens.input, cache_read_input_tokens: info.tokens.cache.read, cache_creation_input_tokens: info.tokens.cache.write, output_tokens: info.tokens.output };
+    const usage = {
+      input_tokens: info.tokens.input,
+      cache_read_input_tokens: info.tokens.cache.read,
+      cache_creation_input_tokens: info.tokens.cache.write,
+      output_tokens: info.tokens.output,
+    };
     lines.push({ type: 'assistant', message: { id: info.id, model: info.modelID, role: 'assistant', content, usage } });
     if (results.length > 0) lines.push({ type: 'user', message: { role: 'user', content: results } });
   }
@@ -90,22 +103,43 @@ describe('hookwise report on an OpenCode export', () => {
 
   it('gives the figures of the equivalent Claude Code transcript: requests, peak, tool calls, prompts, compaction', () => {
     expect(fromExport.timeline.length).toBe(8);
-    const figures = (report: Report) => report.timeline.map(({ contextTokens, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, toolCalls }) => ({ contextTokens, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, toolCalls }));
+    const figures = (report: Report) =>
+      report.timeline.map(({ contextTokens, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, toolCalls }) => ({
+        contextTokens,
+        inputTokens,
+        cacheReadInputTokens,
+        cacheCreationInputTokens,
+        toolCalls,
+      }));
     expect(figures(fromExport)).toEqual(figures(fromTranscript));
     expect(fromExport.peakContextTokens).toBe(fromTranscript.peakContextTokens);
     expect(fromExport.toolCalls).toBe(fromTranscript.toolCalls);
     expect(fromExport.toolCalls).toBe(6);
     expect(fromExport.prompts).toBe(2);
     expect(fromExport.contextWindow).toBe(fromTranscript.contextWindow);
-    const compaction = (report: Report) => report.compactions.map(({ trigger, preTokens, postTokens, postTokensSource }) => ({ trigger, preTokens, postTokens, postTokensSource }));
+    const compaction = (report: Report) =>
+      report.compactions.map(({ trigger, preTokens, postTokens, postTokensSource }) => ({
+        trigger,
+        preTokens,
+        postTokens,
+        postTokensSource,
+      }));
     expect(compaction(fromExport)).toEqual(compaction(fromTranscript));
-    expect(compaction(fromExport)).toEqual([{ trigger: 'auto', preTokens: fromExport.timeline[6]!.contextTokens, postTokens: fromExport.timeline[7]!.contextTokens, postTokensSource: 'measured' }]);
+    expect(compaction(fromExport)).toEqual([
+      {
+        trigger: 'auto',
+        preTokens: fromExport.timeline[6]!.contextTokens,
+        postTokens: fromExport.timeline[7]!.contextTokens,
+        postTokensSource: 'measured',
+      },
+    ]);
     expect(fromExport.hookErrors).toEqual([]);
   });
 
   it('gives the same prune figures per request up to the compaction, with hook-prune and with a transformer that always prunes', () => {
     const compactionAt = 7; // requests before OpenCode's compaction
-    const prune = (report: Report) => report.timeline.slice(0, compactionAt).map(({ pruneReclaimedTokens, prunedParts }) => ({ pruneReclaimedTokens, prunedParts }));
+    const prune = (report: Report) =>
+      report.timeline.slice(0, compactionAt).map(({ pruneReclaimedTokens, prunedParts }) => ({ pruneReclaimedTokens, prunedParts }));
     expect(prune(fromExport)).toEqual(prune(fromTranscript));
     expect(prune(customExport)).toEqual(prune(customTranscript));
     expect(customExport.timeline.slice(0, compactionAt).some((entry) => (entry.prunedParts ?? 0) > 0)).toBe(true);

@@ -20,7 +20,10 @@ const SESSIONS = ['pi-1.5.2-session.jsonl', 'pi-session-long.jsonl'] as const;
  */
 function equivalentTranscript(file: string): string {
   const lines: unknown[] = [];
-  for (const entry of readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line))) {
+  for (const entry of readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))) {
     if (entry.type === 'compaction') {
       lines.push({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: entry.tokensBefore } });
       lines.push({ type: 'user', isCompactSummary: true, message: { role: 'user', content: entry.summary } });
@@ -31,11 +34,28 @@ function equivalentTranscript(file: string): string {
     if (message.role === 'user') lines.push({ type: 'user', message: { role: 'user', content: message.content } });
     if (message.role === 'toolResult') {
       const text = message.content.map((block: { text: string }) => block.text).join('\n');
-      lines.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: text, ...(message.isError ? { is_error: true } : {}) }] } });
+      lines.push({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: message.toolCallId, content: text, ...(message.isError ? { is_error: true } : {}) },
+          ],
+        },
+      });
     }
     if (message.role !== 'assistant') continue;
-    const content = message.content.map((block: { type: string; text?: string; id?: string; name?: string; arguments?: unknown }) => (block.type === 'toolCall' ? { type: 'tool_use', id: block.id, name: block.name, input: block.arguments } : { type: 'text', text: block.text }));
-    const usage = { input_tokens: message.usage.input, cache_read_input_tokens: message.usage.cacheRead, cache_creation_input_tokens: message.usage.cacheWrite, output_tokens: message.usage.output };
+    const content = message.content.map((block: { type: string; text?: string; id?: string; name?: string; arguments?: unknown }) =>
+      block.type === 'toolCall'
+        ? { type: 'tool_use', id: block.id, name: block.name, input: block.arguments }
+        : { type: 'text', text: block.text },
+    );
+    const usage = {
+      input_tokens: message.usage.input,
+      cache_read_input_tokens: message.usage.cacheRead,
+      cache_creation_input_tokens: message.usage.cacheWrite,
+      output_tokens: message.usage.output,
+    };
     lines.push({ type: 'assistant', message: { id: entry.id, model: message.model, role: 'assistant', content, usage } });
   }
   return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
@@ -56,7 +76,10 @@ describe.each(SESSIONS)('hookwise report on the pi session %s', (name) => {
   let fromTranscript: Report;
   let customPi: Report;
   let customTranscript: Report;
-  const raw = readFileSync(fixture(name), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const raw = readFileSync(fixture(name), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 
   beforeAll(async () => {
     const transcript = path.join(dir, `${name}.claude.jsonl`);
@@ -81,26 +104,57 @@ describe.each(SESSIONS)('hookwise report on the pi session %s', (name) => {
   it('gives the figures of the equivalent Claude Code transcript: requests, peak, tool calls, prompts, compaction', () => {
     const assistants = raw.filter((entry) => entry.type === 'message' && entry.message.role === 'assistant');
     expect(fromPi.timeline.length).toBe(assistants.length);
-    const figures = (report: Report) => report.timeline.map(({ contextTokens, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, toolCalls }) => ({ contextTokens, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, toolCalls }));
+    const figures = (report: Report) =>
+      report.timeline.map(({ contextTokens, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, toolCalls }) => ({
+        contextTokens,
+        inputTokens,
+        cacheReadInputTokens,
+        cacheCreationInputTokens,
+        toolCalls,
+      }));
     expect(figures(fromPi)).toEqual(figures(fromTranscript));
     expect(fromPi.peakContextTokens).toBe(fromTranscript.peakContextTokens);
     expect(fromPi.toolCalls).toBe(fromTranscript.toolCalls);
     expect(fromPi.toolCalls).toBe(raw.filter((entry) => entry.type === 'message' && entry.message.role === 'toolResult').length);
     expect(fromPi.prompts).toBe(fromTranscript.prompts);
     expect(fromPi.prompts).toBe(raw.filter((entry) => entry.type === 'message' && entry.message.role === 'user').length);
-    const compaction = (report: Report) => report.compactions.map(({ trigger, preTokens, postTokens, postTokensSource }) => ({ trigger, preTokens, postTokens, postTokensSource }));
+    const compaction = (report: Report) =>
+      report.compactions.map(({ trigger, preTokens, postTokens, postTokensSource }) => ({
+        trigger,
+        preTokens,
+        postTokens,
+        postTokensSource,
+      }));
     expect(compaction(fromPi)).toEqual(compaction(fromTranscript));
     const at = raw.findIndex((entry) => entry.type === 'compaction');
     const next = raw.slice(at).find((entry) => entry.type === 'message' && entry.message.role === 'assistant').message.usage;
-    expect(compaction(fromPi)).toEqual([{ trigger: 'auto', preTokens: raw[at].tokensBefore, postTokens: next.input + next.cacheRead + next.cacheWrite, postTokensSource: 'measured' }]);
+    expect(compaction(fromPi)).toEqual([
+      {
+        trigger: 'auto',
+        preTokens: raw[at].tokensBefore,
+        postTokens: next.input + next.cacheRead + next.cacheWrite,
+        postTokensSource: 'measured',
+      },
+    ]);
     expect(fromPi.hookErrors).toEqual([]);
     expect(fromPi.malformedLines).toBe(0);
   });
 
   it('gives the same prune figures, cost and edits per request up to the compaction, with hook-prune and with a transformer that always prunes', () => {
-    const before = raw.slice(0, raw.findIndex((entry) => entry.type === 'compaction')).filter((entry) => entry.type === 'message' && entry.message.role === 'assistant').length;
+    const before = raw
+      .slice(
+        0,
+        raw.findIndex((entry) => entry.type === 'compaction'),
+      )
+      .filter((entry) => entry.type === 'message' && entry.message.role === 'assistant').length;
     expect(before).toBeGreaterThan(1);
-    const prune = (report: Report) => report.timeline.slice(0, before).map(({ pruneReclaimedTokens, prunedParts, costWithout, costWithPrune }) => ({ pruneReclaimedTokens, prunedParts, costWithout, costWithPrune }));
+    const prune = (report: Report) =>
+      report.timeline.slice(0, before).map(({ pruneReclaimedTokens, prunedParts, costWithout, costWithPrune }) => ({
+        pruneReclaimedTokens,
+        prunedParts,
+        costWithout,
+        costWithPrune,
+      }));
     expect(prune(fromPi)).toEqual(prune(fromTranscript));
     expect(prune(customPi)).toEqual(prune(customTranscript));
     expect(customPi.timeline.slice(0, before).some((entry) => (entry.prunedParts ?? 0) > 0)).toBe(true);
@@ -135,12 +189,16 @@ describe('hookwise report on a file that starts like a pi session but is not one
     const result = await run('no-id.jsonl', `${JSON.stringify({ type: 'session', version: 3 })}\n`);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^hookwise report: .*no-id\.jsonl starts like a pi session file but its first line is not a session header/);
+    expect(result.stderr).toMatch(
+      /^hookwise report: .*no-id\.jsonl starts like a pi session file but its first line is not a session header/,
+    );
   });
 
   it('counts cut and broken lines of a pi session and reports the rest', async () => {
     const lines = readFileSync(fixture('pi-session-long.jsonl'), 'utf8').trim().split('\n');
-    const broken = [...lines.slice(0, 6), '{"type":"message","id":"x","mess', 'null', ...lines.slice(6), lines.at(-1)!.slice(0, 40)].join('\n');
+    const broken = [...lines.slice(0, 6), '{"type":"message","id":"x","mess', 'null', ...lines.slice(6), lines.at(-1)!.slice(0, 40)].join(
+      '\n',
+    );
     const result = await run('broken.jsonl', broken);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);

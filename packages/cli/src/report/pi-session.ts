@@ -42,7 +42,9 @@ function count(value: unknown): number {
 }
 
 /** pi's `usage` (`input` is the uncached part, as Anthropic's) as core's usage figures; none when nothing was measured. */
-export function usageOfPi(usage: unknown): Pick<TranscriptUsage, 'inputTokens' | 'cacheReadInputTokens' | 'cacheCreationInputTokens' | 'contextTokens'> | undefined {
+export function usageOfPi(
+  usage: unknown,
+): Pick<TranscriptUsage, 'inputTokens' | 'cacheReadInputTokens' | 'cacheCreationInputTokens' | 'contextTokens'> | undefined {
   if (!isRecord(usage)) return undefined;
   const inputTokens = count(usage['input']);
   const cacheReadInputTokens = count(usage['cacheRead']);
@@ -59,7 +61,11 @@ function blocksOf(content: unknown): unknown[] {
   for (const block of content) {
     if (!isRecord(block)) continue;
     if (block['type'] === 'text' && typeof block['text'] === 'string') blocks.push({ type: 'text', text: block['text'] });
-    else if (block['type'] === 'image') blocks.push({ type: 'image', source: { type: 'base64', media_type: String(block['mimeType'] ?? 'image/png'), data: String(block['data'] ?? '') } });
+    else if (block['type'] === 'image')
+      blocks.push({
+        type: 'image',
+        source: { type: 'base64', media_type: String(block['mimeType'] ?? 'image/png'), data: String(block['data'] ?? '') },
+      });
   }
   return blocks;
 }
@@ -67,7 +73,9 @@ function blocksOf(content: unknown): unknown[] {
 /** A tool result's output: its text when it is all text (the usual case), else its blocks. */
 function resultContent(content: unknown): unknown {
   const blocks = blocksOf(content);
-  return blocks.every((block) => (block as Json)['type'] === 'text') ? blocks.map((block) => (block as { text: string }).text).join('\n') : blocks;
+  return blocks.every((block) => (block as Json)['type'] === 'text')
+    ? blocks.map((block) => (block as { text: string }).text).join('\n')
+    : blocks;
 }
 
 function assistantBlocks(content: unknown): unknown[] {
@@ -76,9 +84,17 @@ function assistantBlocks(content: unknown): unknown[] {
   const blocks: unknown[] = [];
   for (const block of content) {
     if (!isRecord(block)) continue;
-    if (block['type'] === 'text' && typeof block['text'] === 'string' && block['text'] !== '') blocks.push({ type: 'text', text: block['text'] });
-    else if (block['type'] === 'thinking' && typeof block['thinking'] === 'string' && block['thinking'].trim() !== '') blocks.push({ type: 'thinking', thinking: block['thinking'] });
-    else if (block['type'] === 'toolCall' && typeof block['id'] === 'string' && typeof block['name'] === 'string') blocks.push({ type: 'tool_use', id: block['id'], name: block['name'], input: isRecord(block['arguments']) ? block['arguments'] : {} });
+    if (block['type'] === 'text' && typeof block['text'] === 'string' && block['text'] !== '')
+      blocks.push({ type: 'text', text: block['text'] });
+    else if (block['type'] === 'thinking' && typeof block['thinking'] === 'string' && block['thinking'].trim() !== '')
+      blocks.push({ type: 'thinking', thinking: block['thinking'] });
+    else if (block['type'] === 'toolCall' && typeof block['id'] === 'string' && typeof block['name'] === 'string')
+      blocks.push({
+        type: 'tool_use',
+        id: block['id'],
+        name: block['name'],
+        input: isRecord(block['arguments']) ? block['arguments'] : {},
+      });
   }
   return blocks;
 }
@@ -87,8 +103,10 @@ function bashExecutionText(message: Json): string {
   let text = `Ran \`${String(message['command'] ?? '')}\`\n`;
   text += typeof message['output'] === 'string' && message['output'] !== '' ? `\`\`\`\n${message['output']}\n\`\`\`` : '(no output)';
   if (message['cancelled'] === true) text += '\n\n(command cancelled)';
-  else if (typeof message['exitCode'] === 'number' && message['exitCode'] !== 0) text += `\n\nCommand exited with code ${message['exitCode']}`;
-  if (message['truncated'] === true && typeof message['fullOutputPath'] === 'string') text += `\n\n[Output truncated. Full output: ${message['fullOutputPath']}]`;
+  else if (typeof message['exitCode'] === 'number' && message['exitCode'] !== 0)
+    text += `\n\nCommand exited with code ${message['exitCode']}`;
+  if (message['truncated'] === true && typeof message['fullOutputPath'] === 'string')
+    text += `\n\n[Output truncated. Full output: ${message['fullOutputPath']}]`;
   return text;
 }
 
@@ -114,7 +132,9 @@ function sentBy(entry: Json): Sent {
       return content.length > 0 ? { kind: 'user', content, meta: true } : { kind: 'none' };
     }
     case 'branch_summary':
-      return typeof entry['summary'] === 'string' && entry['summary'] !== '' ? { kind: 'user', content: [{ type: 'text', text: BRANCH_SUMMARY_PREFIX + entry['summary'] + BRANCH_SUMMARY_SUFFIX }], meta: true } : { kind: 'none' };
+      return typeof entry['summary'] === 'string' && entry['summary'] !== ''
+        ? { kind: 'user', content: [{ type: 'text', text: BRANCH_SUMMARY_PREFIX + entry['summary'] + BRANCH_SUMMARY_SUFFIX }], meta: true }
+        : { kind: 'none' };
     default:
       // model_change, thinking_level_change, usage (cache warming), custom, label, session_info, context_edit, unknown types: nothing the model sees as a message.
       return { kind: 'none' };
@@ -132,11 +152,27 @@ function sentBy(entry: Json): Sent {
     case 'assistant': {
       if (message['stopReason'] === 'error' || message['stopReason'] === 'aborted') return { kind: 'none' };
       const usage = usageOfPi(message['usage']);
-      return { kind: 'assistant', content: assistantBlocks(message['content']), ...(usage ? { usage } : {}), ...(typeof message['model'] === 'string' ? { model: message['model'] } : {}), messageId: String(entry['id']) };
+      return {
+        kind: 'assistant',
+        content: assistantBlocks(message['content']),
+        ...(usage ? { usage } : {}),
+        ...(typeof message['model'] === 'string' ? { model: message['model'] } : {}),
+        messageId: String(entry['id']),
+      };
     }
     case 'toolResult': {
       if (typeof message['toolCallId'] !== 'string') return { kind: 'unknown', reason: 'toolResult without a toolCallId' };
-      return { kind: 'results', content: [{ type: 'tool_result', tool_use_id: message['toolCallId'], content: resultContent(message['content']), ...(message['isError'] === true ? { is_error: true } : {}) }] };
+      return {
+        kind: 'results',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: message['toolCallId'],
+            content: resultContent(message['content']),
+            ...(message['isError'] === true ? { is_error: true } : {}),
+          },
+        ],
+      };
     }
     case 'custom':
     case 'hookMessage': {
@@ -144,10 +180,15 @@ function sentBy(entry: Json): Sent {
       return content.length > 0 ? { kind: 'user', content, meta: true } : { kind: 'none' };
     }
     case 'bashExecution':
-      return message['excludeFromContext'] === true ? { kind: 'none' } : { kind: 'user', content: [{ type: 'text', text: bashExecutionText(message) }], meta: true };
+      return message['excludeFromContext'] === true
+        ? { kind: 'none' }
+        : { kind: 'user', content: [{ type: 'text', text: bashExecutionText(message) }], meta: true };
     case 'branchSummary':
     case 'compactionSummary': {
-      const [prefix, suffix] = message['role'] === 'branchSummary' ? [BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX] : [COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX];
+      const [prefix, suffix] =
+        message['role'] === 'branchSummary'
+          ? [BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX]
+          : [COMPACTION_SUMMARY_PREFIX, COMPACTION_SUMMARY_SUFFIX];
       return { kind: 'user', content: [{ type: 'text', text: prefix + String(message['summary'] ?? '') + suffix }], meta: true };
     }
     default:
@@ -173,7 +214,8 @@ function activeBranch(entries: Entry[], linear: boolean, problems: Array<{ line:
     const parent = current.value['parentId'];
     if (parent === null || parent === undefined) break;
     const next = typeof parent === 'string' ? byId.get(parent) : undefined;
-    if (!next) problems.push({ line: current.line, reason: `parentId ${JSON.stringify(parent)} names no entry: the active branch starts here` });
+    if (!next)
+      problems.push({ line: current.line, reason: `parentId ${JSON.stringify(parent)} names no entry: the active branch starts here` });
     else if (seen.has(next)) problems.push({ line: current.line, reason: 'parentId loops back: the active branch starts here' });
     current = next;
   }
@@ -186,7 +228,8 @@ function withMalformed(entries: ReplayEntry[], malformed: Array<{ line: number; 
   const merged: ReplayEntry[] = [];
   let next = 0;
   for (const entry of entries) {
-    if (entry.type !== 'history') while (next < problems.length && problems[next]!.line < entry.line) merged.push({ type: 'malformed', ...problems[next++]! });
+    if (entry.type !== 'history')
+      while (next < problems.length && problems[next]!.line < entry.line) merged.push({ type: 'malformed', ...problems[next++]! });
     merged.push(entry);
   }
   while (next < problems.length) merged.push({ type: 'malformed', ...problems[next++]! });
@@ -237,7 +280,8 @@ export function piSessionEntries(text: string): PiSession {
   });
   const { entries } = session;
   const knownCalls = new Set<string>();
-  const timestampOf = (entry: Entry): { timestamp?: string } => (typeof entry.value['timestamp'] === 'string' ? { timestamp: entry.value['timestamp'] } : {});
+  const timestampOf = (entry: Entry): { timestamp?: string } =>
+    typeof entry.value['timestamp'] === 'string' ? { timestamp: entry.value['timestamp'] } : {};
 
   const push = (entry: Entry, sent: Sent, asHistory: boolean): void => {
     const { line } = entry;
@@ -256,8 +300,26 @@ export function piSessionEntries(text: string): PiSession {
           return;
         }
         const model = sent.model !== undefined ? { model: sent.model } : {};
-        if (sent.usage) entries.push({ type: 'usage', line, messageId: sent.messageId, ...model, ...sent.usage, isSidechain: false, ...timestampOf(entry) });
-        entries.push({ type: 'message', line, role: 'assistant', content: sent.content, messageId: sent.messageId, ...model, isSidechain: false, ...timestampOf(entry) });
+        if (sent.usage)
+          entries.push({
+            type: 'usage',
+            line,
+            messageId: sent.messageId,
+            ...model,
+            ...sent.usage,
+            isSidechain: false,
+            ...timestampOf(entry),
+          });
+        entries.push({
+          type: 'message',
+          line,
+          role: 'assistant',
+          content: sent.content,
+          messageId: sent.messageId,
+          ...model,
+          isSidechain: false,
+          ...timestampOf(entry),
+        });
         return;
       }
       case 'results': {
@@ -270,7 +332,16 @@ export function piSessionEntries(text: string): PiSession {
       }
       case 'user':
         if (asHistory) entries.push({ type: 'history', line, role: 'user', content: sent.content });
-        else entries.push({ type: 'message', line, role: 'user', content: sent.content, isSidechain: false, ...(sent.meta ? { isMeta: true as const } : {}), ...timestampOf(entry) });
+        else
+          entries.push({
+            type: 'message',
+            line,
+            role: 'user',
+            content: sent.content,
+            isSidechain: false,
+            ...(sent.meta ? { isMeta: true as const } : {}),
+            ...timestampOf(entry),
+          });
         return;
     }
   };
@@ -283,13 +354,32 @@ export function piSessionEntries(text: string): PiSession {
     }
     const tokensBefore = count(value['tokensBefore']);
     // pi does not record what started a compaction (its threshold, an overflow, or /compact).
-    entries.push({ type: 'compact-boundary', line, trigger: 'auto', ...(tokensBefore > 0 ? { preTokens: tokensBefore } : {}), ...(typeof value['id'] === 'string' ? { uuid: value['id'] } : {}), ...timestampOf(entry) });
-    entries.push({ type: 'history', line, role: 'user', content: [{ type: 'text', text: COMPACTION_SUMMARY_PREFIX + String(value['summary'] ?? '') + COMPACTION_SUMMARY_SUFFIX }], compactSummary: true });
-    const firstKept = typeof value['firstKeptEntryId'] === 'string' ? indexById.get(value['firstKeptEntryId']) : linear && typeof value['firstKeptEntryIndex'] === 'number' ? value['firstKeptEntryIndex'] - 1 : undefined;
+    entries.push({
+      type: 'compact-boundary',
+      line,
+      trigger: 'auto',
+      ...(tokensBefore > 0 ? { preTokens: tokensBefore } : {}),
+      ...(typeof value['id'] === 'string' ? { uuid: value['id'] } : {}),
+      ...timestampOf(entry),
+    });
+    entries.push({
+      type: 'history',
+      line,
+      role: 'user',
+      content: [{ type: 'text', text: COMPACTION_SUMMARY_PREFIX + String(value['summary'] ?? '') + COMPACTION_SUMMARY_SUFFIX }],
+      compactSummary: true,
+    });
+    const firstKept =
+      typeof value['firstKeptEntryId'] === 'string'
+        ? indexById.get(value['firstKeptEntryId'])
+        : linear && typeof value['firstKeptEntryIndex'] === 'number'
+          ? value['firstKeptEntryIndex'] - 1
+          : undefined;
     if (firstKept === undefined || firstKept < 0 || firstKept >= index) return;
     knownCalls.clear();
     // The kept tail goes back as it was; an older compaction inside it adds nothing (pi's rule).
-    for (let at = firstKept; at < index; at++) if (branch[at]!.value['type'] !== 'compaction') push(branch[at]!, sentBy(branch[at]!.value), true);
+    for (let at = firstKept; at < index; at++)
+      if (branch[at]!.value['type'] !== 'compaction') push(branch[at]!, sentBy(branch[at]!.value), true);
   });
   if (malformed.length > 0) session.entries = withMalformed(entries, malformed);
   return session;

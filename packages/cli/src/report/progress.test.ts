@@ -29,7 +29,10 @@ describe('the progress bar', () => {
   it('stays silent when stderr is not a terminal or the transcript is small', async () => {
     const piped = terminal(false);
     const small = terminal(true);
-    for (const [target, bytes] of [[piped, PROGRESS_MIN_BYTES * 2], [small, 10_000]] as const) {
+    for (const [target, bytes] of [
+      [piped, PROGRESS_MIN_BYTES * 2],
+      [small, 10_000],
+    ] as const) {
       const progress = await createProgress(target.stream, { bytes, file: bigSession });
       expect(progress.drawn).toBe(false);
       progress.update(100);

@@ -43,7 +43,10 @@ export async function createProgress(stream: NodeJS.WritableStream, options: { b
   const total = await countLines(options.file).catch(() => 0);
   if (total === 0) return silentProgress;
   const { SingleBar, Presets } = (await import('cli-progress')).default;
-  const bar = new SingleBar({ stream, format: 'replaying {bar} {percentage}% | line {value}/{total}', hideCursor: true, clearOnComplete: true, fps: 20 }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { stream, format: 'replaying {bar} {percentage}% | line {value}/{total}', hideCursor: true, clearOnComplete: true, fps: 20 },
+    Presets.shades_classic,
+  );
   bar.start(total, 0);
   return { update: (line) => bar.update(Math.min(line, total)), stop: () => bar.stop(), drawn: true };
 }

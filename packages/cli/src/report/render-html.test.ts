@@ -9,7 +9,16 @@ import { escapeHtml, renderHtml } from './render-html.js';
 import { bigSession, threePlugins } from './test-support.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 const artifacts = fileURLToPath(new URL('../../../../test-artifacts/', import.meta.url));
 
 /** The part of playwright-core's API this test uses. */
@@ -62,7 +71,19 @@ describe('the HTML page as text', () => {
     const hostile: Report = {
       ...report,
       transcript: '/tmp/<img src=x onerror=alert(1)>.jsonl',
-      suggestions: [{ line: 1, eventLine: 1, point: 'tool:after', kind: 'other', reason: '</td><script>alert(1)</script>', contextTokens: null, contextWindow: null, contextWindowAssumed: false, toolCalls: 0 }],
+      suggestions: [
+        {
+          line: 1,
+          eventLine: 1,
+          point: 'tool:after',
+          kind: 'other',
+          reason: '</td><script>alert(1)</script>',
+          contextTokens: null,
+          contextWindow: null,
+          contextWindowAssumed: false,
+          toolCalls: 0,
+        },
+      ],
       compactions: [{ ...report.compactions[0]!, preserved: ['"><svg onload=alert(1)>'], instructions: '</pre><script>x</script>' }],
     };
     const page = renderHtml(hostile);

@@ -45,7 +45,9 @@ function chart(report: Report): string {
   const x = (index: number) => round(MARGIN.left + (count <= 1 ? PLOT_WIDTH / 2 : (index / (count - 1)) * PLOT_WIDTH));
   const y = (tokens: number) => round(MARGIN.top + PLOT_HEIGHT - (tokens / yMax) * PLOT_HEIGHT);
   const svg: string[] = [];
-  svg.push(`<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title">`);
+  svg.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-title">`,
+  );
   svg.push(`<title id="chart-title">Context tokens per request</title>`);
 
   // Grid and axes.
@@ -61,20 +63,30 @@ function chart(report: Report): string {
   for (let tick = 0; tick < xTicks; tick++) {
     const index = xTicks === 1 ? 0 : Math.round((tick / (xTicks - 1)) * (count - 1));
     svg.push(`<text x="${x(index)}" y="${HEIGHT - MARGIN.bottom + 18}" text-anchor="middle">${index + 1}</text>`);
-    svg.push(`<text class="minor" x="${x(index)}" y="${HEIGHT - MARGIN.bottom + 32}" text-anchor="middle">line ${timeline[index]?.line ?? ''}</text>`);
+    svg.push(
+      `<text class="minor" x="${x(index)}" y="${HEIGHT - MARGIN.bottom + 32}" text-anchor="middle">line ${timeline[index]?.line ?? ''}</text>`,
+    );
   }
   svg.push(`<text x="${MARGIN.left + PLOT_WIDTH / 2}" y="${HEIGHT - 6}" text-anchor="middle">request</text>`);
   svg.push(`<line class="axis-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(0)}" y2="${y(0)}"/>`);
   svg.push('</g>');
 
   // The window.
-  svg.push(`<line class="window-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(report.contextWindow)}" y2="${y(report.contextWindow)}" stroke-dasharray="8 5"><title>context window ${formatNumber(report.contextWindow)} tokens</title></line>`);
-  svg.push(`<text class="window-label" x="${WIDTH - MARGIN.right - 4}" y="${y(report.contextWindow) - 6}" text-anchor="end">window ${formatShort(report.contextWindow)}</text>`);
+  svg.push(
+    `<line class="window-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(report.contextWindow)}" y2="${y(report.contextWindow)}" stroke-dasharray="8 5"><title>context window ${formatNumber(report.contextWindow)} tokens</title></line>`,
+  );
+  svg.push(
+    `<text class="window-label" x="${WIDTH - MARGIN.right - 4}" y="${y(report.contextWindow) - 6}" text-anchor="end">window ${formatShort(report.contextWindow)}</text>`,
+  );
 
   // Claude Code's auto-compact point: where the with-prune curve has to stay below.
   const autoCompact = report.prune.autoCompactTokens;
-  svg.push(`<line class="auto-compact-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(autoCompact)}" y2="${y(autoCompact)}" stroke-dasharray="2 4"><title>Claude Code compacts by itself at ${formatNumber(autoCompact)} tokens</title></line>`);
-  svg.push(`<text class="window-label" x="${WIDTH - MARGIN.right - 4}" y="${y(autoCompact) - 6}" text-anchor="end">auto-compact ${formatShort(autoCompact)}</text>`);
+  svg.push(
+    `<line class="auto-compact-line" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(autoCompact)}" y2="${y(autoCompact)}" stroke-dasharray="2 4"><title>Claude Code compacts by itself at ${formatNumber(autoCompact)} tokens</title></line>`,
+  );
+  svg.push(
+    `<text class="window-label" x="${WIDTH - MARGIN.right - 4}" y="${y(autoCompact) - 6}" text-anchor="end">auto-compact ${formatShort(autoCompact)}</text>`,
+  );
 
   // Compactions first, so the curves are drawn over them.
   report.compactions.forEach((compaction, index) => {
@@ -88,10 +100,13 @@ function chart(report: Report): string {
   });
 
   if (count > 0) {
-    const curve = (value: (entry: TimelineEntry) => number) => timeline.map((entry, index) => `${index === 0 ? 'M' : 'L'}${x(index)},${y(value(entry))}`).join(' ');
+    const curve = (value: (entry: TimelineEntry) => number) =>
+      timeline.map((entry, index) => `${index === 0 ? 'M' : 'L'}${x(index)},${y(value(entry))}`).join(' ');
     svg.push(`<path class="context-curve" d="${curve((entry) => entry.contextTokens)}"><title>context tokens per request</title></path>`);
     // Dashed and on top, so it stays visible where the transforms changed nothing and the curves meet.
-    svg.push(`<path class="prune-curve" d="${curve((entry) => entry.contextWithPruneTokens ?? entry.contextTokens)}" stroke-dasharray="6 4"><title>context with the llm:before transforms before each request</title></path>`);
+    svg.push(
+      `<path class="prune-curve" d="${curve((entry) => entry.contextWithPruneTokens ?? entry.contextTokens)}" stroke-dasharray="6 4"><title>context with the llm:before transforms before each request</title></path>`,
+    );
   }
 
   report.suggestions.forEach((suggestion, index) => {
@@ -161,7 +176,11 @@ export function renderHtml(report: Report): string {
     numberCell(suggestion.line),
     cell(escapeHtml(suggestion.kind)),
     numberCell(suggestion.contextTokens),
-    cell(suggestion.contextWindow === null ? '' : `${formatNumber(suggestion.contextWindow)}${suggestion.contextWindowAssumed ? ' (assumed)' : ''}`),
+    cell(
+      suggestion.contextWindow === null
+        ? ''
+        : `${formatNumber(suggestion.contextWindow)}${suggestion.contextWindowAssumed ? ' (assumed)' : ''}`,
+    ),
     numberCell(suggestion.toolCalls),
     cell(escapeHtml(suggestion.reason)),
   ]);
@@ -172,24 +191,38 @@ export function renderHtml(report: Report): string {
     `<td class="num">${compaction.postTokens === null ? '–' : formatNumber(compaction.postTokens)}${compaction.postTokensSource === 'measured' ? ' <small>(next request)</small>' : ''}</td>`,
     cell(
       (compaction.preserved.length > 0 ? escapeHtml(compaction.preserved.join(', ')) : '<span class="empty">nothing</span>') +
-        (compaction.instructions ? `<details><summary>instructions added (${formatNumber(compaction.instructions.length)} characters)</summary><pre>${escapeHtml(compaction.instructions)}</pre></details>` : '') +
+        (compaction.instructions
+          ? `<details><summary>instructions added (${formatNumber(compaction.instructions.length)} characters)</summary><pre>${escapeHtml(compaction.instructions)}</pre></details>`
+          : '') +
         (compaction.blockedBy ? `<br>blocked by ${escapeHtml(compaction.blockedBy)}` : ''),
     ),
     compaction.prune
       ? `<td class="num">${formatNumber(compaction.prune.reclaimedTokens)} <small>of ${formatNumber(compaction.prune.historyTokens)} (${formatPercent(compaction.prune.reclaimedTokens, compaction.prune.historyTokens)}), ${compaction.prune.parts} parts</small></td>`
       : numberCell(null),
   ]);
-  const runs = prune.method === 'turn' ? ` (run ${formatNumber(prune.runs)} times through the engine: on the first request of each turn, whose figure holds for the whole turn, and on each compaction)` : '';
+  const runs =
+    prune.method === 'turn'
+      ? ` (run ${formatNumber(prune.runs)} times through the engine: on the first request of each turn, whose figure holds for the whole turn, and on each compaction)`
+      : '';
   const pruneText =
     prune.method === 'not-run'
       ? 'Not run: no plugin listens on <code>llm:before</code>.'
       : prune.requests === 0
         ? 'No request in this session to run it before.'
         : prune.requestsPruned === 0
-        ? `Nothing would be taken out of any of the ${formatNumber(prune.requests)} requests${runs}.`
-        : `${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests would be pruned${runs}: up to ${formatNumber(prune.maxReclaimedTokens)} tokens (${prune.maxParts} parts) from one request, ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session.`;
-  const noticeRows = report.notices.map((notice) => [numberCell(notice.line), cell(escapeHtml(notice.point)), cell(`<pre>${escapeHtml(notice.text)}</pre>`)]);
-  const errorRows = report.hookErrors.map((error) => [numberCell(error.line), cell(escapeHtml(error.point)), cell(escapeHtml(`${error.pluginName} › ${error.hookName}`)), cell(escapeHtml(`${error.kind}: ${error.message}`))]);
+          ? `Nothing would be taken out of any of the ${formatNumber(prune.requests)} requests${runs}.`
+          : `${formatNumber(prune.requestsPruned)} of ${formatNumber(prune.requests)} requests would be pruned${runs}: up to ${formatNumber(prune.maxReclaimedTokens)} tokens (${prune.maxParts} parts) from one request, ${formatNumber(prune.totalReclaimedTokens)} tokens not sent over the session.`;
+  const noticeRows = report.notices.map((notice) => [
+    numberCell(notice.line),
+    cell(escapeHtml(notice.point)),
+    cell(`<pre>${escapeHtml(notice.text)}</pre>`),
+  ]);
+  const errorRows = report.hookErrors.map((error) => [
+    numberCell(error.line),
+    cell(escapeHtml(error.point)),
+    cell(escapeHtml(`${error.pluginName} › ${error.hookName}`)),
+    cell(escapeHtml(`${error.kind}: ${error.message}`)),
+  ]);
   const timelineRows = report.timeline.map((entry, index) => [
     numberCell(index + 1),
     numberCell(entry.line),
@@ -240,7 +273,16 @@ ${table('compactions', ['line', 'trigger', 'tokens before', 'tokens after', 'pre
 ${costSection(report)}
 ${noticeRows.length > 0 ? `<h2>Other notices</h2>\n${table('notices', ['line', 'event', 'notice'], noticeRows, '')}` : ''}
 ${errorRows.length > 0 ? `<h2>Hook errors</h2>\n${table('hook-errors', ['line', 'event', 'hook', 'error'], errorRows, '')}` : ''}
-${report.malformedLines > 0 ? `<h2>Malformed lines</h2>\n${table('malformed', ['line', 'reason'], report.malformed.map((entry) => [numberCell(entry.line), cell(escapeHtml(entry.reason))]), '')}` : ''}
+${
+  report.malformedLines > 0
+    ? `<h2>Malformed lines</h2>\n${table(
+        'malformed',
+        ['line', 'reason'],
+        report.malformed.map((entry) => [numberCell(entry.line), cell(escapeHtml(entry.reason))]),
+        '',
+      )}`
+    : ''
+}
 <h2>Requests</h2>
 <details><summary>all ${formatNumber(report.timeline.length)} requests</summary>
 ${table('timeline', ['#', 'line', 'context', 'input', 'cache read', 'cache creation', 'tool calls before', 'llm:before reclaims'], timelineRows, 'No request with usage in this transcript.')}

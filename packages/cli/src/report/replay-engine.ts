@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { HookwiseError, type Clock, type HookwiseConfig, type PluginInstance } from '@hookwise/core';
-import { createEngine, createMemoryEventLog, createLogger, createMemoryStateStore, loadPlugin, loadConfig, type Engine } from '@hookwise/core/host';
+import {
+  createEngine,
+  createMemoryEventLog,
+  createLogger,
+  createMemoryStateStore,
+  loadPlugin,
+  loadConfig,
+  type Engine,
+} from '@hookwise/core/host';
 import { findInstalledPlugins } from '@hookwise/core/fs';
 
 export interface ReplayEngine {
@@ -70,13 +78,19 @@ async function defaultConfig(projectDir: string, log: (line: string) => void): P
     } catch (error) {
       missing.push(name);
       // Found but not loadable (no entry point, or a module that makes no plugin): worth a line.
-      if (!(HookwiseError.isInstance(error) && error.code === 'HW_PLUGIN_NOT_FOUND')) log(`hookwise report: ${name} not loaded: ${(error as Error).message}`);
+      if (!(HookwiseError.isInstance(error) && error.code === 'HW_PLUGIN_NOT_FOUND'))
+        log(`hookwise report: ${name} not loaded: ${(error as Error).message}`);
     }
   }
   if (plugins.length === 0) {
     const packages = SUGGESTED_PLUGINS.join(' ');
-    const found = missing.length > 0 ? `none of the installed hookwise plugins loads (${missing.join(', ')})` : 'no hookwise plugin is installed there or beside this CLI';
-    throw new NoPluginsError(`no hookwise config in ${path.resolve(projectDir)} and ${found}: npm install -D ${packages} (or give a config with --config, or run npx ${['@hookwise/cli', ...SUGGESTED_PLUGINS].map((name) => `-p ${name}`).join(' ')} hookwise report <file>)`);
+    const found =
+      missing.length > 0
+        ? `none of the installed hookwise plugins loads (${missing.join(', ')})`
+        : 'no hookwise plugin is installed there or beside this CLI';
+    throw new NoPluginsError(
+      `no hookwise config in ${path.resolve(projectDir)} and ${found}: npm install -D ${packages} (or give a config with --config, or run npx ${['@hookwise/cli', ...SUGGESTED_PLUGINS].map((name) => `-p ${name}`).join(' ')} hookwise report <file>)`,
+    );
   }
   return { config: { plugins }, missing };
 }
@@ -85,7 +99,11 @@ async function defaultConfig(projectDir: string, log: (line: string) => void): P
  * An engine for replays: the project's config (or the default plugins), host `replay`, state
  * and event log in memory so a replay leaves no files behind, and a logger that keeps lines.
  */
-export async function createReplayEngine(options: { projectDir: string; configFile?: string; config?: HookwiseConfig }): Promise<ReplayEngine> {
+export async function createReplayEngine(options: {
+  projectDir: string;
+  configFile?: string;
+  config?: HookwiseConfig;
+}): Promise<ReplayEngine> {
   let config: HookwiseConfig;
   let configSource: string;
   let missingPlugins: string[] = [];

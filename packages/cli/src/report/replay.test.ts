@@ -23,11 +23,26 @@ afterAll(async () => {
 
 // --- a synthetic transcript, line by line ---------------------------------------------------
 
-const usage = (context: number) => ({ input_tokens: 10, cache_read_input_tokens: context - 10, cache_creation_input_tokens: 0, output_tokens: 5 });
-const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', timestamp: '2026-02-12T10:00:00.000Z', message: { role: 'user', content }, ...extra });
-const assistant = (id: string, context: number, content: unknown[]) => ({ type: 'assistant', timestamp: '2026-02-12T10:00:01.000Z', message: { id, role: 'assistant', model: 'claude-opus-4-6', content, usage: usage(context) } });
+const usage = (context: number) => ({
+  input_tokens: 10,
+  cache_read_input_tokens: context - 10,
+  cache_creation_input_tokens: 0,
+  output_tokens: 5,
+});
+const user = (content: unknown, extra: Record<string, unknown> = {}) => ({
+  type: 'user',
+  timestamp: '2026-02-12T10:00:00.000Z',
+  message: { role: 'user', content },
+  ...extra,
+});
+const assistant = (id: string, context: number, content: unknown[]) => ({
+  type: 'assistant',
+  timestamp: '2026-02-12T10:00:01.000Z',
+  message: { id, role: 'assistant', model: 'claude-opus-4-6', content, usage: usage(context) },
+});
 const toolUse = (id: string, name = 'Read') => ({ type: 'tool_use', id, name, input: { file_path: `/src/${id}.ts` } });
-const toolResult = (id: string, text: string, isError = false) => user([{ type: 'tool_result', tool_use_id: id, content: text, ...(isError ? { is_error: true } : {}) }]);
+const toolResult = (id: string, text: string, isError = false) =>
+  user([{ type: 'tool_result', tool_use_id: id, content: text, ...(isError ? { is_error: true } : {}) }]);
 
 /** Three prompts, big reads in the first turn, a compaction with postTokens, a slash command, bad lines. */
 const SCRIPT: unknown[] = [
@@ -40,7 +55,9 @@ const SCRIPT: unknown[] = [
   toolResult('t2', 'y'.repeat(120_000)), // 7: 30,000 tokens
   assistant('m3', 100_000, [{ type: 'text', text: 'done' }]), // 8
   'this line is not JSON', // 9
-  user('<command-name>/review-plan</command-name>\n<command-message>review-plan</command-message>\n<command-args>docs/plan.md</command-args>'), // 10
+  user(
+    '<command-name>/review-plan</command-name>\n<command-message>review-plan</command-message>\n<command-args>docs/plan.md</command-args>',
+  ), // 10
   assistant('m4', 101_000, [toolUse('t3', 'Bash')]), // 11
   toolResult('t3', 'failed', true), // 12
   assistant('m5', 101_500, [{ type: 'text', text: 'ok' }]), // 13
@@ -50,7 +67,12 @@ const SCRIPT: unknown[] = [
   assistant('m7', 102_100, [{ type: 'text', text: 'fine' }]), // 17: same turn
   [1, 2], // 18: not an object
   { type: 'user', message: 'a string' }, // 19: malformed message
-  { type: 'system', subtype: 'compact_boundary', timestamp: '2026-02-12T10:05:00.000Z', compactMetadata: { trigger: 'auto', preTokens: 102_500, postTokens: 9_000 } }, // 20
+  {
+    type: 'system',
+    subtype: 'compact_boundary',
+    timestamp: '2026-02-12T10:05:00.000Z',
+    compactMetadata: { trigger: 'auto', preTokens: 102_500, postTokens: 9_000 },
+  }, // 20
   user('summary of the conversation', { isCompactSummary: true }), // 21
   user('<local-command-stdout>Compacted</local-command-stdout>'), // 22: no prompt
   user('go on'), // 23
@@ -65,7 +87,10 @@ async function writeTranscript(name: string, lines: unknown[]): Promise<string> 
   return file;
 }
 
-function spyConfig(plugins: HookwiseConfig['plugins'] = []): { config: HookwiseConfig; events: Array<{ point: string; payload: Record<string, unknown> }> } {
+function spyConfig(plugins: HookwiseConfig['plugins'] = []): {
+  config: HookwiseConfig;
+  events: Array<{ point: string; payload: Record<string, unknown> }>;
+} {
   const events: Array<{ point: string; payload: Record<string, unknown> }> = [];
   const record = (point: string) => (payload: unknown) => {
     events.push({ point, payload: payload as Record<string, unknown> });
@@ -119,7 +144,10 @@ describe('the events a transcript implies', () => {
     ]);
     expect(events[0]!.payload).toMatchObject({ source: 'startup', host: 'replay', sessionId: 'script' });
     expect(events[6]!.payload).toMatchObject({ lastMessage: 'done', stopHookActive: false, contextTokens: 100_000 });
-    expect(events[7]!.payload).toMatchObject({ prompt: '/review-plan docs/plan.md', command: { name: 'review-plan', args: 'docs/plan.md' } });
+    expect(events[7]!.payload).toMatchObject({
+      prompt: '/review-plan docs/plan.md',
+      command: { name: 'review-plan', args: 'docs/plan.md' },
+    });
     expect(events[9]!.payload).toMatchObject({ toolName: 'Bash', ok: false, toolUseId: 't3' });
     expect(events[3]!.payload).toMatchObject({ toolName: 'Read', ok: true, contextTokens: 20_000, input: { file_path: '/src/t1.ts' } });
     expect(events[14]!.payload).toMatchObject({ lastMessage: 'fine' });
@@ -144,7 +172,9 @@ describe('the events a transcript implies', () => {
 
   it('takes the size after a compaction from the next request when the boundary has none', async () => {
     const lines = SCRIPT.map((line) =>
-      typeof line === 'object' && line !== null && (line as { subtype?: string }).subtype === 'compact_boundary' ? { type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'manual', preTokens: 102_500 } } : line,
+      typeof line === 'object' && line !== null && (line as { subtype?: string }).subtype === 'compact_boundary'
+        ? { type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'manual', preTokens: 102_500 } }
+        : line,
     );
     const file = await writeTranscript('measured.jsonl', lines);
     const { config, events } = spyConfig();
@@ -169,16 +199,29 @@ describe('hook-prune through the engine', () => {
     for (const line of [3, 5, 8, 11, 13]) expect(byLine.get(line)).toMatchObject({ pruneReclaimedTokens: 0, prunedParts: 0 });
     // Third turn: t1 and t2 are two prompts old; newest first, t2 (30k) fits the 40k window and
     // t1 (50k) crosses it, so t1 (50k > the 20k minimum) is cleared.
-    for (const line of [15, 17]) expect(byLine.get(line)).toMatchObject({ pruneReclaimedTokens: 50_000 - placeholderTokens, prunedParts: 1 });
+    for (const line of [15, 17])
+      expect(byLine.get(line)).toMatchObject({ pruneReclaimedTokens: 50_000 - placeholderTokens, prunedParts: 1 });
     expect(byLine.get(24)).toMatchObject({ pruneReclaimedTokens: 0 });
     expect(report.compactions[0]!.prune).toMatchObject({ reclaimedTokens: 50_000 - placeholderTokens, parts: 1 });
     expect(report.compactions[0]!.prune!.historyTokens).toBeGreaterThan(80_000);
-    expect(report.prune).toMatchObject({ method: 'every-request', requests: 8, requestsPruned: 2, maxReclaimedTokens: 50_000 - placeholderTokens, maxReclaimedLine: 15, totalReclaimedTokens: 2 * (50_000 - placeholderTokens), maxParts: 1 });
+    expect(report.prune).toMatchObject({
+      method: 'every-request',
+      requests: 8,
+      requestsPruned: 2,
+      maxReclaimedTokens: 50_000 - placeholderTokens,
+      maxReclaimedLine: 15,
+      totalReclaimedTokens: 2 * (50_000 - placeholderTokens),
+      maxParts: 1,
+    });
   });
 
-  it('with OpenCode\'s rule, gives the same figures per turn as before every request, with fewer runs', async () => {
+  it("with OpenCode's rule, gives the same figures per turn as before every request, with fewer runs", async () => {
     const file = await writeTranscript('prune-every.jsonl', SCRIPT);
-    const byTurn = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin!, tokenCounter: 'chars' }, pruneSampling: 'turn' });
+    const byTurn = await buildReport(file, {
+      projectDir: workDir,
+      config: { plugins: prunePlugin!, tokenCounter: 'chars' },
+      pruneSampling: 'turn',
+    });
     const everyRequest = await buildReport(file, { projectDir: workDir, config: { plugins: prunePlugin!, tokenCounter: 'chars' } });
     expect(everyRequest.prune.method).toBe('every-request');
     // Costs are priced only before every request: the rest of each entry is the same.
@@ -213,8 +256,27 @@ describe('rules the report used to have its own version of', () => {
       assistant('m1', 30_000, [toolUse('u1')]),
       toolResult('u1', 'ok'),
       // Non-zero usage, but not a request the model answered: core's rule skips both.
-      { type: 'assistant', isApiErrorMessage: true, message: { id: 'e1', role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'API Error' }], usage: usage(90_000) } },
-      { type: 'assistant', message: { id: 'e2', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'No response requested.' }], usage: usage(80_000) } },
+      {
+        type: 'assistant',
+        isApiErrorMessage: true,
+        message: {
+          id: 'e1',
+          role: 'assistant',
+          model: 'claude-opus-4-6',
+          content: [{ type: 'text', text: 'API Error' }],
+          usage: usage(90_000),
+        },
+      },
+      {
+        type: 'assistant',
+        message: {
+          id: 'e2',
+          role: 'assistant',
+          model: '<synthetic>',
+          content: [{ type: 'text', text: 'No response requested.' }],
+          usage: usage(80_000),
+        },
+      },
       user('next'),
     ]);
     const { config, events } = spyConfig();
@@ -222,7 +284,9 @@ describe('rules the report used to have its own version of', () => {
     expect(report.timeline.map((entry) => [entry.line, entry.contextTokens])).toEqual([[2, 30_000]]);
     expect(report.peakContextTokens).toBe(30_000);
     expect(report.model).toBe('claude-opus-4-6');
-    expect(events.find((event) => event.point === 'prompt:submit' && event.payload['prompt'] === 'next')!.payload['contextTokens']).toBe(30_000);
+    expect(events.find((event) => event.point === 'prompt:submit' && event.payload['prompt'] === 'next')!.payload['contextTokens']).toBe(
+      30_000,
+    );
   });
 
   it('takes the window from core: 1M when a request measured more than 200k', async () => {
@@ -235,14 +299,28 @@ describe('rules the report used to have its own version of', () => {
   });
 
   it('sends failed tools as PostToolUseFailure: ok false, the error text as error and output', async () => {
-    const file = await writeTranscript('failure.jsonl', [user('go'), assistant('m1', 1_000, [toolUse('f1', 'Bash')]), user([{ type: 'tool_result', tool_use_id: 'f1', content: [{ type: 'text', text: 'exit 1' }], is_error: true }])]);
+    const file = await writeTranscript('failure.jsonl', [
+      user('go'),
+      assistant('m1', 1_000, [toolUse('f1', 'Bash')]),
+      user([{ type: 'tool_result', tool_use_id: 'f1', content: [{ type: 'text', text: 'exit 1' }], is_error: true }]),
+    ]);
     const { config, events } = spyConfig();
     await buildReport(file, { projectDir: workDir, config });
-    expect(events.find((event) => event.point === 'tool:after')!.payload).toMatchObject({ toolName: 'Bash', ok: false, error: 'exit 1', output: 'exit 1', toolUseId: 'f1', input: { file_path: '/src/f1.ts' } });
+    expect(events.find((event) => event.point === 'tool:after')!.payload).toMatchObject({
+      toolName: 'Bash',
+      ok: false,
+      error: 'exit 1',
+      output: 'exit 1',
+      toolUseId: 'f1',
+      input: { file_path: '/src/f1.ts' },
+    });
   });
 
   it('counts a line with content blocks that are not objects as malformed, like core, and keeps the rest', async () => {
-    const file = await writeTranscript('blocks.jsonl', [user(['not a block', { type: 'text', text: 'still a prompt' }]), assistant('m1', 7_000, [42, toolUse('b1')])]);
+    const file = await writeTranscript('blocks.jsonl', [
+      user(['not a block', { type: 'text', text: 'still a prompt' }]),
+      assistant('m1', 7_000, [42, toolUse('b1')]),
+    ]);
     const { config, events } = spyConfig();
     const report = await buildReport(file, { projectDir: workDir, config });
     expect(report.malformed).toEqual([
@@ -261,9 +339,16 @@ describe('rules the report used to have its own version of', () => {
       assistant('a1', 1_000, [{ type: 'text', text: 'partial' }]),
       user('[Request interrupted by user]'),
       user('two'),
-      assistant('a2', 2_000, [{ type: 'thinking', thinking: 'hmm', signature: 's' }, { type: 'text', text: 'the' }, { type: 'text', text: '' }]),
+      assistant('a2', 2_000, [
+        { type: 'thinking', thinking: 'hmm', signature: 's' },
+        { type: 'text', text: 'the' },
+        { type: 'text', text: '' },
+      ]),
       assistant('a2', 2_000, [{ type: 'text', text: '' }]),
-      assistant('a2', 2_000, [{ type: 'text', text: 'answer' }, { type: 'text', text: 'given' }]),
+      assistant('a2', 2_000, [
+        { type: 'text', text: 'answer' },
+        { type: 'text', text: 'given' },
+      ]),
     ]);
     const { config, events } = spyConfig();
     await buildReport(file, { projectDir: workDir, config });
@@ -278,17 +363,35 @@ describe('rules the report used to have its own version of', () => {
       projectDir: workDir,
       config: {
         on: {
-          'tool:after': () => ({ notice: { text: 'Wording no rule knows.', about: ['capacity'], actions: [{ label: 'Compact now', hostAction: 'compact' as const }] } }),
+          'tool:after': () => ({
+            notice: {
+              text: 'Wording no rule knows.',
+              about: ['capacity'],
+              actions: [{ label: 'Compact now', hostAction: 'compact' as const }],
+            },
+          }),
           'prompt:submit': () => ({ notice: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }),
         },
       },
     });
     // A capacity suggestion points at the response that measured the size (line 2).
     expect(report.suggestions).toEqual([
-      { line: 2, eventLine: 3, point: 'tool:after', kind: 'capacity', reason: 'Wording no rule knows. Consider compacting the context now.', contextTokens: 5_000, contextWindow: null, contextWindowAssumed: false, toolCalls: 1 },
+      {
+        line: 2,
+        eventLine: 3,
+        point: 'tool:after',
+        kind: 'capacity',
+        reason: 'Wording no rule knows. Consider compacting the context now.',
+        contextTokens: 5_000,
+        contextWindow: null,
+        contextWindowAssumed: false,
+        toolCalls: 1,
+      },
     ]);
     // A plain notice stays a notice, whatever it says.
-    expect(report.notices).toEqual([{ line: 1, point: 'prompt:submit', text: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' }]);
+    expect(report.notices).toEqual([
+      { line: 1, point: 'prompt:submit', text: '50 tool calls since the last compaction. Context at 71% (141,369 / 200,000 tokens).' },
+    ]);
   });
 });
 
@@ -297,7 +400,10 @@ describe('prompts', () => {
     const file = await writeTranscript('prompts.jsonl', [
       user('<command-name>/compact</command-name>\n<command-message>compact</command-message>\n<command-args></command-args>'),
       user('/babysit  fix the tests '),
-      user([{ type: 'text', text: 'hello' }, { type: 'text', text: 'there' }]),
+      user([
+        { type: 'text', text: 'hello' },
+        { type: 'text', text: 'there' },
+      ]),
       user('<local-command-stdout>ok</local-command-stdout>'),
       user('[Request interrupted by user for tool use]'),
       user('the expanded body of a command', { isMeta: true }),
@@ -307,7 +413,9 @@ describe('prompts', () => {
     ]);
     const { config, events } = spyConfig();
     const report = await buildReport(file, { projectDir: workDir, config });
-    const prompts = events.filter((event) => event.point === 'prompt:submit').map((event) => ({ prompt: event.payload['prompt'], command: event.payload['command'] }));
+    const prompts = events
+      .filter((event) => event.point === 'prompt:submit')
+      .map((event) => ({ prompt: event.payload['prompt'], command: event.payload['command'] }));
     expect(prompts).toEqual([
       { prompt: '/compact', command: { name: 'compact', args: '' } },
       { prompt: '/babysit  fix the tests ', command: undefined },
@@ -328,11 +436,23 @@ describe('plugins when the project has no config', () => {
     const project = path.join(workDir, 'project');
     const pluginDir = path.join(project, 'node_modules', '@hookwise', 'hook-suggest');
     await mkdir(pluginDir, { recursive: true });
-    await writeFile(path.join(pluginDir, 'package.json'), JSON.stringify({ name: '@hookwise/hook-suggest', version: '9.9.9', keywords: ['hookwise-plugin'], type: 'module', exports: './index.js' }));
+    await writeFile(
+      path.join(pluginDir, 'package.json'),
+      JSON.stringify({
+        name: '@hookwise/hook-suggest',
+        version: '9.9.9',
+        keywords: ['hookwise-plugin'],
+        type: 'module',
+        exports: './index.js',
+      }),
+    );
     // Marked as a plugin but with no module to load: named as not loaded, the rest still replays.
     const broken = path.join(project, 'node_modules', 'hook-broken');
     await mkdir(broken, { recursive: true });
-    await writeFile(path.join(broken, 'package.json'), JSON.stringify({ name: 'hook-broken', keywords: ['hookwise-plugin'], type: 'module', exports: './missing.js' }));
+    await writeFile(
+      path.join(broken, 'package.json'),
+      JSON.stringify({ name: 'hook-broken', keywords: ['hookwise-plugin'], type: 'module', exports: './missing.js' }),
+    );
     // A stand-in plugin: the marker core recognises, one hook set, no import of core.
     await writeFile(
       path.join(pluginDir, 'index.js'),
@@ -344,9 +464,16 @@ describe('plugins when the project has no config', () => {
     try {
       expect(configSource).toBe('default');
       // The project's stand-in wins over any copy installed beside the adapter.
-      expect(engine.plugins.find((plugin) => plugin.name === '@hookwise/hook-suggest')).toEqual({ name: '@hookwise/hook-suggest', version: '9.9.9' });
+      expect(engine.plugins.find((plugin) => plugin.name === '@hookwise/hook-suggest')).toEqual({
+        name: '@hookwise/hook-suggest',
+        version: '9.9.9',
+      });
       // The workspace's plugins come from beside the adapter; the broken one is named.
-      expect(engine.plugins.map((plugin) => plugin.name)).toEqual(['@hookwise/hook-precompact', '@hookwise/hook-prune', '@hookwise/hook-suggest']);
+      expect(engine.plugins.map((plugin) => plugin.name)).toEqual([
+        '@hookwise/hook-precompact',
+        '@hookwise/hook-prune',
+        '@hookwise/hook-suggest',
+      ]);
       expect(missingPlugins).toEqual(['hook-broken']);
     } finally {
       await engine.dispose();

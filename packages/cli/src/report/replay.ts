@@ -3,7 +3,12 @@ import type { MergedOutcome, PointInput, PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { CacheMeter, EditChecker, editedTexts } from '@hookwise/core/counting';
 import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
-import { readTranscriptEntries, type TranscriptCompactBoundary, type TranscriptMessageEntry, type TranscriptUsage } from '@hookwise/core/claude-code';
+import {
+  readTranscriptEntries,
+  type TranscriptCompactBoundary,
+  type TranscriptMessageEntry,
+  type TranscriptUsage,
+} from '@hookwise/core/claude-code';
 import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
 import { ReplayHost, type TranscriptFacts } from './replay-host.js';
 
@@ -31,9 +36,29 @@ import { ReplayHost, type TranscriptFacts } from './replay-host.js';
  *   transformer (hook-prune) changes in a host that runs it before every request.
  */
 
-import type { HistoryEntry, PruneFigure, ReplayCompaction, ReplayEntry, ReplayNotice, ReplayOptions, ReplayResult, UsagePoint } from './replay-result.js';
+import type {
+  HistoryEntry,
+  PruneFigure,
+  ReplayCompaction,
+  ReplayEntry,
+  ReplayNotice,
+  ReplayOptions,
+  ReplayResult,
+  UsagePoint,
+} from './replay-result.js';
 
-export type { HistoryEntry, PruneFigure, ReplayCompaction, ReplayEntry, ReplayHookError, ReplayNotice, ReplayOptions, ReplayResult, SessionHost, UsagePoint } from './replay-result.js';
+export type {
+  HistoryEntry,
+  PruneFigure,
+  ReplayCompaction,
+  ReplayEntry,
+  ReplayHookError,
+  ReplayNotice,
+  ReplayOptions,
+  ReplayResult,
+  SessionHost,
+  UsagePoint,
+} from './replay-result.js';
 
 const COMPACTION_LOOKAHEAD = 500;
 
@@ -220,7 +245,12 @@ class Replayer {
   }
 
   /** Emits a point (when a hook listens) and records what the plugins said. */
-  private async emit<P extends PointName>(line: number, point: P, payload: Omit<PointInput<P>, 'sessionId'>, cause: { toolUseLine?: number } = {}): Promise<MergedOutcome | undefined> {
+  private async emit<P extends PointName>(
+    line: number,
+    point: P,
+    payload: Omit<PointInput<P>, 'sessionId'>,
+    cause: { toolUseLine?: number } = {},
+  ): Promise<MergedOutcome | undefined> {
     const emission = await this.host.emit(point, payload);
     if (emission) this.record(line, point, emission.outcome, cause);
     return emission?.outcome;
@@ -229,7 +259,13 @@ class Replayer {
   private record(line: number, point: PointName, outcome: MergedOutcome, cause: { toolUseLine?: number }): void {
     for (const failure of outcome.errors) this.result.hookErrors.push({ line, point, ...failure });
     if (outcome.notice === undefined || outcome.notice.trim() === '') return;
-    const notice: ReplayNotice = { eventLine: line, point, text: outcome.notice, toolCalls: this.result.toolCalls.length, notices: outcome.notices };
+    const notice: ReplayNotice = {
+      eventLine: line,
+      point,
+      text: outcome.notice,
+      toolCalls: this.result.toolCalls.length,
+      notices: outcome.notices,
+    };
     const { tokens, usageLine } = this.context();
     if (tokens !== undefined) notice.contextTokens = tokens;
     if (usageLine !== undefined) notice.usageLine = usageLine;
@@ -241,7 +277,8 @@ class Replayer {
   /** Runs `llm:before` on the live history: what a request transformer would change before this request. */
   private async transformRequest(line: number, options: { carry: boolean }): Promise<PruneFigure | undefined> {
     if (!this.hasRequestHooks || this.history.length === 0) return undefined;
-    if (options.carry && this.pruneSampling === 'turn' && this.turnPrune !== undefined) return { ...this.turnPrune, messages: this.history.length };
+    if (options.carry && this.pruneSampling === 'turn' && this.turnPrune !== undefined)
+      return { ...this.turnPrune, messages: this.history.length };
     const original = this.history.messages();
     const outcome = await this.emit(line, 'llm:before', { systemPrompt: '', messages: original });
     this.result.pruneRuns++;
@@ -280,12 +317,22 @@ class Replayer {
       if (toolUseId !== undefined) this.toolUses.set(toolUseId, { input: toolInput, line, toolName });
       if (this.lastRequest) this.checkEdits(line, toolName, toolInput, this.lastRequest);
       this.result.toolCalls.push({ line, toolName, ...(toolUseId !== undefined ? { toolUseId } : {}) });
-      await this.emit(line, 'tool:before', toolUseId !== undefined ? { toolName, input: toolInput, toolUseId } : { toolName, input: toolInput }, { toolUseLine: line });
+      await this.emit(
+        line,
+        'tool:before',
+        toolUseId !== undefined ? { toolName, input: toolInput, toolUseId } : { toolName, input: toolInput },
+        { toolUseLine: line },
+      );
     }
   }
 
   /** Whether the old text an edit quotes was shown by the request that made it, and still shown after the transform. */
-  private checkEdits(line: number, toolName: string, input: unknown, request: { original: readonly Message[]; transformed: readonly Message[] }): void {
+  private checkEdits(
+    line: number,
+    toolName: string,
+    input: unknown,
+    request: { original: readonly Message[]; transformed: readonly Message[] },
+  ): void {
     for (const text of editedTexts(input)) {
       const check = this.edits.check(text, request.original, request.transformed);
       if (check.sourced) this.result.edits.push({ line, toolName, lost: check.lost, rereadTokens: check.rereadTokens });
@@ -321,7 +368,12 @@ class Replayer {
 
   private recordUsage(usage: TranscriptUsage, prune: PruneFigure | undefined): void {
     if (this.result.model === undefined && usage.model !== undefined) this.result.model = usage.model;
-    const figures = { inputTokens: usage.inputTokens, cacheReadInputTokens: usage.cacheReadInputTokens, cacheCreationInputTokens: usage.cacheCreationInputTokens, contextTokens: usage.contextTokens };
+    const figures = {
+      inputTokens: usage.inputTokens,
+      cacheReadInputTokens: usage.cacheReadInputTokens,
+      cacheCreationInputTokens: usage.cacheCreationInputTokens,
+      contextTokens: usage.contextTokens,
+    };
     const existing = usage.messageId === undefined ? undefined : this.usageByMessageId.get(usage.messageId);
     if (existing) {
       // Streaming lines repeat the usage; the last line has the final figures.
@@ -345,17 +397,25 @@ class Replayer {
     if (Array.isArray(content) && content.some((block) => (block as { type?: unknown }).type === 'tool_result')) {
       this.history.addResults(content);
       for (const block of content) {
-        const { type, tool_use_id: toolUseId, content: output, is_error: isError } = block as { type?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
+        const {
+          type,
+          tool_use_id: toolUseId,
+          content: output,
+          is_error: isError,
+        } = block as { type?: unknown; tool_use_id?: unknown; content?: unknown; is_error?: unknown };
         if (type !== 'tool_result') continue;
         const call = typeof toolUseId === 'string' ? this.toolUses.get(toolUseId) : undefined;
         const toolName = call?.toolName ?? 'unknown';
         // One object per event, built field by field (a replay sends hundreds); a failed tool's output is its error text.
         const error = isError === true ? errorText(output) : undefined;
-        const payload: Omit<PointInput<'tool:after'>, 'sessionId'> = error === undefined ? { toolName, input: call?.input ?? {}, output, ok: true } : { toolName, input: call?.input ?? {}, output: error, ok: false, error };
+        const payload: Omit<PointInput<'tool:after'>, 'sessionId'> = error === undefined
+          ? { toolName, input: call?.input ?? {}, output, ok: true }
+          : { toolName, input: call?.input ?? {}, output: error, ok: false, error };
         if (typeof toolUseId === 'string' && toolUseId !== '') payload.toolUseId = toolUseId;
         const after = await this.emit(line, 'tool:after', payload, call ? { toolUseLine: call.line } : {});
         // A replaced output: what a host that lets tool:after rewrite an output (Claude Code's updatedToolOutput) applies.
-        if (error === undefined && after?.value !== undefined) this.result.outputTransforms.push({ line, toolName, charsBefore: stringChars(output), charsAfter: stringChars(after.value) });
+        if (error === undefined && after?.value !== undefined)
+          this.result.outputTransforms.push({ line, toolName, charsBefore: stringChars(output), charsAfter: stringChars(after.value) });
       }
       return;
     }
@@ -456,7 +516,13 @@ function stringChars(value: unknown): number {
 function errorText(output: unknown): string {
   if (typeof output === 'string') return output;
   if (Array.isArray(output)) {
-    const texts = output.map((item) => (typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string' ? (item as { text: string }).text : '')).filter((text) => text !== '');
+    const texts = output
+      .map((item) =>
+        typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string'
+          ? (item as { text: string }).text
+          : '',
+      )
+      .filter((text) => text !== '');
     if (texts.length > 0) return texts.join('\n');
   }
   return output === undefined || output === null ? 'tool failed' : JSON.stringify(output);
@@ -474,7 +540,11 @@ export async function replayTranscript(transcript: string, options: ReplayOption
  * Replays entries from any source (a Claude Code transcript through core's reader, an OpenCode
  * export through `opencode-export.ts`) as one session; `transcript` names it in the result.
  */
-export async function replayEntries(transcript: string, batches: AsyncIterable<readonly ReplayEntry[]> | Iterable<readonly ReplayEntry[]>, options: ReplayOptions): Promise<ReplayResult> {
+export async function replayEntries(
+  transcript: string,
+  batches: AsyncIterable<readonly ReplayEntry[]> | Iterable<readonly ReplayEntry[]>,
+  options: ReplayOptions,
+): Promise<ReplayResult> {
   const replayer = new Replayer(transcript, options);
   // Entries come a chunk at a time; only entries that emit wait for the engine.
   let lastLine = 0;

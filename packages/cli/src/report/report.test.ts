@@ -30,7 +30,9 @@ describe.each(fixtureTranscripts.map((file) => [path.basename(file), file]))('re
     expect(report.malformedLines).toBe(expected.malformed);
     expect(report.toolCalls).toBe(expected.toolCalls);
     expect(report.peakContextTokens).toBe(expected.peakContextTokens);
-    expect(report.timeline.map((entry) => [entry.line, entry.contextTokens])).toEqual(expected.responses.map((response) => [response.line, response.contextTokens]));
+    expect(report.timeline.map((entry) => [entry.line, entry.contextTokens])).toEqual(
+      expected.responses.map((response) => [response.line, response.contextTokens]),
+    );
     expect(report.compactions.map((compaction) => [compaction.line, compaction.trigger, compaction.preTokens])).toEqual(
       expected.compactions.map((compaction) => [compaction.line, compaction.trigger ?? 'manual', compaction.preTokens ?? null]),
     );
@@ -104,7 +106,9 @@ describe('the big session (ae4a77f8…)', () => {
     const { compactions, prune, timeline } = report();
     const figure = compactions[0]!.prune!;
     // The same counter for both: the history of 109,208 tokens is core's calibrated estimate of what the compaction summarised.
-    console.log(`compaction at line ${compactions[0]!.line}: hook-prune reclaims ${figure.reclaimedTokens} of ${figure.historyTokens} history tokens (${((100 * figure.reclaimedTokens) / figure.historyTokens).toFixed(1)} %), ${figure.parts} parts; compactions needed at ${prune.autoCompactTokens}: ${prune.compactionsNeeded!.withPrune} with hook-prune, ${prune.compactionsNeeded!.without} without`);
+    console.log(
+      `compaction at line ${compactions[0]!.line}: hook-prune reclaims ${figure.reclaimedTokens} of ${figure.historyTokens} history tokens (${((100 * figure.reclaimedTokens) / figure.historyTokens).toFixed(1)} %), ${figure.parts} parts; compactions needed at ${prune.autoCompactTokens}: ${prune.compactionsNeeded!.withPrune} with hook-prune, ${prune.compactionsNeeded!.without} without`,
+    );
     expect(figure.reclaimedTokens / figure.historyTokens).toBeGreaterThanOrEqual(0.3);
     expect(prune.autoCompactTokens).toBe(167_000);
     expect(prune.compactionsNeeded).toEqual({ without: 1, withPrune: 0 });
@@ -123,14 +127,20 @@ describe('compactionsNeeded (the headline)', () => {
 
   it('undoes a recorded compaction: the growth after it is added to the size before it', () => {
     // 140k, compaction at line 25 (restart 45k), then 45k → 75k: 140k + 30k = 170k ≥ 167k.
-    expect(compactionsNeeded(points(100_000, 140_000, 45_000, 75_000), [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, () => 0)).toBe(1);
+    expect(compactionsNeeded(points(100_000, 140_000, 45_000, 75_000), [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, () => 0)).toBe(
+      1,
+    );
   });
 
-  it('takes what was reclaimed off each request, and keeps what a recorded compaction\'s history had reclaimed', () => {
+  it("takes what was reclaimed off each request, and keeps what a recorded compaction's history had reclaimed", () => {
     const sizes = points(100_000, 140_000, 45_000, 75_000);
     expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 5_000 }], 167_000, 45_000, () => 0)).toBe(0);
-    expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, (point) => (point.line === 40 ? 3_001 : 0))).toBe(0);
-    expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, (point) => (point.line === 40 ? 3_000 : 0))).toBe(1);
+    expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, (point) => (point.line === 40 ? 3_001 : 0))).toBe(
+      0,
+    );
+    expect(compactionsNeeded(sizes, [{ line: 25, reclaimedTokens: 0 }], 167_000, 45_000, (point) => (point.line === 40 ? 3_000 : 0))).toBe(
+      1,
+    );
   });
 
   it('auto-compacts at window − 33,000 (167,000 of 200,000, 967,000 of 1M)', () => {

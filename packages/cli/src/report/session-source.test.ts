@@ -75,7 +75,9 @@ describe('hookwise report on a file it does not read', () => {
       const result = await reportJsonOn(dir, name, text);
       expect(result.code, name).toBe(1);
       expect(result.stdout, name).toBe('');
-      expect(result.stderr, name).toMatch(/^hookwise report: .* but not a session file: expected a Claude Code transcript .*, an OpenCode export .* or a pi session file .*\n$/);
+      expect(result.stderr, name).toMatch(
+        /^hookwise report: .* but not a session file: expected a Claude Code transcript .*, an OpenCode export .* or a pi session file .*\n$/,
+      );
       expect(result.stderr.trimEnd().split('\n'), name).toHaveLength(1);
     }
   });

@@ -19,7 +19,8 @@ export class SessionFormatError extends Error {
 }
 
 /** What the report reads, for the one line that refuses anything else. */
-export const EXPECTED_SESSION = 'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (JSONL whose first line is { "type": "session", "id": … })';
+export const EXPECTED_SESSION =
+  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (JSONL whose first line is { "type": "session", "id": … })';
 
 function refuse(file: string, reason: string): SessionFormatError {
   return new SessionFormatError(`${file} ${reason}: ${EXPECTED_SESSION}`);
@@ -35,7 +36,13 @@ function head(file: string, bytes: number): { text: string; whole: boolean } {
   try {
     const buffer = Buffer.allocUnsafe(bytes);
     const read = readSync(descriptor, buffer, 0, bytes, 0);
-    return { text: buffer.subarray(0, read).toString('utf8').replace(/^\uFEFF/, ''), whole: read < bytes };
+    return {
+      text: buffer
+        .subarray(0, read)
+        .toString('utf8')
+        .replace(/^\uFEFF/, ''),
+      whole: read < bytes,
+    };
   } finally {
     closeSync(descriptor);
   }
@@ -95,8 +102,15 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const first = parse(firstLine);
   if (first.ok && isOpenCodeExport(first.value)) return { host: 'opencode', exported: first.value };
   if (first.ok && isPiSessionHeader(first.value)) return { host: 'pi' };
-  if (first.ok && typeof first.value === 'object' && first.value !== null && (first.value as Record<string, unknown>)['type'] === 'session') {
-    throw new SessionFormatError(`${file} starts like a pi session file but its first line is not a session header ({ "type": "session", "id": "…", … })`);
+  if (
+    first.ok &&
+    typeof first.value === 'object' &&
+    first.value !== null &&
+    (first.value as Record<string, unknown>)['type'] === 'session'
+  ) {
+    throw new SessionFormatError(
+      `${file} starts like a pi session file but its first line is not a session header ({ "type": "session", "id": "…", … })`,
+    );
   }
   if (hasClaudeCodeLine(text, whole)) return { host: 'claude-code' };
   if (!whole) {
@@ -109,17 +123,27 @@ export async function identifySession(file: string): Promise<SessionFile> {
     if (isOpenCodeExport(document.value)) return { host: 'opencode', exported: document.value };
     throw refuse(file, 'is JSON but not a session file');
   }
-  if (firstLine === '{' || firstLine === '[') throw new SessionFormatError(`${file} is not valid JSON (an OpenCode export is one JSON document, from \`opencode export <sessionID>\`): ${document.reason}`);
+  if (firstLine === '{' || firstLine === '[')
+    throw new SessionFormatError(
+      `${file} is not valid JSON (an OpenCode export is one JSON document, from \`opencode export <sessionID>\`): ${document.reason}`,
+    );
   throw refuse(file, 'is JSONL but not a session file');
 }
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** Replays a session file of any host: a Claude Code transcript (streamed), an OpenCode export or a pi session file (read whole: its active branch is found from the end). */
-export async function replaySession(file: string, options: ReplayOptions, identified?: SessionFile): Promise<ReplayResult & { host: SessionHost }> {
+export async function replaySession(
+  file: string,
+  options: ReplayOptions,
+  identified?: SessionFile,
+): Promise<ReplayResult & { host: SessionHost }> {
   const source = identified ?? (await identifySession(file));
   if (source.host === 'claude-code') return { ...(await replayTranscript(file, options)), host: 'claude-code' };
   const session = source.host === 'opencode' ? openCodeEntries(source.exported) : piSessionEntries(await readFile(file, 'utf8'));
-  const replay = await replayEntries(file, [session.entries], { ...options, ...(options.sessionId === undefined && SAFE_ID.test(session.sessionId) ? { sessionId: session.sessionId } : {}) });
+  const replay = await replayEntries(file, [session.entries], {
+    ...options,
+    ...(options.sessionId === undefined && SAFE_ID.test(session.sessionId) ? { sessionId: session.sessionId } : {}),
+  });
   return { ...replay, host: source.host };
 }

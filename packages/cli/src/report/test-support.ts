@@ -47,7 +47,12 @@ export const keepNewestResult = defineHook({
       const results = payload.messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result'));
       if (results.length < 2) return undefined;
       const newest = results.at(-1);
-      return { value: payload.messages.map((message) => ({ ...message, parts: message.parts.map((part) => (part.type === 'tool-result' && part !== newest ? { ...part, output: '[cleared]' } : part)) })) };
+      return {
+        value: payload.messages.map((message) => ({
+          ...message,
+          parts: message.parts.map((part) => (part.type === 'tool-result' && part !== newest ? { ...part, output: '[cleared]' } : part)),
+        })),
+      };
     },
   },
 });
@@ -72,7 +77,15 @@ export function independentFigures(file: string): IndependentFigures {
   const text = readFileSync(file, 'utf8');
   const rows = text.split('\n');
   if (rows[rows.length - 1] === '') rows.pop();
-  const figures: IndependentFigures = { lines: rows.length, malformed: 0, toolCalls: 0, toolUseLines: [], compactions: [], responses: [], peakContextTokens: 0 };
+  const figures: IndependentFigures = {
+    lines: rows.length,
+    malformed: 0,
+    toolCalls: 0,
+    toolUseLines: [],
+    compactions: [],
+    responses: [],
+    peakContextTokens: 0,
+  };
   const byId = new Map<string, { line: number; contextTokens: number }>();
   rows.forEach((row, index) => {
     const line = index + 1;
@@ -94,12 +107,21 @@ export function independentFigures(file: string): IndependentFigures {
     }
     if (value.type !== 'user' && value.type !== 'assistant') return;
     const message = value.message;
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || (typeof message.content !== 'string' && !Array.isArray(message.content))) {
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      Array.isArray(message) ||
+      (typeof message.content !== 'string' && !Array.isArray(message.content))
+    ) {
       figures.malformed++;
       return;
     }
     // Content blocks that are not objects are left out of the message and the line is counted (core's rule).
-    if (Array.isArray(message.content) && message.content.some((block: unknown) => typeof block !== 'object' || block === null || Array.isArray(block))) figures.malformed++;
+    if (
+      Array.isArray(message.content) &&
+      message.content.some((block: unknown) => typeof block !== 'object' || block === null || Array.isArray(block))
+    )
+      figures.malformed++;
     if (value.isSidechain === true || value.type !== 'assistant') return;
     for (const block of Array.isArray(message.content) ? message.content : []) {
       if (block?.type === 'tool_use') {
@@ -134,6 +156,13 @@ export async function reportJsonOn(dir: string, name: string, text: string): Pro
   await writeFile(file, text);
   let stdout = '';
   let stderr = '';
-  const code = await reportCommand({ transcript: file, json: true, projectDir: dir, configFile: undefined, stdout: (chunk) => (stdout += chunk), stderr: (chunk) => (stderr += chunk) });
+  const code = await reportCommand({
+    transcript: file,
+    json: true,
+    projectDir: dir,
+    configFile: undefined,
+    stdout: (chunk) => (stdout += chunk),
+    stderr: (chunk) => (stderr += chunk),
+  });
   return { code, stdout, stderr };
 }

@@ -22,7 +22,13 @@ export interface FailureReporter {
   /** Records a failure in the outcome and reports it: one log line and one event-log record. */
   fail(merged: MergedOutcome, failure: HookFailure, sessionId: string, emitOptions: EmitOptions | undefined): Promise<void>;
   /** Reports a hook's outcome (or part of it) the engine refused. */
-  invalid(merged: MergedOutcome, hook: PreparedHook, message: string, sessionId: string, emitOptions: EmitOptions | undefined): Promise<void>;
+  invalid(
+    merged: MergedOutcome,
+    hook: PreparedHook,
+    message: string,
+    sessionId: string,
+    emitOptions: EmitOptions | undefined,
+  ): Promise<void>;
   /** Reports a failure of a hook the engine had already gone on without (it ran past its deadline). */
   late(failure: HookFailure, sessionId: string, point: PointName): Promise<void>;
 }
@@ -35,7 +41,9 @@ export function createFailureReporter(logger: Logger, eventLog: EventLog): Failu
       ...emitOptions?.details,
       // A host that names its calls (an editor's output channel) gets the kind and the stack too;
       // a plain call (a hook process's stderr) keeps to one line.
-      ...(emitOptions?.label !== undefined || emitOptions?.details !== undefined ? { kind: failure.kind, ...(failure.stack ? { stack: failure.stack } : {}) } : {}),
+      ...(emitOptions?.label !== undefined || emitOptions?.details !== undefined
+        ? { kind: failure.kind, ...(failure.stack ? { stack: failure.stack } : {}) }
+        : {}),
     });
     try {
       await eventLog.append({ type: 'hook:error', sessionId, point, ...failure });
@@ -49,7 +57,9 @@ export function createFailureReporter(logger: Logger, eventLog: EventLog): Failu
   };
   return {
     fail,
-    late: (failure, sessionId, point) => report({ ...failure, message: `after its deadline: ${failure.message}` }, sessionId, point, undefined),
-    invalid: (merged, hook, message, sessionId, emitOptions) => fail(merged, { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message }, sessionId, emitOptions),
+    late: (failure, sessionId, point) =>
+      report({ ...failure, message: `after its deadline: ${failure.message}` }, sessionId, point, undefined),
+    invalid: (merged, hook, message, sessionId, emitOptions) =>
+      fail(merged, { pluginName: hook.pluginName, hookName: hook.hookName, kind: 'invalid-outcome', message }, sessionId, emitOptions),
   };
 }

@@ -123,7 +123,15 @@ export type HookRunner = (
  * and by the host's signal: past either, the hook's signal aborts and the call rejects with a
  * HookTimeoutError (timed from the emit's start when the host's signal ended it).
  */
-export function createHookRunner({ shared, recorder, clock, hookTimeoutMs, runSync, waitingForLock, onLateFailure }: HookRunnerOptions): HookRunner {
+export function createHookRunner({
+  shared,
+  recorder,
+  clock,
+  hookTimeoutMs,
+  runSync,
+  waitingForLock,
+  onLateFailure,
+}: HookRunnerOptions): HookRunner {
   return (hook, scope, payload, measurements, signal, startedAt) => {
     if (scope.setupError !== undefined) throw scope.setupError;
     const context = new RunContext(shared, hook, scope, payload.sessionId, payload.host, recorder, measurements);
@@ -137,7 +145,11 @@ export function createHookRunner({ shared, recorder, clock, hookTimeoutMs, runSy
         // The engine goes on without the hook, but the hook still runs: a failure it meets later
         // (a state update refused, a write that fails) would otherwise be lost without a word.
         // Its own abort (it stopped as asked) is no news.
-        if (onLateFailure) Promise.resolve(result).then(undefined, (error: unknown) => void (isAbort(error) || onLateFailure(hook, error, payload.sessionId)));
+        if (onLateFailure)
+          Promise.resolve(result).then(
+            undefined,
+            (error: unknown) => void (isAbort(error) || onLateFailure(hook, error, payload.sessionId)),
+          );
         const timeoutMs = cause === 'timeout' ? hookTimeoutMs : Math.max(0, clock.now() - startedAt);
         throw new HookTimeoutError({ pluginName: hook.pluginName, hookName: hook.hookName, timeoutMs });
       },

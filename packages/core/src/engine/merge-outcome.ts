@@ -25,7 +25,14 @@ export interface MergeStep {
  * Merges one hook's result into `merged` by the rules in outcome.ts. Never throws: a result
  * the point does not allow is left out and described in `problems`.
  */
-export function mergeOutcome(merged: MergedOutcome, hook: PreparedHook, result: unknown, payload: Record<string, unknown>, kind: string, transform: TransformSpec | undefined): MergeStep {
+export function mergeOutcome(
+  merged: MergedOutcome,
+  hook: PreparedHook,
+  result: unknown,
+  payload: Record<string, unknown>,
+  kind: string,
+  transform: TransformSpec | undefined,
+): MergeStep {
   const step: MergeStep = { payload, changed: false, blocked: false, problems: [] };
   if (result === undefined || result === null) return step;
   if (typeof result !== 'object') {
@@ -33,7 +40,14 @@ export function mergeOutcome(merged: MergedOutcome, hook: PreparedHook, result: 
     return step;
   }
   const point: PointName = merged.point;
-  const outcome = result as { context?: unknown; notice?: unknown; block?: { reason?: unknown }; value?: unknown; preserved?: unknown; measurements?: unknown };
+  const outcome = result as {
+    context?: unknown;
+    notice?: unknown;
+    block?: { reason?: unknown };
+    value?: unknown;
+    preserved?: unknown;
+    measurements?: unknown;
+  };
   if (typeof outcome.context === 'string') merged.context = joinText(merged.context, outcome.context, 'context');
   if (outcome.notice !== undefined) {
     const notice = noticeOf(hook, outcome.notice, step.problems);
@@ -43,7 +57,11 @@ export function mergeOutcome(merged: MergedOutcome, hook: PreparedHook, result: 
     }
   }
   if (outcome.measurements !== undefined) mergeMeasurements(merged, outcome.measurements, step.problems);
-  if (Array.isArray(outcome.preserved)) addPreserved(merged.preserved, outcome.preserved.filter((label): label is string => typeof label === 'string'));
+  if (Array.isArray(outcome.preserved))
+    addPreserved(
+      merged.preserved,
+      outcome.preserved.filter((label): label is string => typeof label === 'string'),
+    );
   if (transform && outcome.value !== undefined) {
     if (transform.accepts(outcome.value)) {
       step.payload = { ...payload, [transform.field]: outcome.value };
@@ -56,7 +74,8 @@ export function mergeOutcome(merged: MergedOutcome, hook: PreparedHook, result: 
     if (kind !== 'guard') {
       step.problems.push(`${point} cannot be blocked; block ignored`);
     } else {
-      const reason = typeof outcome.block?.reason === 'string' && outcome.block.reason !== '' ? outcome.block.reason : `blocked by ${hook.pluginName}`;
+      const reason =
+        typeof outcome.block?.reason === 'string' && outcome.block.reason !== '' ? outcome.block.reason : `blocked by ${hook.pluginName}`;
       merged.block = { reason, pluginName: hook.pluginName, hookName: hook.hookName };
       step.blocked = true;
     }
@@ -102,7 +121,8 @@ function noticeOf(hook: PreparedHook, raw: unknown, problems: string[]): MergedN
       kept.push({ label: entry.label, command: entry.command, ...(args && args.length > 0 ? { args } : {}), ...(note ? { note } : {}) });
     } else problems.push(`notice action "${entry.label}" names no command of ${hook.pluginName}`);
   }
-  if (about !== undefined && !(Array.isArray(about) && about.every((word) => typeof word === 'string'))) problems.push('notice about must be a list of strings');
+  if (about !== undefined && !(Array.isArray(about) && about.every((word) => typeof word === 'string')))
+    problems.push('notice about must be a list of strings');
   const topics = Array.isArray(about) ? about.filter((word): word is string => typeof word === 'string' && word !== '') : [];
   return { text: noticeText({ text, actions: kept }), statement: text, about: topics, actions: kept, ...base };
 }

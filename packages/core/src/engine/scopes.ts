@@ -63,7 +63,8 @@ export class PluginScope {
     container.register(PLUGIN_META, { useValue: plugin.meta });
     container.register(SESSION_STATE, { useValue: this.state });
     for (const entry of plugin.instance?.definition.hooks ?? []) {
-      if (typeof entry === 'function') container.register(entry, { useClass: entry }, { lifecycle: requireDi('a hook class').containerScoped });
+      if (typeof entry === 'function')
+        container.register(entry, { useClass: entry }, { lifecycle: requireDi('a hook class').containerScoped });
     }
     try {
       plugin.instance?.definition.register?.(container, plugin.options);

@@ -45,9 +45,14 @@ export function createSessionRecords(stateStore: StateStore, clock: Clock, logge
   return {
     async compactionStarted(sessionId, preserved, trigger) {
       const record: CompactionRecord = { preserved, trigger, compactStartedAt: new Date(clock.now()).toISOString(), pending: true };
-      await stateStore.update(sessionId, CORE_NAMESPACE, (current: (CompactionRecord & Record<string, unknown>) | undefined) => ({ ...(current ?? {}), ...record })).catch((error: unknown) => {
-        if (!isStateOutage(error)) logger.warn(`could not record what compaction preserved: ${(error as Error).message}`);
-      });
+      await stateStore
+        .update(sessionId, CORE_NAMESPACE, (current: (CompactionRecord & Record<string, unknown>) | undefined) => ({
+          ...(current ?? {}),
+          ...record,
+        }))
+        .catch((error: unknown) => {
+          if (!isStateOutage(error)) logger.warn(`could not record what compaction preserved: ${(error as Error).message}`);
+        });
     },
 
     async takeCompaction(sessionId, payload) {
@@ -56,8 +61,20 @@ export function createSessionRecords(stateStore: StateStore, clock: Clock, logge
       let duplicate = false;
       try {
         await stateStore.update(sessionId, CORE_NAMESPACE, (current: (CompactionRecord & Record<string, unknown>) | undefined) => {
-          const { preserved: _preserved, trigger: _trigger, compactStartedAt: _started, pending, lastCompactAfterAt, ...rest } = current ?? {};
-          if (!pending && lastCompactAfterAt !== undefined && now - lastCompactAfterAt >= 0 && now - lastCompactAfterAt < DUPLICATE_COMPACTION_WINDOW_MS) {
+          const {
+            preserved: _preserved,
+            trigger: _trigger,
+            compactStartedAt: _started,
+            pending,
+            lastCompactAfterAt,
+            ...rest
+          } = current ?? {};
+          if (
+            !pending &&
+            lastCompactAfterAt !== undefined &&
+            now - lastCompactAfterAt >= 0 &&
+            now - lastCompactAfterAt < DUPLICATE_COMPACTION_WINDOW_MS
+          ) {
             duplicate = true;
             return current ?? {};
           }
@@ -76,9 +93,14 @@ export function createSessionRecords(stateStore: StateStore, clock: Clock, logge
     },
 
     async sessionStarted(sessionId) {
-      await stateStore.update(PROJECT_SCOPE, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({ ...(current ?? {}), lastSessionId: sessionId })).catch((error: unknown) => {
-        if (!isStateOutage(error)) logger.warn(`could not record the session id: ${(error as Error).message}`);
-      });
+      await stateStore
+        .update(PROJECT_SCOPE, CORE_NAMESPACE, (current: Record<string, unknown> | undefined) => ({
+          ...(current ?? {}),
+          lastSessionId: sessionId,
+        }))
+        .catch((error: unknown) => {
+          if (!isStateOutage(error)) logger.warn(`could not record the session id: ${(error as Error).message}`);
+        });
     },
 
     async lastSessionId() {

@@ -67,8 +67,17 @@ describe('Anthropic conversion', () => {
     expect(model.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
     const results = model[3]!.parts;
     expect(results[0]).toMatchObject({ type: 'tool-result', toolCallId: 'toolu_01A', toolName: 'Read' });
-    expect(results[1]).toMatchObject({ type: 'tool-result', toolName: 'Bash', isError: true, output: [{ type: 'text', text: 'permission denied' }] });
-    expect(model[2]!.parts[0]).toMatchObject({ type: 'reasoning', text: 'I should look at the build log first.', signature: 'EqQBCkgIARABGAIiQL' });
+    expect(results[1]).toMatchObject({
+      type: 'tool-result',
+      toolName: 'Bash',
+      isError: true,
+      output: [{ type: 'text', text: 'permission denied' }],
+    });
+    expect(model[2]!.parts[0]).toMatchObject({
+      type: 'reasoning',
+      text: 'I should look at the build log first.',
+      signature: 'EqQBCkgIARABGAIiQL',
+    });
     expect(model[2]!.parts[1]).toMatchObject({ type: 'reasoning', redacted: true, signature: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT' });
     expect(model[1]!.parts[0]).toStrictEqual({ type: 'text', text: 'Why does the build fail?' });
     expect(model[4]!.parts[1]!.providerMetadata).toStrictEqual({ anthropic: { cache_control: { type: 'ephemeral' } } });

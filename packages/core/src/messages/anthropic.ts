@@ -261,7 +261,12 @@ function partToBlock(part: MessagePart): AnthropicContentBlock | undefined {
       return imageToBlock(part);
     case 'reasoning':
       if (part.redacted) return { type: 'redacted_thinking', data: part.signature ?? '', ...fields };
-      return withoutUndefined({ type: 'thinking', thinking: part.text, signature: part.signature, ...fields }) as unknown as AnthropicThinkingBlock;
+      return withoutUndefined({
+        type: 'thinking',
+        thinking: part.text,
+        signature: part.signature,
+        ...fields,
+      }) as unknown as AnthropicThinkingBlock;
     case 'tool-call':
       return { type: 'tool_use', id: part.toolCallId, name: part.toolName, input: part.input, ...fields };
     case 'tool-result': {

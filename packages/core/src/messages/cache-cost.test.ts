@@ -53,7 +53,10 @@ describe('CacheMeter', () => {
 
 describe('cacheCost', () => {
   it('prices reads at 0.1 and writes at 1.25 (5 minutes) or 2 (1 hour); the prefix is written once, then read', () => {
-    const requests = [{ readTokens: 0, writeTokens: 1_000 }, { readTokens: 1_000, writeTokens: 100 }];
+    const requests = [
+      { readTokens: 0, writeTokens: 1_000 },
+      { readTokens: 1_000, writeTokens: 100 },
+    ];
     expect(cacheCost(requests, 10_000, '5m')).toBeCloseTo(1.25 * 11_000 + 0.1 * 11_000 + 1.25 * 100, 6);
     expect(cacheCost(requests, 10_000, '1h')).toBeCloseTo(2 * 11_000 + 0.1 * 11_000 + 2 * 100, 6);
     expect(cacheCost([], 10_000, '5m')).toBe(0);

@@ -19,12 +19,21 @@ describe('partTokens (@hookwise/core/counting)', () => {
     { type: 'tool-call', toolCallId: 'c1', toolName: 'Write', input: { file_path: '/a', content: 'x'.repeat(50) } },
     { type: 'tool-call', toolCallId: 'c2', toolName: 'Noop', input: undefined },
     { type: 'tool-result', toolCallId: 'c1', output: 'done' },
-    { type: 'tool-result', toolCallId: 'c3', output: [{ type: 'text', text: 'ab' }, { type: 'image', data: 'B' }, { type: 'text', text: '' }] },
+    {
+      type: 'tool-result',
+      toolCallId: 'c3',
+      output: [
+        { type: 'text', text: 'ab' },
+        { type: 'image', data: 'B' },
+        { type: 'text', text: '' },
+      ],
+    },
   ];
 
   it('is core’s estimate of the part alone, for every kind of part', () => {
     const counter = countingCounter();
-    for (const part of parts) expect(partTokens(part, counter)).toBe(estimateMessageTokens({ role: 'user', parts: [part] }, (text) => counter.count(text)));
+    for (const part of parts)
+      expect(partTokens(part, counter)).toBe(estimateMessageTokens({ role: 'user', parts: [part] }, (text) => counter.count(text)));
     expect(partTokens(parts[3]!, counter)).toBe(IMAGE_TOKEN_ESTIMATE);
   });
 

@@ -67,7 +67,8 @@ export class EditChecker {
     if (source === undefined) return { sourced: false, lost: false, rereadTokens: 0 };
     const { index, part } = source;
     const kept = transformed[index];
-    if (kept === original[index] || (kept !== undefined && kept.parts.includes(part))) return { sourced: true, lost: false, rereadTokens: 0 };
+    if (kept === original[index] || (kept !== undefined && kept.parts.includes(part)))
+      return { sourced: true, lost: false, rereadTokens: 0 };
     if (this.shows(transformed, text)) return { sourced: true, lost: false, rereadTokens: 0 };
     return { sourced: true, lost: true, rereadTokens: partTokens(part, this.counter) };
   }

@@ -7,7 +7,13 @@ import { validateToolPairing } from './validate.js';
 
 const conversation: OpenAIChatMessage[] = [
   { role: 'developer', content: 'You are a coding agent.' },
-  { role: 'system', content: [{ type: 'text', text: 'Rule one.' }, { type: 'text', text: 'Rule two.' }] },
+  {
+    role: 'system',
+    content: [
+      { type: 'text', text: 'Rule one.' },
+      { type: 'text', text: 'Rule two.' },
+    ],
+  },
   {
     role: 'user',
     content: [
@@ -32,7 +38,14 @@ const conversation: OpenAIChatMessage[] = [
   { role: 'tool', tool_call_id: 'call_b', content: [{ type: 'text', text: '3 failing' }] },
   { role: 'tool', tool_call_id: 'call_c', content: 'bad arguments' },
   { role: 'assistant', content: 'Found it.', tool_calls: [] },
-  { role: 'assistant', content: [{ type: 'text', text: 'Part one.' }, { type: 'refusal', refusal: 'No.' }], refusal: null },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Part one.' },
+      { type: 'refusal', refusal: 'No.' },
+    ],
+    refusal: null,
+  },
   { role: 'assistant', tool_calls: [{ id: 'call_d', type: 'function', function: { name: 'noop', arguments: '{}' } }] },
   { role: 'tool', tool_call_id: 'call_d', content: '' },
   { role: 'user', content: 'ok' },
@@ -53,7 +66,10 @@ describe('OpenAI conversion', () => {
       { command: 'npm test' },
       '{"command": "ls',
     ]);
-    expect(model[4]).toMatchObject({ role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'call_a', toolName: 'read_file', output: 'error TS2307' }] });
+    expect(model[4]).toMatchObject({
+      role: 'tool',
+      parts: [{ type: 'tool-result', toolCallId: 'call_a', toolName: 'read_file', output: 'error TS2307' }],
+    });
     expect(validateToolPairing(model).ok).toBe(true);
   });
 

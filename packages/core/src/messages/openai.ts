@@ -25,7 +25,7 @@ export interface OpenAIRefusalContentPart {
 export interface OpenAIToolCall {
   id: string;
   type: 'function';
-  function: { name: string; /** JSON text, as the model produced it. */ arguments: string };
+  function: { name: string /** JSON text, as the model produced it. */; arguments: string };
 }
 
 export interface OpenAISystemMessage {
@@ -73,8 +73,17 @@ const OPENAI = 'openai';
 type ContentForm = 'string' | 'parts' | 'null' | 'absent';
 
 function splitOpenAIData(holder: { providerMetadata?: Record<string, unknown> }) {
-  const { role, contentForm, toolCalls, part, detail, arguments: argumentsText, callType, functionFields, ...fields } =
-    providerData(holder, OPENAI) ?? {};
+  const {
+    role,
+    contentForm,
+    toolCalls,
+    part,
+    detail,
+    arguments: argumentsText,
+    callType,
+    functionFields,
+    ...fields
+  } = providerData(holder, OPENAI) ?? {};
   return { role, contentForm, toolCalls, part, detail, argumentsText, callType, functionFields, fields };
 }
 

@@ -31,7 +31,14 @@ export function contextUsageOf(value: Record<string, unknown>, line = 0): Transc
   const cacheCreationInputTokens = numberOrZero(usage['cache_creation_input_tokens']);
   const contextTokens = inputTokens + cacheReadInputTokens + cacheCreationInputTokens;
   if (contextTokens === 0) return undefined;
-  const result: TranscriptUsage = { line, inputTokens, cacheReadInputTokens, cacheCreationInputTokens, contextTokens, isSidechain: value['isSidechain'] === true };
+  const result: TranscriptUsage = {
+    line,
+    inputTokens,
+    cacheReadInputTokens,
+    cacheCreationInputTokens,
+    contextTokens,
+    isSidechain: value['isSidechain'] === true,
+  };
   if (typeof message['id'] === 'string') result.messageId = message['id'];
   if (typeof model === 'string') result.model = model;
   if (typeof value['uuid'] === 'string') result.uuid = value['uuid'];
@@ -123,7 +130,13 @@ export function addEntriesOf(parsed: TranscriptLine, entries: TranscriptEntry[])
       if (blocks.length === 0) return;
       content = blocks;
     }
-    const entry: TranscriptMessageEntry = { type: 'message', line, role: type, content: content as string | unknown[], isSidechain: value['isSidechain'] === true };
+    const entry: TranscriptMessageEntry = {
+      type: 'message',
+      line,
+      role: type,
+      content: content as string | unknown[],
+      isSidechain: value['isSidechain'] === true,
+    };
     if (typeof message['id'] === 'string') entry.messageId = message['id'];
     if (typeof message['model'] === 'string') entry.model = message['model'];
     if (typeof value['uuid'] === 'string') entry.uuid = value['uuid'];

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { iterateTranscript, readTranscript, readTranscriptEntries, transcriptEntriesOf, transcriptFrom, type TranscriptCompactBoundary, type TranscriptEntry, type TranscriptLine, type TranscriptUsage } from './transcript.js';
+import {
+  iterateTranscript,
+  readTranscript,
+  readTranscriptEntries,
+  transcriptEntriesOf,
+  transcriptFrom,
+  type TranscriptCompactBoundary,
+  type TranscriptEntry,
+  type TranscriptLine,
+  type TranscriptUsage,
+} from './transcript.js';
 import { readLinesPlainly } from './transcript-lines.js';
 import { scanTranscriptLines } from './transcript-scanner.js';
 import { readTranscriptTail } from './transcript-tail.js';
@@ -23,7 +33,8 @@ function jsonlFiles(directory: string): string[] {
 }
 
 /** An entry as data: a lazily parsed `other` entry becomes the plain object it stands for. */
-const plainEntry = (entry: TranscriptEntry) => (entry.type === 'other' ? { type: entry.type, line: entry.line, value: entry.value } : entry);
+const plainEntry = (entry: TranscriptEntry) =>
+  entry.type === 'other' ? { type: entry.type, line: entry.line, value: entry.value } : entry;
 const plainLine = (line: TranscriptLine) => ('error' in line ? line : { line: line.line, value: line.value });
 
 async function scannedEntries(file: string) {
@@ -34,7 +45,8 @@ async function scannedEntries(file: string) {
 
 async function plainEntries(file: string) {
   const entries = [];
-  for await (const batch of readLinesPlainly(file, { forEntries: true })) for (const line of batch.lines) entries.push(...transcriptEntriesOf(line).map(plainEntry));
+  for await (const batch of readLinesPlainly(file, { forEntries: true }))
+    for (const line of batch.lines) entries.push(...transcriptEntriesOf(line).map(plainEntry));
   return entries;
 }
 
@@ -96,28 +108,93 @@ describe('the byte scanner reads what the plain reader reads', () => {
     expect(entries.length).toBeGreaterThan(0);
   });
 
-  const progress = (fields: string) => `{"parentUuid":null,"isSidechain":false,${fields}"type":"progress","data":{"type":"hook_progress"},"timestamp":"2026-01-01T00:00:00.000Z"}`;
+  const progress = (fields: string) =>
+    `{"parentUuid":null,"isSidechain":false,${fields}"type":"progress","data":{"type":"hook_progress"},"timestamp":"2026-01-01T00:00:00.000Z"}`;
   const assistant = (id: string, text: string, usage: Record<string, number> = { input_tokens: 3, cache_read_input_tokens: 100 }) =>
-    JSON.stringify({ type: 'assistant', uuid: `u-${id}`, message: { id, model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text }], usage } });
+    JSON.stringify({
+      type: 'assistant',
+      uuid: `u-${id}`,
+      message: { id, model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text }], usage },
+    });
   const toolResult = (output: string, tail = ',"sourceToolAssistantUUID":"a1"') =>
     `{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"out"}]},"uuid":"u1","toolUseResult":${JSON.stringify({ stdout: output })}${tail}}`;
-  const boundary = JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', compactMetadata: { trigger: 'auto', preTokens: 900, postTokens: 40 } });
+  const boundary = JSON.stringify({
+    type: 'system',
+    subtype: 'compact_boundary',
+    uuid: 'b1',
+    compactMetadata: { trigger: 'auto', preTokens: 900, postTokens: 40 },
+  });
   const user = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } });
 
   const cases: Array<[string, string | Buffer]> = [
-    ['CRLF line ends', [user('a'), progress('"n":1,'), assistant('m1', 'b'), toolResult('x'), '{"type":"queue-operation","operation":"enqueue"}'].join('\r\n') + '\r\n'],
-    ['blank and whitespace lines, trailing ones included', ['', user('a'), '   ', '\t', progress(''), '', assistant('m1', 'b'), '', ''].join('\n')],
-    ['non-ASCII text in every kind of line', [user('café 中文 🎉'), progress('"note":"zwölf €",'), assistant('m1', 'äöü😀'), toolResult('ñ\u2028x')].join('\n') + '\n'],
-    ['bytes that are not UTF-8', Buffer.concat([Buffer.from(progress('"bad":"') + '\xff\xfe",', 'latin1'), Buffer.from('\n' + user('ok') + '\n')])],
+    [
+      'CRLF line ends',
+      [user('a'), progress('"n":1,'), assistant('m1', 'b'), toolResult('x'), '{"type":"queue-operation","operation":"enqueue"}'].join(
+        '\r\n',
+      ) + '\r\n',
+    ],
+    [
+      'blank and whitespace lines, trailing ones included',
+      ['', user('a'), '   ', '\t', progress(''), '', assistant('m1', 'b'), '', ''].join('\n'),
+    ],
+    [
+      'non-ASCII text in every kind of line',
+      [user('café 中文 🎉'), progress('"note":"zwölf €",'), assistant('m1', 'äöü😀'), toolResult('ñ\u2028x')].join('\n') + '\n',
+    ],
+    [
+      'bytes that are not UTF-8',
+      Buffer.concat([Buffer.from(progress('"bad":"') + '\xff\xfe",', 'latin1'), Buffer.from('\n' + user('ok') + '\n')]),
+    ],
     ['a byte-order mark on the first line', '\uFEFF' + [progress(''), user('a')].join('\n')],
     ['a truncated last line (a session being written)', [user('a'), assistant('m1', 'b'), assistant('m2', 'c').slice(0, 50)].join('\n')],
     ['a truncated last progress line', [user('a'), progress('').slice(0, 60)].join('\n')],
     ['a truncated last tool result', [user('a'), toolResult('y').slice(0, -20)].join('\n')],
-    ['lines without a type key, and not objects', ['{"n":1}', '{"silly":"this"}', '[1,2]', 'null', '"assistant"', '42', 'not json', user('a')].join('\n') + '\n'],
-    ['type keys nested, in strings or after arrays', ['{"meta":{"type":"progress"},"type":"user","message":{"role":"user","content":"x"}}', '{"tags":["a"],"type":"progress","data":{}}', '{"note":"\\"type\\":\\"progress\\"","type":"assistant","message":{"role":"assistant","content":"y"}}', '{"type":"progressive"}', '{"type":"progress\\"","data":{}}'].join('\n')],
-    ['tool results with odd toolUseResult values', [toolResult('} ] " \\'), toolResult('UUUU', ',"sourceToolAssistantUUID":"UUUU","x":"U"'), toolResult('z', ''), '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"c"}]},"toolUseResult":{"inner":{"toolUseResult":1}},"id":"z"}'].join('\n')],
-    ['compactions and usage that does not measure a context', [assistant('m1', 'a'), boundary, user('summary'), assistant('m2', 'b', { input_tokens: 0 }), JSON.stringify({ type: 'assistant', isSidechain: true, message: { id: 'm3', role: 'assistant', content: 'side', usage: { input_tokens: 5 } } })].join('\n')],
-    ['huge lines across read chunks', [progress(`"pad":"${'中'.repeat(500_000)}",`), toolResult('x'.repeat(1_500_000)), assistant('m1', 'é'.repeat(700_000)), user('end')].join('\n') + '\n'],
+    [
+      'lines without a type key, and not objects',
+      ['{"n":1}', '{"silly":"this"}', '[1,2]', 'null', '"assistant"', '42', 'not json', user('a')].join('\n') + '\n',
+    ],
+    [
+      'type keys nested, in strings or after arrays',
+      [
+        '{"meta":{"type":"progress"},"type":"user","message":{"role":"user","content":"x"}}',
+        '{"tags":["a"],"type":"progress","data":{}}',
+        '{"note":"\\"type\\":\\"progress\\"","type":"assistant","message":{"role":"assistant","content":"y"}}',
+        '{"type":"progressive"}',
+        '{"type":"progress\\"","data":{}}',
+      ].join('\n'),
+    ],
+    [
+      'tool results with odd toolUseResult values',
+      [
+        toolResult('} ] " \\'),
+        toolResult('UUUU', ',"sourceToolAssistantUUID":"UUUU","x":"U"'),
+        toolResult('z', ''),
+        '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"c"}]},"toolUseResult":{"inner":{"toolUseResult":1}},"id":"z"}',
+      ].join('\n'),
+    ],
+    [
+      'compactions and usage that does not measure a context',
+      [
+        assistant('m1', 'a'),
+        boundary,
+        user('summary'),
+        assistant('m2', 'b', { input_tokens: 0 }),
+        JSON.stringify({
+          type: 'assistant',
+          isSidechain: true,
+          message: { id: 'm3', role: 'assistant', content: 'side', usage: { input_tokens: 5 } },
+        }),
+      ].join('\n'),
+    ],
+    [
+      'huge lines across read chunks',
+      [
+        progress(`"pad":"${'中'.repeat(500_000)}",`),
+        toolResult('x'.repeat(1_500_000)),
+        assistant('m1', 'é'.repeat(700_000)),
+        user('end'),
+      ].join('\n') + '\n',
+    ],
   ];
 
   it.each(cases)('%s', async (name, text) => {

@@ -58,7 +58,11 @@ export function parseLine(line: number, text: string): TranscriptLine | undefine
     return { line, error: `invalid JSON: ${(error as Error).message}`, text: text.slice(0, 200) };
   }
   if (!isRecord(value)) {
-    return { line, error: `not a JSON object (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`, text: text.slice(0, 200) };
+    return {
+      line,
+      error: `not a JSON object (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value})`,
+      text: text.slice(0, 200),
+    };
   }
   return { line, value };
 }

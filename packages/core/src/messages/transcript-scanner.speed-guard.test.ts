@@ -9,7 +9,9 @@ import { readTranscriptEntries, transcriptEntriesOf } from './transcript.js';
 // (transcript-lines.test.ts holds it equal to the plain reader): which lines it parses, how
 // often it searches a chunk. A failure here means the report may have become slower.
 
-const bigSession = fileURLToPath(new URL('../../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url));
+const bigSession = fileURLToPath(
+  new URL('../../../../fixtures/claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', import.meta.url),
+);
 const scratch = mkdtempSync(path.join(tmpdir(), 'hookwise-transcript-speed-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -50,17 +52,24 @@ describe('speed guard: lines of a type no entry reads are typed without parsing'
   });
 
   it('searches a chunk of lines without a type key for it once, not once per line to the chunk end', async () => {
-    const file = write('no-type.jsonl', Array.from({ length: 2_000 }, (_, index) => `{"n":${index}}`));
+    const file = write(
+      'no-type.jsonl',
+      Array.from({ length: 2_000 }, (_, index) => `{"n":${index}}`),
+    );
     const indexOf = vi.spyOn(Buffer.prototype, 'indexOf');
     let entries;
     try {
       entries = await entriesOf(file);
-      const searchesForKey = indexOf.mock.calls.filter(([needle]) => needle === 0x79 || (Buffer.isBuffer(needle) && needle.toString() === '"type":"'));
+      const searchesForKey = indexOf.mock.calls.filter(
+        ([needle]) => needle === 0x79 || (Buffer.isBuffer(needle) && needle.toString() === '"type":"'),
+      );
       expect(searchesForKey).toHaveLength(1);
     } finally {
       indexOf.mockRestore();
     }
-    expect(entries.map((entry) => entry.type === 'other' && entry.value['n'])).toStrictEqual(Array.from({ length: 2_000 }, (_, index) => index));
+    expect(entries.map((entry) => entry.type === 'other' && entry.value['n'])).toStrictEqual(
+      Array.from({ length: 2_000 }, (_, index) => index),
+    );
   });
 
   it('does not parse them on the recorded session: 1,723 of its 2,385 lines', async () => {
@@ -96,7 +105,8 @@ describe("speed guard: a tool result line's toolUseResult is cut out before pars
   const result = (tail: string, toolUseResult = '{"stdout":"a } ] \\" b","file":{"content":"x"}}') =>
     `{"parentUuid":"p","isSidechain":false,"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"out"}]},"uuid":"u1","timestamp":"2026-01-01T00:00:00.000Z","toolUseResult":${toolUseResult}${tail}}`;
   const entriesOfLines = (name: string, lines: string[]) => entriesOf(write(name, lines));
-  const parsedEntries = (lines: string[]) => lines.flatMap((line, index) => transcriptEntriesOf({ line: index + 1, value: JSON.parse(line) }));
+  const parsedEntries = (lines: string[]) =>
+    lines.flatMap((line, index) => transcriptEntriesOf({ line: index + 1, value: JSON.parse(line) }));
 
   it('is left out unparsed: the entries are those of the whole line', async () => {
     const lines = [
@@ -114,7 +124,14 @@ describe("speed guard: a tool result line's toolUseResult is cut out before pars
       entries = await entriesOfLines('tool-use-result.jsonl', lines);
       // One parse per line, without the field, except the nested case: cut at the inner key (the
       // outer one is still there, the braces do not match), then parsed whole.
-      expect(parse.mock.calls.map(([text]) => (text as string).includes('"toolUseResult":'))).toStrictEqual([false, false, false, false, true, true]);
+      expect(parse.mock.calls.map(([text]) => (text as string).includes('"toolUseResult":'))).toStrictEqual([
+        false,
+        false,
+        false,
+        false,
+        true,
+        true,
+      ]);
     } finally {
       parse.mockRestore();
     }
@@ -156,6 +173,8 @@ describe("speed guard: a tool result line's toolUseResult is cut out before pars
     } finally {
       parse.mockRestore();
     }
-    expect(entries.map((entry) => (entry.type === 'other' ? { type: 'other', line: entry.line, value: entry.value } : entry))).toStrictEqual(parsedEntries(lines));
+    expect(
+      entries.map((entry) => (entry.type === 'other' ? { type: 'other', line: entry.line, value: entry.value } : entry)),
+    ).toStrictEqual(parsedEntries(lines));
   });
 });

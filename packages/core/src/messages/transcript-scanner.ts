@@ -35,7 +35,8 @@ function takeChunk(size: number): Buffer {
 }
 
 function giveChunk(chunk: Buffer | undefined): void {
-  if (chunk !== undefined && chunk.length === CHUNK_SIZE && spareChunks.length < MAX_SPARE_CHUNKS && !spareChunks.includes(chunk)) spareChunks.push(chunk);
+  if (chunk !== undefined && chunk.length === CHUNK_SIZE && spareChunks.length < MAX_SPARE_CHUNKS && !spareChunks.includes(chunk))
+    spareChunks.push(chunk);
 }
 
 /** The first read's size: the whole file when it is small (one read, no mebibyte for a short transcript), else a full chunk. */
@@ -142,7 +143,16 @@ function typeKeyAt(bytes: Buffer, from: number, end: number, searches: HeadSearc
   for (let count = 0; count < MAX_Y_SEARCHES; count++) {
     y = searches.y.next(y);
     if (y === -1 || y - 2 + TYPE_KEY.length > end) return -1;
-    if (bytes[y - 2] === QUOTE && bytes[y - 1] === 0x74 && bytes[y + 1] === 0x70 && bytes[y + 2] === 0x65 && bytes[y + 3] === QUOTE && bytes[y + 4] === COLON && bytes[y + 5] === QUOTE) return y - 2;
+    if (
+      bytes[y - 2] === QUOTE &&
+      bytes[y - 1] === 0x74 &&
+      bytes[y + 1] === 0x70 &&
+      bytes[y + 2] === 0x65 &&
+      bytes[y + 3] === QUOTE &&
+      bytes[y + 4] === COLON &&
+      bytes[y + 5] === QUOTE
+    )
+      return y - 2;
     y += 1;
   }
   const key = searches.key.next(y - 2);
@@ -361,7 +371,15 @@ function copyOf(bytes: Buffer, start: number, end: number): Buffer {
  * (the line is only turned into entries, its value not handed out), a user line loses its
  * `toolUseResult` before it is decoded and parsed.
  */
-function rawLine(line: number, bytes: Buffer, start: number, end: number, forEntries: boolean, searches = new HeadSearches(bytes), unread?: UnreadBytes): RawLine {
+function rawLine(
+  line: number,
+  bytes: Buffer,
+  start: number,
+  end: number,
+  forEntries: boolean,
+  searches = new HeadSearches(bytes),
+  unread?: UnreadBytes,
+): RawLine {
   const last = objectEnd(bytes, start, end);
   const type = last === -1 ? undefined : headType(bytes, start, last, searches);
   // Every head type but `user` is one of UNREAD_TYPES.

@@ -32,16 +32,28 @@ async function transcript(lines: string[], ending = '\n'): Promise<string> {
 const bigUpTo = (count: number) => transcript(bigLines.slice(0, count));
 
 function assistant(usage: Record<string, number>, extra: Record<string, unknown> = {}, text = 'ok'): string {
-  return JSON.stringify({ type: 'assistant', uuid: `a${++fileNumber}`, isSidechain: false, message: { id: 'msg_1', model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text }], usage }, ...extra });
+  return JSON.stringify({
+    type: 'assistant',
+    uuid: `a${++fileNumber}`,
+    isSidechain: false,
+    message: { id: 'msg_1', model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text }], usage },
+    ...extra,
+  });
 }
 const user = (text: string) => JSON.stringify({ type: 'user', isSidechain: false, message: { role: 'user', content: text } });
-const boundary = (metadata: Record<string, unknown>, key = 'compactMetadata') => JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', content: 'Conversation compacted', [key]: metadata });
+const boundary = (metadata: Record<string, unknown>, key = 'compactMetadata') =>
+  JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b1', content: 'Conversation compacted', [key]: metadata });
 
 describe('readContextTokens on the recorded session', () => {
   it('sums input, cache-read and cache-creation tokens of the last assistant line (line 1464: 141,369)', async () => {
     const reading = await readContextTokens(await bigUpTo(1464));
     expect(reading).toMatchObject({ contextTokens: 141_369, source: 'usage' });
-    expect(reading?.usage).toMatchObject({ inputTokens: 0, cacheReadInputTokens: 138_620, cacheCreationInputTokens: 2_749, model: 'claude-haiku-4-5-20251001' });
+    expect(reading?.usage).toMatchObject({
+      inputTokens: 0,
+      cacheReadInputTokens: 138_620,
+      cacheCreationInputTokens: 2_749,
+      model: 'claude-haiku-4-5-20251001',
+    });
   });
 
   it('agrees with a full parse of the whole file', async () => {
@@ -60,7 +72,13 @@ describe('readContextTokens on the recorded session', () => {
 
   it('finds the compaction right after the boundary, and no size until the next turn', async () => {
     const file = await bigUpTo(1482);
-    expect(await readCompactionFromTranscript(file)).toEqual({ line: 0, trigger: 'manual', preTokens: 142_431, uuid: '434dc859-6299-4713-8613-d28662692f06', timestamp: '2026-02-12T14:48:36.922Z' });
+    expect(await readCompactionFromTranscript(file)).toEqual({
+      line: 0,
+      trigger: 'manual',
+      preTokens: 142_431,
+      uuid: '434dc859-6299-4713-8613-d28662692f06',
+      timestamp: '2026-02-12T14:48:36.922Z',
+    });
     // The last usage (line 1473) describes the context before compaction; the boundary has no postTokens.
     expect(await readContextTokens(file)).toBeUndefined();
     expect((await readTranscriptTail(file)).usage?.contextTokens).toBe(141_787);
@@ -83,7 +101,10 @@ describe('readContextTokens on the recorded session', () => {
   });
 
   it('ignores the sub-agent transcript of the compaction (isSidechain lines)', async () => {
-    const subagent = path.join(fixturesRoot, 'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl');
+    const subagent = path.join(
+      fixturesRoot,
+      'claude-code-transcripts/marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl',
+    );
     expect(await readContextTokens(subagent)).toBeUndefined();
   });
 });
@@ -124,7 +145,10 @@ describe('readTranscriptTail on edge cases', () => {
   });
 
   it('gives up at maxBytes instead of reading a huge file whole', async () => {
-    const file = await transcript([assistant({ input_tokens: 500 }), ...Array.from({ length: 50 }, (_, index) => user(`message ${index} ${'x'.repeat(100)}`))]);
+    const file = await transcript([
+      assistant({ input_tokens: 500 }),
+      ...Array.from({ length: 50 }, (_, index) => user(`message ${index} ${'x'.repeat(100)}`)),
+    ]);
     expect(await readTranscriptTail(file, { maxBytes: 2_000 })).toEqual({});
     expect((await readTranscriptTail(file)).usage?.contextTokens).toBe(500);
   });
@@ -145,12 +169,17 @@ describe('readTranscriptTail on edge cases', () => {
 });
 
 describe('readLastAssistantText', () => {
-  const said = (content: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content }, ...extra });
+  const said = (content: unknown, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({ type: 'assistant', message: { role: 'assistant', content }, ...extra });
 
   it('gives the text parts of the last assistant message with text, joined with a newline', async () => {
     const file = await transcript([
       said([{ type: 'text', text: 'first' }]),
-      said([{ type: 'text', text: 'final' }, { type: 'tool_use', id: 't', name: 'Read', input: {} }, { type: 'text', text: 'report' }]),
+      said([
+        { type: 'text', text: 'final' },
+        { type: 'tool_use', id: 't', name: 'Read', input: {} },
+        { type: 'text', text: 'report' },
+      ]),
       said([{ type: 'tool_use', id: 't2', name: 'Read', input: {} }]),
       said([{ type: 'text', text: '  ' }]),
       user('thanks'),
@@ -160,7 +189,10 @@ describe('readLastAssistantText', () => {
   });
 
   it('skips a truncated last line', async () => {
-    const file = await transcript([said([{ type: 'text', text: 'done' }]), said([{ type: 'text', text: 'half written' }]).slice(0, 45)], '');
+    const file = await transcript(
+      [said([{ type: 'text', text: 'done' }]), said([{ type: 'text', text: 'half written' }]).slice(0, 45)],
+      '',
+    );
     expect(await readLastAssistantText(file)).toBe('done');
   });
 

@@ -76,7 +76,12 @@ export async function readContextTokens(path: string, options: TailReadOptions =
   const tail = await readTranscriptTail(path, options);
   if (tail.compaction) {
     if (tail.compaction.postTokens === undefined) return undefined;
-    return { contextTokens: tail.compaction.postTokens, source: 'compact-boundary', compaction: tail.compaction, ...(tail.usage ? { usage: tail.usage } : {}) };
+    return {
+      contextTokens: tail.compaction.postTokens,
+      source: 'compact-boundary',
+      compaction: tail.compaction,
+      ...(tail.usage ? { usage: tail.usage } : {}),
+    };
   }
   if (!tail.usage) return undefined;
   return { contextTokens: tail.usage.contextTokens, source: 'usage', usage: tail.usage };

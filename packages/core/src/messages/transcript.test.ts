@@ -6,7 +6,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fromAnthropicMessages, toAnthropicMessages } from './anthropic.js';
 import { toOpenAIMessages } from './openai.js';
 import { openAIToolOrderProblems } from './test-support.js';
-import { compactBoundaryOf, contextUsageOf, iterateTranscript, parseTranscriptText, readTranscript, readTranscriptEntries, transcriptEntriesOf, transcriptFromText, type TranscriptLine } from './transcript.js';
+import {
+  compactBoundaryOf,
+  contextUsageOf,
+  iterateTranscript,
+  parseTranscriptText,
+  readTranscript,
+  readTranscriptEntries,
+  transcriptEntriesOf,
+  transcriptFromText,
+  type TranscriptLine,
+} from './transcript.js';
 import { validateToolPairing } from './validate.js';
 
 const fixtures = fileURLToPath(new URL('../../../../fixtures/claude-code-transcripts/', import.meta.url));
@@ -38,19 +48,22 @@ describe('every transcript fixture', () => {
     expect(files.length).toBeGreaterThanOrEqual(8);
   });
 
-  it.each(files.map((file) => [path.relative(fixtures, file), file]))('%s: reads without throwing, streaming equals in-memory', async (_name, file) => {
-    const text = readFileSync(file, 'utf8');
-    expect(await collect(file)).toStrictEqual(parseTranscriptText(text));
-    const transcript = await readTranscript(file);
-    expect(transcript).toStrictEqual(transcriptFromText(text));
-    expect(transcript.lineCount).toBe(text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length);
-    for (const message of transcript.messages) {
-      expect(message.providerMetadata?.['claudeCode']).toMatchObject({ line: expect.any(Number) });
-      // Transcript messages are Anthropic request messages: converting back and forth changes nothing.
-      const anthropic = toAnthropicMessages([message]).messages;
-      expect(toAnthropicMessages(fromAnthropicMessages(anthropic)).messages).toStrictEqual(anthropic);
-    }
-  });
+  it.each(files.map((file) => [path.relative(fixtures, file), file]))(
+    '%s: reads without throwing, streaming equals in-memory',
+    async (_name, file) => {
+      const text = readFileSync(file, 'utf8');
+      expect(await collect(file)).toStrictEqual(parseTranscriptText(text));
+      const transcript = await readTranscript(file);
+      expect(transcript).toStrictEqual(transcriptFromText(text));
+      expect(transcript.lineCount).toBe(text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length);
+      for (const message of transcript.messages) {
+        expect(message.providerMetadata?.['claudeCode']).toMatchObject({ line: expect.any(Number) });
+        // Transcript messages are Anthropic request messages: converting back and forth changes nothing.
+        const anthropic = toAnthropicMessages([message]).messages;
+        expect(toAnthropicMessages(fromAnthropicMessages(anthropic)).messages).toStrictEqual(anthropic);
+      }
+    },
+  );
 });
 
 describe('readTranscript on the big session', async () => {
@@ -83,7 +96,11 @@ describe('readTranscript on the big session', async () => {
   });
 
   it('joins one streamed response (call, result, call, result…) back into one assistant turn and one result turn', () => {
-    const index = transcript.messages.findIndex((message) => message.providerMetadata?.['claudeCode'] && (message.providerMetadata['claudeCode'] as { messageId?: string }).messageId === 'msg_01Cwyj7RLJaazm8DnifKx5Pw');
+    const index = transcript.messages.findIndex(
+      (message) =>
+        message.providerMetadata?.['claudeCode'] &&
+        (message.providerMetadata['claudeCode'] as { messageId?: string }).messageId === 'msg_01Cwyj7RLJaazm8DnifKx5Pw',
+    );
     const assistant = transcript.messages[index]!;
     const results = transcript.messages[index + 1]!;
     const callIds = assistant.parts.flatMap((part) => (part.type === 'tool-call' ? [part.toolCallId] : []));
@@ -116,7 +133,9 @@ describe('readTranscript on edge cases', () => {
   });
 
   it('leaves sidechain lines out of messages but keeps their usage', async () => {
-    const transcript = await readTranscript(path.join(fixtures, 'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl'));
+    const transcript = await readTranscript(
+      path.join(fixtures, 'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04/subagents/agent-acompact-946d2b.jsonl'),
+    );
     expect(transcript.messages).toStrictEqual([]);
     expect(transcript.usage).toHaveLength(1);
     expect(transcript.usage[0]!.isSidechain).toBe(true);
@@ -148,12 +167,21 @@ describe('readTranscript on edge cases', () => {
     const transcript = transcriptFromText(
       [
         line({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'go' } }),
-        line({ type: 'assistant', uuid: 'a1', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] } }),
+        line({
+          type: 'assistant',
+          uuid: 'a1',
+          message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] },
+        }),
         line({ type: 'user', uuid: 'r1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] } }),
         line({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 10, postTokens: 2 } }),
         line({ type: 'user', uuid: 's1', isCompactSummary: true, message: { role: 'user', content: 'summary' } }),
         line({ type: 'assistant', uuid: 'a2', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'again' }] } }),
-        line({ type: 'assistant', uuid: 'a3', isSidechain: true, message: { id: 'm9', role: 'assistant', content: 'side', usage: { input_tokens: 1 } } }),
+        line({
+          type: 'assistant',
+          uuid: 'a3',
+          isSidechain: true,
+          message: { id: 'm9', role: 'assistant', content: 'side', usage: { input_tokens: 1 } },
+        }),
       ].join('\n'),
     );
     expect(transcript.messages.map((message) => message.id)).toStrictEqual(['u1', 'a1', 'r1', 's1', 'a2']);
@@ -161,13 +189,23 @@ describe('readTranscript on edge cases', () => {
     expect(transcript.compactions).toStrictEqual([{ line: 4, trigger: 'auto', preTokens: 10, postTokens: 2, messageIndex: 3 }]);
     expect(transcript.messages[3]!.compactSummary).toBe(true);
     expect(transcript.usage).toStrictEqual([
-      { line: 7, messageId: 'm9', uuid: 'a3', inputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 1, isSidechain: true },
+      {
+        line: 7,
+        messageId: 'm9',
+        uuid: 'a3',
+        inputTokens: 1,
+        cacheReadInputTokens: 0,
+        cacheCreationInputTokens: 0,
+        contextTokens: 1,
+        isSidechain: true,
+      },
     ]);
   });
 });
 
 describe('lines of a type no entry reads', () => {
-  const progress = (fields: string, data = '{"type":"hook_progress","hookEvent":"PostToolUse"}') => `{"parentUuid":null,"isSidechain":false,"cwd":"/p",${fields}"type":"progress","data":${data},"timestamp":"2026-01-01T00:00:00.000Z"}`;
+  const progress = (fields: string, data = '{"type":"hook_progress","hookEvent":"PostToolUse"}') =>
+    `{"parentUuid":null,"isSidechain":false,"cwd":"/p",${fields}"type":"progress","data":${data},"timestamp":"2026-01-01T00:00:00.000Z"}`;
   const write = (name: string, lines: string[]) => {
     const file = path.join(scratch, name);
     writeFileSync(file, lines.join('\n') + '\n');
@@ -188,7 +226,9 @@ describe('lines of a type no entry reads', () => {
     ];
     const entries = await entriesOf(write('unread.jsonl', lines));
     expect(entries.map((entry) => entry.type)).toStrictEqual(['other', 'other', 'other', 'message']);
-    expect(entries.slice(0, 3).map((entry) => (entry.type === 'other' ? entry.value : undefined))).toStrictEqual(lines.slice(0, 3).map((line) => JSON.parse(line)));
+    expect(entries.slice(0, 3).map((entry) => (entry.type === 'other' ? entry.value : undefined))).toStrictEqual(
+      lines.slice(0, 3).map((line) => JSON.parse(line)),
+    );
     // Written out (JSON), such an entry reads as one with its value in place.
     expect(JSON.parse(JSON.stringify(entries[0]))).toStrictEqual({ type: 'other', line: 1, value: JSON.parse(lines[0]!) });
     expect((await readTranscript(path.join(scratch, 'unread.jsonl'))).skippedLines).toBe(3);
@@ -219,7 +259,9 @@ describe('lines of a type no entry reads', () => {
       progress('"n":5,'),
     ];
     const entries = await entriesOf(write('unread-runs.jsonl', lines));
-    const expected = lines.flatMap((line, index) => (line.trim() === '' || line.includes('"user"') ? [] : [{ line: index + 1, value: JSON.parse(line) as unknown }]));
+    const expected = lines.flatMap((line, index) =>
+      line.trim() === '' || line.includes('"user"') ? [] : [{ line: index + 1, value: JSON.parse(line) as unknown }],
+    );
     expect(entries.flatMap((entry) => (entry.type === 'other' ? [{ line: entry.line, value: entry.value }] : []))).toStrictEqual(expected);
   });
 
@@ -262,7 +304,13 @@ describe('lines of a type no entry reads', () => {
     const second = linesOf('second');
     const expected = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const valuesOf = (entries: Awaited<ReturnType<typeof entriesOf>>) =>
-      entries.map((entry) => (entry.type === 'other' ? entry.value : entry.type === 'message' ? { type: entry.role, message: { role: entry.role, content: entry.content } } : entry));
+      entries.map((entry) =>
+        entry.type === 'other'
+          ? entry.value
+          : entry.type === 'message'
+            ? { type: entry.role, message: { role: entry.role, content: entry.content } }
+            : entry,
+      );
     const firstFile = write('reuse-first.jsonl', first);
     const secondFile = write('reuse-second.jsonl', second);
     expect(statSync(firstFile).size).toBeGreaterThan(3 << 20);
@@ -306,7 +354,7 @@ describe("a tool result line's toolUseResult (Claude Code's UI copy of the outpu
     return entries;
   };
 
-  it('still reports a line broken outside it, with the whole line\'s error', async () => {
+  it("still reports a line broken outside it, with the whole line's error", async () => {
     const broken = result(',"sourceToolAssistantUUID":"a1"').replace('"role":"user",', '"role":"user",,');
     const [entry] = await entriesOfLines('tool-use-result-broken.jsonl', [broken]);
     let expected = '';
@@ -328,7 +376,12 @@ describe("a tool result line's toolUseResult (Claude Code's UI copy of the outpu
 describe('typed entries and the one context-tokens rule', () => {
   const line = (value: unknown) => JSON.stringify(value);
   const assistant = (id: string, usage: Record<string, number>, extra: Record<string, unknown> = {}) =>
-    line({ type: 'assistant', uuid: `u-${id}`, message: { id, model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text: id }], usage }, ...extra });
+    line({
+      type: 'assistant',
+      uuid: `u-${id}`,
+      message: { id, model: 'claude-opus-4-6', role: 'assistant', content: [{ type: 'text', text: id }], usage },
+      ...extra,
+    });
 
   // Used to disagree: core kept every usage line, so the context read 0 after an API error.
   it('skips synthetic, API-error and all-zero usage lines: the context stays what the last real request measured', () => {
@@ -337,7 +390,16 @@ describe('typed entries and the one context-tokens rule', () => {
         assistant('m1', { input_tokens: 10, cache_read_input_tokens: 1_000, cache_creation_input_tokens: 5 }),
         assistant('m2', { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, { isApiErrorMessage: true }),
         assistant('m3', { input_tokens: 0, output_tokens: 0 }),
-        line({ type: 'assistant', message: { id: 'm4', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }], usage: { input_tokens: 7 } } }),
+        line({
+          type: 'assistant',
+          message: {
+            id: 'm4',
+            model: '<synthetic>',
+            role: 'assistant',
+            content: [{ type: 'text', text: 'No response requested.' }],
+            usage: { input_tokens: 7 },
+          },
+        }),
       ].join('\n'),
     );
     expect(transcript.usage.map((usage) => [usage.messageId, usage.contextTokens])).toStrictEqual([['m1', 1_015]]);
@@ -347,8 +409,12 @@ describe('typed entries and the one context-tokens rule', () => {
 
   // Used to disagree: core read compact boundaries in camelCase only.
   it('reads compact boundaries in both spellings', () => {
-    const camel = transcriptFromText(line({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 10, postTokens: 2 } }));
-    const snake = transcriptFromText(line({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: 'auto', pre_tokens: 10, post_tokens: 2 } }));
+    const camel = transcriptFromText(
+      line({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'auto', preTokens: 10, postTokens: 2 } }),
+    );
+    const snake = transcriptFromText(
+      line({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: 'auto', pre_tokens: 10, post_tokens: 2 } }),
+    );
     expect(snake.compactions).toStrictEqual(camel.compactions);
     expect(snake.compactions[0]).toMatchObject({ trigger: 'auto', preTokens: 10, postTokens: 2 });
   });
@@ -356,16 +422,42 @@ describe('typed entries and the one context-tokens rule', () => {
   it('gives an assistant line its usage entry, then its message entry', () => {
     const [parsed] = parseTranscriptText(assistant('m1', { input_tokens: 3 }, { timestamp: '2026-01-01T00:00:00Z' }));
     expect(transcriptEntriesOf(parsed!)).toStrictEqual([
-      { type: 'usage', line: 1, messageId: 'm1', model: 'claude-opus-4-6', uuid: 'u-m1', timestamp: '2026-01-01T00:00:00Z', inputTokens: 3, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, contextTokens: 3, isSidechain: false },
-      { type: 'message', line: 1, role: 'assistant', content: [{ type: 'text', text: 'm1' }], messageId: 'm1', model: 'claude-opus-4-6', uuid: 'u-m1', timestamp: '2026-01-01T00:00:00Z', isSidechain: false },
+      {
+        type: 'usage',
+        line: 1,
+        messageId: 'm1',
+        model: 'claude-opus-4-6',
+        uuid: 'u-m1',
+        timestamp: '2026-01-01T00:00:00Z',
+        inputTokens: 3,
+        cacheReadInputTokens: 0,
+        cacheCreationInputTokens: 0,
+        contextTokens: 3,
+        isSidechain: false,
+      },
+      {
+        type: 'message',
+        line: 1,
+        role: 'assistant',
+        content: [{ type: 'text', text: 'm1' }],
+        messageId: 'm1',
+        model: 'claude-opus-4-6',
+        uuid: 'u-m1',
+        timestamp: '2026-01-01T00:00:00Z',
+        isSidechain: false,
+      },
     ]);
     expect(contextUsageOf(JSON.parse(assistant('m2', { input_tokens: 0 }, { isSidechain: true })))).toBeUndefined();
-    expect(contextUsageOf(JSON.parse(assistant('m2', { input_tokens: 4 }, { isSidechain: true })))).toMatchObject({ contextTokens: 4, isSidechain: true });
+    expect(contextUsageOf(JSON.parse(assistant('m2', { input_tokens: 4 }, { isSidechain: true })))).toMatchObject({
+      contextTokens: 4,
+      isSidechain: true,
+    });
   });
 
   it('types every line of a file, streaming', async () => {
     const counts: Record<string, number> = {};
-    for await (const batch of readTranscriptEntries(bigSession)) for (const entry of batch) counts[entry.type] = (counts[entry.type] ?? 0) + 1;
+    for await (const batch of readTranscriptEntries(bigSession))
+      for (const entry of batch) counts[entry.type] = (counts[entry.type] ?? 0) + 1;
     expect(counts['compact-boundary']).toBe(1);
     expect(counts['malformed']).toBeUndefined();
     expect(counts['message']).toBeGreaterThan(600);

@@ -9,7 +9,7 @@ export { compactBoundaryOf, contextUsageOf, transcriptEntriesOf } from './transc
 /** One non-blank line of a Claude Code transcript: a JSON object, or why it is not one. */
 export type TranscriptLine =
   | { line: number; value: Record<string, unknown> }
-  | { line: number; error: string; /** first 200 characters */ text: string };
+  | { line: number; error: string /** first 200 characters */; text: string };
 
 /** A `system` / `compact_boundary` line: a compaction happened here. */
 export interface TranscriptCompactBoundary {

@@ -10,11 +10,27 @@ describe('isUserPrompt (the one rule)', () => {
     expect(isUserPrompt(user('/babysit'))).toBe(true);
     expect(isUserPrompt(user('<command-name>/babysit</command-name>'))).toBe(true);
     expect(isUserPrompt({ role: 'user', parts: [{ type: 'image', data: 'AAAA', mediaType: 'image/png' }] })).toBe(true);
-    expect(isUserPrompt({ role: 'user', parts: [{ type: 'text', text: '<system-reminder>x</system-reminder>' }, { type: 'text', text: 'and this' }] })).toBe(true);
+    expect(
+      isUserPrompt({
+        role: 'user',
+        parts: [
+          { type: 'text', text: '<system-reminder>x</system-reminder>' },
+          { type: 'text', text: 'and this' },
+        ],
+      }),
+    ).toBe(true);
   });
 
   it('refuses tool-result carriers, summaries, meta lines and other roles', () => {
-    expect(isUserPrompt({ role: 'user', parts: [{ type: 'tool-result', toolCallId: 't1', output: 'x' }, { type: 'text', text: 'hi' }] })).toBe(false);
+    expect(
+      isUserPrompt({
+        role: 'user',
+        parts: [
+          { type: 'tool-result', toolCallId: 't1', output: 'x' },
+          { type: 'text', text: 'hi' },
+        ],
+      }),
+    ).toBe(false);
     expect(isUserPrompt(user('This session is being continued…', { compactSummary: true }))).toBe(false);
     expect(isUserPrompt(user('Caveat: …', { providerMetadata: { claudeCode: { isMeta: true } } }))).toBe(false);
     expect(isUserPrompt({ role: 'assistant', parts: [{ type: 'text', text: 'hi' }] })).toBe(false);

@@ -3,7 +3,10 @@ import { estimateMessageTokens, IMAGE_TOKEN_ESTIMATE } from './estimate.js';
 import type { Message } from './message-model.js';
 import { validateToolPairing } from './validate.js';
 
-const call = (toolCallId: string): Message => ({ role: 'assistant', parts: [{ type: 'tool-call', toolCallId, toolName: 'Read', input: { path: 'a' } }] });
+const call = (toolCallId: string): Message => ({
+  role: 'assistant',
+  parts: [{ type: 'tool-call', toolCallId, toolName: 'Read', input: { path: 'a' } }],
+});
 const result = (toolCallId: string): Message => ({ role: 'user', parts: [{ type: 'tool-result', toolCallId, output: 'ok' }] });
 
 describe('validateToolPairing', () => {
@@ -12,7 +15,15 @@ describe('validateToolPairing', () => {
   });
 
   it('names every kind of problem', () => {
-    const { ok, problems } = validateToolPairing([result('early'), call('early'), call('a'), result('a'), result('a'), call('a'), call('open')]);
+    const { ok, problems } = validateToolPairing([
+      result('early'),
+      call('early'),
+      call('a'),
+      result('a'),
+      result('a'),
+      call('a'),
+      call('open'),
+    ]);
     expect(ok).toBe(false);
     expect(problems).toStrictEqual([
       'message 0: tool result early has no earlier tool call',
@@ -38,7 +49,14 @@ describe('estimateMessageTokens', () => {
         { type: 'text', text: 'hello' },
         { type: 'reasoning', text: 'hmm' },
         { type: 'tool-call', toolCallId: 'a', toolName: 'Read', input: { p: 1 } },
-        { type: 'tool-result', toolCallId: 'a', output: [{ type: 'text', text: 'abc' }, { type: 'image', data: 'AAAA' }] },
+        {
+          type: 'tool-result',
+          toolCallId: 'a',
+          output: [
+            { type: 'text', text: 'abc' },
+            { type: 'image', data: 'AAAA' },
+          ],
+        },
         { type: 'tool-result', toolCallId: 'b', output: 'xy' },
         { type: 'image', url: 'https://example.invalid/a.png' },
       ],

@@ -120,7 +120,11 @@ export function createEventLog(options: EventLogOptions): EventLog {
     checkDirectoryChain(root, path.dirname(logPath), true);
     let fd: number;
     try {
-      fd = openSync(logPath, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0), 0o666);
+      fd = openSync(
+        logPath,
+        constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+        0o666,
+      );
     } catch (error) {
       if (isErrorCode(error, 'ELOOP') || isErrorCode(error, 'EMLINK')) throw new UnsafePathError(logPath, 'it is a symbolic link');
       throw ioError('append to', logPath, error);
@@ -128,7 +132,8 @@ export function createEventLog(options: EventLogOptions): EventLog {
     try {
       const stats = fstatSync(fd);
       if (!stats.isFile()) throw new UnsafePathError(logPath, 'it is not a regular file');
-      if (stats.nlink > 1) throw new UnsafePathError(logPath, `it has ${stats.nlink} hard links, so an append would also change another file`);
+      if (stats.nlink > 1)
+        throw new UnsafePathError(logPath, `it has ${stats.nlink} hard links, so an append would also change another file`);
       let text = line;
       if (stats.size > 0) {
         const last = Buffer.alloc(1);

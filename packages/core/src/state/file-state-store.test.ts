@@ -29,7 +29,12 @@ describe('file store: waiting for a lock', () => {
     const store = createFileStateStore({ directory });
     await store.update('session-1', 'counter', () => 0);
     // Held as another live process would hold it.
-    const held = await acquireFileLock(path.join(directory, 'state', 'session-1', 'counter.json'), { maxWaitMs: 0, staleMs: 60_000, minDelayMs: 1, maxDelayMs: 1 });
+    const held = await acquireFileLock(path.join(directory, 'state', 'session-1', 'counter.json'), {
+      maxWaitMs: 0,
+      staleMs: 60_000,
+      minDelayMs: 1,
+      maxDelayMs: 1,
+    });
     expect(store.waitingForLock()).toBe(false);
     const update = store.update<number>('session-1', 'counter', (current) => (current ?? 0) + 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -97,7 +102,9 @@ describe('file store: corrupt files', () => {
       expect(await store.read('session-1', 'plugin')).toBeUndefined();
     } else {
       let seen: unknown = 'not called';
-      expect(await store.update<{ count: number }>('session-1', 'plugin', (current) => ((seen = current), { count: 1 }))).toEqual({ count: 1 });
+      expect(await store.update<{ count: number }>('session-1', 'plugin', (current) => ((seen = current), { count: 1 }))).toEqual({
+        count: 1,
+      });
       expect(seen).toBeUndefined();
       expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ count: 1 });
     }

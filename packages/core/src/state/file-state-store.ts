@@ -3,7 +3,15 @@ import path from 'node:path';
 import { HookwiseError, StateCorruptError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { acquireFileLock } from './lock.js';
-import { ChainChecks, ioError, isMissingFolderError, readFileNoFollow, sweepTempFiles, UnsafePathError, writeFileAtomicChecked } from './safe-fs.js';
+import {
+  ChainChecks,
+  ioError,
+  isMissingFolderError,
+  readFileNoFollow,
+  sweepTempFiles,
+  UnsafePathError,
+  writeFileAtomicChecked,
+} from './safe-fs.js';
 import { cloneJsonTree, jsonCopy } from './json-copy.js';
 import { assertSafeName } from './safe-name.js';
 import type { SessionState, StateStore } from './types.js';
@@ -110,7 +118,8 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
   // Validated names are single path components (no `/`, `.` or `..` left after toFileName), so
   // joining them with the separator is what path.join would return, without its normalising pass.
   const sessionDirectory = (sessionId: string): string => `${stateRoot}${path.sep}${toFileName(assertSafeName(sessionId, 'session id'))}`;
-  const namespaceFile = (sessionId: string, namespace: string): string => `${sessionDirectory(sessionId)}${path.sep}${toFileName(assertSafeNamespace(namespace))}.json`;
+  const namespaceFile = (sessionId: string, namespace: string): string =>
+    `${sessionDirectory(sessionId)}${path.sep}${toFileName(assertSafeNamespace(namespace))}.json`;
   // Each session folder's chain is checked once per burst of work (see ChainChecks for why that is safe).
   const chains = new ChainChecks(root);
 
@@ -202,7 +211,8 @@ export function createFileStateStore(options: FileStateStoreOptions): FlushableS
           logger.debug('state lock was taken over before the write; retrying the update', { file });
           continue;
         }
-        if (error instanceof LockLost) throw new HookwiseError(`lost the lock on ${file} 20 times in a row; the update was not applied`, { code: 'HW_STATE_LOCK' });
+        if (error instanceof LockLost)
+          throw new HookwiseError(`lost the lock on ${file} 20 times in a row; the update was not applied`, { code: 'HW_STATE_LOCK' });
         throw error;
       } finally {
         lock.release();
@@ -380,7 +390,11 @@ export function createMemoryStateStore(): StateStore {
       try {
         const next = await fn(cloneJsonTree(values.get(key) as T | undefined));
         if (next === undefined) values.delete(key);
-        else values.set(key, jsonCopy(next, (value) => JSON.parse(serialise(value, key))));
+        else
+          values.set(
+            key,
+            jsonCopy(next, (value) => JSON.parse(serialise(value, key))),
+          );
         return next;
       } finally {
         release(key);

@@ -1,5 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +26,15 @@ import { acquireFileLock } from './lock.js';
 let root: string;
 let hookwiseDir: string;
 let outside: string;
-const quiet = { debug() {}, info() {}, warn() {}, error() {}, child() { return quiet; } } as never;
+const quiet = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return quiet;
+  },
+} as never;
 
 beforeEach(() => {
   root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-hardening-')));
@@ -68,9 +89,13 @@ describe('links inside .hookwise are refused, never followed', () => {
     writeFileSync(target, 'keep\n');
     mkdirSync(path.join(hookwiseDir, 'logs'));
     symlinkSync(target, path.join(hookwiseDir, 'logs', 'events.jsonl'));
-    await expect(createEventLog({ path: path.join(hookwiseDir, 'logs', 'events.jsonl'), logger: quiet }).append({ type: 'x' })).rejects.toMatchObject({ code: 'HW_UNSAFE_PATH' });
+    await expect(
+      createEventLog({ path: path.join(hookwiseDir, 'logs', 'events.jsonl'), logger: quiet }).append({ type: 'x' }),
+    ).rejects.toMatchObject({ code: 'HW_UNSAFE_PATH' });
     linkSync(target, path.join(hookwiseDir, 'logs', 'hard.jsonl'));
-    await expect(createEventLog({ path: path.join(hookwiseDir, 'logs', 'hard.jsonl'), logger: quiet }).append({ type: 'x' })).rejects.toThrow(/2 hard links/);
+    await expect(
+      createEventLog({ path: path.join(hookwiseDir, 'logs', 'hard.jsonl'), logger: quiet }).append({ type: 'x' }),
+    ).rejects.toThrow(/2 hard links/);
     expect(readFileSync(target, 'utf8')).toBe('keep\n');
   });
 
@@ -101,7 +126,9 @@ describe('locks left behind', () => {
     const slow = await acquireFileLock(file, { maxWaitMs: 0, staleMs: 50, minDelayMs: 1, maxDelayMs: 1 });
     const longAgo = (Date.now() - 10 * 60_000) / 1000;
     utimesSync(slow.path, longAgo, longAgo);
-    await expect(acquireFileLock(file, { maxWaitMs: 20, staleMs: 50, minDelayMs: 1, maxDelayMs: 5 })).rejects.toMatchObject({ code: 'HW_STATE_LOCK' });
+    await expect(acquireFileLock(file, { maxWaitMs: 20, staleMs: 50, minDelayMs: 1, maxDelayMs: 5 })).rejects.toMatchObject({
+      code: 'HW_STATE_LOCK',
+    });
     expect(slow.stillHeld()).toBe(true);
     slow.release();
     (await acquireFileLock(file, { maxWaitMs: 0, staleMs: 50, minDelayMs: 1, maxDelayMs: 1 })).release();
@@ -193,16 +220,22 @@ describe('the state store checks a folder chain once per burst of work, and re-c
   });
 
   it.each([
-    ['a symbolic link to a copy of our own record', (lock: string) => {
-      const copy = path.join(outside, 'copied-lock');
-      writeFileSync(copy, readFileSync(lock));
-      rmSync(lock);
-      symlinkSync(copy, lock);
-    }],
-    ['a folder', (lock: string) => {
-      rmSync(lock);
-      mkdirSync(lock);
-    }],
+    [
+      'a symbolic link to a copy of our own record',
+      (lock: string) => {
+        const copy = path.join(outside, 'copied-lock');
+        writeFileSync(copy, readFileSync(lock));
+        rmSync(lock);
+        symlinkSync(copy, lock);
+      },
+    ],
+    [
+      'a folder',
+      (lock: string) => {
+        rmSync(lock);
+        mkdirSync(lock);
+      },
+    ],
   ])('a lock replaced by %s before the commit is not ours: the update runs again', async (_what, replace) => {
     const store = createFileStateStore({ directory: hookwiseDir, logger: quiet });
     let calls = 0;
@@ -256,7 +289,17 @@ describe('transcripts', () => {
     const { openRegularFile, readRegularFile, useSynchronousReads } = await import('./safe-fs.js');
     const file = path.join(root, 'transcript.jsonl');
     const lines = Array.from({ length: 40 }, (_, index) =>
-      JSON.stringify({ type: 'assistant', uuid: `u${index}`, message: { id: `m${index}`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: `reply ${index} ${'x'.repeat(index * 50)}` }], usage: { input_tokens: 10 + index, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 } } }),
+      JSON.stringify({
+        type: 'assistant',
+        uuid: `u${index}`,
+        message: {
+          id: `m${index}`,
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [{ type: 'text', text: `reply ${index} ${'x'.repeat(index * 50)}` }],
+          usage: { input_tokens: 10 + index, cache_read_input_tokens: 1000, cache_creation_input_tokens: 0, output_tokens: 5 },
+        },
+      }),
     );
     writeFileSync(file, `${lines.join('\n')}\n`);
     const fifo = path.join(root, 'sync.fifo');

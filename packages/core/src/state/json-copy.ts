@@ -88,7 +88,8 @@ export function cloneJsonTree<T>(tree: T): T {
   const source = tree as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(source)) {
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: cloneJsonTree(source[key]), enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(copy, key, { value: cloneJsonTree(source[key]), enumerable: true, writable: true, configurable: true });
     else copy[key] = cloneJsonTree(source[key]);
   }
   return copy as T;

@@ -1,4 +1,17 @@
-import { closeSync, constants, linkSync, lstatSync, openSync, readFileSync, readSync, renameSync, rmSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { HookwiseError } from '../errors.js';
 import { ioError, isProcessAlive, processStartTime, tempNameFor } from './safe-fs.js';
@@ -234,7 +247,10 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
         continue;
       }
       if (Date.now() >= deadline) {
-        throw new HookwiseError(`${file} stayed locked by process ${holder === 'foreign' ? '?' : holder.pid} for more than ${options.maxWaitMs} ms`, { code: 'HW_STATE_LOCK' });
+        throw new HookwiseError(
+          `${file} stayed locked by process ${holder === 'foreign' ? '?' : holder.pid} for more than ${options.maxWaitMs} ms`,
+          { code: 'HW_STATE_LOCK' },
+        );
       }
       await sleep(backoffDelay(attempt, options.minDelayMs, options.maxDelayMs));
     }

@@ -107,7 +107,10 @@ describe('redis store: outages', () => {
     const state = store({ project: 'outage', logger, onOutage: (error) => outages.push(error) });
     await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1);
     await server.stop();
-    for (let call = 0; call < 3; call++) await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({ code: 'HW_STATE_UNAVAILABLE' });
+    for (let call = 0; call < 3; call++)
+      await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({
+        code: 'HW_STATE_UNAVAILABLE',
+      });
     expect(outages).toHaveLength(1);
     expect(logger.lines.filter((line) => line.includes('is unreachable'))).toHaveLength(1);
     await server.start();
@@ -123,7 +126,10 @@ describe('redis store: outages', () => {
     await state.update<number>('s1', 'count', (current) => (current ?? 0) + 1);
     server.pause();
     try {
-      for (let call = 0; call < 2; call++) await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({ code: 'HW_STATE_UNAVAILABLE' });
+      for (let call = 0; call < 2; call++)
+        await expect(state.update<number>('s1', 'count', (current) => (current ?? 0) + 1)).rejects.toMatchObject({
+          code: 'HW_STATE_UNAVAILABLE',
+        });
       // Nothing is left waiting on the frozen server: a process can flush and exit.
       await state.flush();
       expect(state.pending()).toBe(0);

@@ -121,10 +121,13 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
   }
 
   function unavailable(cause: unknown): HookwiseError {
-    const error = new HookwiseError(`state store ${where} is unreachable (${(cause as Error)?.message ?? String(cause)}); this hook goes on without session state`, {
-      code: 'HW_STATE_UNAVAILABLE',
-      cause,
-    });
+    const error = new HookwiseError(
+      `state store ${where} is unreachable (${(cause as Error)?.message ?? String(cause)}); this hook goes on without session state`,
+      {
+        code: 'HW_STATE_UNAVAILABLE',
+        cause,
+      },
+    );
     if (!down) {
       down = true;
       logger.error(error.message);
@@ -277,7 +280,8 @@ const part = (validatedName: string) => validatedName.replaceAll(':', '=');
 // its count, and only the tag tells the update that what it read is gone (no lost update).
 const nextVersion = (version: string) => `${(Number.parseInt(version, 10) || 0) + 1}.${randomBytes(6).toString('base64url')}`;
 
-const isWrongType = (error: unknown): boolean => typeof (error as Error)?.message === 'string' && (error as Error).message.startsWith('WRONGTYPE');
+const isWrongType = (error: unknown): boolean =>
+  typeof (error as Error)?.message === 'string' && (error as Error).message.startsWith('WRONGTYPE');
 
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, (character) => `\\${character}`);
 

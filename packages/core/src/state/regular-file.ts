@@ -24,7 +24,12 @@ export interface RegularFileHandle {
   readonly fd: number;
   stat(): Promise<Stats>;
   /** Reads at `position`, or at the current position when it is null (as FileHandle.read). */
-  read<B extends NodeJS.ArrayBufferView>(buffer: B, offset: number, length: number, position: number | null): Promise<{ bytesRead: number; buffer: B }>;
+  read<B extends NodeJS.ArrayBufferView>(
+    buffer: B,
+    offset: number,
+    length: number,
+    position: number | null,
+  ): Promise<{ bytesRead: number; buffer: B }>;
   /** The rest of the file from the current position. */
   readFile(encoding: BufferEncoding): Promise<string>;
   close(): Promise<void>;
@@ -40,7 +45,9 @@ function handleOf(fd: number): RegularFileHandle {
     fd,
     stat: () => new Promise((resolve, reject) => fstat(fd, settle(resolve, reject))),
     read: (buffer, offset, length, position) =>
-      new Promise((resolve, reject) => read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead, buffer })))),
+      new Promise((resolve, reject) =>
+        read(fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead, buffer }))),
+      ),
     readFile: (encoding) => new Promise((resolve, reject) => readFile(fd, encoding, settle(resolve, reject))),
     close: () => new Promise((resolve, reject) => close(fd, (error) => (error ? reject(error) : resolve()))),
   };
@@ -95,7 +102,9 @@ export async function openRegularFile(file: string, options: { synchronous?: boo
     }
     return synchronousHandleOf(fd);
   }
-  const handle = handleOf(await new Promise<number>((resolve, reject) => open(file, constants.O_RDONLY | O_NONBLOCK, settle(resolve, reject))));
+  const handle = handleOf(
+    await new Promise<number>((resolve, reject) => open(file, constants.O_RDONLY | O_NONBLOCK, settle(resolve, reject))),
+  );
   let stats: Stats;
   try {
     stats = await handle.stat();
@@ -112,7 +121,9 @@ export async function openRegularFile(file: string, options: { synchronous?: boo
 
 function notRegular(file: string, stats: Stats): HookwiseError {
   // A folder keeps the errno callers already test for; anything else gets a code of its own.
-  return new HookwiseError(`${file} is ${kindOf(stats)}, not a regular file`, { code: stats.isDirectory() ? 'EISDIR' : 'HW_NOT_REGULAR_FILE' });
+  return new HookwiseError(`${file} is ${kindOf(stats)}, not a regular file`, {
+    code: stats.isDirectory() ? 'EISDIR' : 'HW_NOT_REGULAR_FILE',
+  });
 }
 
 /** The text of a regular file (links followed), refusing FIFOs, devices and folders without blocking; see {@link openRegularFile}. */

@@ -1,4 +1,19 @@
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { HookwiseError } from '../errors.js';
 import { isProcessAlive } from './processes.js';
@@ -75,7 +90,8 @@ function isInside(root: string, target: string): boolean {
 // An absolute POSIX path with no empty, `.` or `..` segment and no trailing slash: what
 // path.resolve returns it as, unchanged.
 const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)/;
-const isNormalAbsolute = (file: string): boolean => path.sep === '/' && file.startsWith('/') && (file.length === 1 || !file.endsWith('/')) && !NOT_NORMAL.test(file);
+const isNormalAbsolute = (file: string): boolean =>
+  path.sep === '/' && file.startsWith('/') && (file.length === 1 || !file.endsWith('/')) && !NOT_NORMAL.test(file);
 
 /**
  * The folders from `root` down to `dir`, both absolute; throws when `dir` is outside `root`.
@@ -298,7 +314,9 @@ export function writeFileAtomicChecked(file: string, text: string | Uint8Array, 
       // never created, or already renamed
     }
     // Only file-system errors are reworded; anything else (a lost lock from beforeRename) passes through.
-    throw HookwiseError.isInstance(error) || typeof (error as NodeJS.ErrnoException)?.code !== 'string' ? error : ioError('write', file, error);
+    throw HookwiseError.isInstance(error) || typeof (error as NodeJS.ErrnoException)?.code !== 'string'
+      ? error
+      : ioError('write', file, error);
   }
 }
 

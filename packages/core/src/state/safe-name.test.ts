@@ -75,7 +75,7 @@ describe('assertSafeName', () => {
   });
 });
 
-describe('assertSafeName: its one-pass check of accepted names gives the rules\' answer', () => {
+describe("assertSafeName: its one-pass check of accepted names gives the rules' answer", () => {
   // The rules as they read in the module comment, written independently of both checks.
   const byTheRules = (value: string, allowSlash: boolean, maxLength = 128): boolean =>
     value.length > 0 &&
@@ -88,16 +88,20 @@ describe('assertSafeName: its one-pass check of accepted names gives the rules\'
   const alphabet = ['a', 'Z', '0', '9', '.', '_', ':', '-', '/', '\\', ' ', '\u0000', '\u007f', 'é', '@', '+', '=', 'C'];
   const strings: string[] = [''];
   for (let length = 1; length <= 4; length++) {
-    for (const prefix of strings.filter((value) => value.length === length - 1)) for (const character of alphabet) strings.push(prefix + character);
+    for (const prefix of strings.filter((value) => value.length === length - 1))
+      for (const character of alphabet) strings.push(prefix + character);
   }
 
-  it.each([false, true])('with allowSlash %s: accepts exactly what the rules accept, of every string up to 4 characters long', (allowSlash) => {
-    const disagreements = strings.filter((value) => isSafeName(value, { allowSlash }) !== byTheRules(value, allowSlash));
-    expect(disagreements).toEqual([]);
-    for (const value of strings.filter((candidate) => !byTheRules(candidate, allowSlash)).slice(0, 2_000)) {
-      expect(() => assertSafeName(value, 'name', { allowSlash })).toThrow(UnsafeNameError);
-    }
-  });
+  it.each([false, true])(
+    'with allowSlash %s: accepts exactly what the rules accept, of every string up to 4 characters long',
+    (allowSlash) => {
+      const disagreements = strings.filter((value) => isSafeName(value, { allowSlash }) !== byTheRules(value, allowSlash));
+      expect(disagreements).toEqual([]);
+      for (const value of strings.filter((candidate) => !byTheRules(candidate, allowSlash)).slice(0, 2_000)) {
+        expect(() => assertSafeName(value, 'name', { allowSlash })).toThrow(UnsafeNameError);
+      }
+    },
+  );
 
   it('applies maxLength before the characters', () => {
     expect(isSafeName('abc', { maxLength: 2 })).toBe(false);

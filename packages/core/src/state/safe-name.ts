@@ -58,7 +58,11 @@ function checkName(value: unknown, what: string, options: SafeNameOptions, maxLe
     if (segment === '') throw new UnsafeNameError(what, value, 'has an empty path segment (leading, trailing or doubled "/")');
     if (segment === '..') throw new UnsafeNameError(what, value, 'contains a ".." segment (parent directory)');
     if (segment === '.') {
-      throw new UnsafeNameError(what, value, segments.length === 1 ? 'is "." (the current directory)' : 'contains a "." segment (current directory)');
+      throw new UnsafeNameError(
+        what,
+        value,
+        segments.length === 1 ? 'is "." (the current directory)' : 'contains a "." segment (current directory)',
+      );
     }
     if (!ALLOWED_SEGMENT.test(segment)) {
       const bad = FIRST_DISALLOWED_CHARACTER.exec(segment)?.[0] ?? '';

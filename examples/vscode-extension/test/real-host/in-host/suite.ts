@@ -18,7 +18,11 @@ type Message = { role: 'user' | 'assistant'; content: string | Block[] };
 
 const blocks = (message: Message): Block[] => (typeof message.content === 'string' ? [] : message.content);
 const resultText = (block: Block): string =>
-  typeof block.content === 'string' ? block.content : Array.isArray(block.content) ? block.content.map((part: { text?: string }) => part.text ?? '').join('') : '';
+  typeof block.content === 'string'
+    ? block.content
+    : Array.isArray(block.content)
+      ? block.content.map((part: { text?: string }) => part.text ?? '').join('')
+      : '';
 
 /** Every tool_use is answered by exactly one tool_result in the next message, and every tool_result answers one. */
 function assertToolCallsPaired(messages: Message[], where: string): number {
@@ -30,13 +34,23 @@ function assertToolCallsPaired(messages: Message[], where: string): number {
     if (message.role === 'user' && results.length > 0) {
       const previous = messages[index - 1];
       assert.ok(previous?.role === 'assistant', `${where}: tool results at message ${index} follow no assistant message`);
-      const asked = new Set(blocks(previous).filter((block) => block.type === 'tool_use').map((block) => block.id));
-      for (const result of results) assert.ok(asked.has(result.tool_use_id), `${where}: tool_result ${result.tool_use_id} at message ${index} answers no tool_use of message ${index - 1}`);
+      const asked = new Set(
+        blocks(previous)
+          .filter((block) => block.type === 'tool_use')
+          .map((block) => block.id),
+      );
+      for (const result of results)
+        assert.ok(
+          asked.has(result.tool_use_id),
+          `${where}: tool_result ${result.tool_use_id} at message ${index} answers no tool_use of message ${index - 1}`,
+        );
     }
     for (const use of uses) {
       assert.ok(use.id && !seen.has(use.id), `${where}: tool_use id ${use.id} missing or repeated`);
       seen.add(use.id);
-      const answers = blocks(messages[index + 1] ?? { role: 'user', content: [] }).filter((block) => block.type === 'tool_result' && block.tool_use_id === use.id);
+      const answers = blocks(messages[index + 1] ?? { role: 'user', content: [] }).filter(
+        (block) => block.type === 'tool_result' && block.tool_use_id === use.id,
+      );
       // The newest tool call of a request may still be waiting for its result: it is the last message.
       if (index === messages.length - 1) continue;
       assert.equal(answers.length, 1, `${where}: tool_use ${use.id} at message ${index} has ${answers.length} results in the next message`);
@@ -68,7 +82,9 @@ export async function run(): Promise<void> {
     // including the first, whose flaky hook threw (the other hook's summary still counts).
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const original = `You are an example agent working in ${folder}. Use list_files to look around.`;
-    requests.forEach((request, index) => assert.equal(request.systemPrompt, `${SUMMARY}\n\n${original}`, `system prompt of request ${index + 1}`));
+    requests.forEach((request, index) =>
+      assert.equal(request.systemPrompt, `${SUMMARY}\n\n${original}`, `system prompt of request ${index + 1}`),
+    );
     report.lastSystemPrompt = requests.at(-1)!.systemPrompt;
     passed('the system prompt of every model request carries the intent summary');
 
@@ -83,9 +99,9 @@ export async function run(): Promise<void> {
     report.toolu1Before = resultText(before);
     report.toolu1After = resultText(after);
     assert.ok(resultText(before).includes('hookwise.config.json'), 'the result of the first call was the workspace listing');
-    assert.notEqual(resultText(after), resultText(before), 'the first prompt\'s tool result was pruned by the time of the last request');
+    assert.notEqual(resultText(after), resultText(before), "the first prompt's tool result was pruned by the time of the last request");
     const newest = listing('toolu_9', finalRequest.messages);
-    assert.ok(newest && resultText(newest).includes('hookwise.config.json'), 'the current prompt\'s tool results are kept');
+    assert.ok(newest && resultText(newest).includes('hookwise.config.json'), "the current prompt's tool results are kept");
     let pairs = 0;
     requests.forEach((request, index) => (pairs += assertToolCallsPaired(request.messages, `request ${index + 1}`)));
     report.pairsChecked = pairs;
