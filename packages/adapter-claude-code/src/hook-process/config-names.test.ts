@@ -10,7 +10,8 @@ it('bin/hookwise.cjs looks for the config files core looks for, in the same orde
   const text = readFileSync(new URL('../../bin/hookwise.cjs', import.meta.url), 'utf8');
   const list = /const CONFIG_FILE_NAMES = (\[[^\]]*\]);/.exec(text)?.[1];
   expect(list).toBeDefined();
-  const names = JSON.parse(list!.replace(/'/g, '"')) as string[];
+  // As a JSON array: double quotes, no trailing comma (the formatter writes one).
+  const names = JSON.parse(list!.replace(/'/g, '"').replace(/,\s*\]$/, ']')) as string[];
   const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-names-'));
   try {
     for (const name of names) writeFileSync(path.join(directory, name), '');
