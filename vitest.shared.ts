@@ -15,6 +15,7 @@ export const coreSourceAlias = {
   '@hookwise/core/fs': fileURLToPath(new URL('./packages/core/src/fs.ts', import.meta.url)),
   '@hookwise/core/counting': fileURLToPath(new URL('./packages/core/src/counting.ts', import.meta.url)),
   '@hookwise/core/wire': fileURLToPath(new URL('./packages/core/src/wire.ts', import.meta.url)),
+  '@hookwise/core/command-hook': fileURLToPath(new URL('./packages/core/src/command-hook.ts', import.meta.url)),
   '@hookwise/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
 };
 

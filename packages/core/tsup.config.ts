@@ -13,6 +13,7 @@ export default defineConfig({
     'src/fs.ts',
     'src/counting.ts',
     'src/wire.ts',
+    'src/command-hook.ts',
   ],
   // Core's run-time dependencies are bundled, tree-shaken, into its one file: every hook
   // process imports core, and resolving and loading tsyringe and zod from node_modules costs

@@ -229,7 +229,7 @@ function guardStdout() {
 }
 
 function redirectFd1InJavaScript() {
-  // hookwise's own result still goes to fd 1, through the original (see writeAllSync in hook-call.ts).
+  // hookwise's own result still goes to fd 1, through the original (see writeAllSync in @hookwise/core/command-hook).
   globalThis[Symbol.for('hookwise.writeSync')] = fs.writeSync;
   const toStderr = (fd) => (fd === 1 ? 2 : fd);
   for (const name of ['writeSync', 'write', 'writev', 'writevSync', 'fsyncSync']) {

@@ -360,7 +360,7 @@ export function attackSuite(kind: InstallKind): void {
         expect(JSON.parse(result.stdout)).toMatchObject({ hookSpecificOutput: { additionalContext: 'witness-ran' } });
         expect(stderrLines(result)).toEqual([
           expect.stringMatching(
-            /config › attack on tool:after failed: ran synchronously for \d+ ms without returning and was stopped \(a synchronous loop\?\)/,
+            /config › attack on tool:after failed: ran synchronously for \d+ ms of CPU.* without returning and was stopped \(a synchronous loop\?\)/,
           ),
         ]);
         expect(events()).toContainEqual(expect.objectContaining({ type: 'hook:error', hookName: 'attack', kind: 'timeout' }));

@@ -1,15 +1,5 @@
-import type { Logger, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import {
-  createLevelLogger,
-  definedFields,
-  emitIfListening,
-  errorMessage,
-  failOpen,
-  lazyProjectEngine,
-  withDeadline,
-  type Engine,
-  type ProjectEngineSeams,
-} from '@hookwise/core/host';
+import type { MergedNotice } from '@hookwise/core';
+import { createHost, deadlineSignal, definedFields, errorMessage, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
 import type { Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
@@ -18,10 +8,6 @@ import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type Op
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'opencode';
 const SERVICE = 'hookwise';
-/** Where the binding keeps what must outlive the process (the block handed back after a compaction). */
-const STATE_NAMESPACE = 'hookwise-opencode';
-/** Extra time on top of the engine's per-hook deadline before a whole call is abandoned. */
-const DEADLINE_MARGIN_MS = 1_000;
 const TOAST_TIMEOUT_MS = 3_000;
 
 /** Options given in `opencode.json`: `"plugin": [["<spec>", { "configFile": "hookwise.config.json" }]]`. */
@@ -35,30 +21,22 @@ export interface HookwiseOpenCodeOptions {
 /** What the binding needs from the outside (core's config loading and engine); tests pass fakes. */
 export type BindingDependencies = ProjectEngineSeams;
 
-interface SessionTracker {
-  /** Context size OpenCode measured on the last finished assistant message. */
-  contextTokens?: number;
+/** What the binding keeps of an OpenCode session besides the kit's bookkeeping. */
+interface OpenCodeSession {
   /** `providerID/modelID` of the session's model. */
   modelKey?: string;
-  modelID?: string;
   /** Set by `command.execute.before`, consumed by the `chat.message` of the same prompt. */
   pendingCommand?: { name: string; args: string };
   /** `llm:before` context of the request being built (messages.transform → system.transform). */
   requestContext?: string;
   /** True between messages.transform and the system.transform of the same request (title requests have none). */
   awaitingSystem: boolean;
-  /** Contexts from other points (prompt, tools), for the next model request only. */
-  nextRequest: string[];
-  /** What hooks handed back after the last compaction: in every request until the next one. */
-  afterCompaction?: string;
-  afterCompactionLoaded: boolean;
   compacting: boolean;
   compactTrigger?: 'manual' | 'auto';
   /** compact:after in flight: the next request waits for its context. */
   compactAfter?: Promise<void>;
   /** Calls already reported to tool:after (errors come from part events). */
   reportedCalls: Set<string>;
-  started: boolean;
 }
 
 /**
@@ -97,11 +75,6 @@ export function createHooks(
       // The log is best effort: a closed client must not turn logging into a failure.
     }
   };
-  /** The engine's logger, at the config's `logLevel` (read at each line: the config loads later). */
-  const logger: Logger = createLevelLogger(
-    (entry) => writeLog(entry.level, entry.text),
-    () => engine.logLevel,
-  );
 
   /** A notice: always in the log, and as a TUI toast unless turned off. */
   function toast(message: string, variant: 'info' | 'warning' | 'error' = 'info'): void {
@@ -109,109 +82,49 @@ export function createHooks(
     if (!showToasts) return;
     try {
       void Promise.resolve(
-        client.tui.showToast({
-          body: { title: 'hookwise', message, variant, duration: 8_000 },
-          signal: AbortSignal.timeout(TOAST_TIMEOUT_MS),
-        }),
+        client.tui.showToast({ body: { title: 'hookwise', message, variant, duration: 8_000 }, signal: deadlineSignal(TOAST_TIMEOUT_MS) }),
       ).catch(() => undefined);
     } catch {
       // No TUI (opencode run, a server without one): the log line above is what remains.
     }
   }
 
-  // --- the engine, loaded once on first use ----------------------------------------------------
-
-  // Its `hookTimeoutMs` and `logLevel` are the config's once the config is loaded.
-  const engine = lazyProjectEngine({
-    projectDir: directory,
+  // The engine is loaded on the first hook call that needs it; its config sets the log level and deadline.
+  const host = createHost<OpenCodeSession>({
     host: HOST,
-    logger,
-    configFile: options.configFile,
+    projectDir: directory,
+    log: (entry) => writeLog(entry.level, entry.text),
+    notify: (notice) => toast(noticeText(notice)),
+    ...(options.configFile ? { configFile: options.configFile } : {}),
     ...dependencies,
-    onFailure: (_message, error) => {
-      toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(error)}`, 'warning');
+    onError: (report) => {
+      if (report.kind === 'config')
+        toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(report.error)}`, 'warning');
     },
+    session: () => ({ awaitingSystem: false, compacting: false, reportedCalls: new Set() }),
   });
-
-  // --- per-session knowledge ---------------------------------------------------------------------
-
-  const sessions = new Map<string, SessionTracker>();
+  const logger = host.logger;
   /** Context windows by `providerID/modelID`, from the model OpenCode hands to system.transform. */
   const windows = new Map<string, number>();
 
-  const tracker = (sessionId: string): SessionTracker => {
-    let existing = sessions.get(sessionId);
-    if (!existing) {
-      existing = {
-        awaitingSystem: false,
-        nextRequest: [],
-        afterCompactionLoaded: false,
-        compacting: false,
-        reportedCalls: new Set(),
-        started: false,
-      };
-      sessions.set(sessionId, existing);
-    }
-    return existing;
+  const tracker = (sessionId: string): HostSession<OpenCodeSession> => {
+    const session = host.session(sessionId);
+    session.usage ??= () => ({ contextWindow: session.data.modelKey ? windows.get(session.data.modelKey) : undefined });
+    return session;
   };
-
-  const common = (sessionId: string) => {
+  const setModel = (sessionId: string, model: { providerID: string; modelID: string }) => {
     const session = tracker(sessionId);
-    return definedFields({
-      sessionId,
-      cwd: directory,
-      model: session.modelID,
-      contextTokens: session.contextTokens,
-      contextWindow: session.modelKey ? windows.get(session.modelKey) : undefined,
-    });
+    session.data.modelKey = `${model.providerID}/${model.modelID}`;
+    session.fields.model = model.modelID;
   };
-
-  /**
-   * Emits a point when a hook listens on it (session:start always). Never throws: a failure is
-   * logged and gives undefined, and the whole point is bounded (the engine bounds each hook, the
-   * signal the sum of several slow ones), so hookwise can delay OpenCode by at most one deadline.
-   */
-  async function emit<P extends PointName>(point: P, payload: () => PointInput<P>): Promise<MergedOutcome<P> | undefined> {
-    const current = await engine();
-    if (!current) return undefined;
-    const outcome = await failOpen(
-      point,
-      () =>
-        emitIfListening(current, point, payload, {
-          signal: AbortSignal.timeout(engine.hookTimeoutMs + DEADLINE_MARGIN_MS),
-          label: `[${HOST}]`,
-        }),
-      logger,
-    );
-    for (const notice of outcome?.notices ?? []) toast(noticeText(notice));
-    return outcome;
-  }
 
   /** Runs an OpenCode hook's body; whatever it throws is logged, never passed to OpenCode. */
-  const guarded = (hook: string, body: () => Promise<void>): Promise<void> => failOpen(hook, body, logger);
+  const guarded = (hook: string, body: () => Promise<void>): Promise<void> => host.guard(hook, undefined, body);
 
   async function ensureStarted(sessionId: string, source: 'startup' | 'resume'): Promise<void> {
     const session = tracker(sessionId);
-    if (session.started) return;
-    session.started = true;
-    const outcome = await emit('session:start', () => ({ ...common(sessionId), source }));
-    if (outcome?.context) session.nextRequest.push(outcome.context);
-  }
-
-  /** The block handed back after the last compaction, from memory or from the state store (a new process). */
-  async function afterCompactionOf(sessionId: string): Promise<string | undefined> {
-    const session = tracker(sessionId);
-    if (!session.afterCompactionLoaded) {
-      session.afterCompactionLoaded = true;
-      const current = await engine();
-      if (current && session.afterCompaction === undefined) {
-        const stored = await current.services.stateStore
-          .read<{ afterCompaction?: unknown }>(sessionId, STATE_NAMESPACE)
-          .catch(() => undefined);
-        if (typeof stored?.afterCompaction === 'string') session.afterCompaction = stored.afterCompaction;
-      }
-    }
-    return session.afterCompaction;
+    const context = await session.start(source);
+    if (context) session.nextRequest.push(context);
   }
 
   async function reportToolCall(
@@ -219,10 +132,9 @@ export function createHooks(
     call: { tool: string; callID: string; input: unknown; output: string; ok: boolean; error?: string },
   ) {
     const session = tracker(sessionId);
-    session.reportedCalls.add(call.callID);
-    return emit('tool:after', () =>
+    session.data.reportedCalls.add(call.callID);
+    return session.emit('tool:after', () =>
       definedFields({
-        ...common(sessionId),
         toolName: call.tool,
         input: call.input,
         output: call.output,
@@ -240,30 +152,18 @@ export function createHooks(
    */
   function compactionDone(sessionId: string): Promise<void> {
     const session = tracker(sessionId);
-    if (!session.compacting) return session.compactAfter ?? Promise.resolve();
-    session.compacting = false;
-    const trigger = session.compactTrigger;
-    session.compactTrigger = undefined;
-    session.compactAfter = failOpen(
-      'compact:after',
-      async () => {
-        const outcome = await emit('compact:after', () => definedFields({ ...common(sessionId), trigger }));
-        // The context measured before the compaction no longer describes the session.
-        session.contextTokens = undefined;
-        if (!outcome?.context) return;
-        session.afterCompaction = outcome.context;
-        session.afterCompactionLoaded = true;
-        const current = await engine();
-        await current?.services.stateStore
-          .update(sessionId, STATE_NAMESPACE, (stored: Record<string, unknown> | undefined) => ({
-            ...(stored ?? {}),
-            afterCompaction: outcome.context!,
-          }))
-          .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`));
-      },
-      logger,
-    );
-    return session.compactAfter;
+    const data = session.data;
+    if (!data.compacting) return data.compactAfter ?? Promise.resolve();
+    data.compacting = false;
+    const trigger = data.compactTrigger;
+    data.compactTrigger = undefined;
+    data.compactAfter = session.guard('compact:after', async () => {
+      const outcome = await session.emit('compact:after', () => definedFields({ trigger }));
+      // The context measured before the compaction no longer describes the session.
+      session.fields.contextTokens = undefined;
+      if (outcome?.context) await session.keep({ afterCompaction: outcome.context });
+    }) as Promise<void>;
+    return data.compactAfter;
   }
 
   async function onEvent(event: Event): Promise<void> {
@@ -273,22 +173,17 @@ export function createHooks(
         return;
       case 'message.updated': {
         const info: OpenCodeInfo = event.properties.info;
-        const session = tracker(info.sessionID);
-        if (info.role === 'user') {
-          session.modelKey = `${info.model.providerID}/${info.model.modelID}`;
-          session.modelID = info.model.modelID;
-          return;
-        }
+        if (info.role === 'user') return setModel(info.sessionID, info.model);
         if (info.time.completed === undefined) return;
         const tokens = contextTokensOf(info);
-        if (tokens !== undefined) session.contextTokens = tokens;
+        if (tokens !== undefined) tracker(info.sessionID).fields.contextTokens = tokens;
         return;
       }
       case 'message.part.updated': {
         const part: OpenCodePart = event.properties.part;
-        if (part.type === 'compaction') tracker(part.sessionID).compactTrigger = part.auto ? 'auto' : 'manual';
+        if (part.type === 'compaction') tracker(part.sessionID).data.compactTrigger = part.auto ? 'auto' : 'manual';
         // tool.execute.after only runs for tools that succeeded; a failed call is counted from its part.
-        else if (part.type === 'tool' && part.state.status === 'error' && !tracker(part.sessionID).reportedCalls.has(part.callID)) {
+        else if (part.type === 'tool' && part.state.status === 'error' && !tracker(part.sessionID).data.reportedCalls.has(part.callID)) {
           await reportToolCall(part.sessionID, {
             tool: part.tool,
             callID: part.callID,
@@ -306,14 +201,14 @@ export function createHooks(
       case 'session.idle': {
         const sessionId = event.properties.sessionID;
         // A compaction that failed never reports back; the next request must not wait for it.
-        tracker(sessionId).compacting = false;
-        await emit('agent:stop', () => common(sessionId));
+        tracker(sessionId).data.compacting = false;
+        await tracker(sessionId).emit('agent:stop');
         return;
       }
       case 'session.deleted': {
         const sessionId = event.properties.info.id;
-        await emit('session:end', () => ({ ...common(sessionId), reason: 'deleted' }));
-        sessions.delete(sessionId);
+        await tracker(sessionId).emit('session:end', () => ({ reason: 'deleted' }));
+        host.forget(sessionId);
         return;
       }
       default:
@@ -327,25 +222,22 @@ export function createHooks(
     'command.execute.before': (commandInput) =>
       guarded('command.execute.before', async () => {
         // chat.message only sees the expanded template; remember which command it came from.
-        tracker(commandInput.sessionID).pendingCommand = { name: commandInput.command, args: commandInput.arguments ?? '' };
+        tracker(commandInput.sessionID).data.pendingCommand = { name: commandInput.command, args: commandInput.arguments ?? '' };
       }),
 
     'chat.message': (messageInput, output) =>
       guarded('chat.message', async () => {
         const sessionId = messageInput.sessionID;
         const session = tracker(sessionId);
-        if (messageInput.model) {
-          session.modelKey = `${messageInput.model.providerID}/${messageInput.model.modelID}`;
-          session.modelID = messageInput.model.modelID;
-        }
+        if (messageInput.model) setModel(sessionId, messageInput.model);
         await ensureStarted(sessionId, 'resume');
-        const command = session.pendingCommand;
-        session.pendingCommand = undefined;
+        const command = session.data.pendingCommand;
+        session.data.pendingCommand = undefined;
         const prompt = output.parts
           .filter((part): part is Extract<OpenCodePart, { type: 'text' }> => part.type === 'text' && !part.synthetic && !part.ignored)
           .map((part) => part.text)
           .join('\n');
-        const outcome = await emit('prompt:submit', () => definedFields({ ...common(sessionId), prompt, command }));
+        const outcome = await session.emit('prompt:submit', () => definedFields({ prompt, command }));
         if (outcome?.block)
           toast(`a hook asked to stop this prompt, which OpenCode does not allow here: ${outcome.block.reason}`, 'warning');
         if (outcome?.context) session.nextRequest.push(outcome.context);
@@ -354,8 +246,8 @@ export function createHooks(
     'tool.execute.before': async (toolInput, output) => {
       let reason: string | undefined;
       await guarded('tool.execute.before', async () => {
-        const outcome = await emit('tool:before', () =>
-          definedFields({ ...common(toolInput.sessionID), toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }),
+        const outcome = await tracker(toolInput.sessionID).emit('tool:before', () =>
+          definedFields({ toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }),
         );
         reason = outcome?.block?.reason;
       });
@@ -382,9 +274,8 @@ export function createHooks(
           // The task tool returns a sub-agent's result to its orchestrator: a phase ends.
           const args = (toolInput.args ?? {}) as { description?: unknown; prompt?: unknown; subagent_type?: unknown };
           const metadata = (output.metadata ?? {}) as { sessionId?: unknown };
-          const handoff = await emit('phase:end', () =>
+          const handoff = await session.emit('phase:end', () =>
             definedFields({
-              ...common(sessionId),
               output: output.output,
               taskId: typeof metadata.sessionId === 'string' ? metadata.sessionId : undefined,
               phase: typeof args.description === 'string' ? args.description : undefined,
@@ -403,16 +294,16 @@ export function createHooks(
         const sessionId = messages[messages.length - 1]?.info.sessionID;
         if (sessionId === undefined) return;
         const session = tracker(sessionId);
-        session.awaitingSystem = true;
-        session.requestContext = undefined;
+        session.data.awaitingSystem = true;
+        session.data.requestContext = undefined;
         // Converted only when a hook listens; kept to apply the outcome against.
         let before: Message[] = [];
-        const outcome = await emit('llm:before', () => {
+        const outcome = await session.emit('llm:before', () => {
           before = fromOpenCodeMessages(messages);
-          return { ...common(sessionId), systemPrompt: '', messages: before };
+          return { systemPrompt: '', messages: before };
         });
         if (!outcome) return;
-        if (outcome.context) session.requestContext = outcome.context;
+        if (outcome.context) session.data.requestContext = outcome.context;
         if (outcome.value === undefined) return;
         const applied = applyToOpenCodeMessages(messages, outcome.value, before);
         if (applied.partsIgnored > 0)
@@ -432,15 +323,16 @@ export function createHooks(
         const sessionId = systemInput.sessionID;
         if (sessionId === undefined) return;
         const session = tracker(sessionId);
+        const data = session.data;
         // Only requests that went through messages.transform are the conversation (a title request is not).
-        if (!session.awaitingSystem) return;
-        session.awaitingSystem = false;
-        const requestContext = session.requestContext;
-        session.requestContext = undefined;
-        if (session.compactAfter) await withDeadline(session.compactAfter, engine.hookTimeoutMs + DEADLINE_MARGIN_MS, () => undefined);
-        // The compaction request carries hookwise's block in its prompt (session.compacting), not here.
-        if (session.compacting) return;
-        const texts = [await afterCompactionOf(sessionId), ...session.nextRequest.splice(0), requestContext].filter(
+        if (!data.awaitingSystem) return;
+        data.awaitingSystem = false;
+        const requestContext = data.requestContext;
+        data.requestContext = undefined;
+        if (data.compactAfter) await host.within(data.compactAfter);
+        // The compaction request carries hookwise's block in its prompt (data.compacting), not here.
+        if (data.compacting) return;
+        const texts = [(await session.restore()).afterCompaction, ...session.takeNextRequest(), requestContext].filter(
           (text): text is string => typeof text === 'string' && text.trim() !== '',
         );
         if (texts.length > 0) output.system.push(texts.join('\n\n'));
@@ -450,10 +342,8 @@ export function createHooks(
       guarded('experimental.session.compacting', async () => {
         const sessionId = compactInput.sessionID;
         const session = tracker(sessionId);
-        session.compacting = true;
-        const outcome = await emit('compact:before', () =>
-          definedFields({ ...common(sessionId), trigger: session.compactTrigger ?? 'auto' }),
-        );
+        session.data.compacting = true;
+        const outcome = await session.emit('compact:before', () => ({ trigger: session.data.compactTrigger ?? 'auto' }));
         if (outcome?.block) logger.warn(`a hook asked to stop this compaction, which OpenCode does not allow: ${outcome.block.reason}`);
         // Appended to the compaction prompt: the summarizer reads it last.
         if (outcome?.context) output.context.push(outcome.context);
@@ -462,6 +352,6 @@ export function createHooks(
     'experimental.compaction.autocontinue': (continueInput) =>
       guarded('experimental.compaction.autocontinue', () => compactionDone(continueInput.sessionID)),
 
-    dispose: () => engine.dispose(),
+    dispose: () => host.dispose(),
   };
 }

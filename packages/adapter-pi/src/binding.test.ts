@@ -1,7 +1,7 @@
 import { definePlugin } from '@hookwise/core';
 import { prune } from '@hookwise/hook-prune';
 import { describe, expect, it } from 'vitest';
-import { fakePi, toolCall, toolResult, user } from './test-support.js';
+import { fakePi, toolCall, toolResult, user } from './__fixtures__/fake-pi.js';
 
 const plugin = (on: Record<string, (...args: any[]) => unknown>) =>
   definePlugin({ meta: { name: 'test-plugin', version: '1.0.0' }, on: on as never })();

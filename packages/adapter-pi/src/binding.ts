@@ -1,18 +1,4 @@
-import type { Logger, MergedNotice, MergedOutcome, PointInput, PointName } from '@hookwise/core';
-import {
-  createLevelLogger,
-  DEFAULT_HOOK_TIMEOUT_MS,
-  definedFields,
-  emitIfListening,
-  errorMessage,
-  failOpen,
-  keepingAlive,
-  lazyProjectEngine,
-  noticeText,
-  type Engine,
-  type ProjectEngine,
-  type ProjectEngineSeams,
-} from '@hookwise/core/host';
+import { createHost, definedFields, type Engine, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
 import { estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
@@ -21,10 +7,6 @@ import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
 export const HOST = 'pi';
 /** The `customType` of the messages hookwise adds to a pi session, and its system prompt section. */
 export const CUSTOM_TYPE = 'hookwise';
-/** Where the binding keeps what must outlive the process (what goes back after a compaction). */
-const STATE_NAMESPACE = 'hookwise-pi';
-/** Extra time on top of the engine's per-hook deadline before a whole call is abandoned. */
-const DEADLINE_MARGIN_MS = 1_000;
 /** How the compact action of a notice reads in pi: its own command (never `ctx.compact()`, which aborts a running agent). */
 const PI_WORDING = { compact: 'Type /compact to compact the context now.' };
 
@@ -42,15 +24,10 @@ export interface BindingDependencies extends ProjectEngineSeams {
   writeLine?: (line: string) => void;
 }
 
-interface SessionTracker {
-  started: boolean;
+/** What the binding keeps of a pi session besides the kit's bookkeeping. */
+interface PiSession {
   /** The command the raw input named (`/review x`), for the prompt pi expands from it. */
   pendingCommand?: { name: string; args: string };
-  /** What `compact:before` hooks preserved: added to the summary pi wrote, in every request after it. */
-  summaryAddition?: string;
-  /** What `compact:after` hooks handed back: in the system prompt until the next compaction. */
-  afterCompaction?: string;
-  stateLoaded: boolean;
   /** The session's messages as core messages, the same objects from request to request where pi's are equal. */
   conversion: PiConversion;
   /** The llm:before context of the request being built (context → context_with_system). */
@@ -101,105 +78,58 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       // Logging is best effort: a closed UI must not turn a log line into a failure.
     }
   };
-  const logger: Logger = createLevelLogger(
-    (entry) => writeLog(entry.level, entry.text),
-    () => projectEngine?.logLevel ?? 'warn',
-  );
 
-  // --- the engine, loaded once on first use (pi runs one project per process) ------------------
-
-  // Its `hookTimeoutMs` and `logLevel` are the config's once the config is loaded.
-  let projectEngine: ProjectEngine | undefined;
-  function engine(directory: string): Promise<Engine | undefined> {
-    const { loadConfig, createEngine } = dependencies;
-    projectEngine ??= lazyProjectEngine({
-      projectDir: directory,
+  // pi runs one project per process, known from the first event; the engine loads on first use.
+  let host: Host<PiSession> | undefined;
+  const hostFor = (context: PiContext): Host<PiSession> =>
+    (host ??= createHost<PiSession>({
       host: HOST,
-      logger,
-      configFile: options.configFile,
-      loadConfig,
-      createEngine,
-    });
-    return projectEngine();
-  }
-
-  // --- per-session knowledge --------------------------------------------------------------------
-
-  const sessions = new Map<string, SessionTracker>();
-  const sessionIdOf = (context: PiContext): string => context.sessionManager.getSessionId();
-  const tracker = (context: PiContext): SessionTracker => {
-    const id = sessionIdOf(context);
-    let existing = sessions.get(id);
-    if (!existing) {
-      existing = { started: false, stateLoaded: false, conversion: new PiConversion() };
-      sessions.set(id, existing);
-    }
-    return existing;
+      projectDir: context.cwd,
+      log: (entry) => writeLog(entry.level, entry.text),
+      noticeWording: PI_WORDING,
+      ...(notifyUser
+        ? {
+            notify: (notice) =>
+              lastContext?.hasUI
+                ? lastContext.ui.notify(`hookwise: ${notice.hostText}`, 'info')
+                : writeLine(`[hookwise] ${notice.hostText}`),
+          }
+        : {}),
+      // pi's print mode exits once its event loop is empty: kept alive until the deadline answers.
+      keepAlive: true,
+      ...(options.configFile ? { configFile: options.configFile } : {}),
+      ...(dependencies.loadConfig ? { loadConfig: dependencies.loadConfig } : {}),
+      ...(dependencies.createEngine ? { createEngine: dependencies.createEngine } : {}),
+      session: () => ({ conversion: new PiConversion() }),
+    }));
+  const engine = (context: PiContext): Promise<Engine | undefined> => hostFor(context).engine();
+  const logger = {
+    warn: (message: string) => host?.logger.warn(message),
+    info: (message: string) => host?.logger.info(message),
+    debug: (message: string) => host?.logger.debug(message),
   };
 
-  /** Fields every payload carries; the context size is pi's own figure (`getContextUsage()`). */
-  const common = (context: PiContext) => {
-    const usage = context.getContextUsage();
-    return definedFields({
-      sessionId: sessionIdOf(context),
-      cwd: context.cwd,
-      transcriptPath: context.sessionManager.getSessionFile(),
-      model: context.model?.id,
-      contextTokens: typeof usage?.tokens === 'number' && usage.tokens >= 0 ? usage.tokens : undefined,
-      contextWindow: typeof usage?.contextWindow === 'number' && usage.contextWindow > 0 ? usage.contextWindow : undefined,
-    });
+  /** The session of this event; its payloads carry pi's own figures (`getContextUsage()`). */
+  const tracker = (context: PiContext): HostSession<PiSession> => {
+    const session = hostFor(context).session(context.sessionManager.getSessionId());
+    session.usage = () => {
+      const usage = context.getContextUsage();
+      return {
+        cwd: context.cwd,
+        transcriptPath: context.sessionManager.getSessionFile(),
+        model: context.model?.id,
+        contextTokens: typeof usage?.tokens === 'number' && usage.tokens >= 0 ? usage.tokens : undefined,
+        contextWindow: typeof usage?.contextWindow === 'number' && usage.contextWindow > 0 ? usage.contextWindow : undefined,
+      };
+    };
+    return session;
   };
-
-  /** A notice: always in the event log, and shown the way pi shows an extension's messages. */
-  async function showNotice(current: Engine, context: PiContext, point: PointName, notice: MergedNotice): Promise<void> {
-    const text = noticeText({ text: notice.statement, actions: notice.actions }, PI_WORDING);
-    await current.services.eventLog
-      .append({
-        type: 'notice',
-        sessionId: sessionIdOf(context),
-        host: HOST,
-        point,
-        pluginName: notice.pluginName,
-        hookName: notice.hookName,
-        about: notice.about,
-        text,
-      })
-      .catch((error: unknown) => logger.debug(`could not write a notice to the event log: ${errorMessage(error)}`));
-    if (!notifyUser) return;
-    try {
-      if (context.hasUI) context.ui.notify(`hookwise: ${text}`, 'info');
-      else writeLine(`[hookwise] ${text}`);
-    } catch (error) {
-      logger.debug(`could not show a notice: ${errorMessage(error)}`);
-    }
-  }
-
-  /**
-   * Emits a point when a hook listens on it (session:start always). Never throws: a failure is
-   * logged and gives undefined, and the whole point is bounded (the engine bounds each hook, the
-   * signal the sum of several slow ones), so hookwise delays pi by at most one deadline.
-   */
-  async function emit<P extends PointName>(
-    context: PiContext,
-    point: P,
-    payload: () => PointInput<P>,
-  ): Promise<MergedOutcome<P> | undefined> {
-    const current = await engine(context.cwd);
-    if (!current) return undefined;
-    // pi's print mode exits once its event loop is empty: kept alive until the deadline answers.
-    const bound = (projectEngine?.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS) + DEADLINE_MARGIN_MS;
-    const outcome = await keepingAlive(bound, () =>
-      failOpen(point, () => emitIfListening(current, point, payload, { signal: AbortSignal.timeout(bound), label: `[${HOST}]` }), logger),
-    );
-    for (const notice of outcome?.notices ?? []) await showNotice(current, context, point, notice);
-    return outcome;
-  }
 
   /** Registers a handler whose failures are logged, never passed to pi; it gives pi undefined then. */
   const on = (event: string, body: (event: any, context: PiContext) => Promise<unknown>) =>
     pi.on(event, (piEvent: unknown, context: PiContext) => {
       lastContext = context;
-      return failOpen(`pi ${event}`, () => body(piEvent, context), logger);
+      return hostFor(context).guard(`pi ${event}`, undefined, () => body(piEvent, context));
     });
 
   /** Adds text to the conversation as a hidden hookwise message (kept in the session, so the cached prefix stays). */
@@ -208,60 +138,29 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     pi.sendMessage({ customType: CUSTOM_TYPE, content: text, display: false }, { deliverAs });
   }
 
-  async function ensureStarted(context: PiContext, source: 'startup' | 'resume' | 'clear'): Promise<string | undefined> {
-    const session = tracker(context);
-    if (session.started) return undefined;
-    session.started = true;
-    const outcome = await emit(context, 'session:start', () => ({ ...common(context), source }));
-    return outcome?.context;
-  }
-
-  /** What went back after the last compaction, from memory or from the state store (a new process). */
-  async function loadState(context: PiContext): Promise<SessionTracker> {
-    const session = tracker(context);
-    if (session.stateLoaded) return session;
-    session.stateLoaded = true;
-    const current = await engine(context.cwd);
-    const stored = await current?.services.stateStore
-      .read<{ summaryAddition?: unknown; afterCompaction?: unknown }>(sessionIdOf(context), STATE_NAMESPACE)
-      .catch(() => undefined);
-    if (typeof stored?.summaryAddition === 'string') session.summaryAddition ??= stored.summaryAddition;
-    if (typeof stored?.afterCompaction === 'string') session.afterCompaction ??= stored.afterCompaction;
-    return session;
-  }
-
-  async function storeState(context: PiContext, session: SessionTracker): Promise<void> {
-    const current = await engine(context.cwd);
-    await current?.services.stateStore
-      .update(sessionIdOf(context), STATE_NAMESPACE, () =>
-        definedFields({ summaryAddition: session.summaryAddition, afterCompaction: session.afterCompaction }),
-      )
-      .catch((error: unknown) => logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`));
-  }
-
   // --- pi's events → lifecycle points -----------------------------------------------------------
 
   on('session_start', async (event: { reason?: unknown }, context) => {
-    sendContext(await ensureStarted(context, sourceOf(event.reason)), 'nextTurn');
+    sendContext(await tracker(context).start(sourceOf(event.reason)), 'nextTurn');
   });
 
   // The raw input, before pi expands a prompt template: the only place the command's name is seen.
   on('input', async (event: { text?: unknown; source?: unknown }, context) => {
     if (event.source === 'extension' || typeof event.text !== 'string') return undefined;
     const command = parseSlashCommand(event.text);
-    tracker(context).pendingCommand = command ? { name: command.name, args: command.args } : undefined;
+    tracker(context).data.pendingCommand = command ? { name: command.name, args: command.args } : undefined;
     return undefined;
   });
 
   on('before_agent_start', async (event: { prompt?: unknown; messageType?: unknown }, context) => {
     const session = tracker(context);
-    const started = await ensureStarted(context, 'resume');
+    const started = await session.start('resume');
     if (event.messageType === 'custom')
       return started ? { message: { customType: CUSTOM_TYPE, content: started, display: false } } : undefined;
-    const command = session.pendingCommand;
-    session.pendingCommand = undefined;
+    const command = session.data.pendingCommand;
+    session.data.pendingCommand = undefined;
     const prompt = typeof event.prompt === 'string' ? event.prompt : '';
-    const outcome = await emit(context, 'prompt:submit', () => definedFields({ ...common(context), prompt, command }));
+    const outcome = await session.emit('prompt:submit', () => definedFields({ prompt, command }));
     if (outcome?.block) logger.warn(`a hook asked to stop this prompt, which pi does not allow here: ${outcome.block.reason}`);
     const added = texts(started, outcome?.context);
     // A hidden message after the prompt: the system prompt and the history before it stay as cached.
@@ -271,16 +170,16 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   on('context', async (event: { messages?: unknown }, context) => {
     if (!Array.isArray(event.messages)) return undefined;
     const original = event.messages as PiMessage[];
-    const session = await loadState(context);
-    session.requestContext = undefined;
+    const session = tracker(context);
+    const kept = await session.restore();
+    session.data.requestContext = undefined;
     let messages: PiMessage[] = original;
     // Converted only when a hook listens.
-    const outcome = await emit(context, 'llm:before', () => ({
-      ...common(context),
+    const outcome = await session.emit('llm:before', () => ({
       systemPrompt: context.getSystemPrompt?.() ?? '',
-      messages: session.conversion.convert(original),
+      messages: session.data.conversion.convert(original),
     }));
-    session.requestContext = outcome?.context;
+    session.data.requestContext = outcome?.context;
     if (outcome?.value !== undefined) {
       const applied = applyToPiMessages(original, outcome.value as Message[]);
       const problems = pairingProblems(applied.messages);
@@ -295,7 +194,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
         messages = applied.messages;
       }
     }
-    if (session.summaryAddition) messages = extendCompactionSummary(messages, session.summaryAddition) ?? messages;
+    if (kept.summaryAddition) messages = extendCompactionSummary(messages, kept.summaryAddition) ?? messages;
     return messages === original ? undefined : { messages };
   });
 
@@ -304,8 +203,8 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   // when a compaction or the plugins' state does, so the prompt is the same from call to call.
   on('context_with_system', async (event: { messages?: unknown }, context) => {
     const session = tracker(context);
-    const added = texts(session.afterCompaction, session.requestContext);
-    session.requestContext = undefined;
+    const added = texts((await session.restore()).afterCompaction, session.data.requestContext);
+    session.data.requestContext = undefined;
     if (added.length === 0 || !Array.isArray(event.messages)) return undefined;
     const messages = event.messages as PiMessage[];
     const head = messages[0];
@@ -321,9 +220,8 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
 
   on('tool_call', async (event: { toolName?: unknown; toolCallId?: unknown; input?: unknown }, context) => {
     if (typeof event.toolName !== 'string') return undefined;
-    const outcome = await emit(context, 'tool:before', () =>
+    const outcome = await tracker(context).emit('tool:before', () =>
       definedFields({
-        ...common(context),
         toolName: event.toolName as string,
         input: event.input,
         toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
@@ -340,9 +238,8 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       if (typeof event.toolName !== 'string') return undefined;
       const output = contentText(event.content);
       const ok = event.isError !== true;
-      const outcome = await emit(context, 'tool:after', () =>
+      const outcome = await tracker(context).emit('tool:after', () =>
         definedFields({
-          ...common(context),
           toolName: event.toolName as string,
           input: event.input,
           output,
@@ -361,16 +258,15 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   on(
     'session_before_compact',
     async (event: { reason?: unknown; customInstructions?: unknown; preparation?: { tokensBefore?: unknown } }, context) => {
-      const session = await loadState(context);
+      const session = tracker(context);
       const trigger = event.reason === 'manual' ? 'manual' : 'auto';
-      session.compactTrigger = trigger;
+      session.data.compactTrigger = trigger;
       const tokensBefore = event.preparation?.tokensBefore;
-      const outcome = await emit(context, 'compact:before', () =>
+      const outcome = await session.emit('compact:before', () =>
         definedFields({
-          ...common(context),
           trigger,
           instructions: typeof event.customInstructions === 'string' ? event.customInstructions : undefined,
-          contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : common(context).contextTokens,
+          contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : session.common().contextTokens,
         }),
       );
       if (outcome?.block) {
@@ -379,47 +275,44 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       }
       // pi 1.5.2 never reads customInstructions back from this event: the preserved block is added
       // to the summary pi writes, in every request after the compaction.
-      session.summaryAddition = outcome?.context;
+      await session.keep({ summaryAddition: outcome?.context });
       return undefined;
     },
   );
 
   on('session_compact', async (event: { compactionEntry?: { summary?: unknown; tokensBefore?: unknown } }, context) => {
-    const session = await loadState(context);
-    const trigger = session.compactTrigger ?? 'auto';
-    session.compactTrigger = undefined;
+    const session = tracker(context);
+    const trigger = session.data.compactTrigger ?? 'auto';
+    session.data.compactTrigger = undefined;
     const entry = event.compactionEntry ?? {};
-    const current = await engine(context.cwd);
-    const outcome = await emit(context, 'compact:after', () =>
-      definedFields({
-        ...common(context),
-        // Right after a compaction pi knows no size yet (tokens is null): the payload says what hookwise estimates.
-        contextTokens: undefined,
-        trigger,
-        tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined,
-        tokensAfter: current ? estimateContext(context, current) : undefined,
-        summary: typeof entry.summary === 'string' ? entry.summary : undefined,
-      }),
-    );
-    session.afterCompaction = outcome?.context;
-    await storeState(context, session);
+    const current = await engine(context);
+    // Not definedFields: an undefined contextTokens must replace pi's stale figure (the kit drops undefined fields).
+    const outcome = await session.emit('compact:after', () => ({
+      // Right after a compaction pi knows no size yet (tokens is null): the payload says what hookwise estimates.
+      contextTokens: undefined,
+      trigger,
+      tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined,
+      tokensAfter: current ? estimateContext(context, current) : undefined,
+      summary: typeof entry.summary === 'string' ? entry.summary : undefined,
+    }));
+    await session.keep({ afterCompaction: outcome?.context });
   });
 
   on('session_compact_failed', async (_event, context) => {
-    tracker(context).compactTrigger = undefined;
+    tracker(context).data.compactTrigger = undefined;
   });
 
   on('agent_settled', async (_event, context) => {
-    const outcome = await emit(context, 'agent:stop', () => common(context));
+    const outcome = await tracker(context).emit('agent:stop');
     // pi has no way to keep an agent going from here: a block is reported, a context waits for the next prompt.
     if (outcome?.block) logger.info(`a hook asked the agent to go on, which pi does not allow here: ${outcome.block.reason}`);
     sendContext(outcome?.context, 'nextTurn');
   });
 
   on('session_shutdown', async (event: { reason?: unknown }, context) => {
-    await emit(context, 'session:end', () => ({ ...common(context), reason: typeof event.reason === 'string' ? event.reason : 'quit' }));
-    sessions.delete(sessionIdOf(context));
-    if (event.reason === 'quit') await projectEngine?.dispose();
+    await tracker(context).emit('session:end', () => ({ reason: typeof event.reason === 'string' ? event.reason : 'quit' }));
+    hostFor(context).forget(context.sessionManager.getSessionId());
+    if (event.reason === 'quit') await host?.dispose();
   });
 }
 

@@ -91,7 +91,7 @@ describe('activateHookwise', () => {
     await extension.createTaskBinding({ cwd: configured.uri.fsPath }).taskStarted({ taskId: 'task-1' });
     expect(existsSync(path.join(configured.uri.fsPath, '.hookwise'))).toBe(true);
     expect(existsSync(path.join(plain.uri.fsPath, '.hookwise'))).toBe(false);
-    expect(fake.channels[0]!.lines.join('\n')).toContain(`hookwise loaded ${path.join(configured.uri.fsPath, 'hookwise.config.json')}`);
+    expect(fake.channels[0]!.lines.join('\n')).toContain(`[configured] loaded ${path.join(configured.uri.fsPath, 'hookwise.config.json')}`);
     await extension.dispose();
   });
 
@@ -103,7 +103,9 @@ describe('activateHookwise', () => {
     expect(extension.engineFor(broken.uri.fsPath)).toBeUndefined();
     expect(fake.messages).toHaveLength(1);
     expect(fake.messages[0]).toMatchObject({ level: 'warning', items: ['Show log'] });
-    expect(fake.channels[0]!.lines.join('\n')).toMatch(/\[error\] broken: hookwise config not loaded.*not valid JSON/);
+    expect(fake.channels[0]!.lines.join('\n')).toMatch(
+      /\[error\] \[broken\] the hookwise config of .* could not be loaded; hookwise is off for this folder.*not valid JSON/,
+    );
     fake.messages[0]!.answer('Show log');
     await flush();
     expect(fake.channels[0]!.shown).toBe(1);

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { HookwiseConfig, Logger, MergedNotice, NoticeAction } from '@hookwise/core';
-import { createEngine, errorMessage, failOpen, loadConfig, type Engine, type LoadedConfig } from '@hookwise/core/host';
+import type { Logger, MergedNotice, NoticeAction } from '@hookwise/core';
+import { createHost, errorMessage, type Engine, type Host, type LoadedConfig } from '@hookwise/core/host';
 import type * as vscode from 'vscode';
 import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
 import { createOutputChannelLogger } from './output-logger.js';
@@ -53,6 +53,7 @@ interface TaskStats {
 
 interface FolderEngine {
   folder: vscode.WorkspaceFolder;
+  host: Host;
   engine: Engine;
 }
 
@@ -67,7 +68,6 @@ const formatTokens = (value: number) => value.toLocaleString('en-US');
 export async function activateHookwise(context: ExtensionContextLike, options: ActivateHookwiseOptions): Promise<HookwiseExtension> {
   const { vscode: api } = options;
   const host = options.host ?? 'vscode';
-  const load = options.loadConfig ?? ((projectDir: string) => loadConfig(projectDir));
   const disposables: vscode.Disposable[] = [];
   const own = <T extends vscode.Disposable>(disposable: T): T => {
     disposables.push(disposable);
@@ -119,51 +119,37 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
 
   async function startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     const projectDir = folder.uri.fsPath;
-    let loaded: LoadedConfig;
-    try {
-      loaded = await load(projectDir);
-    } catch (error) {
-      logger.error(`${folder.name}: hookwise config not loaded, hooks are off in this folder: ${errorMessage(error)}`);
-      void api.window
-        .showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log')
-        .then(
-          (choice) => choice === 'Show log' && channel.show(true),
-          () => undefined,
-        );
-      return;
-    }
-    if (loaded.file === undefined) {
-      logger.info(`${folder.name}: no hookwise.config.* found, hooks are off in this folder`);
-      return;
-    }
-    const config: HookwiseConfig = loaded.config;
-    await failOpen(
-      `${folder.name}: starting hookwise`,
-      async () => {
-        const engine = createEngine({
-          config,
-          projectDir,
-          host,
-          logger: createOutputChannelLogger(channel, { ...(config.logLevel ? { level: config.logLevel } : {}), prefix: folder.name }),
-        });
-        if (disposed) {
-          await engine.dispose();
-          return;
-        }
-        engines.set(projectDir, { folder, engine });
-        logger.info(
-          `${folder.name}: hookwise loaded ${loaded.file} (${engine.plugins.map((plugin) => plugin.name).join(', ') || 'no plugins'})`,
-        );
+    // Lines of the folder's engine carry its name; the channel has its own level filter, so the
+    // config's `logLevel` applies only when it names one.
+    const folderLogger = createOutputChannelLogger(channel, { prefix: folder.name });
+    const folderHost = createHost({
+      host,
+      projectDir,
+      scope: 'folder',
+      logLevel: 'debug',
+      log: (entry) => folderLogger[entry.level](entry.message, entry.details),
+      ...(options.loadConfig ? { loadConfig: options.loadConfig } : {}),
+      onError: (report) => {
+        if (report.kind !== 'config') return;
+        void api.window
+          .showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log')
+          .then(
+            (choice) => choice === 'Show log' && channel.show(true),
+            () => undefined,
+          );
       },
-      logger,
-    );
+    });
+    const engine = await folderHost.engine();
+    if (!engine) return;
+    if (disposed) return folderHost.dispose();
+    engines.set(projectDir, { folder, host: folderHost, engine });
   }
 
   async function stopFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     const entry = engines.get(folder.uri.fsPath);
     if (!entry) return;
     engines.delete(folder.uri.fsPath);
-    await entry.engine
+    await entry.host
       .dispose()
       .catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`));
   }
@@ -367,8 +353,10 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       const open = [...engines.values()];
       engines.clear();
       disposing = Promise.all(
-        open.map(({ folder, engine }) =>
-          engine.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`)),
+        open.map(({ folder, host: folderHost }) =>
+          folderHost
+            .dispose()
+            .catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`)),
         ),
       ).then(() => channel.dispose());
       return disposing;

@@ -103,53 +103,55 @@ function sessionIdOf(params: CallParams, fallback: string): string {
 
 async function transform<P extends CallParams>(binding: Binding, params: P, model: ModelInfo): Promise<P> {
   const sessionId = sessionIdOf(params, binding.defaultSessionId);
-  const result = await binding.guarded('llm:before', sessionId, async () => {
-    if (!(await binding.engine())) return params;
+  const result = await binding.host.guard('llm:before', sessionId, async () => {
+    if (!(await binding.host.engine())) return params;
     const prompt = params.prompt;
-    const session = binding.tracker(sessionId);
-    session.model = model.modelId;
+    const session = binding.session(sessionId);
+    const data = session.data;
+    session.fields.model = model.modelId;
     const users = userMessageCount(prompt);
-    await binding.ensureStarted(sessionId, users > 1 ? 'resume' : 'startup');
+    const started = await session.start(users > 1 ? 'resume' : 'startup');
+    if (isText(started)) session.nextRequest.push(started);
     // A prompt ending with a user message the last call did not end with is a new turn (a retry
     // of the same call is not); the count tells two equal prompts apart.
     const prompted = lastUserText(prompt);
-    if (prompted !== undefined && (users !== session.userMessages || prompted !== session.lastPrompt)) {
-      session.lastPrompt = prompted;
+    if (prompted !== undefined && (users !== data.userMessages || prompted !== data.lastPrompt)) {
+      data.lastPrompt = prompted;
       // An AI SDK app has no command registry of its own: a prompt typed as `/name args` is passed
       // as a command, and plugins act only on commands they find a file for.
       const command = parseSlashCommand(prompted);
-      const submitted = await binding.emit('prompt:submit', sessionId, () => ({
-        ...binding.common(sessionId),
-        prompt: prompted,
-        ...(command ? { command } : {}),
-      }));
+      const submitted = await session.emit('prompt:submit', () => ({ prompt: prompted, ...(command ? { command } : {}) }));
       if (submitted?.block)
-        binding.logger.warn(`a hook asked to stop this prompt, which a model middleware cannot do: ${submitted.block.reason}`);
+        binding.host.logger.warn(`a hook asked to stop this prompt, which a model middleware cannot do: ${submitted.block.reason}`);
       if (isText(submitted?.context)) session.nextRequest.push(submitted.context);
     }
-    session.userMessages = users;
+    data.userMessages = users;
     // Converted only when a hook listens; kept to apply the outcome against.
     let converted: ConvertedPrompt | undefined;
-    const outcome = await binding.emit('llm:before', sessionId, () => {
-      converted = session.convert(prompt);
-      return { ...binding.common(sessionId), systemPrompt: converted.systemPrompt, messages: converted.messages };
+    const outcome = await session.emit('llm:before', () => {
+      converted = data.convert(prompt);
+      return { systemPrompt: converted.systemPrompt, messages: converted.messages };
     });
     let next: PromptMessage[] = prompt as PromptMessage[];
     if (outcome?.value !== undefined && converted) {
       const applied = applyToPrompt(prompt, converted, outcome.value as Message[], {
         toolResults: !serverClearsToolResults(params),
-        memo: session.applied,
+        memo: data.applied,
       });
       if (applied.outputsLeft > 0)
-        binding.logger.debug(`llm:before: ${applied.outputsLeft} tool output(s) left to the provider's own clearing (contextManagement)`);
+        binding.host.logger.debug(
+          `llm:before: ${applied.outputsLeft} tool output(s) left to the provider's own clearing (contextManagement)`,
+        );
       if (applied.editsIgnored > 0)
-        binding.logger.warn(
+        binding.host.logger.warn(
           `llm:before asked for ${applied.editsIgnored} edit(s) a prompt cannot take (added or dropped messages); they were left out`,
         );
-      binding.logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s) and ${applied.inputsReplaced} tool input(s) replaced`);
+      binding.host.logger.debug(
+        `llm:before: ${applied.outputsReplaced} tool output(s) and ${applied.inputsReplaced} tool input(s) replaced`,
+      );
       next = applied.prompt;
     }
-    const texts = [await binding.afterCompactionOf(sessionId), ...session.nextRequest.splice(0), outcome?.context].filter(isText);
+    const texts = [(await session.restore()).afterCompaction, ...session.takeNextRequest(), outcome?.context].filter(isText);
     if (texts.length > 0) next = withSystemText(next, texts.join('\n\n'));
     return next === prompt ? params : { ...params, prompt: next };
   });
@@ -158,7 +160,7 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
 
 function observeUsage(binding: Binding, params: CallParams, usage: unknown, providerMetadata: unknown): void {
   const tokens = contextTokensOf(usage, providerMetadata);
-  if (tokens !== undefined) binding.tracker(sessionIdOf(params, binding.defaultSessionId)).contextTokens = tokens;
+  if (tokens !== undefined) binding.session(sessionIdOf(params, binding.defaultSessionId)).fields.contextTokens = tokens;
 }
 
 function errorText(error: unknown): string {
@@ -177,8 +179,9 @@ function wrapTools<T extends Record<string, ToolLike>>(binding: Binding, session
       ...tool,
       execute: async (input: unknown, executeOptions: { toolCallId?: string } | undefined) => {
         const toolUseId = executeOptions?.toolCallId;
-        const common = () => ({ ...binding.common(sessionId), toolName, input, ...(toolUseId ? { toolUseId } : {}) });
-        const before = await binding.emit('tool:before', sessionId, common);
+        const session = binding.session(sessionId);
+        const common = () => ({ toolName, input, ...(toolUseId ? { toolUseId } : {}) });
+        const before = await session.emit('tool:before', common);
         // A deliberate block: the SDK sends a thrown error to the model as the tool's result.
         if (before?.block) throw new Error(`hookwise: ${before.block.reason}`);
         const startedAt = Date.now();
@@ -186,7 +189,7 @@ function wrapTools<T extends Record<string, ToolLike>>(binding: Binding, session
         try {
           output = await execute(input, executeOptions);
         } catch (error) {
-          await binding.emit('tool:after', sessionId, () => ({
+          await session.emit('tool:after', () => ({
             ...common(),
             output: errorText(error),
             ok: false,
@@ -197,13 +200,8 @@ function wrapTools<T extends Record<string, ToolLike>>(binding: Binding, session
         }
         // A streaming tool (an async iterable) reaches the SDK as it is: its parts are the app's.
         if (output !== null && typeof output === 'object' && Symbol.asyncIterator in output) return output;
-        const after = await binding.emit('tool:after', sessionId, () => ({
-          ...common(),
-          output,
-          ok: true,
-          durationMs: Date.now() - startedAt,
-        }));
-        if (isText(after?.context)) binding.tracker(sessionId).nextRequest.push(after.context);
+        const after = await session.emit('tool:after', () => ({ ...common(), output, ok: true, durationMs: Date.now() - startedAt }));
+        if (isText(after?.context)) session.nextRequest.push(after.context);
         // A replaced output enters the history; a tool with its own `toModelOutput` keeps its output's type.
         if (after?.value !== undefined && (typeof output === 'string' || !('toModelOutput' in tool))) return after.value;
         return output;
@@ -219,49 +217,42 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
     providerOptions: { hookwise: { sessionId } },
     tools: (tools) => wrapTools(binding, sessionId, tools),
     onFinish: async (event) => {
-      await binding.guarded('agent:stop', sessionId, async () => {
+      const session = binding.session(sessionId);
+      await session.guard('agent:stop', async () => {
         const lastMessage = typeof event?.text === 'string' && event.text !== '' ? event.text : undefined;
-        const outcome = await binding.emit('agent:stop', sessionId, () => ({
-          ...binding.common(sessionId),
-          ...(lastMessage ? { lastMessage } : {}),
-        }));
-        if (outcome?.block) binding.logger.warn(`a hook asked the agent to go on, which onFinish cannot do: ${outcome.block.reason}`);
-        if (isText(outcome?.context)) binding.tracker(sessionId).nextRequest.push(outcome.context);
+        const outcome = await session.emit('agent:stop', () => (lastMessage ? { lastMessage } : {}));
+        if (outcome?.block) binding.host.logger.warn(`a hook asked the agent to go on, which onFinish cannot do: ${outcome.block.reason}`);
+        if (isText(outcome?.context)) session.nextRequest.push(outcome.context);
       });
     },
     compact: async (run, compactOptions = {}) => {
       const trigger = compactOptions.trigger ?? 'manual';
-      const session = binding.tracker(sessionId);
-      const tokensBefore = compactOptions.tokensBefore ?? session.contextTokens;
-      const before = await binding.guarded('compact:before', sessionId, () =>
-        binding.emit('compact:before', sessionId, () => ({
-          ...binding.common(sessionId),
-          trigger,
-          ...(tokensBefore !== undefined ? { contextTokens: tokensBefore } : {}),
-        })),
-      );
-      if (before?.block) binding.logger.warn(`a hook asked to stop this compaction; the app decides, and compacts: ${before.block.reason}`);
+      const session = binding.session(sessionId);
+      const tokensBefore = compactOptions.tokensBefore ?? session.fields.contextTokens;
+      const before = await session.emit('compact:before', () => ({
+        trigger,
+        ...(tokensBefore !== undefined ? { contextTokens: tokensBefore } : {}),
+      }));
+      if (before?.block)
+        binding.host.logger.warn(`a hook asked to stop this compaction; the app decides, and compacts: ${before.block.reason}`);
       const report = await run(isText(before?.context) ? { instructions: before.context } : {});
-      await binding.guarded('compact:after', sessionId, async () => {
+      await session.guard('compact:after', async () => {
         const figures = (report ?? {}) as CompactionReport;
-        const outcome = await binding.emit('compact:after', sessionId, () => ({
-          ...binding.common(sessionId),
+        const outcome = await session.emit('compact:after', () => ({
           trigger,
           ...(tokensBefore !== undefined ? { tokensBefore } : {}),
           ...(typeof figures.tokensAfter === 'number' ? { tokensAfter: figures.tokensAfter, contextTokens: figures.tokensAfter } : {}),
           ...(typeof figures.summary === 'string' ? { summary: figures.summary } : {}),
         }));
         // The context measured before the compaction no longer describes the conversation.
-        session.contextTokens = typeof figures.tokensAfter === 'number' ? figures.tokensAfter : undefined;
-        await binding.keepAfterCompaction(sessionId, isText(outcome?.context) ? outcome.context : undefined);
+        session.fields.contextTokens = typeof figures.tokensAfter === 'number' ? figures.tokensAfter : undefined;
+        await session.keep({ afterCompaction: isText(outcome?.context) ? outcome.context : undefined });
       });
       return report;
     },
     end: async (reason = 'ended') => {
-      await binding.guarded('session:end', sessionId, () =>
-        binding.emit('session:end', sessionId, () => ({ ...binding.common(sessionId), reason })),
-      );
-      binding.forget(sessionId);
+      await binding.session(sessionId).emit('session:end', () => ({ reason }));
+      binding.host.forget(sessionId);
     },
   };
 }
@@ -301,6 +292,6 @@ export function hookwiseMiddleware(options: HookwiseMiddlewareOptions = {}): Hoo
       return { ...result, stream: observed };
     },
     session: (sessionId) => sessionHelpers(binding, sessionId),
-    dispose: binding.dispose,
+    dispose: () => binding.host.dispose(),
   };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_HOOK_TIMEOUT_MS, withDeadline } from './deadline.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, deadlineBefore, withDeadline, withDeadlineSignal } from './deadline.js';
 
 const never = () => new Promise<never>(() => {});
 
@@ -106,5 +106,63 @@ describe('withDeadline', () => {
 
   it('exports the default hook deadline hosts share with the engine', () => {
     expect(DEFAULT_HOOK_TIMEOUT_MS).toBe(5_000);
+  });
+});
+
+describe('withDeadlineSignal', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('tells the work to stop at the deadline and gives what it returns then', async () => {
+    vi.useFakeTimers();
+    const result = withDeadlineSignal(
+      100,
+      (signal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('what finished'))),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(result).resolves.toBe('what finished');
+  });
+
+  it("stops the work when the caller's signal aborts, and leaves no timer once the work settles", async () => {
+    vi.useFakeTimers();
+    const caller = new AbortController();
+    const result = withDeadlineSignal(
+      10_000,
+      (signal) => new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason))),
+      { signal: caller.signal },
+    );
+    caller.abort('interrupt');
+    await expect(result).resolves.toBe('interrupt');
+    await expect(withDeadlineSignal(10_000, async () => 'quick')).resolves.toBe('quick');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('keep-alive variant', () => {
+  it('holds the event loop while the wait runs, where the plain deadline does not', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { fileURLToPath, pathToFileURL } = await import('node:url');
+    const source = pathToFileURL(fileURLToPath(new URL('../dist/host.js', import.meta.url))).href;
+    const run = (keepAlive: boolean) =>
+      spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const { withDeadline } = await import(${JSON.stringify(source)}); await withDeadline(new Promise(() => {}), 200, () => 'answered', { keepAlive: ${keepAlive} }); console.log('answered');`,
+        ],
+        { encoding: 'utf8', timeout: 20_000 },
+      );
+    expect(run(true).stdout.trim()).toBe('answered');
+    // Unref'd: the process ends with the promise pending (Node exits with code 13, "unsettled top-level await").
+    expect(run(false).stdout.trim()).toBe('');
+  });
+});
+
+describe('deadlineBefore', () => {
+  it('stops waiting a quarter before a host limit, 250 ms to 1 s early', () => {
+    expect(deadlineBefore(2_000)).toBe(1_500);
+    expect(deadlineBefore(500)).toBe(250);
+    expect(deadlineBefore(30_000)).toBe(29_000);
+    expect(deadlineBefore(100)).toBe(0);
   });
 });

@@ -13,6 +13,12 @@ export interface DeadlineOptions {
    * burst of concurrent hook processes holds in turn (the host's deadline still bounds it).
    */
   holdWhile?: (() => boolean) | undefined;
+  /**
+   * Keep the process alive until the deadline answers (a ref'd timer). For an in-process host
+   * whose process ends once its event loop is empty (pi's print mode, a script awaiting a model
+   * call): it would otherwise end silently while it waits for a hook that never settles.
+   */
+  keepAlive?: boolean | undefined;
 }
 
 /** The longest delay `setTimeout` takes as given; past it, Node fires at once. */
@@ -30,7 +36,8 @@ const MAX_TIMER_MS = 0x7fffffff;
  * `work` may be a function: it is called here, a throw becomes the rejection, and it is not
  * called at all when `signal` has already aborted. `ms` of `Infinity` waits with no deadline
  * (the signal alone can end it); other values are held to what a timer can time (1 ms to about
- * 24.8 days). The timer is unref'd: a pending deadline never keeps a process alive.
+ * 24.8 days). The timer is unref'd — a pending deadline never keeps a process alive — unless
+ * `keepAlive` asks for the other variant.
  */
 export function withDeadline<T, F>(
   work: PromiseLike<T> | (() => T | PromiseLike<T>),
@@ -62,7 +69,7 @@ export function withDeadline<T, F>(
     if (signal?.aborted) return stop('abort');
     const arm = (): void => {
       timer = setTimeout(() => (options.holdWhile?.() ? arm() : stop('timeout')), Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms))));
-      timer.unref?.();
+      if (options.keepAlive !== true) timer.unref?.();
     };
     if (ms !== Number.POSITIVE_INFINITY) arm();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -77,4 +84,53 @@ export function withDeadline<T, F>(
       if (finish()) reject(error);
     }
   });
+}
+
+/**
+ * Runs `work` with a signal that aborts `ms` from now or when `options.signal` does: for work
+ * that stops itself when told and gives what it has (an emit, which returns the outcome of the
+ * hooks that finished). The wait goes on until the work settles; the timer ends with it.
+ */
+export function withDeadlineSignal<T>(
+  ms: number,
+  work: (signal: AbortSignal) => PromiseLike<T>,
+  options: Pick<DeadlineOptions, 'signal' | 'keepAlive'> = {},
+): Promise<T> {
+  const controller = new AbortController();
+  let running: Promise<T>;
+  try {
+    running = Promise.resolve(work(controller.signal));
+  } catch (error) {
+    running = Promise.reject(error);
+  }
+  return withDeadline(
+    running,
+    ms,
+    (cause) => (
+      controller.abort(cause === 'abort' ? options.signal?.reason : new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), running
+    ),
+    options,
+  ) as Promise<T>;
+}
+
+/**
+ * A signal that aborts `ms` from now, on core's deadline: for a call that takes a signal and
+ * whose promise the caller does not wait for (a request to the host's own UI). Like
+ * {@link withDeadline}'s timer it never keeps a process alive.
+ */
+export function deadlineSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  void withDeadline(new Promise<never>(() => undefined), ms, () =>
+    controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')),
+  );
+  return controller.signal;
+}
+
+/**
+ * When to stop waiting for work that a host cuts at `limitMs` (the Agent SDK's matcher timeout,
+ * which loses the whole output): early enough to hand back what finished — a quarter of the
+ * limit, 250 ms to 1 s before it.
+ */
+export function deadlineBefore(limitMs: number): number {
+  return Math.max(0, limitMs - Math.min(1000, Math.max(250, limitMs / 4)));
 }

@@ -1,13 +1,14 @@
 // What every host adapter is written on, so an adapter is a map from its host's events to
 // lifecycle points: emit only when a hook listens, fail open with a label, core's one
 // deadline, and a logger whose lines keep their level.
+import { withDeadline } from './deadline.js';
 import type { Engine, EmitOptions } from './engine.js';
 import { isThenable } from './engine/hook-runner.js';
 import type { Logger } from './logger.js';
 import type { MergedOutcome } from './outcome.js';
 import type { PointInput, PointName } from './points.js';
 
-export { DEFAULT_HOOK_TIMEOUT_MS, withDeadline } from './deadline.js';
+export { DEFAULT_HOOK_TIMEOUT_MS, deadlineBefore, deadlineSignal, withDeadline, withDeadlineSignal } from './deadline.js';
 export type { DeadlineCause, DeadlineOptions } from './deadline.js';
 export { createLevelLogger } from './logger.js';
 export type { LogEntry } from './logger.js';
@@ -91,16 +92,11 @@ export function definedFields<T extends Record<string, unknown>>(fields: T): T {
 }
 
 /**
- * Runs `fn` with a ref'd timer of `ms` alive until it settles. Core's deadline timers are
- * unref'd (a hook process must not wait for them), so an in-process host that exits once its
- * event loop is empty (pi's print mode, a script awaiting a model call) would otherwise end
- * silently while it waits for a hook that never settles.
+ * Runs `fn` and keeps the process alive for at most `ms` while it runs: core's deadline in its
+ * keep-alive variant, for a host that exits once its event loop is empty. `fn` is not stopped at
+ * `ms`; past it, the wait goes on without holding the process.
  */
-export async function keepingAlive<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  const timer = setTimeout(() => undefined, ms);
-  try {
-    return await fn();
-  } finally {
-    clearTimeout(timer);
-  }
+export function keepingAlive<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+  const running = fn();
+  return withDeadline(running, ms, () => running, { keepAlive: true }) as Promise<T>;
 }

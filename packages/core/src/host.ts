@@ -16,7 +16,10 @@ export { parseWith } from './schema.js';
 // Host kit
 export {
   DEFAULT_HOOK_TIMEOUT_MS,
+  deadlineBefore,
+  deadlineSignal,
   withDeadline,
+  withDeadlineSignal,
   emitIfListening,
   failOpen,
   isListening,
@@ -25,6 +28,11 @@ export {
   definedFields,
   errorMessage,
 } from './host-kit.js';
+export { createHost } from './host-kit/create-host.js';
+export type { Host, HostOptions, HostNotice, HostErrorReport, EmitCallOptions } from './host-kit/create-host.js';
+export type { HostSession, CommonFields } from './host-kit/host-session.js';
+export { installedPackageFolder, readJsonObject, relativeEntry } from './host-kit/settings-file.js';
+export type { JsonObjectRead } from './host-kit/settings-file.js';
 export { lazyProjectEngine } from './project-engine.js';
 export type { ProjectEngine, ProjectEngineOptions, ProjectEngineSeams } from './project-engine.js';
 export type { DeadlineCause, DeadlineOptions, LogEntry } from './host-kit.js';

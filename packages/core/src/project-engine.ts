@@ -17,6 +17,8 @@ export interface ProjectEngineOptions {
   config?: HookwiseConfig;
   /** What hookwise is off for when there is no config or it fails, in the log line: `project` (default), `app`. */
   scope?: string;
+  /** The log level before a config is loaded and when it names none (default `warn`). */
+  logLevel?: LogLevel;
   /** Called with the config before the engine is made: a host takes its log level and deadline from it. */
   onConfig?: (config: HookwiseConfig) => void;
   /** More engine options (a state store, an event log, `ephemeral`), from the config. */
@@ -53,7 +55,8 @@ export function lazyProjectEngine(options: ProjectEngineOptions): ProjectEngine 
   const build = options.createEngine ?? createProjectEngine;
   const { projectDir, logger, scope = 'project' } = options;
   let engine: Promise<Engine | undefined> | undefined;
-  let logLevel: LogLevel = 'warn';
+  const defaultLevel = options.logLevel ?? 'warn';
+  let logLevel: LogLevel = defaultLevel;
   let hookTimeoutMs = DEFAULT_HOOK_TIMEOUT_MS;
   const get = () =>
     (engine ??= (async () => {
@@ -69,7 +72,7 @@ export function lazyProjectEngine(options: ProjectEngineOptions): ProjectEngine 
           config = loaded.config;
           source = loaded.file;
         }
-        logLevel = config.logLevel ?? 'warn';
+        logLevel = config.logLevel ?? defaultLevel;
         hookTimeoutMs = config.hookTimeoutMs ?? hookTimeoutMs;
         options.onConfig?.(config);
         const created = build({ config, projectDir, host: options.host, logger, ...options.engineOptions?.(config) });

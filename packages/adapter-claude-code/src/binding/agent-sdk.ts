@@ -1,5 +1,5 @@
 import type { HookFailure, HookwiseConfig } from '@hookwise/core';
-import { createEngine, isSafeName, loadConfig, parseWith, withDeadline, type Engine } from '@hookwise/core/host';
+import { createHost, deadlineBefore, isSafeName, parseWith, withDeadline, withDeadlineSignal, type Engine } from '@hookwise/core/host';
 import { dispatchEvent, markSessionStarted, type DispatchResult } from './binding.js';
 import { EVENT_POINTS, inputSchemas, isMappedEvent, type AnyHookInput, type MappedEvent } from './events.js';
 import type { HookJsonOutput } from './output.js';
@@ -58,15 +58,6 @@ const SDK_FALLBACK_TIMEOUT_S = 600;
 const STARTED_SESSIONS_MAX = 1024;
 
 /**
- * When hookwise stops waiting, in ms after the callback starts: before the SDK's matcher
- * timeout, leaving time to return what finished (a quarter of it, 250 ms to 1 s).
- */
-export function internalDeadlineMs(timeoutSeconds: number): number {
-  const total = timeoutSeconds * 1000;
-  return Math.max(0, total - Math.min(1000, Math.max(250, total / 4)));
-}
-
-/**
  * The `hooks` option for `query()` of `@anthropic-ai/claude-agent-sdk`, built from the same
  * plugins as the command hooks. Each callback runs the mapped lifecycle points in process and
  * returns the same JSON a command hook prints; on PreCompact the compaction instructions go in
@@ -88,31 +79,38 @@ export function internalDeadlineMs(timeoutSeconds: number): number {
  * (it turns off settings-file hooks, not these callbacks), or every plugin runs twice per event.
  */
 export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHooks {
-  const projectDir = options.projectDir ?? process.cwd();
-  let enginePromise: Promise<Engine> | undefined;
-  const engine = () =>
-    (enginePromise ??= options.engine
-      ? Promise.resolve(options.engine)
-      : (async () => createEngine({ config: options.config ?? (await loadConfig(projectDir)).config, projectDir, host: 'agent-sdk' }))());
   const report =
     options.onError ??
     ((error: unknown, event: MappedEvent) =>
       process.stderr.write(`hookwise (agent-sdk) ${event}: ${(error as Error)?.message ?? error}\n`));
+  /** Why the engine is missing when its config failed: told to the next callback's onError. */
+  let configError: string | undefined;
+  const given = options.engine;
+  const host = given
+    ? undefined
+    : createHost({
+        host: 'agent-sdk',
+        projectDir: options.projectDir ?? process.cwd(),
+        ...(options.config ? { config: options.config } : {}),
+        onError: (failure) => {
+          if (failure.kind === 'config') configError = failure.message;
+        },
+      });
+  // An engine the app built is there at once: a callback the SDK already aborted still records its cut.
+  const engine = (): Promise<Engine | undefined> => (host ? host.engine() : Promise.resolve(given));
+  const stillLoading = Symbol('loading');
   const startedSessions = new Set<string>();
 
   const hooks: HookwiseSdkHooks = {};
   for (const event of options.events ?? (Object.keys(EVENT_POINTS) as MappedEvent[])) {
     const timeoutSeconds = options.timeout ?? SDK_DEFAULT_TIMEOUT_S[event] ?? SDK_FALLBACK_TIMEOUT_S;
-    const deadlineMs = internalDeadlineMs(timeoutSeconds);
-    const callback: HookwiseHookCallback = async (input, _toolUseID, { signal }) => {
+    const deadlineMs = deadlineBefore(timeoutSeconds * 1000);
+    // hookwise stops waiting before the SDK's matcher timeout (or when the SDK aborts).
+    const callback: HookwiseHookCallback = (input, _toolUseID, { signal }) =>
+      withDeadlineSignal(deadlineMs, (deadline) => run(input, signal, deadline), { signal });
+    const run = async (input: SdkHookInput, signal: AbortSignal | undefined, deadline: AbortSignal): Promise<HookJsonOutput> => {
       const startedAt = performance.now();
-      const deadline = new AbortController();
-      const timer = setTimeout(() => deadline.abort(), deadlineMs);
-      timer.unref?.();
-      const onSdkAbort = () => deadline.abort();
-      if (signal?.aborted) deadline.abort();
-      signal?.addEventListener('abort', onSdkAbort, { once: true });
-      let loaded: Engine | undefined;
+      let loaded: Engine | undefined | typeof stillLoading;
       try {
         if (!isMappedEvent(input.hook_event_name) || input.hook_event_name !== event) return {};
         const parsed = parseWith<AnyHookInput>(inputSchemas[event], input);
@@ -120,8 +118,12 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
         if (!isSafeName(input.session_id)) throw new Error(`refused session id ${JSON.stringify(String(input.session_id).slice(0, 80))}`);
         // Loading the config and plugins counts against the deadline too: if it is not done in
         // time this event goes without hooks (the load goes on for the next callback).
-        loaded = await withDeadline(engine(), Number.POSITIVE_INFINITY, () => undefined, { signal: deadline.signal });
-        if (!loaded) {
+        loaded = await withDeadline(engine(), Number.POSITIVE_INFINITY, () => stillLoading, { signal: deadline });
+        if (loaded === undefined) {
+          if (configError !== undefined) report(new Error(configError), event);
+          return {};
+        }
+        if (loaded === stillLoading) {
           if (signal?.aborted)
             await reportSdkCut(
               await settledValue(engine()),
@@ -150,7 +152,7 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
           if (event !== 'SessionStart') startSession = source;
         }
         const result: DispatchResult | undefined = await withDeadline(
-          dispatchEvent(loaded, event, parsed.data as AnyHookInput, { signal: deadline.signal, ...(startSession ? { startSession } : {}) }),
+          dispatchEvent(loaded, event, parsed.data as AnyHookInput, { signal: deadline, ...(startSession ? { startSession } : {}) }),
           Number.POSITIVE_INFINITY,
           () => undefined,
           { signal },
@@ -162,7 +164,7 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
         for (const failure of [...errors, ...result.errors.filter((failure) => failure.pluginName === 'hookwise')])
           report(new Error(failure.message), event);
         const cut = result.errors.filter((failure) => failure.kind === 'timeout');
-        if (deadline.signal.aborted && cut.length > 0 && !signal?.aborted) {
+        if (deadline.aborted && cut.length > 0 && !signal?.aborted) {
           report(
             new Error(
               `stopped waiting after ${Math.round(performance.now() - startedAt)} ms, before the SDK's ${timeoutSeconds} s matcher timeout; returned what finished; cut: ${cut.map((failure) => `${failure.pluginName} › ${failure.hookName}`).join(', ')}`,
@@ -177,9 +179,6 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
       } catch (error) {
         report(error, event);
         return {};
-      } finally {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onSdkAbort);
       }
     };
     hooks[event] = [{ hooks: [callback], ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) }];

@@ -14,16 +14,7 @@ import {
   type BundleManifest,
 } from './bundle.js';
 import { runtimeFile } from './package-files.js';
-import {
-  escapeControl,
-  findProjectConfig,
-  logCliRecord,
-  remainingCallTime,
-  resolveProjectDir,
-  runHookProcess,
-  runHookWithinDeadline,
-  type RunRequest,
-} from './hook-call.js';
+import { escapeControl, findProjectConfig, logCliRecord, resolveProjectDir, runHookProcess, type RunRequest } from './hook-call.js';
 
 /**
  * The path `bin/hookwise.cjs` takes when the project's bundle is missing or stale: build it,
@@ -58,7 +49,8 @@ interface LoadedBundle {
   run(request: RunRequest): Promise<never>;
 }
 
-// How long a call waits for another process's build before it runs unbundled. The first burst
+// How long a call waits for another process's build before it runs unbundled (the call's own
+// deadline starts once it runs). The first burst
 // of a fresh install (Claude Code runs the hooks of parallel tool calls at once) has one
 // process build while the others wait and then load what it built.
 const BUILD_WAIT_MS = 20_000;
@@ -76,7 +68,7 @@ async function bundleForCall(
   bundleFailed: boolean,
 ): Promise<LoadedBundle | undefined> {
   const { projectDir } = target;
-  const waitUntil = Date.now() + Math.min(BUILD_WAIT_MS, remainingCallTime() / 2);
+  const waitUntil = Date.now() + BUILD_WAIT_MS;
   // The bin could not load the bundle the manifest names: rebuild it once, unless it changed meanwhile.
   let unloadable = bundleFailed ? readManifest(projectDir)?.bundle : undefined;
   for (;;) {
@@ -158,13 +150,13 @@ function loadBundle(
 
 export async function runUnbundled(request: RunRequest): Promise<never> {
   const { createEngine, loadConfig } = await import('@hookwise/core/host');
-  return runHookProcess(request, async (projectDir) => {
+  return runHookProcess(request, async (projectDir, scope) => {
     const loaded = await loadConfig(projectDir);
     if (!loaded.file) return undefined;
     // Hooks are stopped at their deadline as in the bundle; a config module that loops at import
     // is not (an ESM import cannot be run under vm's timeout): this path runs only when no bundle
     // can be built.
-    return createEngine({ config: loaded.config, projectDir, host: 'claude-code', runSync: runHookWithinDeadline });
+    return createEngine({ config: loaded.config, projectDir, host: 'claude-code', runSync: scope.runSync });
   });
 }
 

@@ -1,6 +1,7 @@
 import { ConfigError } from '@hookwise/core';
 import { configFromBundle, createEngine, type BundledConfig, type CheckedJsonConfig, type Engine } from '@hookwise/core/host';
-import { CallDeadlineError, runHookProcess, runHookWithinDeadline, runWithinDeadline, type RunRequest } from './hook-call.js';
+import { SyncGuard } from '@hookwise/core/command-hook';
+import { CallDeadlineError, runHookProcess, type RunRequest } from './hook-call.js';
 
 /**
  * The run-time of the per-project bundle. The generated entry (see bundle.ts) bundles this
@@ -36,7 +37,7 @@ const HOST = 'claude-code';
  * becomes a ConfigError naming the module; a module still running at the deadline is named in
  * the CallDeadlineError that ends the call.
  */
-export function loadBundledModules(lazy: LazyBundledConfig, timeoutMs = Number.POSITIVE_INFINITY): BundledConfig {
+export function loadBundledModules(lazy: LazyBundledConfig, timeoutMs = Number.POSITIVE_INFINITY, guard = new SyncGuard()): BundledConfig {
   let current = lazy.file;
   const load = (label: string, loader: () => unknown): unknown => {
     current = label;
@@ -50,7 +51,7 @@ export function loadBundledModules(lazy: LazyBundledConfig, timeoutMs = Number.P
   };
   const each = (loaders: Record<string, () => unknown>) =>
     Object.fromEntries(Object.entries(loaders).map(([name, loader]) => [name, load(name, loader)]));
-  return runWithinDeadline(
+  return guard.runWithin(
     (): BundledConfig =>
       lazy.kind === 'module'
         ? { kind: 'module', file: lazy.file, module: load(lazy.file, lazy.load) }
@@ -67,8 +68,13 @@ export function loadBundledModules(lazy: LazyBundledConfig, timeoutMs = Number.P
 }
 
 export function runBundled(request: RunRequest, lazy: LazyBundledConfig): Promise<never> {
-  return runHookProcess(request, async (projectDir) =>
-    createEngine({ config: await configFromBundle(loadBundledModules(lazy)), projectDir, host: HOST, runSync: runHookWithinDeadline }),
+  return runHookProcess(request, async (projectDir, scope) =>
+    createEngine({
+      config: await configFromBundle(loadBundledModules(lazy, Number.POSITIVE_INFINITY, scope.guard)),
+      projectDir,
+      host: HOST,
+      runSync: scope.runSync,
+    }),
   );
 }
 

@@ -3,7 +3,6 @@ import Module from 'node:module';
 import path from 'node:path';
 import type { HookwiseConfig } from '@hookwise/core';
 import type { BundledConfig } from '@hookwise/core/host';
-import { remainingCallTime } from './hook-call.js';
 import type { LazyBundledConfig } from './bundle-runtime.js';
 
 // A plugin package stuck in a loop at import is stopped here and nothing is carried; the call
@@ -57,7 +56,7 @@ export async function checkJsonConfig(configFile: string, bundle: { code: string
     if (lazy.kind !== 'json') return undefined;
     // Hook files play no part in plugin options: an empty list of hook sets stands in for each.
     const hookLoaders = Object.fromEntries(Object.keys(lazy.hookModules).map((specifier) => [specifier, () => ({ default: [] })]));
-    const bundled = loaded.loadBundledModules({ ...lazy, hookModules: hookLoaders }, Math.min(remainingCallTime(), CHECK_TIMEOUT_MS));
+    const bundled = loaded.loadBundledModules({ ...lazy, hookModules: hookLoaders }, CHECK_TIMEOUT_MS);
     const config = await loaded.configFromBundle(bundled);
     const instances = config.plugins ?? [];
     if (instances.length !== names.length || readFileSync(configFile, 'utf8') !== text) return undefined;

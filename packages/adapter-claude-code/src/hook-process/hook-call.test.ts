@@ -1,18 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineHook } from '@hookwise/core';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, loadConfig, silentLogger, type Engine } from '@hookwise/core/host';
+import { ConfigError, defineHook } from '@hookwise/core';
+import { SyncGuard } from '@hookwise/core/command-hook';
+import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  loadFactor,
-  MAX_INPUT_BYTES,
-  resolveProjectDir,
-  runHook,
-  runHookWithinDeadline,
-  runWithinDeadline,
-  type RunRequest,
-} from './hook-call.js';
+import { callScope, MAX_INPUT_BYTES, resolveProjectDir, runHook, type RunRequest } from './hook-call.js';
 
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
@@ -101,19 +94,32 @@ describe('runHook', () => {
     expect(log).toEqual([expect.objectContaining({ type: 'cli:error', event: 'Stop', sessionId: 's1' })]);
   });
 
-  it("calls a broken config the user's config error, with its line and column", async () => {
+  it("a broken config is reported as the user's config error, naming the file, not as an internal error", async () => {
     const directory = project();
-    writeFileSync(path.join(directory, 'hookwise.config.json'), '{"plugins": {,}}');
+    const file = path.join(directory, 'hookwise.config.json');
     const result = await runHook(request('Stop', { session_id: 's1', hook_event_name: 'Stop' }, directory), async () => {
-      await loadConfig(directory);
-      return undefined;
+      throw new ConfigError('invalid JSON: Unexpected token } at line 3, column 1', { file });
     });
-    expect(result.exitCode).toBe(0);
     expect(result.stderr).toEqual([
-      expect.stringMatching(
-        /^hookwise run Stop: error in your hookwise config, nothing done: .*hookwise\.config\.json: is not valid JSON at line 1, column 14: /,
-      ),
+      `hookwise run Stop: error in your hookwise config, no hook ran (fix the file; the agent goes on): ${file}: invalid JSON: Unexpected token } at line 3, column 1`,
     ]);
+    expect(result.stderr[0]).not.toMatch(/internal error/);
+    const log = readFileSync(path.join(directory, '.hookwise', 'logs', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(log).toEqual([expect.objectContaining({ type: 'cli:error', event: 'Stop' })]);
+    expect(log[0]).not.toHaveProperty('stack');
+  });
+
+  it("a config error without a file names the project's config file", async () => {
+    const directory = project();
+    const result = await runHook(request('Stop', { session_id: 's1', hook_event_name: 'Stop' }, directory), async () => {
+      throw new ConfigError('plugins: expected an object');
+    });
+    expect(result.stderr[0]).toContain(
+      `error in your hookwise config, no hook ran (fix the file; the agent goes on): ${path.join(directory, 'hookwise.config.json')}: plugins: expected an object`,
+    );
   });
 
   it('writes no log in a folder that does not use hookwise', async () => {
@@ -177,51 +183,25 @@ describe('resolveProjectDir', () => {
   });
 });
 
-describe('runWithinDeadline', () => {
-  it('returns what the call returns, and rethrows what it throws', () => {
-    expect(
-      runWithinDeadline(
-        () => 42,
-        1_000,
-        () => new Error('timeout'),
-      ),
-    ).toBe(42);
-    expect(
-      runWithinDeadline(
-        () => 'no deadline',
-        Number.POSITIVE_INFINITY,
-        () => new Error('timeout'),
-      ),
-    ).toBe('no deadline');
-    expect(() =>
-      runWithinDeadline(
-        () => {
-          throw new Error('own failure');
-        },
-        1_000,
-        () => new Error('timeout'),
-      ),
-    ).toThrow('own failure');
-  });
-
-  it('stops a synchronous loop at the deadline and throws the given error', () => {
+describe("the call scope's guard", () => {
+  it('stops a synchronous loop at the deadline and throws the given error; the thread runs JavaScript again afterwards', () => {
+    const guard = new SyncGuard();
     let spins = 0;
     expect(() =>
-      runWithinDeadline(
+      guard.runWithin(
         () => {
           for (;;) spins++;
         },
         50,
         (ms) => new Error(`stopped after ${ms} ms`),
-        1,
       ),
     ).toThrow('stopped after 50 ms');
     expect(spins).toBeGreaterThan(0);
-    // The thread runs JavaScript again afterwards, and a nested run restores the outer one.
+    // A nested run restores the outer one.
     expect(
-      runWithinDeadline(
+      guard.runWithin(
         () =>
-          runWithinDeadline(
+          guard.runWithin(
             () => 'inner',
             1_000,
             () => new Error('x'),
@@ -230,29 +210,6 @@ describe('runWithinDeadline', () => {
         () => new Error('y'),
       ),
     ).toBe('inner outer');
-  });
-
-  it('gives a starved machine its load in slack: the limit is the deadline times the load per core', () => {
-    expect(loadFactor(0.3, 2)).toBe(1);
-    expect(loadFactor(300, 2)).toBe(150);
-    // A synchronous part that takes four times its deadline (its machine busy) is not stopped at load 100 per core…
-    const busyFor = (ms: number) => () => {
-      const start = Date.now();
-      while (Date.now() - start < ms);
-      return 'done';
-    };
-    expect(runWithinDeadline(busyFor(200), 50, () => new Error('stopped'), 100)).toBe('done');
-    // …while a real loop still is, at the deadline times the load.
-    expect(() =>
-      runWithinDeadline(
-        () => {
-          for (;;);
-        },
-        20,
-        (ms) => new Error(`stopped at ${ms}`),
-        2,
-      ),
-    ).toThrow('stopped at 40');
   });
 
   it("as the engine's runSync, a hook stuck in a synchronous loop is a timeout and the next hook runs", async () => {
@@ -276,7 +233,7 @@ describe('runWithinDeadline', () => {
       stateStore: createMemoryStateStore(),
       eventLog: createMemoryEventLog(),
       logger: silentLogger,
-      runSync: runHookWithinDeadline,
+      runSync: callScope().runSync,
     });
     const merged = await engine.emit('tool:after', { sessionId: 's', toolName: 'Bash', input: {}, output: 'x', ok: true });
     expect(merged.context).toBe('after ran');
@@ -284,7 +241,7 @@ describe('runWithinDeadline', () => {
       expect.objectContaining({
         hookName: 'stuck',
         kind: 'timeout',
-        message: expect.stringMatching(/ran synchronously for \d+ ms without returning and was stopped/),
+        message: expect.stringMatching(/ran synchronously for \d+ ms of CPU.* without returning and was stopped \(a synchronous loop\?\)/),
       }),
     ]);
   });

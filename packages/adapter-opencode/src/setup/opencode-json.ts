@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { installedPackageFolder, readJsonObject, relativeEntry, type JsonObjectRead } from '@hookwise/core/host';
 
 /**
  * `hookwise init` and `hookwise doctor` for OpenCode (see ./index.ts): the plugin entry in the
@@ -12,27 +13,11 @@ export const OPENCODE_PACKAGE = '@hookwise/adapter-opencode';
 
 export type PluginEntry = string | [string, Record<string, unknown>];
 
-/**
- * The folder of the installed `@hookwise/adapter-opencode` as the project resolves it (the
- * nearest `node_modules` from the project upwards), without following links: a pnpm or
- * workspace link stays `node_modules/@hookwise/adapter-opencode`, a path that survives upgrades.
- */
-export function installedOpenCodePlugin(projectDir: string): string | undefined {
-  let dir = path.resolve(projectDir);
-  for (;;) {
-    const folder = path.join(dir, 'node_modules', ...OPENCODE_PACKAGE.split('/'));
-    if (existsSync(path.join(folder, 'package.json'))) return folder;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
+/** The folder of the installed `@hookwise/adapter-opencode` as the project resolves it (links kept). */
+export const installedOpenCodePlugin = (projectDir: string): string | undefined => installedPackageFolder(projectDir, OPENCODE_PACKAGE);
 
 /** The spec OpenCode loads: `./node_modules/@hookwise/adapter-opencode`, relative to the config file. */
-export function pluginSpec(configFile: string, pluginFolder: string): string {
-  const relative = path.relative(path.dirname(configFile), pluginFolder).split(path.sep).join('/');
-  return relative.startsWith('../') ? relative : `./${relative}`;
-}
+export const pluginSpec = relativeEntry;
 
 const specOf = (entry: PluginEntry): string => (Array.isArray(entry) ? entry[0] : entry);
 
@@ -42,9 +27,7 @@ export function isHookwiseEntry(entry: unknown): boolean {
   return typeof spec === 'string' && /(^|[/@])@?hookwise\/adapter-opencode(\/|@|$)|(^|\/)adapter-opencode\/?$/.test(spec);
 }
 
-export type OpenCodeConfigRead =
-  | { ok: true; file: string; value: Record<string, unknown>; text: string | undefined }
-  | { ok: false; file: string; message: string };
+export type OpenCodeConfigRead = JsonObjectRead;
 
 /** `opencode.json` of the project (or `opencode.jsonc`, which init will not rewrite: comments would be lost). */
 export function readOpenCodeConfig(projectDir: string): OpenCodeConfigRead {
@@ -52,16 +35,7 @@ export function readOpenCodeConfig(projectDir: string): OpenCodeConfigRead {
   const jsonc = path.join(projectDir, 'opencode.jsonc');
   if (!existsSync(json) && existsSync(jsonc))
     return { ok: false, file: jsonc, message: `${jsonc} has comments hookwise would lose; add the plugin entry to it by hand` };
-  if (!existsSync(json)) return { ok: true, file: json, value: {}, text: undefined };
-  const text = readFileSync(json, 'utf8');
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      return { ok: false, file: json, message: `${json} is not a JSON object` };
-    return { ok: true, file: json, value: value as Record<string, unknown>, text };
-  } catch (error) {
-    return { ok: false, file: json, message: `${json} is not valid JSON: ${(error as Error).message}` };
-  }
+  return readJsonObject(json);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { installedPackageFolder, readJsonObject, relativeEntry, type JsonObjectRead } from '@hookwise/core/host';
 
 /**
  * `hookwise init` and `hookwise doctor` for pi (see ./index.ts): the entry in the project's
@@ -10,51 +11,21 @@ import path from 'node:path';
 export const PI_PACKAGE = '@hookwise/adapter-pi';
 export const SETTINGS_FILE = path.join('.pi', 'settings.json');
 
-/**
- * The folder of the installed `@hookwise/adapter-pi` as the project resolves it (the nearest
- * `node_modules` from the project upwards), without following links: a pnpm link stays
- * `node_modules/@hookwise/adapter-pi`, a path that survives upgrades.
- */
-export function installedPiExtension(projectDir: string): string | undefined {
-  let dir = path.resolve(projectDir);
-  for (;;) {
-    const folder = path.join(dir, 'node_modules', ...PI_PACKAGE.split('/'));
-    if (existsSync(path.join(folder, 'package.json'))) return folder;
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
+/** The folder of the installed `@hookwise/adapter-pi` as the project resolves it (links kept). */
+export const installedPiExtension = (projectDir: string): string | undefined => installedPackageFolder(projectDir, PI_PACKAGE);
 
 /** The entry pi loads: `../node_modules/@hookwise/adapter-pi`, relative to `.pi/settings.json`. */
-export function extensionSpec(settingsFile: string, folder: string): string {
-  const relative = path.relative(path.dirname(settingsFile), folder).split(path.sep).join('/');
-  return relative.startsWith('../') ? relative : `./${relative}`;
-}
+export const extensionSpec = relativeEntry;
 
 /** Whether an `extensions` entry is hookwise's (by path or by name). */
 export function isHookwiseEntry(entry: unknown): boolean {
   return typeof entry === 'string' && /(^|[/:@])@?hookwise\/adapter-pi(\/|@|$)|(^|\/)adapter-pi\/?$/.test(entry);
 }
 
-export type PiSettingsRead =
-  | { ok: true; file: string; value: Record<string, unknown>; text: string | undefined }
-  | { ok: false; file: string; message: string };
+export type PiSettingsRead = JsonObjectRead;
 
 /** The project's `.pi/settings.json` (absent is fine: init writes it). */
-export function readPiSettings(projectDir: string): PiSettingsRead {
-  const file = path.join(projectDir, SETTINGS_FILE);
-  if (!existsSync(file)) return { ok: true, file, value: {}, text: undefined };
-  const text = readFileSync(file, 'utf8');
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      return { ok: false, file, message: `${file} is not a JSON object` };
-    return { ok: true, file, value: value as Record<string, unknown>, text };
-  } catch (error) {
-    return { ok: false, file, message: `${file} is not valid JSON: ${(error as Error).message}` };
-  }
-}
+export const readPiSettings = (projectDir: string): PiSettingsRead => readJsonObject(path.join(projectDir, SETTINGS_FILE));
 
 /**
  * The settings with hookwise's extension entry: added when missing, corrected when it points

@@ -1,45 +1,31 @@
 import type { HookwiseConfig } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore } from '@hookwise/core/host';
-import { registerHookwise } from './binding.js';
-import type { PiContext, PiCustomMessage, PiHandler, PiMessage } from './pi-types.js';
+import { registerHookwise } from '../binding.js';
+import type { PiContext, PiCustomMessage, PiHandler, PiMessage } from '../pi-types.js';
 
 /**
  * A fake pi for unit tests: records handlers by event, a context with a session id and a usage
  * figure, and what hookwise showed or sent. What reaches a user is judged by the end-to-end
  * suite against the real pi; these pin the rules.
  */
-export function fakePi(
-  config: HookwiseConfig | undefined,
-  options: { loadError?: Error; usage?: { tokens: number | null; contextWindow: number }; hasUI?: boolean } = {},
-) {
+export function fakePi(config: HookwiseConfig | undefined, options: { loadError?: Error; usage?: { tokens: number | null; contextWindow: number }; hasUI?: boolean } = {}) {
   const handlers = new Map<string, PiHandler[]>();
   const notified: string[] = [];
   const lines: string[] = [];
   const sent: Array<{ message: PiCustomMessage; deliverAs?: string }> = [];
   const eventLog = createMemoryEventLog();
-  const usage: { tokens: number | null; contextWindow: number } = {
-    tokens: options.usage?.tokens ?? 1_000,
-    contextWindow: options.usage?.contextWindow ?? 200_000,
-  };
+  const usage: { tokens: number | null; contextWindow: number } = { tokens: options.usage?.tokens ?? 1_000, contextWindow: options.usage?.contextWindow ?? 200_000 };
   const context: PiContext = {
     cwd: '/project',
     hasUI: options.hasUI ?? true,
     ui: { notify: (message) => void notified.push(message) },
-    sessionManager: {
-      getSessionId: () => 'ses-1',
-      getSessionFile: () => '/agent/sessions/ses-1.jsonl',
-      buildSessionProjection: () => ({ messages: [{ role: 'user', content: 'hello' }] }),
-    },
+    sessionManager: { getSessionId: () => 'ses-1', getSessionFile: () => '/agent/sessions/ses-1.jsonl', buildSessionProjection: () => ({ messages: [{ role: 'user', content: 'hello' }] }) },
     model: { id: 'm' },
     getContextUsage: () => ({ ...usage, percent: usage.tokens === null ? null : (usage.tokens / usage.contextWindow) * 100 }),
     getSystemPrompt: () => 'You are pi.',
   };
   registerHookwise(
-    {
-      on: (event, handler) => void handlers.set(event, [...(handlers.get(event) ?? []), handler]),
-      sendMessage: (message, sendOptions) =>
-        void sent.push({ message, ...(sendOptions?.deliverAs ? { deliverAs: sendOptions.deliverAs } : {}) }),
-    },
+    { on: (event, handler) => void handlers.set(event, [...(handlers.get(event) ?? []), handler]), sendMessage: (message, sendOptions) => void sent.push({ message, ...(sendOptions?.deliverAs ? { deliverAs: sendOptions.deliverAs } : {}) }) },
     {},
     {
       loadConfig: async () => {
@@ -60,17 +46,5 @@ export function fakePi(
 }
 
 export const user = (text: string): PiMessage => ({ role: 'user', content: text, timestamp: 1 });
-export const toolCall = (id: string, path: string): PiMessage => ({
-  role: 'assistant',
-  content: [{ type: 'toolCall', id, name: 'read', arguments: { path } }],
-  stopReason: 'toolUse',
-  usage: { input: 1 },
-});
-export const toolResult = (id: string, text: string): PiMessage => ({
-  role: 'toolResult',
-  toolCallId: id,
-  toolName: 'read',
-  content: [{ type: 'text', text }],
-  isError: false,
-  timestamp: 1,
-});
+export const toolCall = (id: string, path: string): PiMessage => ({ role: 'assistant', content: [{ type: 'toolCall', id, name: 'read', arguments: { path } }], stopReason: 'toolUse', usage: { input: 1 } });
+export const toolResult = (id: string, text: string): PiMessage => ({ role: 'toolResult', toolCallId: id, toolName: 'read', content: [{ type: 'text', text }], isError: false, timestamp: 1 });

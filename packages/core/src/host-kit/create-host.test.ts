@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import type { HookwiseConfig } from '../config.js';
+import { createEngine } from '../engine.js';
+import { defineHook } from '../hooks.js';
+import { createMemoryEventLog } from '../state/event-log.js';
+import { createMemoryStateStore } from '../state/file-state-store.js';
+import { createHost, type HostErrorReport, type HostNotice } from './create-host.js';
+
+/** A host over an in-memory engine built from `config` (a shared state store stands for the disk). */
+function hostFor(
+  config: HookwiseConfig | undefined,
+  options: { stateStore?: ReturnType<typeof createMemoryStateStore>; loadError?: Error; hookTimeoutMs?: number } = {},
+) {
+  const eventLog = createMemoryEventLog();
+  const stateStore = options.stateStore ?? createMemoryStateStore();
+  const notices: HostNotice[] = [];
+  const errors: HostErrorReport[] = [];
+  const lines: string[] = [];
+  const host = createHost<{ turns: number }>({
+    host: 'test-host',
+    projectDir: '/project',
+    log: (entry) => void lines.push(`${entry.level}: ${entry.text}`),
+    notify: (notice) => void notices.push(notice),
+    onError: (report) => void errors.push(report),
+    ...(options.hookTimeoutMs ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
+    loadConfig: async () => {
+      if (options.loadError) throw options.loadError;
+      return config ? { config, file: '/project/hookwise.config.json' } : { config: {}, file: undefined };
+    },
+    createEngine: (engineOptions) => createEngine({ ...engineOptions, stateStore, eventLog }),
+    session: () => ({ turns: 0 }),
+  });
+  return { host, eventLog, stateStore, notices, errors, lines };
+}
+
+const hooks = (on: Parameters<typeof defineHook>[0]['on']): HookwiseConfig => ({ hooks: [defineHook({ name: 'h', on })] });
+
+describe('createHost', () => {
+  it('without a config, hookwise is off: emits give undefined and nothing is reported', async () => {
+    const { host, errors, lines } = hostFor(undefined);
+    expect(await host.session('s1').emit('tool:after', () => ({ toolName: 'Read', input: {}, output: 'x', ok: true }))).toBeUndefined();
+    expect(errors).toEqual([]);
+    expect(lines).toEqual([]); // "no config" is an info line; the level is warn until a config says otherwise
+  });
+
+  it("loads the config once and gives payloads the session's common fields", async () => {
+    const seen: unknown[] = [];
+    const { host } = hostFor(hooks({ 'tool:after': (payload) => void seen.push(payload) }));
+    const session = host.session('s1');
+    session.fields.model = 'm';
+    session.usage = () => ({ contextTokens: 1_200 });
+    await session.emit('tool:after', () => ({ toolName: 'Read', input: {}, output: 'x', ok: true }));
+    await session.emit('tool:after', () => ({ toolName: 'Read', input: {}, output: 'y', ok: true }));
+    expect(await host.engine()).toBe(await host.engine());
+    expect(seen[0]).toMatchObject({ sessionId: 's1', cwd: '/project', model: 'm', contextTokens: 1_200, toolName: 'Read' });
+  });
+
+  it('starts a session once, whatever the source of later calls', async () => {
+    const { host } = hostFor(hooks({ 'session:start': (payload) => ({ context: `started ${payload.source}` }) }));
+    expect(await host.session('s1').start('resume')).toBe('started resume');
+    expect(await host.session('s1').start('startup')).toBeUndefined();
+    expect(host.session('s1').data).toEqual({ turns: 0 });
+  });
+
+  it('fails open: a failing point is logged, recorded as hook:error and reported; the host gets undefined', async () => {
+    const { host, eventLog, errors, lines } = hostFor(hooks({ 'tool:after': () => undefined }));
+    const outcome = await host.session('s1').emit('tool:after', () => {
+      throw new Error('payload bug');
+    });
+    expect(outcome).toBeUndefined();
+    expect(lines).toEqual([expect.stringMatching(/^error: tool:after failed: payload bug/)]);
+    expect(errors).toEqual([
+      expect.objectContaining({ kind: 'error', message: 'tool:after failed: payload bug', sessionId: 's1', point: 'tool:after' }),
+    ]);
+    expect((await eventLog.readAll()).filter((record) => record.type === 'hook:error')).toEqual([
+      expect.objectContaining({ host: 'test-host', sessionId: 's1', point: 'tool:after', pluginName: 'hookwise' }),
+    ]);
+  });
+
+  it('reports a config that does not load as kind config, once', async () => {
+    const { host, errors } = hostFor(undefined, { loadError: new Error('bad JSON') });
+    await host.session('s1').emit('agent:stop');
+    await host.session('s1').emit('agent:stop');
+    expect(errors.map((error) => [error.kind, error.message])).toEqual([['config', expect.stringContaining('bad JSON')]]);
+  });
+
+  it('bounds a point by one deadline and gives what finished; the late hook is reported', async () => {
+    const config: HookwiseConfig = {
+      hooks: [
+        defineHook({ name: 'quick', on: { 'tool:after': () => ({ context: 'quick' }) } }),
+        defineHook({ name: 'stuck', on: { 'tool:after': () => new Promise(() => undefined) } }),
+      ],
+    };
+    const { host, errors } = hostFor(config, { hookTimeoutMs: 30 });
+    const outcome = await host.session('s1').emit('tool:after', () => ({ toolName: 'Read', input: {}, output: 'x', ok: true }));
+    expect(outcome?.context).toBe('quick');
+    expect(errors).toEqual([expect.objectContaining({ kind: 'timeout', hookName: 'stuck', point: 'tool:after' })]);
+  });
+
+  it('hands notices to notify and the event log', async () => {
+    const { host, notices, eventLog } = hostFor(hooks({ 'agent:stop': () => ({ notice: 'consider compacting' }) }));
+    await host.session('s1').emit('agent:stop');
+    expect(notices).toEqual([
+      expect.objectContaining({ text: 'consider compacting', hostText: 'consider compacting', sessionId: 's1', point: 'agent:stop' }),
+    ]);
+    expect((await eventLog.readAll()).filter((record) => record.type === 'notice')).toEqual([
+      expect.objectContaining({ sessionId: 's1', text: 'consider compacting' }),
+    ]);
+  });
+
+  it('keeps what a compaction handed back for a later process of the same session', async () => {
+    const stateStore = createMemoryStateStore();
+    const first = hostFor(hooks({}), { stateStore }).host;
+    await first.session('s1').keep({ afterCompaction: 'the rules', summaryAddition: 'kept' });
+    const later = hostFor(hooks({}), { stateStore }).host;
+    expect(await later.session('s1').restore()).toEqual({ afterCompaction: 'the rules', summaryAddition: 'kept' });
+    await later.session('s1').keep({ summaryAddition: undefined });
+    expect(await hostFor(hooks({}), { stateStore }).host.session('s1').restore()).toEqual({ afterCompaction: 'the rules' });
+  });
+
+  it('warns once, in one place, when the post-compaction context cannot be kept', async () => {
+    const stateStore = createMemoryStateStore();
+    stateStore.update = () => Promise.reject(new Error('disk full'));
+    const { host, lines } = hostFor(hooks({}), { stateStore });
+    await host.session('s1').keep({ afterCompaction: 'the rules' });
+    expect(await host.session('s1').restore()).toEqual({ afterCompaction: 'the rules' });
+    expect(lines).toEqual(['warn: could not keep the post-compaction context for later processes: disk full']);
+  });
+});

@@ -1,0 +1,112 @@
+// One session's bookkeeping in the in-process host kit: started once, the fields every payload
+// carries, contexts waiting for the next model request, and what hooks handed back at a
+// compaction, kept in the state store so a later process of the same session has it too.
+import { definedFields, errorMessage } from '../host-kit.js';
+import type { MergedOutcome } from '../outcome.js';
+import type { PointInput, PointName } from '../points.js';
+import type { EmitCallOptions, Host } from './create-host.js';
+
+/** What every payload of a session carries, as far as the host knows it. */
+export interface CommonFields {
+  cwd?: string | undefined;
+  model?: string | undefined;
+  contextTokens?: number | undefined;
+  contextWindow?: number | undefined;
+  transcriptPath?: string | undefined;
+}
+
+export class HostSession<S extends object = object> {
+  /** What the host knows of the session (its model, its context usage). */
+  readonly fields: CommonFields = {};
+  /** Read at each emit, for a host that asks its own API (pi's `getContextUsage()`); wins over `fields`. */
+  usage: (() => CommonFields) | undefined;
+  /** Contexts from points that cannot add to a request themselves, for the next model request only. */
+  readonly nextRequest: string[] = [];
+  private started = false;
+  private kept: Record<string, string> = {};
+  private restored: Promise<Record<string, string>> | undefined;
+
+  constructor(
+    private readonly host: Host<S>,
+    readonly id: string,
+    /** The adapter's own fields. */
+    readonly data: S,
+    private readonly namespace: string,
+  ) {}
+
+  /** The fields every payload of this session carries. */
+  common(): { sessionId: string } & CommonFields {
+    return definedFields({ sessionId: this.id, cwd: this.host.projectDir, ...this.fields, ...this.usage?.() });
+  }
+
+  /** Emits `point` with the session's common fields; see {@link Host.emit}. */
+  emit<P extends PointName>(
+    point: P,
+    fields: () => Partial<PointInput<P>> = () => ({}),
+    call?: EmitCallOptions,
+  ): Promise<MergedOutcome<P> | undefined> {
+    return this.host.emit(this, point, fields, call);
+  }
+
+  /**
+   * `session:start` on the first call for this session (`startup` for a new one, `resume` for one
+   * the host met mid-way); its context, if any. Later calls give undefined.
+   */
+  async start(source: PointInput<'session:start'>['source']): Promise<string | undefined> {
+    if (this.started) return undefined;
+    this.started = true;
+    const outcome = await this.emit('session:start', () => ({ source }));
+    return outcome?.context;
+  }
+
+  /** Runs a piece of the host's handling for this session fail-open; see {@link Host.guard}. */
+  guard<T>(what: string, body: () => Promise<T>): Promise<T | undefined> {
+    return this.host.guard(what, this.id, body);
+  }
+
+  /** The contexts waiting for the next request, taken (a second call gives none). */
+  takeNextRequest(): string[] {
+    return this.nextRequest.splice(0);
+  }
+
+  /**
+   * What hooks handed back at the last compaction (`afterCompaction`, and any field a host keeps
+   * with it), from memory or, in a new process, from the state store. Read from the store once.
+   */
+  restore(): Promise<Record<string, string>> {
+    this.restored ??= (async () => {
+      const engine = await this.host.engine();
+      if (engine && this.host.persists(this.id)) {
+        const stored = await engine.services.stateStore.read<Record<string, unknown>>(this.id, this.namespace).catch(() => undefined);
+        for (const [key, value] of Object.entries(stored ?? {}))
+          if (typeof value === 'string' && !(key in this.kept)) this.kept[key] = value;
+      }
+      return this.kept;
+    })();
+    return this.restored;
+  }
+
+  /**
+   * Keeps what hooks handed back at a compaction: in memory for this process and in the state
+   * store for later ones (a field given undefined is dropped). Never throws.
+   */
+  async keep(fields: Record<string, string | undefined>): Promise<void> {
+    const next: Record<string, string> = { ...this.kept };
+    for (const [key, value] of Object.entries(fields)) {
+      if (value === undefined) delete next[key];
+      else next[key] = value;
+    }
+    this.kept = next;
+    this.restored = Promise.resolve(next);
+    const engine = await this.host.engine();
+    if (!engine || !this.host.persists(this.id)) return;
+    await engine.services.stateStore
+      .update(this.id, this.namespace, (stored: Record<string, unknown> | undefined) => {
+        const merged: Record<string, unknown> = { ...(stored ?? {}), ...fields };
+        return definedFields(merged);
+      })
+      .catch((error: unknown) =>
+        this.host.logger.warn(`could not keep the post-compaction context for later processes: ${errorMessage(error)}`),
+      );
+  }
+}
