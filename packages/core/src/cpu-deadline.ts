@@ -59,7 +59,7 @@ export const threadClock: ThreadClock = {
     if (sched) return sched;
     const usage = process.cpuUsage();
     const cpuMs = (usage.user + usage.system) / 1000;
-    return { cpuMs, waitMs: Math.max(0, performance.now() - cpuMs) };
+    return { cpuMs, waitMs: Math.max(0, process.uptime() * 1000 - cpuMs) };
   },
 };
 
@@ -124,7 +124,8 @@ export class SyncGuard {
    */
   runWithinCpu<T>(call: () => T, cpuMs: number, onStop: (usage: SyncUsage) => Error): T {
     const before = this.clock.read();
-    const startedAt = performance.now();
+    // Date.now, not performance.now: the global `performance` loads perf_hooks on a hook's start path.
+    const startedAt = Date.now();
     const limitMs = cpuMs * this.slowdown();
     let limit = 0;
     try {
@@ -135,7 +136,7 @@ export class SyncGuard {
     } catch (error) {
       if (limit === 0) throw error;
       const after = this.clock.read();
-      throw onStop({ cpuMs: Math.round(after.cpuMs - before.cpuMs), wallMs: Math.round(performance.now() - startedAt), limitMs: limit });
+      throw onStop({ cpuMs: Math.round(after.cpuMs - before.cpuMs), wallMs: Date.now() - startedAt, limitMs: limit });
     }
   }
 }
