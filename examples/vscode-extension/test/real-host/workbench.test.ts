@@ -84,9 +84,9 @@ describe('the example extension in a real VS Code 1.100.3 workbench', () => {
       );
     expect(extensionHostLogs(folders)).not.toMatch(new RegExp(`_doActivateExtension ${escape(EXTENSION_ID)}.*onCommand`));
     expect(await statusText()).toBe('hookwise');
-    const log = await waitForLog(/hookwise loaded/);
+    const log = await waitForLog(/\[workspace\] loaded /);
     expect(log).toContain(
-      `hookwise loaded ${path.join(folders.workspace, 'hookwise.config.json')} (@hookwise/hook-suggest, @hookwise/hook-prune)`,
+      `[workspace] loaded ${path.join(folders.workspace, 'hookwise.config.json')} (@hookwise/hook-suggest, @hookwise/hook-prune)`,
     );
   });
 
