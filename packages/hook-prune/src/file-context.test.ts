@@ -2,7 +2,7 @@ import { readTranscript } from '@hookwise/core/claude-code';
 import type { Message } from '@hookwise/core/messages';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileContextEntries, filesOfCall, SHELL_VIEW_MAX_CHARS, writesFile } from './file-context.js';
+import { fileContextEntries, filesOfCall, SHELL_VIEW_MAX_CHARS, SHORT_VIEW_MAX_CHARS, writesFile } from './file-context.js';
 import { isShellTool } from './shell-reads.js';
 import { FileIdentity } from './file-identity.js';
 import { buildIndex, extendedIndex, F_PROMPT, F_SUMMARY, type HistoryIndex } from './history-index.js';
@@ -24,7 +24,8 @@ const textOf = (output: unknown): string =>
 /**
  * The file context written out plainly, as its spec: from the latest compaction summary on, the
  * files of the newest `keepFileContext` results and (with `keepEditedFiles`) every file an
- * edit-like call wrote, then every entry whose call reads or writes one of them.
+ * edit-like call wrote, then every entry whose call reads or writes one of them, and (with
+ * `keepFileContext`) every read or view of a file in a short output.
  */
 function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
@@ -46,12 +47,19 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
     results++;
     for (const file of keys[at]!) inUse.add(file);
   }
-  if (inUse.size === 0) return undefined;
+  const keepShort = keepFileContext > 0;
+  if (inUse.size === 0 && !keepShort) return undefined;
   const kept = new Set<number>();
+  const short = (at: number) =>
+    keepShort &&
+    keys[at]!.length > 0 &&
+    !writesFile(entries[at]!.toolName ?? '') &&
+    textOf(entries[at]!.part?.output).length <= SHORT_VIEW_MAX_CHARS;
   // A long shell output marks its files in use without being kept with them.
   const longShell = (at: number) =>
     isShellTool(entries[at]!.toolName ?? '') && textOf(entries[at]!.part?.output).length > SHELL_VIEW_MAX_CHARS;
-  for (let at = from; at < entries.length; at++) if (keys[at]!.some((file) => inUse.has(file)) && !longShell(at)) kept.add(at);
+  for (let at = from; at < entries.length; at++)
+    if ((keys[at]!.some((file) => inUse.has(file)) || short(at)) && !longShell(at)) kept.add(at);
   return kept;
 }
 

@@ -57,6 +57,14 @@ export function filesOfCall(toolName: string | undefined, input: unknown, identi
  */
 export const SHELL_VIEW_MAX_CHARS = 2_000;
 
+/**
+ * A read or shell view of a file this short is kept until the compaction (with `keepFileContext`,
+ * under pressure too), in use or not: agents read a batch of files, then edit them one by one many calls later, and a
+ * short output costs little to keep; clearing it saved less than the cache break it needed
+ * (bench/README.md: cheaper and fewer lost edits on the sessions the rules were tuned on).
+ */
+export const SHORT_VIEW_MAX_CHARS = 2_000;
+
 function outputChars(output: ToolResultPart['output'] | undefined): number {
   if (output === undefined) return 0;
   if (typeof output === 'string') return output.length;
@@ -98,8 +106,10 @@ export function fileContextEntries(
     const files = entries[at]!.files;
     if (files) for (const file of files) if (written?.has(file) !== true) (recent ??= new Set()).add(file);
   }
-  if (written === undefined && recent === undefined) return undefined;
-  return new FilesInUse(entries, touches.from, written, recent);
+  // Short reads and views are kept with the file context on, under pressure too: clearing them frees little.
+  const keepShort = keepFileContext > 0;
+  if (written === undefined && recent === undefined && !keepShort) return undefined;
+  return new FilesInUse(entries, touches.from, written, recent, keepShort);
 }
 
 /** An entry is kept when it follows the latest summary and its call reads or writes a file in use. */
@@ -110,12 +120,15 @@ class FilesInUse implements FileContext {
     private readonly from: number,
     private readonly written: ReadonlySet<string> | undefined,
     private readonly recent: ReadonlySet<string> | undefined,
+    /** Short reads and views kept too (`SHORT_VIEW_MAX_CHARS`). */
+    private readonly keepShort: boolean,
   ) {}
 
   has(at: number): boolean {
     if (at < this.from) return false;
     const entry = this.entries[at];
     if (entry?.files == null || !entry.keptWithFile) return false;
+    if (this.keepShort && entry.shortView) return true;
     for (const file of entry.files) if (this.written?.has(file) === true || this.recent?.has(file) === true) return true;
     return false;
   }
@@ -140,7 +153,11 @@ function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined
     const files = (entry.files = filesOfCall(entry.toolName, entry.call?.part.input, touches.identity));
     if (files === null) continue;
     if (writesFile(entry.toolName!)) for (const file of files) touches.written.add(file);
-    else if (isShellTool(entry.toolName!)) entry.keptWithFile = outputChars(entry.part?.output) <= SHELL_VIEW_MAX_CHARS;
+    else {
+      const chars = outputChars(entry.part?.output);
+      if (isShellTool(entry.toolName!)) entry.keptWithFile = chars <= SHELL_VIEW_MAX_CHARS;
+      entry.shortView = chars <= SHORT_VIEW_MAX_CHARS;
+    }
   }
   touches.upTo = entries.length;
   return touches;

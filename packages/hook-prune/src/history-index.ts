@@ -54,6 +54,8 @@ export class Entry {
   files: string[] | null | undefined = undefined;
   /** Whether it is kept while its files are in use (a long shell output only marks them in use). */
   keptWithFile = true;
+  /** Whether it reads or views a file (no write) in a short output: kept until the compaction (`SHORT_VIEW_MAX_CHARS`). */
+  shortView = false;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,
