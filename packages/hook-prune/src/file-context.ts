@@ -58,12 +58,12 @@ export function filesOfCall(toolName: string | undefined, input: unknown, identi
 export const SHELL_VIEW_MAX_CHARS = 2_000;
 
 /**
- * A read or shell view of a file this short is kept until the compaction (with `keepFileContext`,
- * under pressure too), in use or not: agents read a batch of files, then edit them one by one many calls later, and a
- * short output costs little to keep; clearing it saved less than the cache break it needed
- * (bench/README.md: cheaper and fewer lost edits on the sessions the rules were tuned on).
+ * A read of a file this short (a shell view: `SHELL_VIEW_MAX_CHARS`) is kept until the compaction
+ * (with `keepFileContext`, under pressure too), in use or not: agents read a batch of files, then
+ * edit them one by one many calls later, and a short output costs little to keep; clearing it
+ * saved less than the cache break it needed (bench/README.md).
  */
-export const SHORT_VIEW_MAX_CHARS = 2_000;
+export const SHORT_VIEW_MAX_CHARS = 4_000;
 
 function outputChars(output: ToolResultPart['output'] | undefined): number {
   if (output === undefined) return 0;

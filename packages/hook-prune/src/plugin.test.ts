@@ -140,14 +140,14 @@ describe('prune() plugin on llm:before', () => {
     const cleared = (messages: Message[]) =>
       messages.map((message) => message.parts[0]?.type === 'tool-result' && isPrunedOutput(message.parts[0].output));
 
-    it('clears right behind the newest 2 results once the batch frees twice what the cache writes again', async () => {
+    it('clears right behind the newest result once the batch frees twice what the cache writes again', async () => {
       const { request, eventLog } = setup(undefined, { opencode: false });
-      // 8 older results of 10,000 free 80,000; the 2 kept newest (20,000) are what follows the first change.
+      // 9 older results of 10,000 free 90,000; the kept newest (10,000) is what follows the first change.
       const history = [prompt('fix the bug'), ...Array.from({ length: 10 }, () => bash(10_000)).flat()];
       const outcome = await request(history);
-      expect(cleared(outcome.value!).filter(Boolean).length).toBe(8);
-      expect(cleared(outcome.value!).slice(-4).some(Boolean)).toBe(false);
-      expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:applied', prunedCount: 8 }]);
+      expect(cleared(outcome.value!).filter(Boolean).length).toBe(9);
+      expect(cleared(outcome.value!).slice(-2).some(Boolean)).toBe(false);
+      expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:applied', prunedCount: 9 }]);
     });
 
     it('says in each cleared output what it was and how to get it back', async () => {
@@ -159,14 +159,14 @@ describe('prune() plugin on llm:before', () => {
 
     it('waits while a batch would free less than twice what follows it', async () => {
       const { request } = setup(undefined, { opencode: false });
-      // One old result of 10,000 behind 2 newest of 10,000: clearing it would make the cache write 20,000 again.
-      const history = [prompt('fix the bug'), ...Array.from({ length: 3 }, () => bash(10_000)).flat()];
+      // One old result of 10,000 behind the newest of 10,000: clearing it would make the cache write 10,000 again.
+      const history = [prompt('fix the bug'), ...Array.from({ length: 2 }, () => bash(10_000)).flat()];
       expect((await request(history)).value).toBeUndefined();
     });
 
     it('under pressure from 140,000 tokens even in a 1M window, clears what a batch alone would not', async () => {
-      // One old output behind 2 newest: no batch pays for breaking the cache there.
-      const history = [prompt('fix the bug'), ...Array.from({ length: 3 }, () => bash(10_000)).flat()];
+      // One old output behind the newest: no batch pays for breaking the cache there.
+      const history = [prompt('fix the bug'), ...Array.from({ length: 2 }, () => bash(10_000)).flat()];
       const { request } = setup(undefined, { opencode: false });
       expect((await request(history, { contextTokens: 139_000, contextWindow: 1_000_000 })).value).toBeUndefined();
       expect(cleared((await request(history, { contextTokens: 141_000, contextWindow: 1_000_000 })).value!).filter(Boolean).length).toBe(1);
@@ -195,7 +195,7 @@ describe('prune() plugin on llm:before', () => {
       expect(outcome.value![2]!.parts[0]).toEqual(history[2]!.parts[0]);
       expect(outcome.value![3]!.parts[1]).toEqual(history[3]!.parts[1]);
       expect(output(6)).toBe('[Read of /repo/looked-at.ts cleared; read it again to edit it]');
-      expect(cleared(outcome.value!).filter(Boolean).length).toBe(10);
+      expect(cleared(outcome.value!).filter(Boolean).length).toBe(11);
     });
   });
 

@@ -25,7 +25,7 @@ const buildOptionsSchema = () =>
     /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
     protectTokens: z.optional(tokens()),
     minimumTokens: z.optional(tokens()),
-    /** Newest tool results never pruned (default 2 with `cache-aware`, 3 with `window`). */
+    /** Newest tool results never pruned (default 1 with `cache-aware`, 3 with `window`). */
     keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
     /** Reads and writes of files touched by the newest this-many tool results kept whole (default 8 with `cache-aware`; 0 turns it off). */
     keepFileContext: z.optional(z.number().check(z.int(), z.nonnegative())),

@@ -22,7 +22,7 @@ export const DEFAULT_CACHE_BREAK_RATIO = 0;
 export const CACHE_AWARE_POLICY = Object.freeze({
   protectTokens: 0,
   minimumTokens: 0,
-  keepRecent: 2,
+  keepRecent: 1,
   cacheBreakRatio: 2,
   keepFileContext: 8,
   keepEditedFiles: true,
