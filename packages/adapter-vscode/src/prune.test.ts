@@ -1,5 +1,5 @@
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
-import { DEFAULT_PLACEHOLDER, prune } from '@hookwise/hook-prune';
+import { isPrunedOutput, prune } from '@hookwise/hook-prune';
 import { describe, expect, it } from 'vitest';
 import { createRecordingApi, RooLikeTask } from './__fixtures__/roo-like-task.js';
 import type { AnthropicMessageLike } from './task-binding.js';
@@ -94,12 +94,12 @@ describe('messages are pruned through llm:before when hook-prune is configured',
 
     const results = toolResults(sent);
     expect(results).toHaveLength(TURNS);
-    const pruned = results.filter((block) => resultText(block) === DEFAULT_PLACEHOLDER);
-    const intact = results.filter((block) => resultText(block) !== DEFAULT_PLACEHOLDER);
+    const pruned = results.filter((block) => isPrunedOutput(resultText(block)));
+    const intact = results.filter((block) => !isPrunedOutput(resultText(block)));
     expect(pruned.length).toBeGreaterThan(0);
     expect(intact.length).toBeGreaterThan(0);
     // Oldest first: every pruned result comes before every intact one, and the newest is intact.
-    const order = results.map((block) => (resultText(block) === DEFAULT_PLACEHOLDER ? 'P' : 'K')).join('');
+    const order = results.map((block) => (isPrunedOutput(resultText(block)) ? 'P' : 'K')).join('');
     expect(order).toMatch(/^P+K+$/);
     expect(resultText(results.at(-1)!)).toBe(fileText(TURNS - 1));
 

@@ -5,13 +5,16 @@ export const DEFAULT_PLACEHOLDER = '[Old tool result content cleared]';
 /** Every digest starts with this; it is how a digest is recognised as already pruned. */
 export const DIGEST_PREFIX = '[Old tool result cleared: ';
 
+// A recall placeholder (`recallOf`): one line, `[… cleared]` or `[… cleared; <how to get it back>]`.
+const RECALL = /^\[[^\n]+ cleared(?:; [^\n\]]+)?\]$/;
+
 /** Whether an output is a placeholder or digest left by a pruner (this one, OpenCode, tunacode). */
 export function isPrunedOutput(output: ToolResultContent, placeholder: string = DEFAULT_PLACEHOLDER): boolean {
   // Short strings only: a placeholder is one line, and a 50 KB output is rejected on length alone.
   return (
     typeof output === 'string' &&
     output.length < 1_024 &&
-    (output === placeholder || output === DEFAULT_PLACEHOLDER || output.startsWith(DIGEST_PREFIX))
+    (output === placeholder || output === DEFAULT_PLACEHOLDER || output.startsWith(DIGEST_PREFIX) || RECALL.test(output))
   );
 }
 
@@ -29,6 +32,7 @@ const KEY_INPUT_FIELDS = [
   'description',
 ] as const;
 const KEY_INPUT_MAX = 160;
+const RECALL_INPUT_MAX = 60;
 const ERROR_LINE_MAX = 160;
 const ERROR_LINE = /\b(error|errors|failed|failure|fatal|exception|traceback|panic)\b/i;
 
@@ -84,6 +88,43 @@ export function digestOf(toolName: string | undefined, call: ToolCallPart | unde
     `${DIGEST_PREFIX}${name}${keyInput === undefined ? '' : ` ${keyInput}`} — ${formatNumber(text.length)} chars, ~${formatNumber(tokens)} tokens` +
     `${errorLine === undefined ? '' : `; first error: ${errorLine}`}]`
   );
+}
+
+// Line numbers a file reader prints: Claude Code's `    12→`, `cat -n`'s tab, OpenCode's `00012| `.
+const LINE_NUMBER = /^ *(\d+)(?:→|\t|\| )/;
+
+/** The first and last line numbers an output shows, or undefined when it shows none. */
+function shownLines(text: string): [number, number] | undefined {
+  const first = LINE_NUMBER.exec(text);
+  if (first === null) return undefined;
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
+  const last = LINE_NUMBER.exec(text.slice(text.lastIndexOf('\n', end - 1) + 1, end));
+  return [Number(first[1]), last === null ? Number(first[1]) : Number(last[1])];
+}
+
+/**
+ * What replaces a pruned output by default under the cache-aware policy: what was there and how
+ * to get it back, so a model that needs it runs the tool again rather than guesses
+ * (`[Read of src/x.ts, lines 1–200, cleared; read it again to edit it]`,
+ * `[Bash \`npm test\` output cleared]`).
+ */
+export function recallOf(
+  toolName: string | undefined,
+  call: ToolCallPart | undefined,
+  output: ToolResultContent,
+  file: string | undefined,
+): string {
+  const name = toolName ?? call?.toolName ?? 'tool';
+  if (file !== undefined) {
+    const lines = shownLines(outputText(output));
+    const span = lines === undefined ? '' : lines[0] === lines[1] ? `, line ${lines[0]},` : `, lines ${lines[0]}–${lines[1]},`;
+    return `[${name} of ${oneLine(file, KEY_INPUT_MAX)}${span} cleared; read it again to edit it]`;
+  }
+  const keyInput = keyInputOf(call?.input);
+  return keyInput === undefined
+    ? `[${name} output cleared]`
+    : `[${name} \`${oneLine(keyInput, RECALL_INPUT_MAX).replace(/`/g, "'")}\` output cleared]`;
 }
 
 /** Every digested input field starts with this; it is how a digested input is recognised. */

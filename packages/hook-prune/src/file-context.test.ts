@@ -2,7 +2,9 @@ import { readTranscript } from '@hookwise/core/claude-code';
 import type { Message } from '@hookwise/core/messages';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileContextEntries, fileOfCall, isShellTool, sameFile, writesFile } from './file-context.js';
+import { fileContextEntries, filesOfCall, SHELL_VIEW_MAX_CHARS, SHORT_VIEW_MAX_CHARS, writesFile } from './file-context.js';
+import { isShellTool } from './shell-reads.js';
+import { FileIdentity } from './file-identity.js';
 import { buildIndex, extendedIndex, F_PROMPT, F_SUMMARY, type HistoryIndex } from './history-index.js';
 
 const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
@@ -12,35 +14,52 @@ const files = [
   'daaain-claude-code-log/representative_messages.jsonl',
 ];
 
+const textOf = (output: unknown): string =>
+  typeof output === 'string'
+    ? output
+    : Array.isArray(output)
+      ? output.map((item: { type: string; text?: string }) => (item.type === 'text' ? item.text : '')).join('')
+      : '';
+
 /**
  * The file context written out plainly, as its spec: from the latest compaction summary on, the
- * files of the newest `keepFileContext` results (shell views aside) and (with `keepEditedFiles`)
- * every file an edit-like call wrote, then every entry whose call reads, views or writes one of
- * them under any of its names.
+ * files of the newest `keepFileContext` results and (with `keepEditedFiles`) every file an
+ * edit-like call wrote, then every entry whose call reads or writes one of them, and (with
+ * `keepFileContext`) every read or view of a file in a short output.
  */
 function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
   const { entries, flags } = index;
   let from = 0;
   for (let at = 0; at < entries.length; at++) if ((flags[at]! & F_SUMMARY) !== 0) from = at + 1;
-  const fileAt = (at: number) =>
-    (flags[at]! & (F_SUMMARY | F_PROMPT)) !== 0 ? undefined : fileOfCall(entries[at]!.toolName, entries[at]!.call?.part.input);
+  // Keys in history order, as the index learns the working directory.
+  const identity = new FileIdentity();
+  const keys = entries.map((entry, at) =>
+    (flags[at]! & (F_SUMMARY | F_PROMPT)) !== 0 ? [] : (filesOfCall(entry.toolName, entry.call?.part.input, identity) ?? []),
+  );
   const inUse = new Set<string>();
   if (keepEditedFiles)
     for (let at = from; at < entries.length; at++)
-      if (fileAt(at) !== undefined && writesFile(entries[at]!.toolName!)) inUse.add(fileAt(at)!);
+      if (writesFile(entries[at]!.toolName ?? '')) for (const file of keys[at]!) inUse.add(file);
   let results = 0;
   for (let at = entries.length - 1; at >= from && results < keepFileContext; at--) {
     if ((flags[at]! & F_PROMPT) !== 0) continue;
     results++;
-    // A shell view is kept with its file but puts no file in use itself.
-    if (fileAt(at) !== undefined && !isShellTool(entries[at]!.toolName)) inUse.add(fileAt(at)!);
+    for (const file of keys[at]!) inUse.add(file);
   }
-  if (inUse.size === 0) return undefined;
+  const keepShort = keepFileContext > 0;
+  if (inUse.size === 0 && !keepShort) return undefined;
   const kept = new Set<number>();
-  // A file is in use under any of its names (`src/x.ts`, `/repo/src/x.ts`).
+  const short = (at: number) =>
+    keepShort &&
+    keys[at]!.length > 0 &&
+    !writesFile(entries[at]!.toolName ?? '') &&
+    textOf(entries[at]!.part?.output).length <= SHORT_VIEW_MAX_CHARS;
+  // A long shell output marks its files in use without being kept with them.
+  const longShell = (at: number) =>
+    isShellTool(entries[at]!.toolName ?? '') && textOf(entries[at]!.part?.output).length > SHELL_VIEW_MAX_CHARS;
   for (let at = from; at < entries.length; at++)
-    if (fileAt(at) !== undefined && [...inUse].some((file) => sameFile(file, fileAt(at)!))) kept.add(at);
+    if ((keys[at]!.some((file) => inUse.has(file)) || short(at)) && !longShell(at)) kept.add(at);
   return kept;
 }
 

@@ -1,3 +1,4 @@
+import type { FileIdentity } from './file-identity.js';
 import { isUserPrompt, type Message, type MessagePart, type ToolCallPart, type ToolResultPart } from '@hookwise/core/messages';
 
 /**
@@ -49,8 +50,12 @@ export class Entry {
   /** `JSON.stringify` of `call`'s input (undefined is an answer too), filled on first use. */
   callJson: string | undefined = undefined;
   callJsonDone = false;
-  /** The file its call reads or writes (`fileOfCall`), null when none; undefined until the file context looked. */
-  file: string | null | undefined = undefined;
+  /** The keys of the files its call reads or writes (`filesOfCall`), null when none; undefined until the file context looked. */
+  files: string[] | null | undefined = undefined;
+  /** Whether it is kept while its files are in use (a long shell output only marks them in use). */
+  keptWithFile = true;
+  /** Whether it reads or views a file (no write) in a short output: kept until the compaction (`SHORT_VIEW_MAX_CHARS`). */
+  shortView = false;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,
@@ -137,6 +142,8 @@ export interface FileTouches {
   from: number;
   /** Files an edit-like call wrote. */
   readonly written: Set<string>;
+  /** The session's file keys (`file-identity.ts`): one per history, as it learns the working directory. */
+  readonly identity: FileIdentity;
 }
 
 /**

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { createCharsTokenCounter } from '@hookwise/core/host';
 import type { Message, MessagePart, ToolResultPart } from '@hookwise/core/messages';
 import { createHash } from 'node:crypto';
@@ -18,12 +17,12 @@ import { SessionPrunings } from './session-pruners.js';
 // side computed itself.
 
 const transcripts = fileURLToPath(new URL('../../../fixtures/claude-code-transcripts/', import.meta.url));
-// The long sessions other suites replay whole (tens of thousands of prefixes) stay out: every
-// prefix of every option set is this suite's check, on the demo session and the short ones.
-const files = readdirSync(transcripts, { recursive: true, encoding: 'utf8' })
-  .filter((name) => name.endsWith('.jsonl') && statSync(path.join(transcripts, name)).size < 1_000_000)
-  .sort();
 const bigSession = 'marot-spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl';
+// Every prefix of every session is replayed twice: one long session (the big one) and the small
+// edge-case files; the other long sessions are the policy bench's (bench/README.md).
+const files = readdirSync(transcripts, { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.jsonl') && (name === bigSession || statSync(`${transcripts}${name}`).size < 1_000_000))
+  .sort();
 
 /** The whole answer, as bytes: what a host sends and stores. */
 const bytes = (result: PruneResult, input: Message[]) => JSON.stringify({ ...result, unchanged: result.messages === input });

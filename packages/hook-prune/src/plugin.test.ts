@@ -8,7 +8,7 @@ import {
 import type { Message } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
-import defaultExport, { prune, pruneToolOutputs } from './index.js';
+import defaultExport, { isPrunedOutput, prune, pruneToolOutputs } from './index.js';
 
 /** The mechanics are tested under OpenCode's rule and chars/4, where `tokens(n)` is n tokens; the default policies have their own tests. */
 const OPENCODE_RULE = { policy: 'window', protectTurns: 2, keepRecent: 0, supersede: false } as const;
@@ -138,30 +138,35 @@ describe('prune() plugin on llm:before', () => {
   describe('the cache-aware default', () => {
     const bash = (size: number) => toolTurn(tokens(size), { toolName: 'Bash', input: { command: `run ${size}` } });
     const cleared = (messages: Message[]) =>
-      messages.map(
-        (message) => message.parts[0]?.type === 'tool-result' && message.parts[0].output === '[Old tool result content cleared]',
-      );
+      messages.map((message) => message.parts[0]?.type === 'tool-result' && isPrunedOutput(message.parts[0].output));
 
-    it('clears right behind the newest 3 results once the batch frees twice what the cache writes again', async () => {
+    it('clears right behind the newest result once the batch frees twice what the cache writes again', async () => {
       const { request, eventLog } = setup(undefined, { opencode: false });
-      // 7 older results of 10,000 free 70,000; the 3 kept newest (30,000) are what follows the first change.
+      // 9 older results of 10,000 free 90,000; the kept newest (10,000) is what follows the first change.
       const history = [prompt('fix the bug'), ...Array.from({ length: 10 }, () => bash(10_000)).flat()];
       const outcome = await request(history);
-      expect(cleared(outcome.value!).filter(Boolean).length).toBe(7);
-      expect(cleared(outcome.value!).slice(-6).some(Boolean)).toBe(false);
-      expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:applied', prunedCount: 7 }]);
+      expect(cleared(outcome.value!).filter(Boolean).length).toBe(9);
+      expect(cleared(outcome.value!).slice(-2).some(Boolean)).toBe(false);
+      expect(await eventLog.readAll()).toMatchObject([{ type: 'prune:applied', prunedCount: 9 }]);
+    });
+
+    it('says in each cleared output what it was and how to get it back', async () => {
+      const { request } = setup(undefined, { opencode: false });
+      const history = [prompt('fix the bug'), ...Array.from({ length: 10 }, () => bash(10_000)).flat()];
+      const outcome = await request(history);
+      expect((outcome.value![2]!.parts[0] as { output: unknown }).output).toBe('[Bash `run 10000` output cleared]');
     });
 
     it('waits while a batch would free less than twice what follows it', async () => {
       const { request } = setup(undefined, { opencode: false });
-      // One old result of 10,000 behind 3 newest of 10,000: clearing it would make the cache write 30,000 again.
-      const history = [prompt('fix the bug'), ...Array.from({ length: 4 }, () => bash(10_000)).flat()];
+      // One old result of 10,000 behind the newest of 10,000: clearing it would make the cache write 10,000 again.
+      const history = [prompt('fix the bug'), ...Array.from({ length: 2 }, () => bash(10_000)).flat()];
       expect((await request(history)).value).toBeUndefined();
     });
 
     it('under pressure from 140,000 tokens even in a 1M window, clears what a batch alone would not', async () => {
-      // One old output behind 3 newest: no batch pays for breaking the cache there.
-      const history = [prompt('fix the bug'), ...Array.from({ length: 4 }, () => bash(10_000)).flat()];
+      // One old output behind the newest: no batch pays for breaking the cache there.
+      const history = [prompt('fix the bug'), ...Array.from({ length: 2 }, () => bash(10_000)).flat()];
       const { request } = setup(undefined, { opencode: false });
       expect((await request(history, { contextTokens: 139_000, contextWindow: 1_000_000 })).value).toBeUndefined();
       expect(cleared((await request(history, { contextTokens: 141_000, contextWindow: 1_000_000 })).value!).filter(Boolean).length).toBe(1);
@@ -187,10 +192,10 @@ describe('prune() plugin on llm:before', () => {
       const outcome = await request(history);
       const output = (index: number) => (outcome.value![index]!.parts[0] as { output: unknown }).output;
       // The edited file's read and edit stay (its edit's text too); the file only looked at long ago goes.
-      expect(output(2)).not.toBe('[Old tool result content cleared]');
+      expect(outcome.value![2]!.parts[0]).toEqual(history[2]!.parts[0]);
       expect(outcome.value![3]!.parts[1]).toEqual(history[3]!.parts[1]);
-      expect(output(6)).toBe('[Old tool result content cleared]');
-      expect(cleared(outcome.value!).filter(Boolean).length).toBe(9);
+      expect(output(6)).toBe('[Read of /repo/looked-at.ts cleared; read it again to edit it]');
+      expect(cleared(outcome.value!).filter(Boolean).length).toBe(11);
     });
   });
 

@@ -25,7 +25,7 @@ const buildOptionsSchema = () =>
     /** Fixed thresholds; when left out they follow the request's context window or model (`thresholdsFor`). */
     protectTokens: z.optional(tokens()),
     minimumTokens: z.optional(tokens()),
-    /** Newest tool results never pruned (default 3). */
+    /** Newest tool results never pruned (default 1 with `cache-aware`, 3 with `window`). */
     keepRecent: z.optional(z.number().check(z.int(), z.nonnegative())),
     /** Reads and writes of files touched by the newest this-many tool results kept whole (default 8 with `cache-aware`; 0 turns it off). */
     keepFileContext: z.optional(z.number().check(z.int(), z.nonnegative())),
@@ -38,7 +38,7 @@ const buildOptionsSchema = () =>
     protectedTools: z.optional(z.array(z.string())),
     /** Tools whose old inputs are replaced by a digest (default `DEFAULT_DIGEST_INPUT_TOOLS`), or false. */
     digestInputs: z.optional(z.union([z.literal(false), z.array(z.string())])),
-    /** Replacement text, or `'digest'`. */
+    /** Replacement text, `'recall'` (default with `cache-aware`: what was there and how to get it back), or `'digest'`. */
     placeholder: z.optional(z.string().check(z.minLength(1))),
     supersede: z.optional(z.boolean()),
     /**
@@ -150,7 +150,7 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
   const result = session.pruner.prune(payload.messages, {
     protectTokens: options.protectTokens ?? thresholds.protectTokens,
     minimumTokens: underPressure ? 0 : (options.minimumTokens ?? thresholds.minimumTokens),
-    keepRecent: options.keepRecent,
+    keepRecent: options.keepRecent ?? (cacheAware ? CACHE_AWARE_POLICY.keepRecent : undefined),
     keepFileContext: options.keepFileContext ?? (cacheAware ? CACHE_AWARE_POLICY.keepFileContext : undefined),
     // Under pressure everything eligible but the files of the newest results goes at once: a
     // compaction would rewrite the cache, and lose more, anyway.
@@ -159,8 +159,9 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     protectTurns: options.protectTurns,
     protectedTools: options.protectedTools,
     digestInputs: options.digestInputs,
-    placeholder: options.placeholder,
+    placeholder: options.placeholder ?? (cacheAware ? CACHE_AWARE_POLICY.placeholder : undefined),
     supersede: options.supersede,
+    workingDirectory: payload.cwd,
     previouslyPruned,
     tokenCounter: context.tokenCounter,
   });

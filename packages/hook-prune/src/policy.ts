@@ -22,9 +22,11 @@ export const DEFAULT_CACHE_BREAK_RATIO = 0;
 export const CACHE_AWARE_POLICY = Object.freeze({
   protectTokens: 0,
   minimumTokens: 0,
+  keepRecent: 1,
   cacheBreakRatio: 2,
   keepFileContext: 8,
   keepEditedFiles: true,
+  placeholder: 'recall',
 });
 /** No protection by user turns (OpenCode's rule is 2: with it, one long prompt protects everything). */
 export const DEFAULT_PROTECT_TURNS = 0;
@@ -58,8 +60,14 @@ export interface PruneOptions {
   protectTurns?: number;
   /** Tool names whose results are never counted or pruned (default `DEFAULT_PROTECTED_TOOLS`). */
   protectedTools?: readonly string[];
-  /** Replacement text, or `'digest'` for a one-line digest (tool, key input, size, first error line). */
+  /**
+   * Replacement text; `'recall'` (the default) for a line that says what was there and how to get
+   * it back (`[Read of src/x.ts, lines 1–200, cleared; read it again to edit it]`); `'digest'`
+   * for a one-line digest (tool, key input, size, first error line).
+   */
   placeholder?: string;
+  /** The session's working directory: relative paths (a shell command's) are keyed against it. Learned from the history when left out. */
+  workingDirectory?: string;
   /**
    * Also prune outputs made stale by a later identical call (same tool, same input), even inside
    * the protected window; never one of the latest step or the newest `keepRecent` (nor, with
@@ -131,6 +139,7 @@ export interface Policy {
   readonly keepRecent: number;
   readonly keepFileContext: number;
   readonly keepEditedFiles: boolean;
+  readonly workingDirectory: string | undefined;
   readonly cacheBreakRatio: number;
   readonly protectTurns: number;
   /** Stale outputs and earlier prunes are never touched in the current turn when turns are protected at all. */
@@ -141,7 +150,8 @@ export interface Policy {
   readonly placeholderOption: string;
   /** The text a pruned output is recognised by (the default one with digests). */
   readonly placeholder: string;
-  readonly useDigest: boolean;
+  /** Replacement text made per output (`'digest'`, `'recall'`), or undefined for the one placeholder text. */
+  readonly perOutput: 'digest' | 'recall' | undefined;
   readonly placeholderTokens: number;
   /** Read during the run, not copied: a run is synchronous, and a few names are looked up faster in a list than a set is built per request. */
   readonly protectedTools: readonly string[];
@@ -165,8 +175,8 @@ export function policyOf(options: PruneOptions): Policy {
   const cacheBreakRatio = checkCount(options.cacheBreakRatio, DEFAULT_CACHE_BREAK_RATIO, 'cacheBreakRatio');
   const counter = options.tokenCounter ?? defaultTokenCounter;
   const placeholderOption = options.placeholder ?? DEFAULT_PLACEHOLDER;
-  const useDigest = placeholderOption === 'digest';
-  const placeholder = useDigest ? DEFAULT_PLACEHOLDER : placeholderOption;
+  const perOutput = placeholderOption === 'digest' || placeholderOption === 'recall' ? placeholderOption : undefined;
+  const placeholder = perOutput !== undefined ? DEFAULT_PLACEHOLDER : placeholderOption;
   const protectedTools = options.protectedTools ?? DEFAULT_PROTECTED_TOOLS;
   const digestTools = options.digestInputs === false ? undefined : (options.digestInputs ?? DEFAULT_DIGEST_INPUT_TOOLS);
   return {
@@ -175,6 +185,7 @@ export function policyOf(options: PruneOptions): Policy {
     keepRecent,
     keepFileContext,
     keepEditedFiles: options.keepEditedFiles ?? false,
+    workingDirectory: options.workingDirectory,
     cacheBreakRatio,
     protectTurns,
     staleTurns: Math.min(protectTurns, 1),
@@ -182,8 +193,8 @@ export function policyOf(options: PruneOptions): Policy {
     counter,
     placeholderOption,
     placeholder,
-    useDigest,
-    placeholderTokens: useDigest ? 0 : countOutput(placeholder, counter),
+    perOutput,
+    placeholderTokens: perOutput !== undefined ? 0 : countOutput(placeholder, counter),
     protectedTools,
     digestTools,
     digests: digestTools !== undefined && digestTools.length > 0,

@@ -1,6 +1,8 @@
 import type { Message, MessagePart, ToolCallPart, ToolResultPart } from '@hookwise/core/messages';
 import { rememberPartTokens } from '@hookwise/core/counting';
-import { digestInput, digestOf, isPrunedOutput } from './digest.js';
+import { digestInput, digestOf, isPrunedOutput, recallOf } from './digest.js';
+import { fileOfCall } from './file-context.js';
+import type { FileIdentity } from './file-identity.js';
 import {
   callJsonOf,
   F_FACTS,
@@ -27,6 +29,8 @@ export interface Run {
   output: Message[];
   prunedIds: string[];
   tokensReclaimed: number;
+  /** The session's file names (`file-identity.ts`), when the file context made them: recall placeholders name files relative to its working directory. */
+  files?: FileIdentity | undefined;
 }
 
 /** What an index's option-dependent facts depend on: what counts as pruned, protected or digestible, and how tokens are counted. */
@@ -171,16 +175,28 @@ function carrierOf(original: Message, part: MessagePart): Message | undefined {
   return original.parts.length === 1 ? { ...original, parts: [part] } : undefined;
 }
 
+/** The file a read or write named, relative to the session's working directory when under it. */
+function displayedFile(entry: Entry, run: Run): string | undefined {
+  const file = fileOfCall(entry.toolName, entry.call?.part.input);
+  return file === undefined || run.files === undefined ? file : run.files.display(file);
+}
+
 /** What replacing a result writes (output, and the input of a write/edit-like call), or null when nothing would shrink. */
 function replacementOf(entry: Entry, facts: OptionFacts, run: Run): Replacement | null {
   const part = entry.part!;
-  const { counter, useDigest, placeholder, placeholderTokens, digests } = run.policy;
+  const { counter, perOutput, placeholder, placeholderTokens, digests } = run.policy;
   let output: Replacement['output'];
   let input: Replacement['input'];
   const gain = outputGainOf(entry, facts, run);
   if (gain > 0) {
-    const replacement = useDigest ? digestOf(entry.toolName, entry.call?.part, part.output, gain) : placeholder;
-    const replacementTokens = useDigest ? countOutput(replacement, counter) : placeholderTokens;
+    const call = entry.call?.part;
+    const replacement =
+      perOutput === 'digest'
+        ? digestOf(entry.toolName, call, part.output, gain)
+        : perOutput === 'recall'
+          ? recallOf(entry.toolName, call, part.output, displayedFile(entry, run))
+          : placeholder;
+    const replacementTokens = perOutput !== undefined ? countOutput(replacement, counter) : placeholderTokens;
     if (replacementTokens < gain) {
       const pruned: ToolResultPart = { ...part, output: replacement };
       keepOutputTokens(pruned, counter, replacementTokens);
