@@ -6,7 +6,15 @@ import { coreSourceAlias } from '../../vitest.shared.js';
 export const BURST_SUITES = ['test/attack.*.test.ts', 'test/first-burst.test.ts'];
 
 export default defineConfig({
-  resolve: { alias: { ...coreSourceAlias, '@hookwise/cli': fileURLToPath(new URL('../cli/src/index.ts', import.meta.url)) } },
+  resolve: {
+    alias: {
+      ...coreSourceAlias,
+      // Subpaths first: an alias also matches `find/…`.
+      '@hookwise/cli/command-hook/runtime': fileURLToPath(new URL('../cli/src/command-hook/runtime.ts', import.meta.url)),
+      '@hookwise/cli/command-hook': fileURLToPath(new URL('../cli/src/command-hook/index.ts', import.meta.url)),
+      '@hookwise/cli': fileURLToPath(new URL('../cli/src/index.ts', import.meta.url)),
+    },
+  },
   test: {
     name: 'adapter-claude-code',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
