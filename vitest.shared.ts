@@ -19,6 +19,13 @@ export const coreSourceAlias = {
   '@hookwise/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
 };
 
+/** The CLI's entries from source, for packages whose code imports them (the command-hook kit). */
+export const cliSourceAlias = {
+  '@hookwise/cli/command-hook/runtime': fileURLToPath(new URL('./packages/cli/src/command-hook/runtime.ts', import.meta.url)),
+  '@hookwise/cli/command-hook': fileURLToPath(new URL('./packages/cli/src/command-hook/index.ts', import.meta.url)),
+  '@hookwise/cli': fileURLToPath(new URL('./packages/cli/src/index.ts', import.meta.url)),
+};
+
 /**
  * The config of a host package whose tests run the real plugins (from source too, so no build of
  * them is needed first) and end-to-end suites that start real hosts, registries or a second

@@ -3,7 +3,8 @@ import { withoutKeepNames } from '../../tsup.shared.js';
 
 // Entries by path, because they are loaded by path: bin/hookwise.cjs loads
 // `hook-process/build-or-load` and `hook-process/run-command`; the per-project run bundle
-// includes `hook-process/bundle-runtime`; @hookwise/cli loads `setup/index` (package.json's
+// includes `hook-process/bundle-runtime` (the kit's run-time bound to Claude Code; the kit
+// itself is @hookwise/cli/command-hook); @hookwise/cli loads `setup/index` (package.json's
 // "hookwise" field).
 const entry: Record<string, string> = {
   index: 'src/index.ts',

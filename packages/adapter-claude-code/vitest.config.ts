@@ -1,12 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { coreSourceAlias } from '../../vitest.shared.js';
+import { cliSourceAlias, coreSourceAlias } from '../../vitest.shared.js';
 
 /** Run by `test:burst` (vitest.burst.config.ts), after every package's `test`. */
 export const BURST_SUITES = ['test/attack.*.test.ts', 'test/first-burst.test.ts'];
 
 export default defineConfig({
-  resolve: { alias: { ...coreSourceAlias, '@hookwise/cli': fileURLToPath(new URL('../cli/src/index.ts', import.meta.url)) } },
+  resolve: { alias: { ...coreSourceAlias, ...cliSourceAlias } },
   test: {
     name: 'adapter-claude-code',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -2,7 +2,7 @@
 'use strict';
 // Claude Code's hook command. `run <Event>` is on the path of every Claude Code hook call, so it
 // stays CommonJS and small: read stdin once, find the project's cached bundle (see
-// src/hook-process/bundle.ts), check it is fresh with a few stat calls, and require it. Building
+// @hookwise/cli's command-hook kit, src/command-hook/bundle.ts), check it is fresh with a few stat calls, and require it. Building
 // a stale bundle and the unbundled fallback load dist/hook-process/; every other command is
 // @hookwise/cli's (init, doctor, report, the plugins' commands).
 const fs = require('node:fs');
@@ -108,7 +108,7 @@ function freshBundle(projectDir, configFile) {
 // little of what PostToolUse runs; without this every PostToolUse call would compile its own
 // functions again). So a bundle's cache is written once per event, not once per call.
 // The bundle's top level is hookwise's own code only: the config's modules (config, plugins,
-// hook files) run later, under the call's deadline (see src/hook-process/bundle-runtime.ts).
+// hook files) run later, under the call's deadline (see @hookwise/cli's src/command-hook/runtime.ts).
 // The Module class, without loading the public node:module (slow to load): the same object.
 const Module = module.constructor;
 

@@ -2,8 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkJsonConfig, sourceOf } from '../src/hook-process/checked-config.js';
-import { compileRunEntry, generateEntry, importEsbuild } from '../src/hook-process/bundle.js';
+import { checkJsonConfig, compileRunEntry, generateEntry, importEsbuild, sourceOf } from '@hookwise/cli/command-hook';
 import { assertBuilt, createScratchProject, hookwise, packageRoot, packagesDir, writeJson, type ScratchProject } from './harness.js';
 
 /** What the run bundle carries of a JSON config: checked with the built core and plugins, as a build does. */

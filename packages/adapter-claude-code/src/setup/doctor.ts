@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { HostDoctorContext } from '@hookwise/cli';
 import { POINT_EVENTS } from '../binding/events.js';
-import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest, recentWriteFailure } from '../hook-process/bundle.js';
+import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest, recentWriteFailure } from '@hookwise/cli/command-hook';
 import { runtimeFile } from '../hook-process/package-files.js';
 import { hookwiseEventsIn, readSettings, settingsFileOf, type Settings } from './settings.js';
 

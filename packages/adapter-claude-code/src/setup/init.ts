@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostInitContext, HostInitPlan } from '@hookwise/cli';
-import { buildRunBundle, isManifestFresh, readManifest } from '../hook-process/bundle.js';
+import { buildRunBundle, isManifestFresh, readManifest } from '@hookwise/cli/command-hook';
 import { findProjectConfig } from '../hook-process/hook-call.js';
 import { EVENT_POINTS, type MappedEvent } from '../binding/events.js';
 import { eventsForPoints, mergeHookwiseHooks, readSettings, settingsFileOf, type SettingsScope } from './settings.js';

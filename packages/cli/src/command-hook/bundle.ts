@@ -15,13 +15,14 @@ import {
 import { checkJsonConfig, type CarriedConfig } from './checked-config.js';
 
 /**
- * The per-project run bundle: one CommonJS file under `.hookwise/cache/` holding this adapter's
- * run-time, @hookwise/core and the configured plugins as resolved from the project, so a hook
- * call loads one file and no ESM graph. The manifest beside it lists every file the bundle
- * was built from with its mtime and size; `bin/hookwise.cjs` checks those with `stat` on each
- * call and rebuilds (through this module) when one changed.
+ * The per-project run bundle: one CommonJS file under `.hookwise/cache/` holding a command-hook
+ * host's run-time (its module binding runtime.ts to its `CommandHookHost`), @hookwise/core and
+ * the configured plugins as resolved from the project, so a hook call loads one file and no ESM
+ * graph. The manifest beside it lists every file the bundle was built from with its mtime and
+ * size; the host's bin (adapter-claude-code's `bin/hookwise.cjs`) checks those with `stat` on
+ * each call and rebuilds (through this module) when one changed.
  *
- * Keep the manifest format in step with the freshness check in `bin/hookwise.cjs`.
+ * Keep the manifest format in step with the freshness check in each host's bin.
  *
  * Everything here goes through core's link-refusing file access: `.hookwise` and
  * `.hookwise/cache` must be real folders and the files regular files, or nothing is written
@@ -35,7 +36,7 @@ export interface BundleManifest {
   format: typeof MANIFEST_FORMAT;
   /** `process.version` of the build: a bundle targets the Node that built it. */
   node: string;
-  /** The adapter run-time the bundle includes (absolute path). */
+  /** The host's run-time module the bundle includes (absolute path). */
   runtime: string;
   /** The config file the bundle was built for. */
   configFile: string;
@@ -124,7 +125,7 @@ function clearWriteFailure(projectDir: string): void {
   }
 }
 
-/** The same test as `bin/hookwise.cjs`: same Node, run-time and config, and no watched file changed. */
+/** The same test as a host's bin: same Node, run-time and config, and no watched file changed. */
 export function isManifestFresh(manifest: BundleManifest, expected: { configFile: string; runtime: string }): boolean {
   if (manifest.node !== process.version || manifest.configFile !== expected.configFile || manifest.runtime !== expected.runtime)
     return false;
@@ -179,7 +180,7 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
   const cacheDir = cacheDirOf(projectDir);
   let esbuild: typeof import('esbuild');
   try {
-    esbuild = await importEsbuild();
+    esbuild = await importEsbuild(runtime);
   } catch (error) {
     return { ok: false, reason: `esbuild is not available (${(error as Error).message.split('\n')[0]})` };
   }
@@ -377,14 +378,22 @@ export async function compileRunEntry(
 }
 
 /**
- * esbuild, loaded from its real path. esbuild finds its platform binary with
+ * esbuild, loaded from its real path, as `from` (the host's run-time: the adapter depends on
+ * esbuild, so the kit never does) resolves it, else as this module does. esbuild finds its platform binary with
  * `require.resolve('@esbuild/<platform>')` from where its own main.js was loaded; when that is
  * a path through a link (a workspace link, `npm link`, pnpm's node_modules), the binary package
  * — a sibling of the real esbuild folder — is not found ("The package @esbuild/linux-x64 could
  * not be found"), and every call would take the unbundled path.
  */
-export async function importEsbuild(): Promise<typeof import('esbuild')> {
-  const entry = realpathSync(createRequire(import.meta.url).resolve('esbuild'));
+export async function importEsbuild(from?: string): Promise<typeof import('esbuild')> {
+  const resolve = (base: string) => realpathSync(createRequire(base).resolve('esbuild'));
+  let entry: string;
+  try {
+    entry = resolve(from ?? import.meta.url);
+  } catch (error) {
+    if (from === undefined) throw error;
+    entry = resolve(import.meta.url);
+  }
   const loaded = (await import(pathToFileURL(entry).href)) as typeof import('esbuild') & { default?: typeof import('esbuild') };
   return typeof loaded.build === 'function' ? loaded : (loaded.default as typeof import('esbuild'));
 }
@@ -441,7 +450,7 @@ export function generateEntry(configFile: string, runtime: string, carried?: Car
   return `${lines.join('\n')}\n`;
 }
 
-/** @hookwise/core as the project resolves it, else as the adapter does. */
+/** @hookwise/core as the project resolves it, else as the host's run-time does. */
 function resolveCore(projectDir: string, runtime: string): string | undefined {
   for (const from of [path.join(projectDir, 'package.json'), runtime]) {
     try {

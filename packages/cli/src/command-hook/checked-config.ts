@@ -3,7 +3,7 @@ import Module from 'node:module';
 import path from 'node:path';
 import type { HookwiseConfig } from '@hookwise/core';
 import type { BundledConfig } from '@hookwise/core/host';
-import type { LazyBundledConfig } from './bundle-runtime.js';
+import type { LazyBundledConfig } from './runtime.js';
 
 // A plugin package stuck in a loop at import is stopped here and nothing is carried; the call
 // then loads it under its own deadline, which names it.
