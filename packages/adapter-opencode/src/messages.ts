@@ -1,4 +1,4 @@
-import type { Message, MessagePart, ToolResultContent } from '@hookwise/core/messages';
+import { toolResultText, type Message, type MessagePart } from '@hookwise/core/messages';
 import type { Message as OpenCodeInfo, Part as OpenCodePart, ToolPart } from '@opencode-ai/sdk';
 
 /**
@@ -144,11 +144,6 @@ export interface AppliedEdits {
   partsIgnored: number;
 }
 
-function contentText(output: ToolResultContent): string {
-  if (typeof output === 'string') return output;
-  return output.map((part) => (part.type === 'text' ? part.text : `[image${part.mediaType ? ` ${part.mediaType}` : ''}]`)).join('\n');
-}
-
 /**
  * Writes the hooks' edits back onto OpenCode's messages, without touching the originals (OpenCode
  * stores them; the edit is for this request only). A tool part whose result changed is copied
@@ -182,7 +177,7 @@ export function applyToOpenCodeMessages(
         continue;
       }
       survivingMessages.add(from.messageID);
-      if (part.type === 'tool-result') outputs.set(from.partID, contentText(part.output));
+      if (part.type === 'tool-result') outputs.set(from.partID, toolResultText(part.output));
       else if (part.type === 'text' && from.kind === 'text') texts.set(from.partID, part.text);
     }
   }
