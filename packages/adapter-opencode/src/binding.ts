@@ -1,6 +1,6 @@
 import type { MergedNotice } from '@hookwise/core';
 import { createHost, deadlineSignal, errorMessage, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
-import type { Message } from '@hookwise/core/messages';
+import { describeEdits, type Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
 import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';
@@ -307,9 +307,7 @@ export function createHooks(
           logger.warn(`llm:before added ${applied.partsIgnored} part(s) OpenCode has no place for; they were left out`);
         // In place: OpenCode reads the same array back. The parts are copies, so its stored session keeps the originals.
         messages.splice(0, messages.length, ...applied.messages);
-        logger.debug(
-          `llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`,
-        );
+        logger.debug(`llm:before: ${describeEdits(applied)}`);
       }),
 
     'experimental.chat.system.transform': (systemInput, output) =>

@@ -1,4 +1,4 @@
-import { toolResultText, type Message, type MessagePart } from '@hookwise/core/messages';
+import { toolResultText, type AppliedMessageEdits, type Message, type MessagePart } from '@hookwise/core/messages';
 import type { Message as OpenCodeInfo, Part as OpenCodePart, ToolPart } from '@opencode-ai/sdk';
 
 /**
@@ -132,14 +132,7 @@ export function fromOpenCodeMessages(messages: readonly OpenCodeMessage[]): Mess
 }
 
 /** What a hook changed, as applied to OpenCode's messages. */
-export interface AppliedEdits {
-  messages: OpenCodeMessage[];
-  /** Tool parts whose output was replaced. */
-  outputsReplaced: number;
-  /** Text parts whose text was replaced. */
-  textsReplaced: number;
-  /** OpenCode messages left out because a hook removed every part of them. */
-  messagesDropped: number;
+export interface AppliedEdits extends AppliedMessageEdits<OpenCodeMessage> {
   /** Parts a hook added, which have no OpenCode part to land in (left out, reported). */
   partsIgnored: number;
 }

@@ -1,5 +1,5 @@
 import { createHost, type Engine, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
-import { estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
+import { describeEdits, estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
 
@@ -190,9 +190,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       else {
         if (applied.messagesIgnored > 0)
           logger.warn(`llm:before added ${applied.messagesIgnored} message(s) pi has no place for; they were left out`);
-        logger.debug(
-          `llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`,
-        );
+        logger.debug(`llm:before: ${describeEdits(applied)}`);
         messages = applied.messages;
       }
     }

@@ -1,5 +1,6 @@
 import {
   createReusingConverter,
+  type AppliedMessageEdits,
   sameJson,
   type Message,
   type MessagePart,
@@ -141,11 +142,7 @@ export class PiConversion {
 }
 
 /** What a hook changed, as applied to pi's messages. */
-export interface AppliedEdits {
-  messages: PiMessage[];
-  outputsReplaced: number;
-  textsReplaced: number;
-  messagesDropped: number;
+export interface AppliedEdits extends AppliedMessageEdits<PiMessage> {
   /** Messages a hook added, which have no pi message to land in (left out, reported). */
   messagesIgnored: number;
 }

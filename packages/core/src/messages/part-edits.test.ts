@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, MessagePart } from './message-model.js';
-import { applyPartEdits, createReusingConverter, sameJson, toolResultText, type PartOrigin, type PartWriter } from './part-edits.js';
+import {
+  applyPartEdits,
+  createReusingConverter,
+  describeEdits,
+  sameJson,
+  toolResultText,
+  type PartOrigin,
+  type PartWriter,
+} from './part-edits.js';
 
 /** A host whose messages are lists of parts, with a tool call and its result. */
 type HostPart = { kind: 'call' | 'result' | 'text'; id?: string; value: unknown };
@@ -79,6 +87,12 @@ describe('applying a hook edits onto host messages by part origin', () => {
     const again = applyPartEdits(host, converted, pruned, writer, { memo });
     expect(again.messages[1]).toBe(first.messages[1]);
     expect(again.outputsReplaced).toBe(1);
+  });
+
+  it('describes applied edits in one line', () => {
+    expect(describeEdits({ outputsReplaced: 2, textsReplaced: 0, messagesDropped: 1 })).toBe(
+      '2 tool output(s) replaced, 0 text(s) replaced, 1 message(s) left out',
+    );
   });
 
   it('reads a tool output as text, images as a placeholder', () => {

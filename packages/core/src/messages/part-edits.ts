@@ -245,3 +245,19 @@ export function sameJson(a: unknown, b: unknown): boolean {
   for (const key of keys) if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
   return true;
 }
+
+/** What writing a hook's texts and tool outputs back did to a host's messages. */
+export interface AppliedMessageEdits<H> {
+  messages: H[];
+  /** Tool results whose output was replaced. */
+  outputsReplaced: number;
+  /** Texts that were replaced. */
+  textsReplaced: number;
+  /** Host messages left out because a hook removed every part of them. */
+  messagesDropped: number;
+}
+
+/** The edits in one line, for the host's debug log. */
+export function describeEdits(applied: Omit<AppliedMessageEdits<unknown>, 'messages'>): string {
+  return `${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`;
+}
