@@ -1,6 +1,6 @@
 import type { MergedNotice } from '@hookwise/core';
-import { createHost, deadlineSignal, definedFields, errorMessage, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
-import type { Message } from '@hookwise/core/messages';
+import { createHost, deadlineSignal, errorMessage, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
+import { describeEdits, type Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
 import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';
@@ -123,8 +123,7 @@ export function createHooks(
 
   async function ensureStarted(sessionId: string, source: 'startup' | 'resume'): Promise<void> {
     const session = tracker(sessionId);
-    const context = await session.start(source);
-    if (context) session.nextRequest.push(context);
+    session.addContext(await session.start(source));
   }
 
   async function reportToolCall(
@@ -133,16 +132,14 @@ export function createHooks(
   ) {
     const session = tracker(sessionId);
     session.data.reportedCalls.add(call.callID);
-    return session.emit('tool:after', () =>
-      definedFields({
-        toolName: call.tool,
-        input: call.input,
-        output: call.output,
-        ok: call.ok,
-        error: call.error,
-        toolUseId: call.callID,
-      }),
-    );
+    return session.emit('tool:after', () => ({
+      toolName: call.tool,
+      input: call.input,
+      output: call.output,
+      ok: call.ok,
+      error: call.error,
+      toolUseId: call.callID,
+    }));
   }
 
   /**
@@ -158,7 +155,7 @@ export function createHooks(
     const trigger = data.compactTrigger;
     data.compactTrigger = undefined;
     data.compactAfter = session.guard('compact:after', async () => {
-      const outcome = await session.emit('compact:after', () => definedFields({ trigger }));
+      const outcome = await session.emit('compact:after', () => ({ trigger }));
       // The context measured before the compaction no longer describes the session.
       session.fields.contextTokens = undefined;
       if (outcome?.context) await session.keep({ afterCompaction: outcome.context });
@@ -237,18 +234,20 @@ export function createHooks(
           .filter((part): part is Extract<OpenCodePart, { type: 'text' }> => part.type === 'text' && !part.synthetic && !part.ignored)
           .map((part) => part.text)
           .join('\n');
-        const outcome = await session.emit('prompt:submit', () => definedFields({ prompt, command }));
+        const outcome = await session.emit('prompt:submit', () => ({ prompt, command }));
         if (outcome?.block)
           toast(`a hook asked to stop this prompt, which OpenCode does not allow here: ${outcome.block.reason}`, 'warning');
-        if (outcome?.context) session.nextRequest.push(outcome.context);
+        session.addContext(outcome?.context);
       }),
 
     'tool.execute.before': async (toolInput, output) => {
       let reason: string | undefined;
       await guarded('tool.execute.before', async () => {
-        const outcome = await tracker(toolInput.sessionID).emit('tool:before', () =>
-          definedFields({ toolName: toolInput.tool, input: output.args, toolUseId: toolInput.callID }),
-        );
+        const outcome = await tracker(toolInput.sessionID).emit('tool:before', () => ({
+          toolName: toolInput.tool,
+          input: output.args,
+          toolUseId: toolInput.callID,
+        }));
         reason = outcome?.block?.reason;
       });
       // A deliberate block by a hook (not a failure): OpenCode reports a thrown error as the tool's result.
@@ -269,22 +268,20 @@ export function createHooks(
         // tool:after transforms the output (hosts that can apply it do): OpenCode keeps what we write here.
         const value = (outcome as { value?: unknown } | undefined)?.value;
         if (typeof value === 'string') output.output = value;
-        if (outcome?.context) session.nextRequest.push(outcome.context);
+        session.addContext(outcome?.context);
         if (toolInput.tool === 'task') {
           // The task tool returns a sub-agent's result to its orchestrator: a phase ends.
           const args = (toolInput.args ?? {}) as { description?: unknown; prompt?: unknown; subagent_type?: unknown };
           const metadata = (output.metadata ?? {}) as { sessionId?: unknown };
-          const handoff = await session.emit('phase:end', () =>
-            definedFields({
-              output: output.output,
-              taskId: typeof metadata.sessionId === 'string' ? metadata.sessionId : undefined,
-              phase: typeof args.description === 'string' ? args.description : undefined,
-              agentType: typeof args.subagent_type === 'string' ? args.subagent_type : undefined,
-              request: typeof args.prompt === 'string' ? args.prompt : undefined,
-            }),
-          );
+          const handoff = await session.emit('phase:end', () => ({
+            output: output.output,
+            taskId: typeof metadata.sessionId === 'string' ? metadata.sessionId : undefined,
+            phase: typeof args.description === 'string' ? args.description : undefined,
+            agentType: typeof args.subagent_type === 'string' ? args.subagent_type : undefined,
+            request: typeof args.prompt === 'string' ? args.prompt : undefined,
+          }));
           if (typeof handoff?.value === 'string') output.output = handoff.value;
-          if (handoff?.context) session.nextRequest.push(handoff.context);
+          session.addContext(handoff?.context);
         }
       }),
 
@@ -310,9 +307,7 @@ export function createHooks(
           logger.warn(`llm:before added ${applied.partsIgnored} part(s) OpenCode has no place for; they were left out`);
         // In place: OpenCode reads the same array back. The parts are copies, so its stored session keeps the originals.
         messages.splice(0, messages.length, ...applied.messages);
-        logger.debug(
-          `llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`,
-        );
+        logger.debug(`llm:before: ${describeEdits(applied)}`);
       }),
 
     'experimental.chat.system.transform': (systemInput, output) =>
@@ -332,9 +327,7 @@ export function createHooks(
         if (data.compactAfter) await host.within(data.compactAfter);
         // The compaction request carries hookwise's block in its prompt (data.compacting), not here.
         if (data.compacting) return;
-        const texts = [(await session.restore()).afterCompaction, ...session.takeNextRequest(), requestContext].filter(
-          (text): text is string => typeof text === 'string' && text.trim() !== '',
-        );
+        const texts = await session.requestTexts(requestContext);
         if (texts.length > 0) output.system.push(texts.join('\n\n'));
       }),
 
@@ -343,8 +336,11 @@ export function createHooks(
         const sessionId = compactInput.sessionID;
         const session = tracker(sessionId);
         session.data.compacting = true;
-        const outcome = await session.emit('compact:before', () => ({ trigger: session.data.compactTrigger ?? 'auto' }));
-        if (outcome?.block) logger.warn(`a hook asked to stop this compaction, which OpenCode does not allow: ${outcome.block.reason}`);
+        const outcome = await session.emitUnblockable(
+          'compact:before',
+          () => ({ trigger: session.data.compactTrigger ?? 'auto' }),
+          'to stop this compaction, which OpenCode does not allow',
+        );
         // Appended to the compaction prompt: the summarizer reads it last.
         if (outcome?.context) output.context.push(outcome.context);
       }),

@@ -1,4 +1,4 @@
-import type { Message, MessagePart, ToolResultContent } from '@hookwise/core/messages';
+import { toolResultText, type AppliedMessageEdits, type Message, type MessagePart } from '@hookwise/core/messages';
 import type { Message as OpenCodeInfo, Part as OpenCodePart, ToolPart } from '@opencode-ai/sdk';
 
 /**
@@ -132,21 +132,9 @@ export function fromOpenCodeMessages(messages: readonly OpenCodeMessage[]): Mess
 }
 
 /** What a hook changed, as applied to OpenCode's messages. */
-export interface AppliedEdits {
-  messages: OpenCodeMessage[];
-  /** Tool parts whose output was replaced. */
-  outputsReplaced: number;
-  /** Text parts whose text was replaced. */
-  textsReplaced: number;
-  /** OpenCode messages left out because a hook removed every part of them. */
-  messagesDropped: number;
+export interface AppliedEdits extends AppliedMessageEdits<OpenCodeMessage> {
   /** Parts a hook added, which have no OpenCode part to land in (left out, reported). */
   partsIgnored: number;
-}
-
-function contentText(output: ToolResultContent): string {
-  if (typeof output === 'string') return output;
-  return output.map((part) => (part.type === 'text' ? part.text : `[image${part.mediaType ? ` ${part.mediaType}` : ''}]`)).join('\n');
 }
 
 /**
@@ -182,7 +170,7 @@ export function applyToOpenCodeMessages(
         continue;
       }
       survivingMessages.add(from.messageID);
-      if (part.type === 'tool-result') outputs.set(from.partID, contentText(part.output));
+      if (part.type === 'tool-result') outputs.set(from.partID, toolResultText(part.output));
       else if (part.type === 'text' && from.kind === 'text') texts.set(from.partID, part.text);
     }
   }

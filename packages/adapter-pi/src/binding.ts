@@ -1,5 +1,5 @@
-import { createHost, definedFields, type Engine, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
-import { estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
+import { createHost, type Engine, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
+import { describeEdits, estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { applyToPiMessages, extendCompactionSummary, fromPiMessages, pairingProblems, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
 
@@ -105,7 +105,6 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   const engine = (context: PiContext): Promise<Engine | undefined> => hostFor(context).engine();
   const logger = {
     warn: (message: string) => host?.logger.warn(message),
-    info: (message: string) => host?.logger.info(message),
     debug: (message: string) => host?.logger.debug(message),
   };
 
@@ -160,8 +159,11 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     const command = session.data.pendingCommand;
     session.data.pendingCommand = undefined;
     const prompt = typeof event.prompt === 'string' ? event.prompt : '';
-    const outcome = await session.emit('prompt:submit', () => definedFields({ prompt, command }));
-    if (outcome?.block) logger.warn(`a hook asked to stop this prompt, which pi does not allow here: ${outcome.block.reason}`);
+    const outcome = await session.emitUnblockable(
+      'prompt:submit',
+      () => ({ prompt, command }),
+      'to stop this prompt, which pi does not allow here',
+    );
     const added = texts(started, outcome?.context);
     // A hidden message after the prompt: the system prompt and the history before it stay as cached.
     return added.length > 0 ? { message: { customType: CUSTOM_TYPE, content: added.join('\n\n'), display: false } } : undefined;
@@ -188,9 +190,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       else {
         if (applied.messagesIgnored > 0)
           logger.warn(`llm:before added ${applied.messagesIgnored} message(s) pi has no place for; they were left out`);
-        logger.debug(
-          `llm:before: ${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`,
-        );
+        logger.debug(`llm:before: ${describeEdits(applied)}`);
         messages = applied.messages;
       }
     }
@@ -203,7 +203,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   // when a compaction or the plugins' state does, so the prompt is the same from call to call.
   on('context_with_system', async (event: { messages?: unknown }, context) => {
     const session = tracker(context);
-    const added = texts((await session.restore()).afterCompaction, session.data.requestContext);
+    const added = await session.requestTexts(session.data.requestContext);
     session.data.requestContext = undefined;
     if (added.length === 0 || !Array.isArray(event.messages)) return undefined;
     const messages = event.messages as PiMessage[];
@@ -220,13 +220,11 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
 
   on('tool_call', async (event: { toolName?: unknown; toolCallId?: unknown; input?: unknown }, context) => {
     if (typeof event.toolName !== 'string') return undefined;
-    const outcome = await tracker(context).emit('tool:before', () =>
-      definedFields({
-        toolName: event.toolName as string,
-        input: event.input,
-        toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
-      }),
-    );
+    const outcome = await tracker(context).emit('tool:before', () => ({
+      toolName: event.toolName as string,
+      input: event.input,
+      toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
+    }));
     sendContext(outcome?.context, 'steer');
     // A deliberate block by a hook (not a failure): pi reports the reason as the tool's result.
     return outcome?.block ? { block: true, reason: `hookwise: ${outcome.block.reason}` } : undefined;
@@ -238,16 +236,14 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       if (typeof event.toolName !== 'string') return undefined;
       const output = contentText(event.content);
       const ok = event.isError !== true;
-      const outcome = await tracker(context).emit('tool:after', () =>
-        definedFields({
-          toolName: event.toolName as string,
-          input: event.input,
-          output,
-          ok,
-          error: ok ? undefined : output,
-          toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
-        }),
-      );
+      const outcome = await tracker(context).emit('tool:after', () => ({
+        toolName: event.toolName as string,
+        input: event.input,
+        output,
+        ok,
+        error: ok ? undefined : output,
+        toolUseId: typeof event.toolCallId === 'string' ? event.toolCallId : undefined,
+      }));
       sendContext(outcome?.context, 'steer');
       // tool:after transforms the output; pi persists what is returned here (hook-prune's arrival trim).
       const value = (outcome as { value?: unknown } | undefined)?.value;
@@ -262,13 +258,11 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
       const trigger = event.reason === 'manual' ? 'manual' : 'auto';
       session.data.compactTrigger = trigger;
       const tokensBefore = event.preparation?.tokensBefore;
-      const outcome = await session.emit('compact:before', () =>
-        definedFields({
-          trigger,
-          instructions: typeof event.customInstructions === 'string' ? event.customInstructions : undefined,
-          contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : session.common().contextTokens,
-        }),
-      );
+      const outcome = await session.emit('compact:before', () => ({
+        trigger,
+        instructions: typeof event.customInstructions === 'string' ? event.customInstructions : undefined,
+        contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : session.common().contextTokens,
+      }));
       if (outcome?.block) {
         logger.warn(`a hook stopped this compaction: ${outcome.block.reason}`);
         return { cancel: true };
@@ -286,16 +280,14 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     session.data.compactTrigger = undefined;
     const entry = event.compactionEntry ?? {};
     const current = await engine(context);
-    // Not definedFields: an undefined contextTokens must replace pi's stale figure (the kit drops undefined fields).
-    const outcome = await session.emit('compact:after', () => ({
+    await session.compacted({
       // Right after a compaction pi knows no size yet (tokens is null): the payload says what hookwise estimates.
       contextTokens: undefined,
       trigger,
       tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined,
       tokensAfter: current ? estimateContext(context, current) : undefined,
       summary: typeof entry.summary === 'string' ? entry.summary : undefined,
-    }));
-    await session.keep({ afterCompaction: outcome?.context });
+    });
   });
 
   on('session_compact_failed', async (_event, context) => {
@@ -303,9 +295,13 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   });
 
   on('agent_settled', async (_event, context) => {
-    const outcome = await tracker(context).emit('agent:stop');
     // pi has no way to keep an agent going from here: a block is reported, a context waits for the next prompt.
-    if (outcome?.block) logger.info(`a hook asked the agent to go on, which pi does not allow here: ${outcome.block.reason}`);
+    const outcome = await tracker(context).emitUnblockable(
+      'agent:stop',
+      () => ({}),
+      'the agent to go on, which pi does not allow here',
+      'info',
+    );
     sendContext(outcome?.context, 'nextTurn');
   });
 

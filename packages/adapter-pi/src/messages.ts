@@ -1,4 +1,12 @@
-import type { Message, MessagePart, TextPart, ToolResultContent } from '@hookwise/core/messages';
+import {
+  createReusingConverter,
+  type AppliedMessageEdits,
+  sameJson,
+  type Message,
+  type MessagePart,
+  type TextPart,
+  type ToolResultContent,
+} from '@hookwise/core/messages';
 import type { PiMessage } from './pi-types.js';
 
 /**
@@ -122,56 +130,19 @@ export function fromPiMessages(messages: readonly PiMessage[]): Message[] {
   return result;
 }
 
-/** Plain JSON values compared by content. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    if (a.length !== other.length) return false;
-    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], other[index])) return false;
-    return true;
-  }
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-  return true;
-}
-
 /**
  * `fromPiMessages` for one session's requests, giving back the same core message objects for
- * the messages a request shares with the previous one. pi hands every `context` event a deep
- * copy; hook-prune and core's token counting keep what they learnt per message object, so fresh
- * objects would make them start over on every request. Its output always equals
- * `fromPiMessages`' (the plain version and its spec; a test holds them equal).
+ * the messages a request shares with the previous one (core's reusing converter). pi hands every
+ * `context` event a deep copy; hook-prune and core's token counting keep what they learnt per
+ * message object, so fresh objects would make them start over on every request. Its output
+ * always equals `fromPiMessages`' (the plain version and its spec; a test holds them equal).
  */
 export class PiConversion {
-  private previous: readonly PiMessage[] = [];
-  private converted: Array<Message | undefined> = [];
-
-  convert(messages: readonly PiMessage[]): Message[] {
-    const { previous, converted } = this;
-    const next: Array<Message | undefined> = [];
-    const result: Message[] = [];
-    messages.forEach((message, index) => {
-      // Same place, same content: the same core message (its origin index is the same too).
-      const known = index < previous.length && sameJson(previous[index], message) ? converted[index] : undefined;
-      const core = known ?? fromPiMessage(message, index);
-      next.push(core);
-      if (core) result.push(core);
-    });
-    this.previous = messages;
-    this.converted = next;
-    return result;
-  }
+  readonly convert = createReusingConverter<PiMessage>(fromPiMessage, sameJson);
 }
 
 /** What a hook changed, as applied to pi's messages. */
-export interface AppliedEdits {
-  messages: PiMessage[];
-  outputsReplaced: number;
-  textsReplaced: number;
-  messagesDropped: number;
+export interface AppliedEdits extends AppliedMessageEdits<PiMessage> {
   /** Messages a hook added, which have no pi message to land in (left out, reported). */
   messagesIgnored: number;
 }

@@ -1,27 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { EventLog, HookFailure, HookwiseConfig, Logger, MergedNotice, PluginInstance, PointName, StateStore } from '@hookwise/core';
-import { createHost, type HostSession } from '@hookwise/core/host';
+import type { EventLog, HookwiseConfig, Logger, PluginInstance, StateStore } from '@hookwise/core';
+import { createHost, type HostErrorReport, type HostNotice, type HostSession } from '@hookwise/core/host';
 import { createPromptConverter, type AppliedMemo, type ConvertedPrompt, type PromptMessage } from './prompt.js';
 
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'ai-sdk';
 
 /** A notice for the app's user, with the conversation and the point it came from. */
-export interface HookwiseNotice extends MergedNotice {
-  sessionId: string;
-  point: PointName;
-}
+export type HookwiseNotice = Omit<HostNotice, 'hostText'>;
 
-/** A problem hookwise stepped aside from: the model call went on unchanged. */
-export interface HookwiseErrorReport {
-  /** `config`: the config could not be loaded or a plugin's options are invalid (hookwise is off); `state`: the shared state store (Redis) is unreachable, told once per outage; otherwise a hook's failure kind. */
-  kind: 'config' | 'state' | HookFailure['kind'];
-  message: string;
-  sessionId?: string;
-  point?: PointName;
-  pluginName?: string;
-  hookName?: string;
-}
+/** A problem hookwise stepped aside from: the model call went on unchanged (`config`: hookwise is off). */
+export type HookwiseErrorReport = Omit<HostErrorReport, 'error'>;
 
 export interface HookwiseMiddlewareOptions {
   /** The conversation this middleware serves (default: a new random id). A call may name another with `providerOptions.hookwise.sessionId`. */

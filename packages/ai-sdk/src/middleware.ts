@@ -110,8 +110,7 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
     const data = session.data;
     session.fields.model = model.modelId;
     const users = userMessageCount(prompt);
-    const started = await session.start(users > 1 ? 'resume' : 'startup');
-    if (isText(started)) session.nextRequest.push(started);
+    session.addContext(await session.start(users > 1 ? 'resume' : 'startup'));
     // A prompt ending with a user message the last call did not end with is a new turn (a retry
     // of the same call is not); the count tells two equal prompts apart.
     const prompted = lastUserText(prompt);
@@ -120,10 +119,12 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
       // An AI SDK app has no command registry of its own: a prompt typed as `/name args` is passed
       // as a command, and plugins act only on commands they find a file for.
       const command = parseSlashCommand(prompted);
-      const submitted = await session.emit('prompt:submit', () => ({ prompt: prompted, ...(command ? { command } : {}) }));
-      if (submitted?.block)
-        binding.host.logger.warn(`a hook asked to stop this prompt, which a model middleware cannot do: ${submitted.block.reason}`);
-      if (isText(submitted?.context)) session.nextRequest.push(submitted.context);
+      const submitted = await session.emitUnblockable(
+        'prompt:submit',
+        () => ({ prompt: prompted, command }),
+        'to stop this prompt, which a model middleware cannot do',
+      );
+      session.addContext(submitted?.context);
     }
     data.userMessages = users;
     // Converted only when a hook listens; kept to apply the outcome against.
@@ -151,7 +152,7 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
       );
       next = applied.prompt;
     }
-    const texts = [(await session.restore()).afterCompaction, ...session.takeNextRequest(), outcome?.context].filter(isText);
+    const texts = await session.requestTexts(outcome?.context);
     if (texts.length > 0) next = withSystemText(next, texts.join('\n\n'));
     return next === prompt ? params : { ...params, prompt: next };
   });
@@ -201,7 +202,7 @@ function wrapTools<T extends Record<string, ToolLike>>(binding: Binding, session
         // A streaming tool (an async iterable) reaches the SDK as it is: its parts are the app's.
         if (output !== null && typeof output === 'object' && Symbol.asyncIterator in output) return output;
         const after = await session.emit('tool:after', () => ({ ...common(), output, ok: true, durationMs: Date.now() - startedAt }));
-        if (isText(after?.context)) session.nextRequest.push(after.context);
+        session.addContext(after?.context);
         // A replaced output enters the history; a tool with its own `toModelOutput` keeps its output's type.
         if (after?.value !== undefined && (typeof output === 'string' || !('toModelOutput' in tool))) return after.value;
         return output;
@@ -220,33 +221,35 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
       const session = binding.session(sessionId);
       await session.guard('agent:stop', async () => {
         const lastMessage = typeof event?.text === 'string' && event.text !== '' ? event.text : undefined;
-        const outcome = await session.emit('agent:stop', () => (lastMessage ? { lastMessage } : {}));
-        if (outcome?.block) binding.host.logger.warn(`a hook asked the agent to go on, which onFinish cannot do: ${outcome.block.reason}`);
-        if (isText(outcome?.context)) session.nextRequest.push(outcome.context);
+        const outcome = await session.emitUnblockable(
+          'agent:stop',
+          () => ({ lastMessage }),
+          'the agent to go on, which onFinish cannot do',
+        );
+        session.addContext(outcome?.context);
       });
     },
     compact: async (run, compactOptions = {}) => {
       const trigger = compactOptions.trigger ?? 'manual';
       const session = binding.session(sessionId);
       const tokensBefore = compactOptions.tokensBefore ?? session.fields.contextTokens;
-      const before = await session.emit('compact:before', () => ({
-        trigger,
-        ...(tokensBefore !== undefined ? { contextTokens: tokensBefore } : {}),
-      }));
-      if (before?.block)
-        binding.host.logger.warn(`a hook asked to stop this compaction; the app decides, and compacts: ${before.block.reason}`);
+      const before = await session.emitUnblockable(
+        'compact:before',
+        () => ({ trigger, contextTokens: tokensBefore }),
+        'to stop this compaction; the app decides, and compacts',
+      );
       const report = await run(isText(before?.context) ? { instructions: before.context } : {});
       await session.guard('compact:after', async () => {
         const figures = (report ?? {}) as CompactionReport;
-        const outcome = await session.emit('compact:after', () => ({
-          trigger,
-          ...(tokensBefore !== undefined ? { tokensBefore } : {}),
-          ...(typeof figures.tokensAfter === 'number' ? { tokensAfter: figures.tokensAfter, contextTokens: figures.tokensAfter } : {}),
-          ...(typeof figures.summary === 'string' ? { summary: figures.summary } : {}),
-        }));
+        const tokensAfter = typeof figures.tokensAfter === 'number' ? figures.tokensAfter : undefined;
         // The context measured before the compaction no longer describes the conversation.
-        session.fields.contextTokens = typeof figures.tokensAfter === 'number' ? figures.tokensAfter : undefined;
-        await session.keep({ afterCompaction: isText(outcome?.context) ? outcome.context : undefined });
+        await session.compacted({
+          trigger,
+          tokensBefore,
+          tokensAfter,
+          contextTokens: tokensAfter,
+          summary: typeof figures.summary === 'string' ? figures.summary : undefined,
+        });
       });
       return report;
     },

@@ -1,4 +1,15 @@
-import type { Message, MessagePart, ToolResultContent } from '@hookwise/core/messages';
+import {
+  applyPartEdits,
+  createReusingConverter,
+  stringify,
+  type AppliedPartMemo,
+  type Message,
+  type MessagePart,
+  type PartOrigin,
+  type PartOriginTable,
+  type PartWriter,
+  type ToolResultContent,
+} from '@hookwise/core/messages';
 
 /**
  * The language model prompt of the AI SDK (`LanguageModelV2Prompt` in ai 5, `V3` in ai 6, `V4`
@@ -30,28 +41,13 @@ export interface PromptPart {
 export const isServerCompaction = (part: PromptPart): boolean =>
   part.type === 'text' && (part.providerOptions as { anthropic?: { type?: unknown } } | undefined)?.anthropic?.type === 'compaction';
 
-/** Where each core part came from: the prompt message and part index. */
-interface Origin {
-  message: number;
-  part: number;
-}
-
 /** The prompt as core messages, and the way back. */
 export interface ConvertedPrompt {
   /** The system texts of the prompt, joined: `llm:before`'s `systemPrompt`. */
   systemPrompt: string;
   messages: Message[];
   /** The origin of each tool result and tool call, by core part. */
-  origins: Pick<OriginTable, 'get'>;
-}
-
-function stringify(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  origins: Pick<PartOriginTable, 'get'>;
 }
 
 /**
@@ -88,19 +84,13 @@ function resultContent(output: unknown): { content: ToolResultContent; isError: 
   }
 }
 
-/** Where the origin of each converted part is kept: a Map for one conversion, a WeakMap across calls. */
-interface OriginTable {
-  get(part: MessagePart): Origin | undefined;
-  set(part: MessagePart, origin: Origin): unknown;
-}
-
 /**
  * One prompt message as a core message (undefined for a system message). User text and files,
  * assistant text, reasoning and tool calls, and `role: 'tool'` results become core parts.
  * Provider-executed calls and results (server tools, with provider-specific shapes) are left out:
  * hookwise never edits them, and leaving both out keeps the pairing core sees whole.
  */
-export function convertMessage(message: PromptMessage, messageIndex: number, origins: OriginTable): Message | undefined {
+export function convertMessage(message: PromptMessage, messageIndex: number, origins: PartOriginTable): Message | undefined {
   if (message.role === 'system') return undefined;
   const parts: MessagePart[] = [];
   message.content.forEach((part, partIndex) => {
@@ -164,7 +154,7 @@ const systemPromptOf = (prompt: readonly PromptMessage[]): string =>
  * spec of {@link createPromptConverter}, which gives the same result.
  */
 export function fromPrompt(prompt: readonly PromptMessage[]): ConvertedPrompt {
-  const origins = new Map<MessagePart, Origin>();
+  const origins = new Map<MessagePart, PartOrigin>();
   const messages: Message[] = [];
   prompt.forEach((message, index) => {
     const converted = convertMessage(message, index, origins);
@@ -208,30 +198,15 @@ function sameMessage(a: PromptMessage, b: PromptMessage): boolean {
 }
 
 /**
- * A conversion that remembers the last prompt of a conversation. The SDK builds every call's
- * prompt afresh, but each call repeats the last one and adds to it: the messages that say the
- * same as last time keep the very core messages they were converted to, so a plugin that keeps
- * work per message (hook-prune's index and token counts) pays only for what is new.
+ * A conversion that remembers the last prompt of a conversation (core's reusing converter): the
+ * SDK builds every call's prompt afresh, but each call repeats the last one and adds to it.
  */
 export function createPromptConverter(): (prompt: readonly PromptMessage[]) => ConvertedPrompt {
-  let lastPrompt: readonly PromptMessage[] = [];
-  let lastCore: Array<Message | undefined> = [];
-  const origins = new WeakMap<MessagePart, Origin>();
-  return (prompt) => {
-    let same = 0;
-    const limit = Math.min(prompt.length, lastPrompt.length);
-    while (same < limit && sameMessage(prompt[same]!, lastPrompt[same]!)) same++;
-    const core = lastCore.slice(0, same);
-    for (let index = same; index < prompt.length; index++) core.push(convertMessage(prompt[index]!, index, origins));
-    lastPrompt = prompt;
-    lastCore = core;
-    return { systemPrompt: systemPromptOf(prompt), messages: core.filter((message): message is Message => message !== undefined), origins };
-  };
-}
-
-function contentText(content: ToolResultContent): string {
-  if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? part.text : `[image${part.mediaType ? ` ${part.mediaType}` : ''}]`)).join('\n');
+  const origins = new WeakMap<MessagePart, PartOrigin>();
+  const convert = createReusingConverter((message: PromptMessage, index) => convertMessage(message, index, origins), sameMessage, {
+    prefix: true,
+  });
+  return (prompt) => ({ systemPrompt: systemPromptOf(prompt), messages: convert(prompt), origins });
 }
 
 /** What applying a hook's messages changed in the prompt. */
@@ -247,37 +222,21 @@ export interface AppliedPrompt {
   outputsLeft: number;
 }
 
-/** One prompt message as a hook's edits left it, remembered for the next call. */
-export interface AppliedMessage {
-  /** The hook's message it was made from. */
-  transformed: Message;
-  message: PromptMessage;
-  /** Whether tool results were applied (a call that defers them to the provider is another call). */
-  toolResults: boolean;
-  outputsReplaced: number;
-  inputsReplaced: number;
-  outputsLeft: number;
-}
-
 /** Remembers each applied message by the core message it replaced (the conversation's memo). */
-export type AppliedMemo = WeakMap<Message, AppliedMessage>;
+export type AppliedMemo = AppliedPartMemo<PromptMessage>;
 
-interface Counts {
-  outputsReplaced: number;
-  inputsReplaced: number;
-  outputsLeft: number;
-  editsIgnored: number;
-}
+const PROMPT_WRITER: PartWriter<PromptMessage, PromptPart> = {
+  parts: (message) => (message.role === 'system' ? undefined : message.content),
+  withParts: (message, content) => ({ ...message, content }) as PromptMessage,
+  // A `text` output, valid in every major; never an empty result: Anthropic rejects one.
+  output: (part, text) => ({ ...part, output: { type: 'text', value: text === '' ? ' ' : text } }) as PromptPart,
+  input: (part, input) => ({ ...part, input }) as PromptPart,
+};
 
 /**
- * Writes what a hook changed back onto copies of the prompt: a tool result's output (as a
- * `text` output, valid in every major and never empty) and a tool call's input. Ids, order and
- * every other part stay, so each call keeps its result; untouched messages are the same objects.
- * Anything else a hook changed is counted and left out.
- *
- * With a `memo`, a message the hook changed the same way last call (hook-prune gives the same
- * message object for the same prune) is the message applied then: a conversation's repeated
- * prunes cost a lookup each, not a copy.
+ * Writes what a hook changed back onto copies of the prompt (core's `applyPartEdits`): a tool
+ * result's output as a `text` output and a tool call's input; untouched messages are the same
+ * objects, and with a `memo` a message changed the same way as last call is the one applied then.
  */
 export function applyToPrompt(
   prompt: readonly PromptMessage[],
@@ -285,105 +244,8 @@ export function applyToPrompt(
   transformed: readonly Message[],
   options: { toolResults?: boolean; memo?: AppliedMemo } = {},
 ): AppliedPrompt {
-  const toolResults = options.toolResults !== false;
-  const counts: Counts = { outputsReplaced: 0, inputsReplaced: 0, outputsLeft: 0, editsIgnored: 0 };
-  const replaced = new Map<number, PromptMessage>();
-  // A new part is matched to the part at its place, or else to the original with its id.
-  let byId: Map<string, { part: MessagePart; origin: Origin }> | undefined;
-  const originalOf = (part: MessagePart & { toolCallId: string }, place: MessagePart | undefined) => {
-    if (place !== undefined && place.type === part.type && (place as { toolCallId: string }).toolCallId === part.toolCallId) {
-      const origin = converted.origins.get(place);
-      if (origin !== undefined) return { part: place, origin };
-    }
-    if (byId === undefined) {
-      byId = new Map();
-      for (const message of converted.messages)
-        for (const original of message.parts) {
-          const origin = converted.origins.get(original);
-          if (origin !== undefined && (original.type === 'tool-result' || original.type === 'tool-call'))
-            byId.set(`${original.type} ${original.toolCallId}`, { part: original, origin });
-        }
-    }
-    return byId.get(`${part.type} ${part.toolCallId}`);
-  };
-
-  /** The edits of one hook message, by prompt message and part index. */
-  const editsOf = (message: Message, before: Message | undefined, tally: Omit<Counts, 'editsIgnored'>) => {
-    const edits = new Map<number, Map<number, PromptPart>>();
-    const aligned = before !== undefined && before.parts.length === message.parts.length;
-    message.parts.forEach((part, partIndex) => {
-      // A hook returns the parts it kept as the same objects: only new ones are edits.
-      if (converted.origins.get(part) !== undefined || (part.type !== 'tool-result' && part.type !== 'tool-call')) return;
-      const original = originalOf(part, aligned ? before.parts[partIndex] : undefined);
-      if (!original) {
-        counts.editsIgnored++;
-        return;
-      }
-      const source = (prompt[original.origin.message]!.content as readonly PromptPart[])[original.origin.part]!;
-      let edited: PromptPart | undefined;
-      if (part.type === 'tool-result' && original.part.type === 'tool-result') {
-        const text = contentText(part.output);
-        if (text === contentText(original.part.output)) return;
-        if (!toolResults) {
-          tally.outputsLeft++;
-          return;
-        }
-        // Never an empty result: Anthropic rejects one.
-        edited = { ...source, output: { type: 'text', value: text === '' ? ' ' : text } } as PromptPart;
-        tally.outputsReplaced++;
-      } else if (part.type === 'tool-call' && original.part.type === 'tool-call') {
-        if (stringify(part.input) === stringify(original.part.input)) return;
-        edited = { ...source, input: part.input } as PromptPart;
-        tally.inputsReplaced++;
-      }
-      if (!edited) return;
-      let parts = edits.get(original.origin.message);
-      if (!parts) edits.set(original.origin.message, (parts = new Map()));
-      parts.set(original.origin.part, edited);
-    });
-    return edits;
-  };
-  const applyEdits = (edits: Map<number, Map<number, PromptPart>>) => {
-    for (const [index, parts] of edits) {
-      const message = replaced.get(index) ?? prompt[index]!;
-      if (message.role === 'system') continue;
-      replaced.set(index, { ...message, content: message.content.map((part, partIndex) => parts.get(partIndex) ?? part) });
-    }
-  };
-
-  // Only tool results and tool calls have a place to go back to; a hook that added or dropped
-  // messages asked for something the prompt cannot take without breaking its pairing.
-  const positional = transformed.length === converted.messages.length;
-  if (!positional) counts.editsIgnored++;
-  transformed.forEach((message, messageIndex) => {
-    const before = positional ? converted.messages[messageIndex] : undefined;
-    if (message === before) return;
-    const remembered = before ? options.memo?.get(before) : undefined;
-    if (remembered !== undefined && remembered.transformed === message && remembered.toolResults === toolResults) {
-      const origin = converted.origins.get(before!.parts.find((part) => converted.origins.get(part) !== undefined)!);
-      if (origin !== undefined) {
-        replaced.set(origin.message, remembered.message);
-        counts.outputsReplaced += remembered.outputsReplaced;
-        counts.inputsReplaced += remembered.inputsReplaced;
-        counts.outputsLeft += remembered.outputsLeft;
-        return;
-      }
-    }
-    const tally = { outputsReplaced: 0, inputsReplaced: 0, outputsLeft: 0 };
-    const edits = editsOf(message, before, tally);
-    counts.outputsReplaced += tally.outputsReplaced;
-    counts.inputsReplaced += tally.inputsReplaced;
-    counts.outputsLeft += tally.outputsLeft;
-    applyEdits(edits);
-    // One core message is one prompt message: remember what it became.
-    if (before && options.memo && edits.size === 1) {
-      const [index] = edits.keys();
-      options.memo.set(before, { transformed: message, message: replaced.get(index!)!, toolResults, ...tally });
-    }
-  });
-  const result = { ...counts, prompt: prompt as PromptMessage[] };
-  if (replaced.size === 0) return result;
-  return { ...result, prompt: prompt.map((message, index) => replaced.get(index) ?? message) };
+  const { messages, ...counts } = applyPartEdits(prompt, converted, transformed, PROMPT_WRITER, options);
+  return { ...counts, prompt: messages };
 }
 
 /**

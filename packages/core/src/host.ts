@@ -33,6 +33,8 @@ export type { Host, HostOptions, HostNotice, HostErrorReport, EmitCallOptions } 
 export type { HostSession, CommonFields } from './host-kit/host-session.js';
 export { installedPackageFolder, readJsonObject, relativeEntry } from './host-kit/settings-file.js';
 export type { JsonObjectRead } from './host-kit/settings-file.js';
+export { checkSettingsEntry, entrySpec, mergeSettingsEntry, planSettingsEntry, settingsEntries } from './host-kit/settings-entry.js';
+export type { PlannedSettingsFile, SettingsEntry, SettingsEntryCheck, SettingsEntryPlan } from './host-kit/settings-entry.js';
 export { lazyProjectEngine } from './project-engine.js';
 export type { ProjectEngine, ProjectEngineOptions, ProjectEngineSeams } from './project-engine.js';
 export type { DeadlineCause, DeadlineOptions, LogEntry } from './host-kit.js';

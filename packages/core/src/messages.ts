@@ -21,3 +21,14 @@ export { isUserPrompt } from './messages/user-prompt.js';
 export { parseSlashCommand } from './slash-command.js';
 export type { SlashCommand } from './slash-command.js';
 export { estimateMessageTokens, IMAGE_TOKEN_ESTIMATE } from './messages/estimate.js';
+export { applyPartEdits, createReusingConverter, describeEdits, sameJson, stringify, toolResultText } from './messages/part-edits.js';
+export type {
+  AppliedMessageEdits,
+  AppliedPartMemo,
+  AppliedPartMessage,
+  ConvertedParts,
+  PartEditCounts,
+  PartOrigin,
+  PartOriginTable,
+  PartWriter,
+} from './messages/part-edits.js';

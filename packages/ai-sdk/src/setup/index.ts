@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostSetup } from '@hookwise/cli';
+import { installedPackageFolder } from '@hookwise/core/host';
 
 /** What an app adds to its code: the snippet `hookwise init --host ai-sdk` prints. */
 export const SNIPPET = `import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
@@ -13,22 +14,15 @@ const model = wrapLanguageModel({ model: yourModel, middleware: hookwise });
 const result = await generateText({ model, tools: hookwise.tools(tools), messages, stopWhen: stepCountIs(20), onFinish: hookwise.onFinish });
 `;
 
-/**
- * The version of `ai` installed for the project, if any: node_modules/ai from the project upwards,
- * as Node resolves it (by folder, since ai 7 exports no CommonJS entry to `require.resolve`).
- */
+/** The version of `ai` installed for the project, if any: node_modules/ai from the project upwards, as Node resolves it. */
 function installedAi(projectDir: string): string | undefined {
-  for (let folder = path.resolve(projectDir); ; folder = path.dirname(folder)) {
-    try {
-      const manifest = JSON.parse(readFileSync(path.join(folder, 'node_modules', 'ai', 'package.json'), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (manifest.name === 'ai' && typeof manifest.version === 'string') return manifest.version;
-    } catch {
-      // not here
-    }
-    if (path.dirname(folder) === folder) return undefined;
+  const folder = installedPackageFolder(projectDir, 'ai');
+  if (folder === undefined) return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return manifest.name === 'ai' && typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
   }
 }
 

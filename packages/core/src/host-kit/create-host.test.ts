@@ -126,4 +126,27 @@ describe('createHost', () => {
     expect(await host.session('s1').restore()).toEqual({ afterCompaction: 'the rules' });
     expect(lines).toEqual(['warn: could not keep the post-compaction context for later processes: disk full']);
   });
+
+  it("keeps a compaction's context for every later request, in place of the last one, and sets the context size", async () => {
+    const contexts = ['the rules', undefined];
+    const { host } = hostFor(hooks({ 'compact:after': () => ({ context: contexts.shift() }) }));
+    const session = host.session('s1');
+    session.fields.contextTokens = 90_000;
+    await session.compacted({ trigger: 'auto', contextTokens: 12_000 });
+    expect(session.fields.contextTokens).toBe(12_000);
+    session.addContext('from a tool');
+    session.addContext('  ');
+    expect(await session.requestTexts('this request', '')).toEqual(['the rules', 'from a tool', 'this request']);
+    expect(await session.requestTexts()).toEqual(['the rules']);
+    await session.compacted({ trigger: 'manual' });
+    expect(session.fields.contextTokens).toBeUndefined();
+    expect(await session.requestTexts()).toEqual([]);
+  });
+
+  it('logs a block the host cannot honour, at the level asked', async () => {
+    const { host, lines } = hostFor(hooks({ 'agent:stop': () => ({ block: { reason: 'not done' } }) }));
+    const outcome = await host.session('s1').emitUnblockable('agent:stop', () => ({}), 'the agent to go on, which this host cannot do');
+    expect(outcome?.block?.reason).toBe('not done');
+    expect(lines).toEqual(['warn: a hook asked the agent to go on, which this host cannot do: not done']);
+  });
 });

@@ -15,6 +15,8 @@ export interface CommonFields {
   transcriptPath?: string | undefined;
 }
 
+const isText = (text: unknown): text is string => typeof text === 'string' && text.trim() !== '';
+
 export class HostSession<S extends object = object> {
   /** What the host knows of the session (its model, its context usage). */
   readonly fields: CommonFields = {};
@@ -67,6 +69,46 @@ export class HostSession<S extends object = object> {
   /** The contexts waiting for the next request, taken (a second call gives none). */
   takeNextRequest(): string[] {
     return this.nextRequest.splice(0);
+  }
+
+  /** Keeps a hook's context for the next model request (nothing for none or an empty one). */
+  addContext(context: string | undefined): void {
+    if (isText(context)) this.nextRequest.push(context);
+  }
+
+  /**
+   * The texts hookwise adds to a model request, in order: what hooks handed back at the last
+   * compaction, the contexts waiting for this request (taken), then `extra`; empty ones left out.
+   */
+  async requestTexts(...extra: Array<string | undefined>): Promise<string[]> {
+    return [(await this.restore()).afterCompaction, ...this.takeNextRequest(), ...extra].filter(isText);
+  }
+
+  /**
+   * Emits a point whose block the host cannot honour: a hook that asks for one is logged at
+   * `level` as `a hook asked <asked>: <reason>`.
+   */
+  async emitUnblockable<P extends PointName>(
+    point: P,
+    fields: () => Partial<PointInput<P>>,
+    asked: string,
+    level: 'warn' | 'info' = 'warn',
+  ): Promise<MergedOutcome<P> | undefined> {
+    const outcome = await this.emit(point, fields);
+    if (outcome?.block) this.host.logger[level](`a hook asked ${asked}: ${outcome.block.reason}`);
+    return outcome;
+  }
+
+  /**
+   * `compact:after`: the hooks' context is kept for every later request (and later processes),
+   * in place of what an earlier compaction kept; the session's context size is the one `fields`
+   * give (undefined: unknown until the host measures it again).
+   */
+  async compacted(fields: Partial<PointInput<'compact:after'>>): Promise<MergedOutcome<'compact:after'> | undefined> {
+    const outcome = await this.emit('compact:after', () => fields);
+    this.fields.contextTokens = fields.contextTokens as number | undefined;
+    await this.keep({ afterCompaction: isText(outcome?.context) ? outcome.context : undefined });
+    return outcome;
   }
 
   /**
