@@ -169,7 +169,7 @@ export function createEngine(options: EngineOptions): Engine {
       requireDi(`plugin "${plugin.meta.name}" (a hook class or a register function)`);
   }
   const byPoint = buildHookTable(plugins, config.hooks, config.on);
-  const scopes = new SessionScopes(engineContainerOf, stateStore);
+  const scopes = new SessionScopes(engineContainerOf, stateStore, options.container !== undefined);
   const records = createSessionRecords(stateStore, clock, logger);
   const { fail, invalid, late } = createFailureReporter(logger, eventLog);
   const recorder = createRecorder(eventLog, logger);

@@ -10,7 +10,7 @@ import {
   type PluginCommand,
   type PointPayload,
 } from '@hookwise/core';
-import { contextWindowFor, createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/host';
+import { contextWindowFor, createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/plugin';
 import { readContextTokens, readTranscriptTail, type TranscriptCompactBoundary } from '@hookwise/core/claude-code';
 import {
   formatCompactionNotice,
