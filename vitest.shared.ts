@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 export const coreSourceAlias = {
   // Subpaths first: an alias also matches `find/…`, so `@hookwise/core` would swallow them.
+  '@hookwise/core/plugin': fileURLToPath(new URL('./packages/core/src/plugin-side.ts', import.meta.url)),
   '@hookwise/core/host': fileURLToPath(new URL('./packages/core/src/host.ts', import.meta.url)),
   '@hookwise/core/messages': fileURLToPath(new URL('./packages/core/src/messages.ts', import.meta.url)),
   '@hookwise/core/claude-code': fileURLToPath(new URL('./packages/core/src/claude-code.ts', import.meta.url)),

@@ -6,6 +6,7 @@ export default defineConfig({
   // One entry per audience (each file says whom it serves); `wire` is types only (its JS is empty).
   entry: [
     'src/index.ts',
+    'src/plugin-side.ts',
     'src/host.ts',
     'src/messages.ts',
     'src/claude-code.ts',

@@ -5,7 +5,8 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { hookwiseMiddleware } from '@hookwise/ai-sdk';
 import { CacheMeter, cacheCost } from '@hookwise/core/counting';
-import { defaultTokenCounter, silentLogger } from '@hookwise/core/host';
+import { silentLogger } from '@hookwise/core/host';
+import { defaultTokenCounter } from '@hookwise/core/plugin';
 import { fromAnthropicMessages } from '@hookwise/core/messages';
 import { isPrunedOutput, prune } from '@hookwise/hook-prune';
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from 'ai';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { defaultTokenCounter } from '@hookwise/core/host';
+import { defaultTokenCounter } from '@hookwise/core/plugin';
 import { contentText } from '../../../test-support/stand-in-chat-model.mjs';
 
 const require = createRequire(import.meta.url);

@@ -14,5 +14,7 @@ export type {
   TranscriptMessageEntry,
   TranscriptReadOptions,
 } from './messages/transcript.js';
-export { readTranscriptTail, readContextTokens, readLastAssistantText } from './messages/transcript-tail.js';
+export { readTranscriptTail, readContextTokens, readLastAssistantText, contextReadingOf } from './messages/transcript-tail.js';
+export { contextUsageFields } from './messages/context-usage.js';
+export type { ContextUsageFields } from './messages/context-usage.js';
 export type { TranscriptTail, TailReadOptions, ContextReading } from './messages/transcript-tail.js';

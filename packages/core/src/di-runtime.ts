@@ -19,6 +19,11 @@ export function provideDi(runtime: DiRuntime): void {
   (globalThis as Slot)[slot] ??= runtime;
 }
 
+/** Whether `@hookwise/core/di` has been loaded (a hook's context then carries `container`). */
+export function diLoaded(): boolean {
+  return (globalThis as Slot)[slot] !== undefined;
+}
+
 /** The DI runtime, or a ConfigError saying what needed it and how to load it. */
 export function requireDi(what: string): DiRuntime {
   const runtime = (globalThis as Slot)[slot];

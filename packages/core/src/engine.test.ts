@@ -539,28 +539,23 @@ describe('plugins and DI', () => {
     expect(constructed).toBe(2);
   });
 
-  it('a defineHook plugin gets the same container services when it asks for context.container', async () => {
+  it('a plain-function hook gets the same container services from context.container once DI is loaded', async () => {
     let seen: Record<string, unknown> | undefined;
     const asks = definePlugin({
       meta: { name: 'asks', version: '1.0.0' },
       options: z.object({ step: z._default(z.number(), 3) }),
-      hooks: [
-        defineHook<{ step: number }>({
-          name: 'h',
-          on: {
-            'tool:after': (_payload, context) => {
-              const container = context.container;
-              seen = {
-                same: container === context.container,
-                options: container.resolve(PLUGIN_OPTIONS),
-                state: container.resolve(SESSION_STATE) === context.state,
-                session: container.resolve(SESSION_ID),
-                tokens: container.resolve(TOKEN_COUNTER) === context.tokenCounter,
-              };
-            },
-          },
-        }),
-      ],
+      on: {
+        'tool:after': (_payload, context) => {
+          const container = context.container!;
+          seen = {
+            same: container === context.container,
+            options: container.resolve(PLUGIN_OPTIONS),
+            state: container.resolve(SESSION_STATE) === context.state,
+            session: container.resolve(SESSION_ID),
+            tokens: container.resolve(TOKEN_COUNTER) === context.tokenCounter,
+          };
+        },
+      },
     });
     const { engine } = engineWith({ plugins: [asks()] });
     await engine.emit('tool:after', toolAfter);

@@ -77,6 +77,8 @@ export interface Engine {
   hooksFor(point: PointName): RegisteredHook[];
   /** Whether any hook listens on `point` (lets hosts skip building expensive payloads). */
   has(point: PointName): boolean;
+  /** Whether a hook of `point` belongs to a plugin that `needs` this measurement (see `PluginDefinition.needs`). */
+  needs(point: PointName, what: 'contextUsage'): boolean;
   /** The session's container (created on first use). */
   sessionContainer(sessionId: string): DependencyContainer;
   /** Commands the configured plugins offer. */
@@ -169,7 +171,7 @@ export function createEngine(options: EngineOptions): Engine {
       requireDi(`plugin "${plugin.meta.name}" (a hook class or a register function)`);
   }
   const byPoint = buildHookTable(plugins, config.hooks, config.on);
-  const scopes = new SessionScopes(engineContainerOf, stateStore);
+  const scopes = new SessionScopes(engineContainerOf, stateStore, options.container !== undefined);
   const records = createSessionRecords(stateStore, clock, logger);
   const { fail, invalid, late } = createFailureReporter(logger, eventLog);
   const recorder = createRecorder(eventLog, logger);
@@ -279,6 +281,7 @@ export function createEngine(options: EngineOptions): Engine {
         order,
       })),
     has: (point) => (byPoint.get(point)?.length ?? 0) > 0,
+    needs: (point, what) => (byPoint.get(point) ?? []).some((hook) => hook.plugin.instance?.definition.needs?.includes(what) === true),
     sessionContainer: (sessionId) => scopes.session(sessionId).container,
     commands,
     lastSessionId: records.lastSessionId,

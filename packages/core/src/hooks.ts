@@ -45,8 +45,12 @@ export interface HookContext<Options = unknown> extends PluginContext<Options> {
   point: PointName;
   pluginName: string;
   hookName: string;
-  /** The plugin's child container (of the session's container). */
-  container: DependencyContainer;
+  /**
+   * The plugin's child container (of the session's container). Present only where dependency
+   * injection is loaded (some module imported `@hookwise/core/di`, or the host gave the engine a
+   * container); hooks written as plain functions use the services above instead.
+   */
+  container?: DependencyContainer;
   /** Aborted when the hook passes its deadline. */
   signal: AbortSignal;
   /** What the earlier hooks of this emit measured (their outcomes' `measurements`), read-only. */

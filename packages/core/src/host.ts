@@ -1,11 +1,12 @@
 /**
  * `@hookwise/core/host`: what a host (an adapter, a binding, the CLI, a replay) is written on —
  * the engine, config loading, the host kit (emit if a hook listens, fail open, one deadline,
- * levelled logging), state stores, the event log, token counters, the context window, safe names.
+ * levelled logging), state stores, token counters. Safe names, the context window, the default
+ * token counter, session state and the event log file are in `/plugin`, which hosts import too.
  */
 
 // Engine and config
-export { createEngine, PROJECT_SCOPE } from './engine.js';
+export { createEngine } from './engine.js';
 export type { Engine, EngineOptions, EmitOptions, RegisteredHook } from './engine.js';
 export { loadConfig, findConfigFile, configFromBundle, loadPlugin } from './config.js';
 export type { LoadedConfig, BundledConfig, CheckedJsonConfig } from './config.js';
@@ -41,21 +42,16 @@ export type { DeadlineCause, DeadlineOptions, LogEntry } from './host-kit.js';
 
 // Services: logging, state, event log, safe names
 export { createLogger, createMemoryLogger, silentLogger } from './logger.js';
-export { createFileStateStore, createMemoryStateStore, createSessionState } from './state/file-state-store.js';
+export { createFileStateStore, createMemoryStateStore } from './state/file-state-store.js';
 export type { FileStateStoreOptions, FlushableStateStore, LockRetryOptions } from './state/file-state-store.js';
 export { openStateStore, stateUrl } from './state/open-state-store.js';
 export type { OpenStateStoreOptions } from './state/open-state-store.js';
 export { createRedisStateStore, DEFAULT_STATE_TTL_SECONDS } from './state/redis-state-store.js';
 export type { RedisStateStore, RedisStateStoreOptions } from './state/redis-state-store.js';
-export { createEventLog, createMemoryEventLog } from './state/event-log.js';
-export type { EventLogOptions } from './state/event-log.js';
-export { assertSafeName, isSafeName, resolveInside } from './state/safe-name.js';
-export type { SafeNameOptions } from './state/safe-name.js';
+export { createMemoryEventLog } from './state/event-log.js';
 
 // Tokens and the context window
-export { createCalibratedTokenCounter, createCharsTokenCounter, defaultTokenCounter } from './token-counter.js';
-export { contextWindowFor, resolveContextWindow } from './context-window.js';
-export type { ResolvedContextWindow } from './context-window.js';
+export { createCalibratedTokenCounter, createCharsTokenCounter } from './token-counter.js';
 // How a notice reads with its offers, in a host's words for the compact action.
 export { noticeText } from './outcome.js';
 export type { NoticeWording } from './outcome.js';

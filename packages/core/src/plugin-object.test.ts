@@ -69,6 +69,17 @@ describe('a plugin is one object', () => {
     ]);
   });
 
+  it('gives a hook no container while dependency injection is not loaded', async () => {
+    let seen: { has: boolean; value: unknown } | undefined;
+    const plain = definePlugin({
+      meta: { name: 'plain', version: '1' },
+      on: { 'tool:after': (_payload, context) => void (seen = { has: 'container' in context, value: context.container }) },
+    });
+    const { engine } = engineWith({ plugins: [plain()] });
+    await engine.emit('tool:after', toolAfter);
+    expect(seen).toEqual({ has: false, value: undefined });
+  });
+
   it('refuses an unknown point or a hook that is not a function when the engine is built', () => {
     const unknown = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:sideways': () => undefined } as never });
     expect(() => engineWith({ plugins: [unknown()] })).toThrow(/unknown lifecycle point "tool:sideways"/);

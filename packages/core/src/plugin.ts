@@ -26,6 +26,13 @@ export interface PluginDefinition<Options, Input = Options> {
    * Each is typed by its point (what it may return: observe, guard or transform outcomes).
    */
   on?: HookMap<Options>;
+  /**
+   * What the plugin's hooks need the host to measure, at a cost the host pays only for them:
+   * `contextUsage`, the context size in the payload (`contextTokens`; on compact:after the
+   * compaction's `tokensBefore` / `tokensAfter`), which a command-hook host reads from its
+   * session's transcript. In-process hosts pass it on every point.
+   */
+  needs?: ReadonlyArray<'contextUsage'>;
   /** Where the plugin's hooks run among the others': `pre` first, `post` last, else config order. */
   order?: HookOrder;
   /** `@injectable()` classes with `@On` methods, for hooks that want injected services (`defineHook` sets also work). */

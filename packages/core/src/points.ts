@@ -43,6 +43,12 @@ const common = () => ({
   contextTokens: optional(number('nonnegative')),
   /** The model's context window in tokens, when the host knows it. */
   contextWindow: optional(number('positive')),
+  /**
+   * Where the host read the sizes it passes (`contextTokens`; on compact:after `tokensBefore` /
+   * `tokensAfter`): a model response's `usage`, or the compaction boundary it recorded. Absent
+   * when the host measured them itself.
+   */
+  contextSource: optional(oneOf(['usage', 'compact-boundary'])),
 });
 
 // Messages are checked shallowly: a deep schema over a 10k-message history would cost more
@@ -97,6 +103,8 @@ const builders = {
       trigger: optional(trigger()),
       tokensBefore: optionalCount(),
       tokensAfter: optionalCount(),
+      /** The host's id of this compaction (Claude Code: the `compact_boundary` line's uuid). */
+      compactionId: optional(string()),
       summary: optional(string()),
       /** Labels of what hooks preserved at the matching `compact:before` (filled in by the engine). */
       preserved: optional(array(string())),

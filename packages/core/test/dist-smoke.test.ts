@@ -47,9 +47,10 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-state-'));
     const script = `
       const core = await import(${JSON.stringify(distFile('host'))});
+      const plugin = await import(${JSON.stringify(distFile('plugin-side'))});
       const store = core.createFileStateStore({ directory: ${JSON.stringify(directory)} });
       await Promise.all(Array.from({ length: 5 }, () => store.update('s1', 'counter', (current) => (current ?? 0) + 1)));
-      const log = core.createEventLog({ path: ${JSON.stringify(path.join(directory, 'logs', 'events.jsonl'))}, maxBytes: 200, maxFiles: 2 });
+      const log = plugin.createEventLog({ path: ${JSON.stringify(path.join(directory, 'logs', 'events.jsonl'))}, maxBytes: 200, maxFiles: 2 });
       for (let index = 0; index < 10; index++) await log.append({ type: 'smoke', index });
       const records = await log.readAll({ includeRotated: true });
       console.log(JSON.stringify({ counter: await store.read('s1', 'counter'), last: records.at(-1).index }));

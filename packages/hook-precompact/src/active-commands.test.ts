@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createMemoryStateStore, createSessionState } from '@hookwise/core/host';
+import { createMemoryStateStore } from '@hookwise/core/host';
+import { createSessionState } from '@hookwise/core/plugin';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   activateCommand,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { HookwiseError } from '@hookwise/core';
-import { resolveInside } from '@hookwise/core/host';
+import { resolveInside } from '@hookwise/core/plugin';
 import { readRegularFile } from '@hookwise/core/fs';
 import { assertCommandName, commandKey } from './command-files.js';
 import { toSessionState, type StateTarget } from './state.js';

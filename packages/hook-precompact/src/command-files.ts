@@ -2,7 +2,7 @@ import { lstatSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UnsafeNameError } from '@hookwise/core';
-import { assertSafeName, resolveInside } from '@hookwise/core/host';
+import { assertSafeName, resolveInside } from '@hookwise/core/plugin';
 import { readRegularFile } from '@hookwise/core/fs';
 
 /**

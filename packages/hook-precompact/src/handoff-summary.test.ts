@@ -1,4 +1,5 @@
-import { createCharsTokenCounter, defaultTokenCounter } from '@hookwise/core/host';
+import { createCharsTokenCounter } from '@hookwise/core/host';
+import { defaultTokenCounter } from '@hookwise/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { findJsonObject, summarizeHandoff } from './handoff-summary.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { SessionState, StateStore } from '@hookwise/core';
-import { assertSafeName, resolveInside } from '@hookwise/core/host';
+import { assertSafeName, resolveInside } from '@hookwise/core/plugin';
 import { openRegularFile } from '@hookwise/core/fs';
 import { PLUGIN_NAME } from './meta.js';
 import { toProjectState } from './state.js';

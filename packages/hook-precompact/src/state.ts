@@ -1,5 +1,5 @@
 import type { SessionState, StateStore } from '@hookwise/core';
-import { createSessionState, PROJECT_SCOPE } from '@hookwise/core/host';
+import { createSessionState, PROJECT_SCOPE } from '@hookwise/core/plugin';
 import { PLUGIN_NAME } from './meta.js';
 
 /**

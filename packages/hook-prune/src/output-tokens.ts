@@ -1,5 +1,5 @@
 import type { TokenCounter } from '@hookwise/core';
-import { defaultTokenCounter } from '@hookwise/core/host';
+import { defaultTokenCounter } from '@hookwise/core/plugin';
 import { IMAGE_TOKEN_ESTIMATE, type ToolResultContent, type ToolResultPart } from '@hookwise/core/messages';
 // Core's figures of parts, shared with a host that measures the same parts (the report).
 import { countPartTokens, partTokens, rememberPartTokens } from '@hookwise/core/counting';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { definePlugin, type HookContext, type OutcomeOf, type PluginFactory, type PointPayload, type SchemaLike } from '@hookwise/core';
-import { isSafeName, resolveContextWindow } from '@hookwise/core/host';
+import { isSafeName, resolveContextWindow } from '@hookwise/core/plugin';
 // The same link-refusing writes as core's state store: nothing under .hookwise is followed out of it.
 import { writeFileAtomicInside } from '@hookwise/core/fs';
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 import type { TokenCounter } from '@hookwise/core';
-import { defaultTokenCounter } from '@hookwise/core/host';
+import { defaultTokenCounter } from '@hookwise/core/plugin';
 import type { Message } from '@hookwise/core/messages';
 import { DEFAULT_DIGEST_INPUT_TOOLS, DEFAULT_PLACEHOLDER } from './digest.js';
 import { countOutput } from './output-tokens.js';

@@ -1,4 +1,4 @@
-import { contextWindowFor } from '@hookwise/core/host';
+import { contextWindowFor } from '@hookwise/core/plugin';
 
 /** The window the defaults were made for: core's default window (200k). */
 const DEFAULT_CONTEXT_WINDOW = contextWindowFor();

@@ -1,4 +1,5 @@
-import { createCharsTokenCounter, defaultTokenCounter } from '@hookwise/core/host';
+import { createCharsTokenCounter } from '@hookwise/core/host';
+import { defaultTokenCounter } from '@hookwise/core/plugin';
 import { estimateMessageTokens, validateToolPairing, type Message, type ToolResultPart } from '@hookwise/core/messages';
 import { readTranscript } from '@hookwise/core/claude-code';
 import { fileURLToPath } from 'node:url';

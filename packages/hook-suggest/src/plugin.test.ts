@@ -13,6 +13,7 @@ import {
 } from '@hookwise/core/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { suggest, type SuggestOptionsInput, type SuggestPluginState } from './index.js';
+import { emitAsClaudeCode } from './__fixtures__/replay.js';
 
 const NAMESPACE = '@hookwise/hook-suggest';
 let projectDir: string;
@@ -111,7 +112,7 @@ describe('counting tool calls', () => {
 
   it('keeps counting when the transcript cannot be read', async () => {
     const { engine, stateStore } = setup({ host: 'claude-code' });
-    const outcome = await engine.emit('tool:after', toolAfter({ transcriptPath: path.join(projectDir, 'not-there.jsonl') }));
+    const outcome = await emitAsClaudeCode(engine, 'tool:after', toolAfter({ transcriptPath: path.join(projectDir, 'not-there.jsonl') }));
     expect(outcome).toMatchObject({ errors: [], hooksRun: 1 });
     expect(outcome.notice).toBeUndefined();
     expect((await state(stateStore))?.policy.toolCalls).toBe(1);
@@ -244,7 +245,7 @@ describe('capacity suggestions from the host figure', () => {
   it('reads the size from the transcript under Claude Code, wording the suggestion as on every host', async () => {
     const { engine } = setup({ host: 'claude-code' });
     const transcriptPath = await writeTranscript([assistantLine(145_000)]);
-    const outcome = await engine.emit('tool:after', toolAfter({ transcriptPath }));
+    const outcome = await emitAsClaudeCode(engine, 'tool:after', toolAfter({ transcriptPath }));
     expect(outcome.notice).toBe(
       'Context at 145,000 tokens. Consider compacting the context now. (hookwise suggest dismiss: quiet until 80%)',
     );
@@ -378,22 +379,24 @@ describe('compaction events', () => {
     const { engine } = setup({ host: 'claude-code', hooks: [userHooks] });
     const first = assistantLine(141_787, 'a1');
     const transcriptPath = await writeTranscript([first]);
-    await engine.emit('compact:before', { sessionId: 's1', trigger: 'manual', transcriptPath });
+    await emitAsClaudeCode(engine, 'compact:before', { sessionId: 's1', trigger: 'manual', transcriptPath });
     await writeTranscript([
       first,
       boundaryLine({ trigger: 'manual', preTokens: 142_431 }),
       { type: 'user', isCompactSummary: true, message: { role: 'user', content: 'This session is being continued…' } },
     ]);
-    const after = await engine.emit('compact:after', { sessionId: 's1', transcriptPath });
+    const after = await emitAsClaudeCode(engine, 'compact:after', { sessionId: 's1', transcriptPath });
     expect(after.notice).toBe(
       'Context compacted (manual) at 2026-02-12 14:48:36 UTC: 142,431 tokens before; size after not known yet. hookwise preserved: nothing (no hookwise plugin registered anything to keep).',
     );
     expect(sizes).toEqual([141_787, [142_431, undefined]]);
     // No new turn yet: the transcript's last usage is the old context, so nothing is measured.
-    expect((await engine.emit('prompt:submit', { sessionId: 's1', prompt: 'continue', transcriptPath })).notice).toBeUndefined();
+    expect(
+      (await emitAsClaudeCode(engine, 'prompt:submit', { sessionId: 's1', prompt: 'continue', transcriptPath })).notice,
+    ).toBeUndefined();
     await writeTranscript([first, boundaryLine({ trigger: 'manual', preTokens: 142_431 }), assistantLine(45_263, 'a2')]);
-    await engine.emit('tool:after', toolAfter({ transcriptPath }));
-    await engine.emit('tool:after', toolAfter({ transcriptPath }));
+    await emitAsClaudeCode(engine, 'tool:after', toolAfter({ transcriptPath }));
+    await emitAsClaudeCode(engine, 'tool:after', toolAfter({ transcriptPath }));
     const lines = await logLines('.hookwise/logs/compaction.jsonl');
     expect(lines.map(({ time: _time, ...rest }) => rest)).toEqual([
       expect.objectContaining({
@@ -423,10 +426,10 @@ describe('compaction events', () => {
       assistantLine(150_000),
       boundaryLine({ trigger: 'auto', preTokens: 150_500, postTokens: 30_100 }),
     ]);
-    await engine.emit('compact:before', { sessionId: 's1', trigger: 'auto', transcriptPath });
-    const notices = [(await engine.emit('compact:after', { sessionId: 's1', trigger: 'auto', transcriptPath })).notice];
+    await emitAsClaudeCode(engine, 'compact:before', { sessionId: 's1', trigger: 'auto', transcriptPath });
+    const notices = [(await emitAsClaudeCode(engine, 'compact:after', { sessionId: 's1', trigger: 'auto', transcriptPath })).notice];
     advance(5_000);
-    notices.push((await engine.emit('compact:after', { sessionId: 's1', trigger: 'auto', transcriptPath })).notice);
+    notices.push((await emitAsClaudeCode(engine, 'compact:after', { sessionId: 's1', trigger: 'auto', transcriptPath })).notice);
     notices.push((await engine.emit('compact:after', { sessionId: 's1', trigger: 'auto' })).notice); // no transcript: caught by time
     expect(notices).toEqual([
       'Context compacted (auto) at 2026-02-12 14:48:36 UTC: 150,500 → 30,100 tokens (−80%). hookwise preserved: nothing (no hookwise plugin registered anything to keep).',
@@ -443,7 +446,9 @@ describe('compaction events', () => {
       assistantLine(160_000, 'a2'),
       boundaryLine({ trigger: 'auto', preTokens: 161_000 }, 'b2'),
     ]);
-    expect((await engine.emit('compact:after', { sessionId: 's1', transcriptPath })).notice).toContain('161,000 tokens before');
+    expect((await emitAsClaudeCode(engine, 'compact:after', { sessionId: 's1', transcriptPath })).notice).toContain(
+      '161,000 tokens before',
+    );
     expect((await logLines('.hookwise/logs/compaction.jsonl')).map((line) => [line.compaction, line.startedAt, line.boundaryUuid])).toEqual(
       [
         [1, '2026-02-12T14:48:36.000Z', 'b1'],

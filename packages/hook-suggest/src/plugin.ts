@@ -10,8 +10,7 @@ import {
   type PluginCommand,
   type PointPayload,
 } from '@hookwise/core';
-import { contextWindowFor, createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/host';
-import { readContextTokens, readTranscriptTail, type TranscriptCompactBoundary } from '@hookwise/core/claude-code';
+import { contextWindowFor, createEventLog, resolveContextWindow, resolveInside } from '@hookwise/core/plugin';
 import {
   formatCompactionNotice,
   reductionPercent,
@@ -77,14 +76,13 @@ type Context = HookContext<SuggestOptions>;
 type ContextPayload = {
   contextTokens?: number | undefined;
   contextWindow?: number | undefined;
+  contextSource?: 'usage' | 'compact-boundary' | undefined;
   model?: string | undefined;
-  transcriptPath?: string | undefined;
 };
 
 interface RawMeasurement {
   contextTokens: number;
   source: 'host' | 'transcript' | 'compact-boundary';
-  model?: string;
 }
 
 function freshState(options: SuggestOptions): SuggestPluginState {
@@ -113,27 +111,13 @@ export function normalizeState(value: unknown, options: SuggestOptions): Suggest
   };
 }
 
-/** A context size the host gave with the event. */
-const hostMeasurement = (contextTokens: number): RawMeasurement => ({ contextTokens, source: 'host' });
+/** Where the host read a size it passes: a transcript's usage, a compaction boundary, or live (`host`). */
+const sourceOf = (payload: ContextPayload): RawMeasurement['source'] =>
+  payload.contextSource === 'usage' ? 'transcript' : (payload.contextSource ?? 'host');
 
-/** The host's figure when it has one, else the transcript's; undefined when neither says. Never throws. */
-async function measureContext(payload: ContextPayload, logger: Logger): Promise<RawMeasurement | undefined> {
-  if (payload.contextTokens !== undefined) return hostMeasurement(payload.contextTokens);
-  if (!payload.transcriptPath) return undefined;
-  try {
-    const reading = await readContextTokens(payload.transcriptPath);
-    if (!reading) return undefined;
-    return {
-      contextTokens: reading.contextTokens,
-      source: reading.source === 'usage' ? 'transcript' : 'compact-boundary',
-      ...(reading.usage?.model ? { model: reading.usage.model } : {}),
-    };
-  } catch (error) {
-    // A transcript not written yet (first turn) or unreadable: no figure this time.
-    logger.debug(`${PLUGIN_NAME}: no context size from the transcript: ${(error as Error).message}`);
-    return undefined;
-  }
-}
+/** The context size the host passed with the event (plugins `needs: ['contextUsage']`); undefined when it has none. */
+const measureContext = (payload: ContextPayload): RawMeasurement | undefined =>
+  payload.contextTokens === undefined ? undefined : { contextTokens: payload.contextTokens, source: sourceOf(payload) };
 
 /**
  * The window for a size: confirmed by the option, the host, a `[1m]` model id or a context above
@@ -234,8 +218,7 @@ async function observe(
   context: Context,
   countsToolCall: boolean,
 ): Promise<{ notice: Notice; measurements?: Measurements } | undefined> {
-  // The host's figure needs no wait (a replay gives one on every event).
-  const raw = payload.contextTokens !== undefined ? hostMeasurement(payload.contextTokens) : await measureContext(payload, context.logger);
+  const raw = measureContext(payload);
   let suggestion: Suggestion | undefined;
   let lastSize: ContextMeasurement | undefined;
   let sizeAfter: CompactionSizeAfterRecord | undefined;
@@ -317,7 +300,7 @@ async function onCompactBefore(
   payload: PointPayload<'compact:before'>,
   context: Context,
 ): Promise<{ measurements: Measurements } | undefined> {
-  const raw = await measureContext(payload, context.logger);
+  const raw = measureContext(payload);
   const startedAt = new Date(context.clock.now()).toISOString();
   let current: ContextMeasurement | undefined;
   await context.state.update<SuggestPluginState>((stored) => {
@@ -340,14 +323,8 @@ async function onCompactAfter(
   payload: PointPayload<'compact:after'>,
   context: Context,
 ): Promise<{ notice?: string; measurements?: Measurements } | undefined> {
-  let boundary: TranscriptCompactBoundary | undefined;
-  if (payload.transcriptPath && (payload.tokensBefore === undefined || payload.tokensAfter === undefined)) {
-    try {
-      boundary = (await readTranscriptTail(payload.transcriptPath)).compaction;
-    } catch (error) {
-      context.logger.debug(`${PLUGIN_NAME}: no compact boundary from the transcript: ${(error as Error).message}`);
-    }
-  }
+  // Sizes the host read from its compaction boundary, else its own.
+  const sizeSource = sourceOf(payload) === 'compact-boundary' ? 'compact-boundary' : 'host';
   const now = context.clock.now();
   const completedAt = new Date(now).toISOString();
   let record: CompactionRecord | undefined;
@@ -356,22 +333,17 @@ async function onCompactAfter(
     const pendingAge = state.pendingCompaction ? now - Date.parse(state.pendingCompaction.startedAt) : Infinity;
     const pending = pendingAge >= 0 && pendingAge <= PENDING_COMPACTION_MAX_AGE_MS ? state.pendingCompaction : null;
     const before = pickSize([
-      [payload.tokensBefore, 'host'],
-      [boundary?.preTokens, 'compact-boundary'],
+      [payload.tokensBefore, sizeSource],
       [pending?.tokensBefore ?? undefined, pending?.tokensBeforeSource ?? 'transcript'],
     ]);
     const after = pickSize([
-      [payload.tokensAfter, 'host'],
-      [boundary?.postTokens, 'compact-boundary'],
+      [payload.tokensAfter, sizeSource],
       [payload.contextTokens, 'host'],
     ]);
     const contextWindow =
       pending?.contextWindow ?? sessionWindow(state, payload, context.options, before.tokens ?? undefined).contextWindow;
     const policy = rearmSuggestions(state.policy, 'compaction', context.options);
-    const trigger =
-      payload.trigger ??
-      pending?.trigger ??
-      (boundary?.trigger === 'manual' || boundary?.trigger === 'auto' ? boundary.trigger : 'unknown');
+    const trigger = payload.trigger ?? pending?.trigger ?? 'unknown';
     record = {
       type: 'compaction',
       sessionId: payload.sessionId,
@@ -389,7 +361,7 @@ async function onCompactAfter(
       toolCallsSinceLastCompaction: state.policy.toolCallsSinceCompaction,
       toolCallsTotal: state.policy.toolCalls,
       preserved: payload.preserved ?? [],
-      ...(boundary?.uuid ? { boundaryUuid: boundary.uuid } : {}),
+      ...(payload.compactionId ? { boundaryUuid: payload.compactionId } : {}),
     };
     return {
       ...state,
@@ -398,7 +370,7 @@ async function onCompactAfter(
       lastCompaction: {
         compaction: policy.compactions,
         completedAt,
-        boundaryUuid: boundary?.uuid ?? null,
+        boundaryUuid: payload.compactionId ?? null,
         tokensBefore: before.tokens,
         awaitingSizeAfter: after.tokens === null,
       },
@@ -489,6 +461,8 @@ const statusCommand: PluginCommand<SuggestOptions> = {
 export const suggest = definePlugin<SuggestOptions, SuggestOptionsInput>({
   meta: { name: PLUGIN_NAME, version: PLUGIN_VERSION },
   options: suggestOptionsSchema,
+  // The context size in every payload: a command-hook host reads it from its transcript for us.
+  needs: ['contextUsage'],
   on: {
     'session:start': onSessionStart,
     'tool:after': (payload, context) => observe(payload, context, true),

@@ -1,4 +1,4 @@
-import { contextWindowFor } from '@hookwise/core/host';
+import { contextWindowFor } from '@hookwise/core/plugin';
 import { capacityBands, defaultSuggestOptions, type SuggestOptions } from './options.js';
 
 /**

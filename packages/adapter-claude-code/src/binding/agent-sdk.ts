@@ -1,5 +1,6 @@
 import type { HookFailure, HookwiseConfig } from '@hookwise/core';
-import { createHost, deadlineBefore, isSafeName, parseWith, withDeadline, withDeadlineSignal, type Engine } from '@hookwise/core/host';
+import { createHost, deadlineBefore, parseWith, withDeadline, withDeadlineSignal, type Engine } from '@hookwise/core/host';
+import { isSafeName } from '@hookwise/core/plugin';
 import { dispatchEvent, markSessionStarted, type DispatchResult } from './binding.js';
 import { EVENT_POINTS, inputSchemas, isMappedEvent, type AnyHookInput, type MappedEvent } from './events.js';
 import type { HookJsonOutput } from './output.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineHook, points, type HookMap, type PointName, type StateStore } from '@hookwise/core';
+import { defineHook, definePlugin, points, type HookMap, type PointName, type StateStore } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADAPTER_NAMESPACE, dispatchEvent, replaceAgentOutput } from './binding.js';
@@ -564,5 +564,72 @@ describe('sub-agent transcripts', () => {
       });
       expect(calls.find((call) => call.point === 'phase:end')?.payload).toMatchObject({ output: '' });
     }
+  });
+});
+
+describe('context usage for plugins that need it', () => {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-context-usage-'));
+  const transcript = path.join(directory, 'transcript.jsonl');
+  const assistant = (contextTokens: number, uuid: string) =>
+    JSON.stringify({
+      type: 'assistant',
+      uuid,
+      message: {
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'ok' }],
+        usage: { input_tokens: contextTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 5 },
+      },
+    });
+  const boundary = JSON.stringify({
+    type: 'system',
+    subtype: 'compact_boundary',
+    uuid: 'b1',
+    compactMetadata: { trigger: 'auto', preTokens: 150_000, postTokens: 12_000 },
+  });
+
+  function engineOf(needs: boolean) {
+    const seen: Array<Record<string, unknown>> = [];
+    const record = (payload: Record<string, unknown>) => void seen.push(payload);
+    const plugin = definePlugin({
+      meta: { name: 'measures', version: '1.0.0' },
+      ...(needs ? { needs: ['contextUsage'] as const } : {}),
+      on: { 'tool:after': record as never, 'compact:after': record as never },
+    });
+    const engine = createEngine({
+      config: { plugins: [plugin()] },
+      projectDir: directory,
+      host: 'claude-code',
+      stateStore: createMemoryStateStore(),
+      eventLog: createMemoryEventLog(),
+      logger: silentLogger,
+    });
+    return { engine, seen };
+  }
+  const input = (event: MappedEvent, fields: Record<string, unknown>) =>
+    inputSchemas[event].parse({ ...base, transcript_path: transcript, hook_event_name: event, ...fields }) as AnyHookInput;
+
+  it('reads the size from the transcript only for a plugin that needs it', async () => {
+    writeFileSync(transcript, `${assistant(90_000, 'a1')}\n`);
+    const needing = engineOf(true);
+    await dispatchEvent(needing.engine, 'PostToolUse', input('PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: 'x' }));
+    expect(needing.seen[0]).toMatchObject({ contextTokens: 90_000, contextSource: 'usage' });
+    const plain = engineOf(false);
+    await dispatchEvent(plain.engine, 'PostToolUse', input('PostToolUse', { tool_name: 'Bash', tool_input: {}, tool_response: 'x' }));
+    expect(plain.seen[0]).not.toHaveProperty('contextTokens');
+  });
+
+  it('gives compact:after the sizes, id and trigger of the compaction boundary', async () => {
+    writeFileSync(transcript, `${assistant(150_000, 'a1')}\n${boundary}\n`);
+    const { engine, seen } = engineOf(true);
+    await dispatchEvent(engine, 'PostCompact', input('PostCompact', {}));
+    expect(seen[0]).toMatchObject({
+      tokensBefore: 150_000,
+      tokensAfter: 12_000,
+      compactionId: 'b1',
+      trigger: 'auto',
+      contextSource: 'compact-boundary',
+    });
+    rmSync(directory, { recursive: true, force: true });
   });
 });

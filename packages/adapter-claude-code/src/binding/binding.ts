@@ -1,7 +1,7 @@
 import { joinText, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
 import { isListening, type Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
-import { readLastAssistantText } from '@hookwise/core/claude-code';
+import { contextUsageFields, readLastAssistantText, readTranscriptTail, type TranscriptTail } from '@hookwise/core/claude-code';
 import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
 import { noticeOf, renderOutput, type EventResult, type RenderedOutput } from './output.js';
 
@@ -251,6 +251,7 @@ class Dispatch {
   readonly errors: HookFailure[] = [];
   readonly result: EventResult = {};
   private stateRead: { value: AdapterState | undefined } | undefined;
+  private tailRead: Promise<TranscriptTail | undefined> | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -266,9 +267,33 @@ class Dispatch {
     // Object.assign, not spreads: payloads come in many shapes, and spreading objects of many
     // shapes takes V8's slow path on every event.
     const full = Object.assign(model ? { model } : {}, this.common, payload);
+    if (
+      this.common.transcriptPath &&
+      (payload as { contextTokens?: number }).contextTokens === undefined &&
+      this.engine.needs(point, 'contextUsage')
+    )
+      await this.addContextUsage(point, full as Record<string, unknown>);
     const merged = await this.engine.emit(point, full as unknown as PointInput<P>, this.signal ? { signal: this.signal } : undefined);
     for (const failure of merged.errors) this.errors.push(failure);
     return merged;
+  }
+
+  /**
+   * Adds what the transcript's tail says of the context (see `contextUsageFields`), for plugins
+   * that need it; payload fields already set win. The tail is read at most once per dispatch, and
+   * only for points such a plugin listens on: every tool call's hook process pays for it.
+   */
+  private async addContextUsage(point: PointName, full: Record<string, unknown>): Promise<void> {
+    const path = this.common.transcriptPath!;
+    this.tailRead ??= readTranscriptTail(path).catch((error: unknown) => {
+      // A transcript not written yet (first turn) or unreadable: no figure this time.
+      this.engine.services.logger.debug(`no context size from the transcript: ${(error as Error).message}`);
+      return undefined;
+    });
+    const tail = await this.tailRead;
+    if (!tail) return;
+    const fields = contextUsageFields(point, tail) as Record<string, unknown>;
+    for (const name in fields) if (full[name] === undefined) full[name] = fields[name];
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { HookwiseConfig, MergedNotice, PluginMeta } from '@hookwise/core';
 import type { CacheFigures } from '@hookwise/core/counting';
-import { resolveContextWindow } from '@hookwise/core/host';
+import { resolveContextWindow } from '@hookwise/core/plugin';
 import { summarizeCost, requestCosts, type CostSummary } from './cost.js';
 import { createReplayEngine } from './replay-engine.js';
 import type { ReplayNotice, ReplayResult, SessionHost, UsagePoint } from './replay.js';

@@ -31,6 +31,7 @@ class RunContext implements HookContext {
   readonly options: unknown;
   readonly state: SessionState;
   readonly projectState: SessionState;
+  declare readonly container?: DependencyContainer;
   private controller: AbortController | undefined;
   private aborted = false;
   private measured: Readonly<Measurements> | undefined;
@@ -59,10 +60,8 @@ class RunContext implements HookContext {
     this.options = hook.plugin.options;
     this.state = scope.state;
     this.projectState = scope.projectState;
-  }
-
-  get container(): DependencyContainer {
-    return this.scope.container;
+    // Only where DI is loaded: without it, asking for a container could only throw.
+    if (scope.hasContainer) Object.defineProperty(this, 'container', { get: () => scope.container, enumerable: true });
   }
 
   /** A copy as it stood when this hook started: a hook cannot change what others measured. */

@@ -1,5 +1,5 @@
 import type { DependencyContainer } from 'tsyringe';
-import { requireDi } from '../di-runtime.js';
+import { diLoaded, requireDi } from '../di-runtime.js';
 import type { HookContext, HookOrder } from '../hooks.js';
 import type { PluginInstance, PluginMeta } from '../plugin.js';
 import type { PointName } from '../points.js';
@@ -54,6 +54,11 @@ export class PluginScope {
     if (definition?.register !== undefined || definition?.hooks?.some((entry) => typeof entry === 'function')) void this.container;
   }
 
+  /** Whether a container can be made: DI is loaded, or the host gave the engine a container. */
+  get hasContainer(): boolean {
+    return this.made !== undefined || this.session.hasContainer;
+  }
+
   get container(): DependencyContainer {
     if (this.made) return this.made;
     const container = this.session.container.createChildContainer();
@@ -87,6 +92,7 @@ export class SessionScope {
   constructor(
     private readonly parent: () => DependencyContainer,
     private readonly sessionId: string,
+    readonly hasContainer: boolean,
   ) {}
 
   get container(): DependencyContainer {
@@ -109,12 +115,14 @@ export class SessionScopes {
   constructor(
     private readonly engineContainer: () => DependencyContainer,
     private readonly stateStore: StateStore,
+    /** Whether the host gave the engine a container of its own (else DI must be loaded for one). */
+    private readonly hostContainer = false,
   ) {}
 
   session(sessionId: string): SessionScope {
     let existing = this.sessions.get(sessionId);
     if (!existing) {
-      existing = new SessionScope(this.engineContainer, sessionId);
+      existing = new SessionScope(this.engineContainer, sessionId, this.hostContainer || diLoaded());
       this.sessions.set(sessionId, existing);
     }
     return existing;

@@ -73,7 +73,11 @@ export async function readTranscriptTail(path: string, options: TailReadOptions 
  * size is unknown (undefined), as it is for a transcript with no measured request yet.
  */
 export async function readContextTokens(path: string, options: TailReadOptions = {}): Promise<ContextReading | undefined> {
-  const tail = await readTranscriptTail(path, options);
+  return contextReadingOf(await readTranscriptTail(path, options));
+}
+
+/** The context size a transcript's tail gives (see {@link readContextTokens}). */
+export function contextReadingOf(tail: TranscriptTail): ContextReading | undefined {
   if (tail.compaction) {
     if (tail.compaction.postTokens === undefined) return undefined;
     return {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { fromAnthropicMessages, isUserPrompt } from '@hookwise/core/messages';
-import { transcriptEntriesOf, type TranscriptMessageEntry } from '@hookwise/core/claude-code';
+import { contextUsageFields, readTranscriptTail, transcriptEntriesOf, type TranscriptMessageEntry } from '@hookwise/core/claude-code';
 
 /** The root `fixtures/` folder of the repository (third-party data with LICENSE and PROVENANCE). */
 export const fixturesRoot = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
@@ -21,6 +21,24 @@ export interface ReplayResult {
   notices: ReplayNotice[];
   toolCalls: number;
   errors: string[];
+}
+
+/**
+ * What the Claude Code binding adds to a payload that carries `transcriptPath`, for a plugin
+ * that `needs: ['contextUsage']`: the sizes its transcript's tail gives (fields already set win).
+ */
+export async function addTranscriptUsage(point: PointName, payload: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const transcriptPath = payload['transcriptPath'];
+  if (typeof transcriptPath !== 'string') return payload;
+  const tail = await readTranscriptTail(transcriptPath).catch(() => undefined);
+  const fields = tail ? (contextUsageFields(point, tail) as Record<string, unknown>) : {};
+  for (const name in fields) if (payload[name] === undefined) payload[name] = fields[name];
+  return payload;
+}
+
+/** `engine.emit` as the Claude Code binding calls it (see {@link addTranscriptUsage}). */
+export async function emitAsClaudeCode<P extends PointName>(engine: Engine, point: P, payload: Record<string, unknown>) {
+  return engine.emit(point, (await addTranscriptUsage(point, { ...payload })) as never);
 }
 
 /** A clock that reads the timestamp of the transcript line being replayed. */
@@ -53,8 +71,9 @@ function realPrompt(entry: TranscriptMessageEntry): string | undefined {
  * `agent:stop` where the transcript shows the Stop hooks ran; `compact:before` before the
  * `compact_boundary` line is written and `compact:after` after it.
  *
- * `mode: 'transcript'` gives hooks only `transcriptPath` (Claude Code); `mode: 'host'` gives
- * them `contextTokens` measured from the lines so far, as a VS Code-hosted agent would.
+ * `mode: 'transcript'` gives hooks `transcriptPath` and what the Claude Code binding reads from
+ * its tail (`contextUsageFields`); `mode: 'host'` gives them `contextTokens` measured from the
+ * lines so far, as a VS Code-hosted agent would.
  */
 export async function replayTranscript(
   fixture: string,
@@ -67,6 +86,7 @@ export async function replayTranscript(
   let hostTokens: number | undefined;
   const sizes = () => (mode === 'host' ? (hostTokens === undefined ? {} : { contextTokens: hostTokens }) : { transcriptPath });
   const emit = async (line: number, point: PointName, payload: Record<string, unknown>) => {
+    await addTranscriptUsage(point, payload);
     const outcome = await engine.emit(point, { sessionId, ...payload } as never);
     for (const error of outcome.errors) result.errors.push(`${line} ${point}: ${error.pluginName} ${error.message}`);
     if (outcome.block) result.errors.push(`${line} ${point}: blocked by ${outcome.block.pluginName}`);
