@@ -4,18 +4,20 @@ import { libraryBuild } from '../../tsup.shared.js';
 export default defineConfig({
   ...libraryBuild,
   // One entry per audience (each file says whom it serves); `wire` is types only (its JS is empty).
-  entry: [
-    'src/index.ts',
-    'src/plugin-side.ts',
-    'src/host.ts',
-    'src/messages.ts',
-    'src/claude-code.ts',
-    'src/di.ts',
-    'src/fs.ts',
-    'src/counting.ts',
-    'src/wire.ts',
-    'src/command-hook.ts',
-  ],
+  // The subpath is the file's name in dist (`@hookwise/core/plugin` → dist/plugin.js): the run
+  // bundle resolves subpaths so. `src/plugin.ts` holds definePlugin, hence the object form.
+  entry: {
+    index: 'src/index.ts',
+    plugin: 'src/plugin-side.ts',
+    host: 'src/host.ts',
+    messages: 'src/messages.ts',
+    'claude-code': 'src/claude-code.ts',
+    di: 'src/di.ts',
+    fs: 'src/fs.ts',
+    counting: 'src/counting.ts',
+    wire: 'src/wire.ts',
+    'command-hook': 'src/command-hook.ts',
+  },
   // Core's run-time dependencies are bundled, tree-shaken, into its one file: every hook
   // process imports core, and resolving and loading tsyringe and zod from node_modules costs
   // more than the hook itself. Bundling also makes core the only owner of

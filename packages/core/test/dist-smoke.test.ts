@@ -47,7 +47,7 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
     const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-state-'));
     const script = `
       const core = await import(${JSON.stringify(distFile('host'))});
-      const plugin = await import(${JSON.stringify(distFile('plugin-side'))});
+      const plugin = await import(${JSON.stringify(distFile('plugin'))});
       const store = core.createFileStateStore({ directory: ${JSON.stringify(directory)} });
       await Promise.all(Array.from({ length: 5 }, () => store.update('s1', 'counter', (current) => (current ?? 0) + 1)));
       const log = plugin.createEventLog({ path: ${JSON.stringify(path.join(directory, 'logs', 'events.jsonl'))}, maxBytes: 200, maxFiles: 2 });
