@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../engine.js';
+import type { HookwiseConfig } from '../config.js';
+import { createEngine, type EngineOptions } from '../engine.js';
 import { ConfigError } from '../errors.js';
-import { defineHook } from '../hooks.js';
 import { silentLogger } from '../logger.js';
 import { createMemoryEventLog } from '../state/event-log.js';
 import { createMemoryStateStore } from '../state/file-state-store.js';
@@ -56,6 +56,18 @@ const request = (event: string, payload: unknown, projectDir: string): RunReques
   cwd: '/',
 });
 
+/** An engine on memory stores with the call scope's guard, running the config's own hooks. */
+const engineFor = (projectDir: string, scope: { runSync: EngineOptions['runSync'] }, config: HookwiseConfig) =>
+  createEngine({
+    config,
+    projectDir,
+    host: 'gemini-like',
+    stateStore: createMemoryStateStore(),
+    eventLog: createMemoryEventLog(),
+    logger: silentLogger,
+    runSync: scope.runSync,
+  });
+
 describe('the command-hook kit runs any host given its map', () => {
   it("runs the points and prints the host's own output format", async () => {
     const directory = project();
@@ -69,15 +81,7 @@ describe('the command-hook kit runs any host given its map', () => {
       ),
       async (projectDir, scope) => {
         seenProject = projectDir;
-        return createEngine({
-          config: { hooks: [defineHook({ name: 'ctx', on: { 'tool:after': () => ({ context: 'from a hook' }) } })] },
-          projectDir,
-          host: 'gemini-like',
-          stateStore: createMemoryStateStore(),
-          eventLog: createMemoryEventLog(),
-          logger: silentLogger,
-          runSync: scope.runSync,
-        });
+        return engineFor(projectDir, scope, { on: { 'tool:after': () => ({ context: 'from a hook' }) } });
       },
     );
     expect(seenProject).toBe(directory);
@@ -126,26 +130,13 @@ describe('the command-hook kit runs any host given its map', () => {
       host,
       request('AfterTool', { session_id: 's1', tool_name: 'x' }, directory),
       async (projectDir, scope) =>
-        createEngine({
-          config: {
-            hookTimeoutMs: 50,
-            hooks: [
-              defineHook({
-                name: 'loop',
-                on: {
-                  'tool:after': () => {
-                    for (;;);
-                  },
-                },
-              }),
-            ],
+        engineFor(projectDir, scope, {
+          hookTimeoutMs: 50,
+          on: {
+            'tool:after': () => {
+              for (;;);
+            },
           },
-          projectDir,
-          host: 'gemini-like',
-          stateStore: createMemoryStateStore(),
-          eventLog: createMemoryEventLog(),
-          logger: silentLogger,
-          runSync: scope.runSync,
         }),
       undefined,
       callScope(),
