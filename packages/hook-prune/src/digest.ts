@@ -91,7 +91,7 @@ export function digestOf(toolName: string | undefined, call: ToolCallPart | unde
 }
 
 // Line numbers a file reader prints: Claude Code's `    12→`, `cat -n`'s tab, OpenCode's `00012| `.
-const LINE_NUMBER = /^ *(\d+)(?:→|\t|\| )/;
+const LINE_NUMBER = /^ *(\d+)(?:\u2192|\t|\| )/;
 
 /** The first and last line numbers an output shows, or undefined when it shows none. */
 function shownLines(text: string): [number, number] | undefined {
