@@ -10,7 +10,14 @@ const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const distEntry = path.join(packageDir, 'dist', 'index.js');
 const distFile = (entry: string) => pathToFileURL(path.join(packageDir, 'dist', `${entry}.js`)).href;
 const outDir = path.join(packageDir, 'test', '.tmp-dist-smoke');
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+const made: string[] = [];
+/** A temp folder removed after the file's tests. */
+const tempDir = (prefix: string) => {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  made.push(directory);
+  return directory;
+};
+afterAll(() => [outDir, ...made].forEach((directory) => rmSync(directory, { recursive: true, force: true })));
 
 // Runs against what users get: the built dist, and a decorated class compiled by the same
 // tsup + SWC pipeline the packages use.
@@ -20,7 +27,7 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
     const { TOKENS } = await import(distFile('di'));
     const engine = core.createEngine({
       config: {},
-      projectDir: mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-')),
+      projectDir: tempDir('hookwise-smoke-'),
       host: 'test',
       stateStore: core.createMemoryStateStore(),
       eventLog: core.createMemoryEventLog(),
@@ -44,7 +51,7 @@ describe.runIf(existsSync(distEntry))('built dist', () => {
     // The dependencies are bundled into the ESM dist, where CommonJS-only globals they use
     // (__filename, require) do not exist. Vitest's module runner provides them, so this runs
     // in a plain Node child process, as a hook process would.
-    const directory = mkdtempSync(path.join(tmpdir(), 'hookwise-smoke-state-'));
+    const directory = tempDir('hookwise-smoke-state-');
     const script = `
       const core = await import(${JSON.stringify(distFile('host'))});
       const plugin = await import(${JSON.stringify(distFile('plugin'))});

@@ -54,12 +54,11 @@ describe('active commands in session state', () => {
 });
 
 describe("AgileFlow's session-state.json", () => {
-  let directory: string | undefined;
-  afterEach(() => {
-    if (directory) rmSync(directory, { recursive: true, force: true });
-  });
+  const made: string[] = [];
+  afterEach(() => made.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
   const project = (state: unknown) => {
-    directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-precompact-agileflow-'));
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'hookwise-precompact-agileflow-'));
+    made.push(directory);
     mkdirSync(path.join(directory, 'docs/09-agents'), { recursive: true });
     if (state !== undefined)
       writeFileSync(path.join(directory, 'docs/09-agents/session-state.json'), typeof state === 'string' ? state : JSON.stringify(state));

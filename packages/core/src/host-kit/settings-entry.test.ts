@@ -1,9 +1,18 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { checkSettingsEntry, mergeSettingsEntry, planSettingsEntry } from './settings-entry.js';
 import { readJsonObject } from './settings-file.js';
+
+const made: string[] = [];
+afterEach(() => made.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+/** A temp folder removed after each test. */
+const tempDir = (prefix: string) => {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  made.push(directory);
+  return directory;
+};
 
 const isEntry = (entry: unknown) => {
   const spec = Array.isArray(entry) ? entry[0] : entry;
@@ -24,7 +33,7 @@ describe('an adapter entry in a settings file list', () => {
   });
 
   it('plans the file init writes: the installed folder relative to the file, once', () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'hookwise-settings-entry-'));
+    const root = tempDir('hookwise-settings-entry-');
     const plan = {
       hostName: 'X',
       packageName: '@hookwise/adapter-x',
@@ -63,7 +72,7 @@ describe('an adapter entry in a settings file list', () => {
   });
 
   it('doctor: no entry, two entries, no package, and what the host checks of the manifest', () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'hookwise-settings-entry-'));
+    const root = tempDir('hookwise-settings-entry-');
     const file = path.join(root, 'x.json');
     const check = (value: Record<string, unknown>) =>
       checkSettingsEntry({

@@ -1,11 +1,20 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { installedPackageFolder, readJsonObject, relativeEntry } from './settings-file.js';
 
+const made: string[] = [];
+afterAll(() => made.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
+/** A temp folder removed after the file's tests. */
+const tempDir = (prefix: string) => {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  made.push(directory);
+  return directory;
+};
+
 describe('settings files of hosts that load hookwise by path', () => {
-  const root = mkdtempSync(path.join(tmpdir(), 'hookwise-settings-file-'));
+  const root = tempDir('hookwise-settings-file-');
   const folder = path.join(root, 'node_modules', '@hookwise', 'adapter-x');
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, 'package.json'), '{}');
