@@ -645,14 +645,15 @@ export function attackSuite(kind: InstallKind): void {
       const preload = path.join(root, 'module-list.cjs');
       const listed = path.join(root, 'modules.txt');
       // Written at exit: the built-in modules the whole call loaded, then the process's threads at start and at exit
-      // (the thread pool's four threads stay once started; the watchdog threads of the hook deadlines are joined).
+      // (the thread pool's threads stay once started, all at once; a V8 helper or a deadline watchdog not yet joined can
+      // show as one more, so the pool is sized 8 here and only a rise of 8 or more counts as the pool).
       writeFileSync(
         preload,
         `const threads = () => require('node:fs').readdirSync('/proc/self/task').length; const atStart = threads();\nprocess.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listed)}, [...process.moduleLoadList, \`threads \${atStart} \${threads()}\`].join('\\n')));\n`,
       );
       rmSync(listed, { force: true });
       const result = await call('PostToolUse', postToolUse({ transcript_path: transcript }), {
-        env: { NODE_OPTIONS: `--require ${preload}` },
+        env: { NODE_OPTIONS: `--require ${preload}`, UV_THREADPOOL_SIZE: '8' },
       });
       expect(result.code).toBe(0);
       expect(toolCalls()).toBe(1); // the plugins ran (hook-suggest read the transcript and counted the call)
@@ -666,7 +667,7 @@ export function attackSuite(kind: InstallKind): void {
       expect(modules.filter((name) => unwanted.test(name))).toEqual([]);
       const [atStart, atExit] = modules.at(-1)!.split(' ').slice(1).map(Number);
       expect(atStart).toBeGreaterThan(0);
-      expect(atExit).toBe(atStart);
+      expect(atExit - atStart).toBeLessThan(8);
     });
   });
 }
