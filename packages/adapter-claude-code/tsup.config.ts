@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
-import { withoutKeepNames } from '../../tsup.shared.js';
+import { copyCommandHookBin, withoutKeepNames } from '../../tsup.shared.js';
 
-// Entries by path, because they are loaded by path: bin/hookwise.cjs loads
+// Entries by path, because they are loaded by path: bin/hookwise.cjs (through the shared hook
+// bin the build copies to dist/command-hook-bin.cjs) loads
 // `hook-process/build-or-load` and `hook-process/run-command`; the per-project run bundle
 // includes `hook-process/bundle-runtime` (the kit's run-time bound to Claude Code; the kit
 // itself is @hookwise/cli/command-hook); @hookwise/cli loads `setup/index` (package.json's
@@ -24,4 +25,5 @@ export default defineConfig({
   target: 'node20',
   platform: 'node',
   esbuildPlugins: [withoutKeepNames],
+  onSuccess: copyCommandHookBin,
 });

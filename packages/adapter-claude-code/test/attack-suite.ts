@@ -667,7 +667,7 @@ export function attackSuite(kind: InstallKind): void {
       expect(modules.filter((name) => unwanted.test(name))).toEqual([]);
       const [atStart, atExit] = modules.at(-1)!.split(' ').slice(1).map(Number);
       expect(atStart).toBeGreaterThan(0);
-      expect(atExit - atStart).toBeLessThan(8);
+      expect(atExit! - atStart!).toBeLessThan(8);
     });
   });
 }

@@ -19,10 +19,10 @@ import { checkJsonConfig, type CarriedConfig } from './checked-config.js';
  * host's run-time (its module binding runtime.ts to its `CommandHookHost`), @hookwise/core and
  * the configured plugins as resolved from the project, so a hook call loads one file and no ESM
  * graph. The manifest beside it lists every file the bundle was built from with its mtime and
- * size; the host's bin (adapter-claude-code's `bin/hookwise.cjs`) checks those with `stat` on
- * each call and rebuilds (through this module) when one changed.
+ * size; the shared hook bin (`bin/command-hook.cjs`, which every command-hook adapter's bin
+ * calls) checks those with `stat` on each call and rebuilds (through this module) when one changed.
  *
- * Keep the manifest format in step with the freshness check in each host's bin.
+ * Keep the manifest format in step with the freshness check in bin/command-hook.cjs.
  *
  * Everything here goes through core's link-refusing file access: `.hookwise` and
  * `.hookwise/cache` must be real folders and the files regular files, or nothing is written

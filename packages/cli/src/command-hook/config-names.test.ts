@@ -6,8 +6,8 @@ import { expect, it } from 'vitest';
 
 // The CommonJS fast path cannot load core (an ESM graph would cost the start-up it exists to
 // save), so it keeps a copy of the list of config file names: pinned here to core's lookup.
-it('bin/hookwise.cjs looks for the config files core looks for, in the same order', () => {
-  const text = readFileSync(new URL('../../bin/hookwise.cjs', import.meta.url), 'utf8');
+it('bin/command-hook.cjs looks for the config files core looks for, in the same order', () => {
+  const text = readFileSync(new URL('../../bin/command-hook.cjs', import.meta.url), 'utf8');
   const list = /const CONFIG_FILE_NAMES = (\[[^\]]*\]);/.exec(text)?.[1];
   expect(list).toBeDefined();
   // As a JSON array: double quotes, no trailing comma (the formatter writes one).
