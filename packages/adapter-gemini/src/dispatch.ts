@@ -1,6 +1,7 @@
 import { joinText, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
 import { isListening, noticeText, type Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
+import { expandedCommand } from './commands.js';
 import type { GeminiInput, MappedEvent } from './events.js';
 import { compressionsSince, lastUsage, sizeOf } from './session-file.js';
 
@@ -15,6 +16,8 @@ interface AdapterState {
   model?: string;
   /** A PreCompress seen and not yet judged: the session file's size then, and the prompt size. */
   pending?: { trigger: 'manual' | 'auto'; file: string; offset: number; tokensBefore?: number };
+  /** The last compression's snapshot key (see `compressionsSince`). */
+  snapshot?: string;
   /** What hooks handed back at the last compaction: added to every later prompt (BeforeAgent). */
   afterCompaction?: string;
   /** A compaction happened mid-turn: the next tool result carries `afterCompaction` too. */
@@ -82,7 +85,8 @@ export async function dispatchEvent(
     const { trigger, tokensBefore } = state.pending;
     const found = compressionsSince(state.pending.file, state.pending.offset).at(-1);
     changes.pending = undefined;
-    if (found) {
+    if (found && found.snapshot !== state.snapshot) {
+      changes.snapshot = found.snapshot;
       await emit('compact:before', {
         trigger,
         ...(tokensBefore !== undefined ? { contextTokens: tokensBefore, contextSource: 'usage' } : {}),
@@ -111,8 +115,9 @@ export async function dispatchEvent(
     }
     case 'BeforeAgent': {
       const prompt = input.prompt ?? '';
-      const parsed = parseSlashCommand(prompt);
-      await emit('prompt:submit', { prompt, ...(parsed ? { command: { name: parsed.name, args: parsed.args } } : {}) });
+      // A custom command reaches hooks expanded; a typed `/x` that Gemini does not know goes to the model as is.
+      const command = expandedCommand(prompt, engine.projectDir, process.env.HOME) ?? parseSlashCommand(prompt);
+      await emit('prompt:submit', { prompt, ...(command ? { command: { name: command.name, args: command.args } } : {}) });
       context = joinText(context, kept, 'context');
       break;
     }

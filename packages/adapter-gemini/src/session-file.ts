@@ -52,21 +52,39 @@ export function lastUsage(file: string | undefined): { tokens: number; model?: s
   return { tokens: (found.tokens as { input: number }).input, ...(typeof found.model === 'string' ? { model: found.model } : {}) };
 }
 
-const isSnapshotHistory = (messages: unknown): boolean =>
-  Array.isArray(messages) && messages.length > 0 && JSON.stringify(messages[0]).includes('<state_snapshot>');
-
 /**
- * The compressions written after byte `offset`: for each, the prompt tokens of the first response
- * after it when one is written already (the size after; else undefined).
+ * The snapshot a rewritten history starts with (0.61.0: the session context, then the user
+ * message `<state_snapshot>…`, then the model's "Got it."), as a short key; undefined for none.
  */
-export function compressionsSince(file: string, offset: number): Array<{ tokensAfter: number | undefined }> {
+function snapshotOf(messages: unknown): string | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  const text = messages
+    .slice(0, 3)
+    .map((message) => JSON.stringify((message as { content?: unknown })?.content ?? ''))
+    .find((content) => content.includes('<state_snapshot>'));
+  if (text === undefined) return undefined;
+  let hash = 0x811c9dc5; // FNV-1a: a later rewrite of the same history keeps the same snapshot
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return `${text.length}:${(hash >>> 0).toString(16)}`;
+}
+
+export interface Compression {
+  /** Identifies the snapshot: a history rewritten again with the same one is no new compression. */
+  snapshot: string;
+  /** The prompt tokens of the first response after it, when one is written already. */
+  tokensAfter: number | undefined;
+}
+
+/** The compressions written after byte `offset` of the session file. */
+export function compressionsSince(file: string, offset: number): Compression[] {
   const size = sizeOf(file);
   if (size === undefined || size <= offset) return [];
-  const found: Array<{ tokensAfter: number | undefined }> = [];
+  const found: Compression[] = [];
   for (const record of records(readRange(file, offset, size))) {
-    const set = record.$set as { messages?: unknown } | undefined;
-    if (set && isSnapshotHistory(set.messages)) found.push({ tokensAfter: undefined });
-    else if (record.type === 'gemini' && found.length > 0 && found.at(-1)!.tokensAfter === undefined) {
+    const snapshot = snapshotOf((record.$set as { messages?: unknown } | undefined)?.messages);
+    if (snapshot !== undefined) {
+      if (found.at(-1)?.snapshot !== snapshot) found.push({ snapshot, tokensAfter: undefined });
+    } else if (record.type === 'gemini' && found.length > 0 && found.at(-1)!.tokensAfter === undefined) {
       const input = (record.tokens as { input?: unknown } | undefined)?.input;
       if (typeof input === 'number') found.at(-1)!.tokensAfter = input;
     }
