@@ -4,4 +4,5 @@
 require('../dist/command-hook-bin.cjs').runCommandHookBin({
   dist: require('node:path').join(__dirname, '..', 'dist'),
   projectDirEnv: 'GEMINI_PROJECT_DIR',
+  emptyStdout: '{}', // Gemini reads stderr when stdout is empty: hookwise's lines there must never be output
 });
