@@ -35,6 +35,8 @@ export function stripControl(text: string): string {
 export function sessionHostText(host: SessionHost): string {
   if (host === 'opencode') return "host: OpenCode (an `opencode export` JSON; a line number is the message's position in it)";
   if (host === 'pi') return 'host: pi (a session file, JSONL; its active branch)';
+  if (host === 'gemini')
+    return 'host: Gemini CLI (a chat session file, JSONL; input tokens include the implicitly cached ones, which cost no write)';
   return 'host: Claude Code (a transcript, JSONL)';
 }
 
@@ -44,7 +46,7 @@ export function sessionHostText(host: SessionHost): string {
  * host would have sent, never Claude Code's own.
  */
 export function requestTransformsHeading(host: SessionHost): string {
-  if (host === 'claude-code')
-    return 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)';
+  if (host === 'claude-code' || host === 'gemini')
+    return `In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not ${host === 'gemini' ? 'Gemini CLI' : 'Claude Code'}, whose hooks cannot rewrite its requests)`;
   return `What hookwise did before every request in ${host === 'pi' ? 'pi' : 'OpenCode'}`;
 }
