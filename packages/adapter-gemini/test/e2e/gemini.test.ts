@@ -8,7 +8,7 @@ import { installedHookwise, readJsonLines, runHost, shellEnv, type HostRun } fro
 import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
 // @ts-expect-error: a plain .mjs script without types
 import { ensureGemini } from '../../../../scripts/install-gemini.mjs';
-import { shellCall, startGeminiStandIn } from './stand-in-gemini.mjs';
+import { shellCall, startGeminiStandIn, type GeminiStandIn } from './stand-in-gemini.mjs';
 
 /**
  * The real Gemini CLI 0.61.0, offline (under `unshare -n` where the machine allows it), against
@@ -51,7 +51,7 @@ let root: string;
 let project: string;
 let home: string;
 let registry: LocalRegistry;
-let standIn: Awaited<ReturnType<typeof startGeminiStandIn>>;
+let standIn: GeminiStandIn;
 let geminiCli: string;
 let isolated = false;
 let plan: (request: { index: number; body: any }) => { parts: unknown[]; promptTokens?: number } | undefined = () => undefined;
@@ -182,9 +182,9 @@ describe('Gemini CLI 0.61.0 with hookwise', () => {
     const generate = standIn.requests.filter((request: { kind: string }) => request.kind === 'generate');
     expect(generate).toHaveLength(2); // the compression's summary and its check
     const [afterCompression, withResult] = agentRequests().slice(start + 1);
-    expect(afterCompression.text).toContain('<state_snapshot>');
+    expect(afterCompression!.text).toContain('<state_snapshot>');
     // The first request hookwise can reach after a mid-turn compression: the next tool result carries the summary.
-    expect(withResult.text).toContain(RULES);
+    expect(withResult!.text).toContain(RULES);
     // One compaction, with its sizes; none for the PreCompress calls that compressed nothing.
     expect(compactionLog()).toEqual([
       expect.objectContaining({
@@ -195,10 +195,10 @@ describe('Gemini CLI 0.61.0 with hookwise', () => {
         preserved: ['/babysit'],
       }),
     ]);
-    expect(compactionLog()[0].tokensAfter).toBeLessThan(900_000);
+    expect(compactionLog()[0]!.tokensAfter).toBeLessThan(900_000);
     // --resume sends run 1's tool results twice (0.61.0); every call is still counted once: 2 + 1 before the compaction.
-    expect(agentRequests()[start].text.split('Output: one').length - 1).toBe(2);
-    expect(compactionLog()[0].toolCallsTotal).toBe(3);
+    expect(agentRequests()[start]!.text.split('Output: one').length - 1).toBe(2);
+    expect(compactionLog()[0]!.toolCallsTotal).toBe(3);
     // The suggestion at its threshold (the third tool call), shown to the user in Gemini's words.
     expect(second.stderr).toContain('Consider /compress now.');
     expect(events().filter((record) => record.type === 'suggest:compact')).toHaveLength(1);
@@ -207,7 +207,7 @@ describe('Gemini CLI 0.61.0 with hookwise', () => {
     const third = agentRequests().length;
     plan = () => ({ parts: [{ text: 'Third done.' }] });
     expectWhole(await gemini('next step', true), 'Third done.');
-    const request = agentRequests()[third];
+    const request = agentRequests()[third]!;
     const lastUser = request.body.contents.at(-1);
     expect(JSON.stringify(lastUser)).toContain(RULES);
     expect(request.text).toContain('continue');
