@@ -40,6 +40,12 @@ describe('hookwise report on a Gemini CLI session file', () => {
     expect(report.compactions).toEqual([expect.objectContaining({ trigger: 'auto', preTokens: 900_000, postTokens: 12_306 })]);
   });
 
+  it('puts a compression after the results of the turn it interrupted, as it happened: the suggestion at the third call comes first', () => {
+    // Gemini writes the call's result after the compression that ran before the request carrying it.
+    expect(report.suggestions).toHaveLength(1);
+    expect(report.suggestions[0]!.line).toBeLessThan(report.compactions[0]!.line);
+  });
+
   it('passes the custom command Gemini expanded as the command that ran', () => {
     const { entries } = geminiSessionEntries(readFileSync(fixture, 'utf8'));
     const prompt = entries.find((entry) => entry.type === 'message' && entry.role === 'user') as { content: Array<{ text?: string }> };

@@ -43,10 +43,15 @@ function userBlocks(content: unknown): unknown[] {
   return blocks;
 }
 
+/** A response's text and calls: its `toolCalls` (a message record) or its `functionCall` parts (a `$set` history). */
 function geminiBlocks(record: Json): unknown[] {
   const text = textOf(record['content']);
   const blocks: unknown[] = text === '' ? [] : [{ type: 'text', text }];
-  for (const call of Array.isArray(record['toolCalls']) ? record['toolCalls'] : [])
+  const parts = Array.isArray(record['content']) ? (record['content'] as unknown[]) : [];
+  const calls = Array.isArray(record['toolCalls'])
+    ? (record['toolCalls'] as unknown[])
+    : parts.map((part) => (isRecord(part) ? part['functionCall'] : undefined)).filter(isRecord);
+  for (const call of calls)
     if (isRecord(call))
       blocks.push({ type: 'tool_use', id: String(call['id'] ?? ''), name: String(call['name'] ?? ''), input: call['args'] ?? {} });
   return blocks;
@@ -73,6 +78,14 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
   for (const { value } of records) if (value['type'] === 'gemini' && typeof value['id'] === 'string') lastVersion.set(value['id'], value);
   const emitted = new Set<string>();
   let lastInput: number | undefined;
+  // Calls whose results are not written yet. Gemini writes a turn's results when it sends them,
+  // after a compression that ran before that request: the compaction is put after them, where it happened.
+  const open = new Set<string>();
+  let deferred: ReplayEntry[] | undefined;
+  const flush = () => {
+    if (deferred) entries.push(...deferred);
+    deferred = undefined;
+  };
   const timestamp = (value: Json) => (typeof value['timestamp'] === 'string' ? { timestamp: value['timestamp'] } : {});
 
   for (const { line, value } of records) {
@@ -84,14 +97,17 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
     const set = isRecord(value['$set']) ? value['$set'] : undefined;
     if (set && Array.isArray(set['messages'])) {
       const messages = set['messages'] as unknown[];
-      if (hasSnapshot(messages))
-        entries.push({ type: 'compact-boundary', line, trigger: 'auto', ...(lastInput !== undefined ? { preTokens: lastInput } : {}) });
+      const into: ReplayEntry[] = [];
+      if (hasSnapshot(messages)) {
+        into.push({ type: 'compact-boundary', line, trigger: 'auto', ...(lastInput !== undefined ? { preTokens: lastInput } : {}) });
+        if (open.size > 0) deferred = into;
+      }
       for (const message of messages) {
         if (!isRecord(message)) continue;
         const gemini = message['type'] === 'gemini';
         const content = gemini ? geminiBlocks(message) : userBlocks(message['content']);
         if (content.length > 0)
-          entries.push({
+          into.push({
             type: 'history',
             line,
             role: gemini ? 'assistant' : 'user',
@@ -99,6 +115,7 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
             ...(hasSnapshot([message]) ? { compactSummary: true as const } : {}),
           });
       }
+      if (into !== deferred) entries.push(...into);
       continue;
     }
     if (value['type'] === 'user') {
@@ -110,6 +127,8 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
         : [];
       const content = [...ran, ...userBlocks(value['content'])];
       if (content.length > 0) entries.push({ type: 'message', line, role: 'user', content, isSidechain: false, ...timestamp(value) });
+      for (const block of content) open.delete(String((block as Json)['tool_use_id']));
+      flush();
       continue;
     }
     if (value['type'] === 'gemini' && typeof value['id'] === 'string') {
@@ -117,6 +136,7 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
         entries.push({ type: 'other', line, value: timestamp(value) });
         continue;
       }
+      flush();
       emitted.add(value['id']);
       const record = lastVersion.get(value['id']) ?? value;
       const model = typeof record['model'] === 'string' ? { model: record['model'] } : {};
@@ -138,11 +158,13 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
           ...timestamp(value),
         });
       }
+      const blocks = geminiBlocks(record);
+      for (const block of blocks) if ((block as Json)['type'] === 'tool_use') open.add(String((block as Json)['id']));
       entries.push({
         type: 'message',
         line,
         role: 'assistant',
-        content: geminiBlocks(record),
+        content: blocks,
         messageId: value['id'],
         ...model,
         isSidechain: false,
@@ -152,5 +174,6 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
     }
     entries.push({ type: 'other', line, value: timestamp(value) });
   }
+  flush();
   return { sessionId, entries };
 }
