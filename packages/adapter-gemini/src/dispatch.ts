@@ -119,6 +119,7 @@ export async function dispatchEvent(
       const command = expandedCommand(prompt, engine.projectDir, process.env.HOME) ?? parseSlashCommand(prompt);
       await emit('prompt:submit', { prompt, ...(command ? { command: { name: command.name, args: command.args } } : {}) });
       context = joinText(context, kept, 'context');
+      changes.deliverOnTool = false; // this prompt carries it
       break;
     }
     case 'BeforeTool':
