@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport, type Report } from './analyze.js';
+import { renderText } from './render-text.js';
 import { geminiSessionEntries } from './gemini-session.js';
 import { identifySession } from './session-source.js';
 import { threePlugins } from './test-support.js';
@@ -44,6 +45,12 @@ describe('hookwise report on a Gemini CLI session file', () => {
     // Gemini writes the call's result after the compression that ran before the request carrying it.
     expect(report.suggestions).toHaveLength(1);
     expect(report.suggestions[0]!.line).toBeLessThan(report.compactions[0]!.line);
+  });
+
+  it("states Gemini's own usage: prompt tokens and the implicitly cached share", () => {
+    expect(renderText(report)).toContain(
+      "Gemini's own usage: 949,144 prompt tokens over 5 requests, 0 of them cached (0%; implicit caching, no write charge)",
+    );
   });
 
   it('passes the custom command Gemini expanded as the command that ran', () => {
