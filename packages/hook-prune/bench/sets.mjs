@@ -118,6 +118,7 @@ function figures(session, r) {
     lost: cost.edits.lost,
     lostLines: cost.edits.lostLines,
     compactions,
+    compactionsNeeded: r.prune?.compactionsNeeded,
   };
 }
 
@@ -136,21 +137,21 @@ rmSync(scratch, { recursive: true, force: true });
 const x = (value) => `${value.toFixed(3)}×`;
 const short = (session) => session.split('/')[1].slice(0, 4);
 const pct = (c) => (c.before > 0 && c.reclaimed !== undefined ? `${Math.round((100 * c.reclaimed) / c.before)} %` : '?');
-console.log('| set | session | requests | 5m | 1h | lost / sourced | reclaimed at compactions |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| set | session | requests | 5m | 1h | lost / sourced | reclaimed at compactions | compactions needed (without / with) |');
+console.log('|---|---|---|---|---|---|---|---|');
 const all = [];
 for (const set of chosen) {
   const rows = SETS[set].map((session) => results.get(session));
   all.push(...rows);
   for (const row of rows)
     console.log(
-      `| ${set} | ${short(row.session)} | ${row.requests} | ${x(row.ratio['5m'])} | ${x(row.ratio['1h'])} | ${row.lost} / ${row.sourced} | ${row.compactions.map(pct).join(', ') || '–'} |`,
+      `| ${set} | ${short(row.session)} | ${row.requests} | ${x(row.ratio['5m'])} | ${x(row.ratio['1h'])} | ${row.lost} / ${row.sourced} | ${row.compactions.map(pct).join(', ') || '–'} | ${row.compactionsNeeded ? `${row.compactionsNeeded.without} / ${row.compactionsNeeded.withPrune}` : '?'} |`,
     );
   const sum = (pick) => rows.reduce((total, row) => total + pick(row), 0);
   const overall = (lifetime) => sum((row) => row.withPrune[lifetime]) / sum((row) => row.without[lifetime]);
   const worst = (lifetime) => Math.max(...rows.map((row) => row.ratio[lifetime]));
   console.log(
-    `| **${set}** | overall (worst) | ${sum((row) => row.requests)} | **${x(overall('5m'))}** (${x(worst('5m'))}) | **${x(overall('1h'))}** (${x(worst('1h'))}) | **${sum((row) => row.lost)} / ${sum((row) => row.sourced)}** | |`,
+    `| **${set}** | overall (worst) | ${sum((row) => row.requests)} | **${x(overall('5m'))}** (${x(worst('5m'))}) | **${x(overall('1h'))}** (${x(worst('1h'))}) | **${sum((row) => row.lost)} / ${sum((row) => row.sourced)}** | | ${sum((row) => row.compactionsNeeded?.without ?? 0)} / ${sum((row) => row.compactionsNeeded?.withPrune ?? 0)} |`,
   );
 }
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(all, null, 2)}\n`);
