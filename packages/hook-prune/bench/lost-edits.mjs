@@ -75,7 +75,7 @@ for (const row of rows) {
   const parts = [];
   let cwd;
   let callCount = 0;
-  let prompts = [];
+  const prompts = [];
   for (let at = 0; at < lines.length; at++) {
     if (!lines[at]) continue;
     let entry;

@@ -159,8 +159,8 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     minimumTokens: underPressure ? 0 : (options.minimumTokens ?? thresholds.minimumTokens),
     keepRecent: options.keepRecent ?? (cacheAware ? CACHE_AWARE_POLICY.keepRecent : undefined),
     keepFileContext: options.keepFileContext ?? (cacheAware ? CACHE_AWARE_POLICY.keepFileContext : undefined),
-    // Under pressure everything eligible but the files of the newest results goes at once: a
-    // compaction would rewrite the cache, and lose more, anyway.
+    // Under pressure edited files are no longer kept and the minimum is waived: a compaction
+    // would rewrite the cache, and lose more, anyway. A batch must still pay at ratio 1.
     keepEditedFiles: underPressure ? false : (options.keepEditedFiles ?? (cacheAware ? CACHE_AWARE_POLICY.keepEditedFiles : undefined)),
     cacheBreakRatio: underPressure
       ? cacheAware
