@@ -1,7 +1,14 @@
 import { createHost, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
 import { parseSlashCommand, type AppliedPartMemo } from '@hookwise/core/messages';
 import type { ClineHooks, ClineMessage, ClinePlugin, ClineSetupContext, ClineSnapshot } from './cline-types.js';
-import { applyToClineMessages, COMPACTION_REASONS, createClineConverter, outputText, withHookwiseText } from './messages.js';
+import {
+  applyToClineMessages,
+  COMPACTION_REASONS,
+  createClineConverter,
+  outputText,
+  withHookwiseText,
+  type ConvertedMessages,
+} from './messages.js';
 
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'cline';
@@ -114,13 +121,14 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       if (!Array.isArray(original)) return undefined;
       const session = sessionOf(snapshot);
       if (session.data.compacting) await hostOf().within(session.data.compacting);
-      const converted = session.data.convert(original);
+      // Converted only when a hook listens.
+      let converted: ConvertedMessages | undefined;
       const outcome = await session.emit('llm:before', () => ({
         systemPrompt: request?.systemPrompt ?? '',
-        messages: converted.messages,
+        messages: (converted = session.data.convert(original)).messages,
       }));
       let messages: readonly ClineMessage[] = original;
-      if (outcome?.value !== undefined) {
+      if (outcome?.value !== undefined && converted) {
         const applied = applyToClineMessages(original, converted, outcome.value, session.data.memo);
         if (applied.editsIgnored > 0)
           hostOf().logger.debug(`llm:before: ${applied.editsIgnored} edit(s) Cline has no place for were left out`);
