@@ -33,6 +33,16 @@ describe('hookwise init and doctor for Cline', () => {
     expect(checked.ok.join('\n')).toContain('CLINE_PLUGIN_IMPORT_TIMEOUT_MS');
   });
 
+  it("says so when the project is a folder of a larger git repository (Cline's workspace is its root)", () => {
+    const projectDir = project(true);
+    mkdirSync(path.join(projectDir, '.git'));
+    const inner = path.join(projectDir, 'app');
+    mkdirSync(path.join(inner, '.cline', 'plugins'), { recursive: true });
+    writeFileSync(path.join(inner, PLUGIN_FILE), PLUGIN_SOURCE);
+    expect(checkPluginFile(inner, {}).problems).toEqual([expect.stringContaining('as the workspace and looks for .cline/plugins there')]);
+    expect(checkPluginFile(projectDir, {}).problems).toEqual([expect.stringContaining('.cline/plugins/hookwise.js is missing')]);
+  });
+
   it('says to install the package first when it is not installed', () => {
     const projectDir = project(false);
     expect(planPluginFile(projectDir, (file) => file)).toMatchObject({

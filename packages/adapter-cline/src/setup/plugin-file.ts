@@ -37,6 +37,14 @@ export function planPluginFile(projectDir: string, relative: (file: string) => s
   return { ok: true as const, files: [{ file, before, after: PLUGIN_SOURCE, summary, backup: before !== undefined }] };
 }
 
+/** The nearest folder from `dir` upwards that holds `.git`. */
+function gitRoot(dir: string): string | undefined {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    if (existsSync(path.join(current, '.git'))) return current;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
 /** What `hookwise doctor --host cline` says of the plugin file; `problems` empty when it loads. */
 export function checkPluginFile(projectDir: string, env: NodeJS.ProcessEnv = process.env): { ok: string[]; problems: string[] } {
   const ok: string[] = [];
@@ -48,6 +56,11 @@ export function checkPluginFile(projectDir: string, env: NodeJS.ProcessEnv = pro
     problems.push(`${PLUGIN_FILE} does not import ${CLINE_PACKAGE}; run \`hookwise init --host cline\``);
   if (!folder) problems.push(`${CLINE_PACKAGE} is not installed in ${projectDir}; run \`npm install -D ${CLINE_PACKAGE}\``);
   else if (!existsSync(path.join(folder, 'dist', 'index.js'))) problems.push(`${folder} has no dist/index.js; reinstall ${CLINE_PACKAGE}`);
+  const root = gitRoot(projectDir);
+  if (root !== undefined && root !== path.resolve(projectDir))
+    problems.push(
+      `Cline takes ${root} (the git repository's root) as the workspace and looks for .cline/plugins there, not in ${projectDir}`,
+    );
   if (problems.length === 0) ok.push(`${PLUGIN_FILE} loads ${CLINE_PACKAGE} from ${folder}`);
   // Advice, not problems: Cline's plugin sandbox runs on a Node of its choosing, with a 4 s import limit.
   ok.push(
