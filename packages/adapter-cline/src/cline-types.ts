@@ -25,7 +25,6 @@ export interface ClineSnapshot {
   agentId?: string;
   conversationId?: string;
   messages?: ClineMessage[];
-  [key: string]: unknown;
 }
 
 export interface ClineToolResult {
@@ -38,29 +37,33 @@ export interface ClineToolResult {
 export interface ClineSetupContext {
   session?: { sessionId?: string };
   workspaceInfo?: { rootPath?: string };
-  [key: string]: unknown;
 }
 
-export interface ClineHooks {
-  beforeRun(context: { snapshot?: ClineSnapshot }): Promise<{ stop?: boolean; reason?: string; appendContext?: string } | undefined>;
-  beforeModel(context: {
-    snapshot?: ClineSnapshot;
-    request?: { systemPrompt?: string; messages?: ClineMessage[] };
-  }): Promise<{ messages?: readonly ClineMessage[] } | undefined>;
-  beforeTool(context: {
-    snapshot?: ClineSnapshot;
-    toolCall?: { toolCallId?: string; toolName?: string };
-    input?: unknown;
-  }): Promise<{ skip?: boolean; reason?: string; appendContext?: string } | undefined>;
-  afterTool(context: {
-    snapshot?: ClineSnapshot;
-    toolCall?: { toolCallId?: string; toolName?: string };
-    input?: unknown;
-    result?: ClineToolResult;
-  }): Promise<{ result?: ClineToolResult; appendContext?: string } | undefined>;
-  afterRun(context: { snapshot?: ClineSnapshot; result?: unknown }): Promise<void>;
-  onEvent(event: { type?: string; snapshot?: ClineSnapshot; metadata?: Record<string, unknown> }): Promise<void>;
+/** The fields of the hooks' contexts hookwise reads (each hook gets some of them; `type` and `metadata`: `onEvent`). */
+export interface ClineHookContext {
+  snapshot?: ClineSnapshot;
+  request?: { systemPrompt?: string; messages?: ClineMessage[] };
+  toolCall?: { toolCallId?: string; toolName?: string };
+  input?: unknown;
+  result?: ClineToolResult;
+  type?: string;
+  metadata?: Record<string, unknown>;
 }
+
+/** What a hook may give back (each hook reads its own fields). */
+export interface ClineHookResult {
+  messages?: readonly ClineMessage[];
+  result?: ClineToolResult;
+  appendContext?: string;
+  stop?: boolean;
+  skip?: boolean;
+  reason?: string;
+}
+
+export type ClineHooks = Record<
+  'beforeRun' | 'beforeModel' | 'beforeTool' | 'afterTool' | 'afterRun' | 'onEvent',
+  (context: ClineHookContext) => Promise<ClineHookResult | undefined>
+>;
 
 /** A Cline plugin module's default export. */
 export interface ClinePlugin {

@@ -1,6 +1,6 @@
 import { createHost, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
 import { parseSlashCommand, type AppliedPartMemo } from '@hookwise/core/messages';
-import type { ClineHooks, ClineMessage, ClinePlugin, ClineSetupContext, ClineSnapshot } from './cline-types.js';
+import type { ClineHookContext, ClineHookResult, ClineHooks, ClineMessage, ClinePlugin, ClineSnapshot } from './cline-types.js';
 import {
   applyToClineMessages,
   COMPACTION_REASONS,
@@ -38,9 +38,9 @@ interface ClineSession {
   compacting?: Promise<unknown>;
 }
 
-const texts = (...values: Array<string | undefined>): string[] =>
-  values.filter((value): value is string => typeof value === 'string' && value.trim() !== '');
-const joined = (values: string[]): string | undefined => (values.length > 0 ? values.join('\n\n') : undefined);
+/** The non-empty texts joined, or undefined. */
+const joined = (...values: Array<string | undefined>): string | undefined =>
+  values.filter((value) => typeof value === 'string' && value.trim() !== '').join('\n\n') || undefined;
 const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** Cline 3.0.65 stores a prompt as `<user_input mode="act">…</user_input>`: hooks see what was typed. */
@@ -90,11 +90,11 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
 
   /** A hook that never throws and answers within one deadline (undefined: Cline's own behaviour). */
   const guarded =
-    <C, R>(name: string, body: (context: C) => Promise<R | undefined>) =>
-    async (context: C): Promise<R | undefined> => {
+    (name: string, body: (context: ClineHookContext) => Promise<ClineHookResult | undefined | void>) =>
+    async (context: ClineHookContext): Promise<ClineHookResult | undefined> => {
       try {
         const kit = hostOf();
-        return await kit.within(kit.guard(`cline ${name}`, sessionId, () => body(context)));
+        return (await kit.within(kit.guard(`cline ${name}`, sessionId, () => body(context)))) ?? undefined;
       } catch {
         return undefined;
       }
@@ -112,7 +112,7 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       }));
       if (outcome?.block) return { stop: true, reason: `hookwise: ${outcome.block.reason}` };
       // Cline adds it after the prompt as a `<hook_context>` message, kept in the session.
-      const appendContext = joined(texts(started, outcome?.context));
+      const appendContext = joined(started, outcome?.context);
       return appendContext ? { appendContext } : undefined;
     }),
 
@@ -164,9 +164,11 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       }));
       // tool:after transforms the output; Cline stores what is returned here.
       const value = (outcome as { value?: unknown } | undefined)?.value;
-      const changed = typeof value === 'string' && value !== output ? { result: { ...result, output: value } } : {};
-      const added = outcome?.context ? { appendContext: outcome.context } : {};
-      return Object.keys(changed).length + Object.keys(added).length > 0 ? { ...changed, ...added } : undefined;
+      const answer: ClineHookResult = {
+        ...(typeof value === 'string' && value !== output ? { result: { ...result, output: value } } : {}),
+        ...(outcome?.context ? { appendContext: outcome.context } : {}),
+      };
+      return Object.keys(answer).length > 0 ? answer : undefined;
     }),
 
     afterRun: guarded('afterRun', async ({ snapshot }) => {
@@ -176,25 +178,21 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       session.addContext(outcome?.context);
     }),
 
-    onEvent: guarded('onEvent', async (event) => {
-      const metadata = event?.metadata;
-      if (event?.type !== 'status-notice' || !COMPACTION_REASONS.has(String(metadata?.['reason']))) return;
-      const session = sessionOf(event.snapshot);
-      const trigger = metadata!['reason'] === 'manual_compaction' ? 'manual' : 'auto';
+    onEvent: guarded('onEvent', async ({ type, snapshot, metadata = {} }) => {
+      if (type !== 'status-notice' || !COMPACTION_REASONS.has(String(metadata['reason']))) return;
+      const session = sessionOf(snapshot);
+      const trigger = metadata['reason'] === 'manual_compaction' ? 'manual' : 'auto';
+      // Cline's summarizer takes no instructions from a plugin and a compaction cannot be stopped:
+      // compact:before observes; what compact:after hands back goes into every later request.
       const handling =
-        metadata!['phase'] === 'started'
-          ? // Cline's summarizer takes no instructions from a plugin: compact:after hands the block back.
-            session.emitUnblockable(
-              'compact:before',
-              () => ({ trigger, contextTokens: number(metadata!['tokensBefore']) ?? number(metadata!['triggerTokens']) }),
-              'to stop this compaction, which Cline does not allow',
-            )
-          : metadata!['phase'] === 'completed'
+        metadata['phase'] === 'started'
+          ? session.emitUnblockable('compact:before', () => ({ trigger }), 'to stop this compaction, which Cline does not allow')
+          : metadata['phase'] === 'completed'
             ? session.compacted({
                 trigger,
-                tokensBefore: number(metadata!['tokensBefore']),
-                tokensAfter: number(metadata!['tokensAfter']),
-                contextTokens: number(metadata!['tokensAfter']),
+                tokensBefore: number(metadata['tokensBefore']),
+                tokensAfter: number(metadata['tokensAfter']),
+                contextTokens: number(metadata['tokensAfter']),
               })
             : undefined;
       session.data.compacting = handling;
