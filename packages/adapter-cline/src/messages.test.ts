@@ -19,6 +19,13 @@ describe("Cline's messages and core's", () => {
     expect(converted[2]!.parts[0]).toMatchObject({ output: '[{"query":"a.ts","result":"alpha","success":true}]' });
   });
 
+  it("marks Cline's compaction summary (agentic and basic), so nothing before it is pruned", () => {
+    const agentic = { ...user('Context summary:\n\nEarlier.'), metadata: { kind: 'compaction_summary', tokensBefore: 27_806 } };
+    const basic = { ...user('Context summary:\n\nEarlier.'), metadata: { kind: 'compaction', reason: 'auto_compaction' } };
+    const converted = fromClineMessages([agentic, basic, user('go on')]).messages;
+    expect(converted.map((message) => message.compactSummary === true)).toEqual([true, true, false]);
+  });
+
   it('writes an edited output back onto a copy of its part; the rest are the same objects', () => {
     const converted = fromClineMessages(messages);
     const edited = converted.messages.map((message, index) =>

@@ -29,10 +29,13 @@ export const outputText = (output: unknown): string => stringify(output ?? '');
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** Whether a message is the summary Cline put in place of what a compaction removed. */
+/**
+ * Whether a message is the summary Cline put in place of what a compaction removed: its metadata
+ * `kind` is `compaction_summary` (agentic compaction, 3.0.65) or `compaction` (basic).
+ */
 function isCompactionSummary(message: ClineMessage): boolean {
-  const metadata = message.metadata as { kind?: unknown; reason?: unknown } | undefined;
-  return COMPACTION_REASONS.has(String(metadata?.kind)) || COMPACTION_REASONS.has(String(metadata?.reason));
+  const kind = (message.metadata as { kind?: unknown } | undefined)?.kind;
+  return kind === 'compaction_summary' || kind === 'compaction';
 }
 
 /** One Cline message as a core message; the origin of its tool calls and results goes to `origins`. */

@@ -105,7 +105,7 @@ describe('the Cline plugin', () => {
     await cline.call('onEvent', notice({ phase: 'started', triggerTokens: 115_200 }));
     await cline.call('onEvent', notice({ phase: 'completed', tokensBefore: 116_150, tokensAfter: 35_567 }));
     expect(phases).toEqual(['before auto undefined', 'after 116150 35567']);
-    const summary = { ...user('Context summary:\n\nEarlier work.'), metadata: { kind: 'auto_compaction' } };
+    const summary = { ...user('Context summary:\n\nEarlier work.'), metadata: { kind: 'compaction_summary' } };
     const next = user('go on');
     for (let round = 0; round < 2; round++) {
       const answer = await cline.call('beforeModel', request([summary, next]));
