@@ -35,6 +35,7 @@ export function stripControl(text: string): string {
 export function sessionHostText(host: SessionHost): string {
   if (host === 'opencode') return "host: OpenCode (an `opencode export` JSON; a line number is the message's position in it)";
   if (host === 'pi') return 'host: pi (a session file, JSONL; its active branch)';
+  if (host === 'cline') return "host: Cline (a session's <id>.messages.json; a line number is the message's position in it)";
   return 'host: Claude Code (a transcript, JSONL)';
 }
 
@@ -46,5 +47,5 @@ export function sessionHostText(host: SessionHost): string {
 export function requestTransformsHeading(host: SessionHost): string {
   if (host === 'claude-code')
     return 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)';
-  return `What hookwise did before every request in ${host === 'pi' ? 'pi' : 'OpenCode'}`;
+  return `What hookwise did before every request in ${{ pi: 'pi', cline: 'Cline', opencode: 'OpenCode' }[host]}`;
 }

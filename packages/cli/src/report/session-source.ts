@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { clineSessionEntries, isClineSession } from './cline-session.js';
 import { isOpenCodeExport, openCodeEntries } from './opencode-export.js';
 import { isPiSessionHeader, piSessionEntries } from './pi-session.js';
 import { replayEntries, replayTranscript } from './replay.js';
@@ -20,7 +21,7 @@ export class SessionFormatError extends Error {
 
 /** What the report reads, for the one line that refuses anything else. */
 export const EXPECTED_SESSION =
-  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (JSONL whose first line is { "type": "session", "id": … })';
+  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON), a pi session file (JSONL whose first line is { "type": "session", "id": … }) or a Cline session (~/.cline/data/sessions/<id>/<id>.messages.json)';
 
 function refuse(file: string, reason: string): SessionFormatError {
   return new SessionFormatError(`${file} ${reason}: ${EXPECTED_SESSION}`);
@@ -81,7 +82,11 @@ function hasClaudeCodeLine(text: string, complete: boolean): boolean {
   return false;
 }
 
-export type SessionFile = { host: 'claude-code' } | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] } | { host: 'pi' };
+export type SessionFile =
+  | { host: 'claude-code' }
+  | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] }
+  | { host: 'pi' }
+  | { host: 'cline'; session: Parameters<typeof clineSessionEntries>[0] };
 
 /**
  * Which host `file` comes from, by its content: an OpenCode export (one JSON document, read
@@ -102,6 +107,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const first = parse(firstLine);
   if (first.ok && isOpenCodeExport(first.value)) return { host: 'opencode', exported: first.value };
   if (first.ok && isPiSessionHeader(first.value)) return { host: 'pi' };
+  if (first.ok && isClineSession(first.value)) return { host: 'cline', session: first.value };
   if (
     first.ok &&
     typeof first.value === 'object' &&
@@ -121,6 +127,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const document = parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   if (document.ok) {
     if (isOpenCodeExport(document.value)) return { host: 'opencode', exported: document.value };
+    if (isClineSession(document.value)) return { host: 'cline', session: document.value };
     throw refuse(file, 'is JSON but not a session file');
   }
   if (firstLine === '{' || firstLine === '[')
@@ -140,7 +147,12 @@ export async function replaySession(
 ): Promise<ReplayResult & { host: SessionHost }> {
   const source = identified ?? (await identifySession(file));
   if (source.host === 'claude-code') return { ...(await replayTranscript(file, options)), host: 'claude-code' };
-  const session = source.host === 'opencode' ? openCodeEntries(source.exported) : piSessionEntries(await readFile(file, 'utf8'));
+  const session =
+    source.host === 'opencode'
+      ? openCodeEntries(source.exported)
+      : source.host === 'cline'
+        ? clineSessionEntries(source.session)
+        : piSessionEntries(await readFile(file, 'utf8'));
   const replay = await replayEntries(file, [session.entries], {
     ...options,
     ...(options.sessionId === undefined && SAFE_ID.test(session.sessionId) ? { sessionId: session.sessionId } : {}),
