@@ -177,3 +177,14 @@ describe('what the file context keeps besides the files in use (issue #36)', () 
     expect(keptUnderPressure(noEdit, 4)).toBe(false);
   });
 });
+
+describe('the file of a read or write call, by host', () => {
+  const identity = new FileIdentity('/repo');
+  it("keys Gemini CLI's and Cline's file tools like the others; a read of several files keys none", () => {
+    expect(filesOfCall('read_file', { absolute_path: '/repo/src/a.ts' }, identity)).toEqual([identity.key('/repo/src/a.ts')]);
+    expect(filesOfCall('replace', { file_path: 'src/a.ts' }, identity)).toEqual([identity.key('src/a.ts')]);
+    expect(filesOfCall('read_files', { files: [{ path: 'src/a.ts', start_line: 1 }] }, identity)).toEqual([identity.key('src/a.ts')]);
+    expect(filesOfCall('read_files', { files: [{ path: 'src/a.ts' }, { path: 'src/b.ts' }] }, identity)).toBeNull();
+    expect(writesFile('editor') && writesFile('replace') && !writesFile('read_files')).toBe(true);
+  });
+});

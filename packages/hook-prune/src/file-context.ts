@@ -12,11 +12,12 @@ import { commandOf, isShellTool, shellReads } from './shell-reads.js';
  * the compaction stays whole; once the model has moved on, they are ordinary candidates.
  */
 
-// Where read, write and edit tools name their file (Claude Code, OpenCode, pi, MCP file servers).
-const PATH_FIELDS = ['file_path', 'filePath', 'path', 'notebook_path'] as const;
-const READ_TOOL = /^(read|view|cat|read_file|readfile|notebookread)$/i;
+// Where read, write and edit tools name their file (Claude Code, OpenCode, Kilo, pi, Gemini CLI,
+// Cline, MCP file servers). Cline's `read_files` takes `files: [{ path }]`: keyed when it names one file.
+const PATH_FIELDS = ['file_path', 'filePath', 'path', 'notebook_path', 'absolute_path'] as const;
+const READ_TOOL = /^(read|view|cat|read_file|read_files|readfile|notebookread)$/i;
 const WRITE_TOOL =
-  /^(write|edit|multiedit|notebookedit|str_replace_based_edit_tool|str_replace_editor|patch|apply_patch|create_file|write_file|edit_file)$/i;
+  /^(write|edit|multiedit|notebookedit|str_replace_based_edit_tool|str_replace_editor|patch|apply_patch|create_file|write_file|edit_file|replace|editor)$/i;
 
 function filePathOf(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
@@ -25,6 +26,8 @@ function filePathOf(input: unknown): string | undefined {
     const value = record[field];
     if (typeof value === 'string' && value !== '') return value;
   }
+  const files = record.files;
+  if (Array.isArray(files) && files.length === 1) return filePathOf(files[0]);
   return undefined;
 }
 
