@@ -290,11 +290,12 @@ function runFast(event, dist, projectDirEnv) {
   if (stdin === undefined) return false;
   guardExit();
   const stdoutFd = guardStdout();
+  noResult.fd = stdoutFd;
   const request = { event, stdin, env: process.env, cwd: process.cwd(), stdoutFd };
   const projectDir = projectDirOf(stdin, projectDirEnv);
   const configFile = CONFIG_FILE_NAMES.map((name) => path.join(projectDir, name)).find((file) => fs.existsSync(file));
   // A project without hookwise (e.g. hooks installed in the user settings) costs nothing more.
-  if (!configFile && process.env.HOOKWISE_NO_BUNDLE !== '1') exit(0);
+  if (!configFile && process.env.HOOKWISE_NO_BUNDLE !== '1') exitWithoutResult();
   const bundle = configFile && process.env.HOOKWISE_NO_BUNDLE !== '1' ? freshBundle(projectDir, configFile, dist) : undefined;
   if (bundle) {
     let loaded;
@@ -319,18 +320,33 @@ function exit(code) {
   return typeof saved === 'function' ? saved(code) : process.exit(code);
 }
 
+/** What ends a call that has no result: the host's empty output (Gemini CLI: `{}`), where the result would go. */
+const noResult = { text: '', fd: 1 };
+
+function exitWithoutResult() {
+  try {
+    // The saved writeSync when fd 1 is a socket (Node's pipes) and JavaScript writes to it go to stderr.
+    if (noResult.text) (globalThis[Symbol.for('hookwise.writeSync')] || fs.writeSync)(noResult.fd, noResult.text);
+  } catch {
+    // stdout closed: the host has gone
+  }
+  exit(0);
+}
+
 function fail(error) {
   process.stderr.write(`hookwise: internal error, nothing done: ${error && error.message ? error.message : error}\n`);
-  exit(0);
+  exitWithoutResult();
 }
 
 /**
  * Runs the hook command: `run <Event>` through the project's run bundle (or the adapter's
  * `dist/hook-process/build-or-load.js`), anything else through @hookwise/cli.
  * `dist`: the adapter's dist folder; `projectDirEnv`: the host's variable naming the project
- * (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`), else the payload's cwd, else the process's.
+ * (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`), else the payload's cwd, else the process's;
+ * `emptyStdout`: what a call without a result prints (the host's `CommandHookHost.emptyStdout`).
  */
-function runCommandHookBin({ dist, projectDirEnv }) {
+function runCommandHookBin({ dist, projectDirEnv, emptyStdout }) {
+  noResult.text = emptyStdout || '';
   const args = process.argv.slice(2);
   const wantsHelp = args.includes('--help') || args.includes('-h');
   if (args[0] === 'run' && args.length === 2 && !wantsHelp && runFast(args[1], dist, projectDirEnv)) return;
