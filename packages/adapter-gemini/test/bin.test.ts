@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,5 +60,27 @@ describe('bin/hookwise.cjs under Gemini CLI', () => {
     expect(bad.stderr).toMatch(/stdin is not valid JSON/);
     expect(JSON.parse(result.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'still here' } });
     expect(result.stderr).toMatch(/plugin exploded/);
+  });
+});
+
+describe('the run bundle beside another command-hook host', () => {
+  it("keeps its own bundle in .hookwise/cache/gemini, never rebuilds for another host's, never removes it", () => {
+    const dir = project();
+    writeFileSync(path.join(dir, 'hookwise.config.json'), JSON.stringify({ plugins: { '@hookwise/hook-suggest': {} } }));
+    symlinkSync(path.join(packageRoot, 'node_modules'), path.join(dir, 'node_modules'));
+    // What Claude Code's hook calls leave in the same project: its own manifest and bundle.
+    const other = path.join(dir, '.hookwise', 'cache', 'claude-code');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(path.join(other, 'run-bundle.json'), '{"format":1,"bundle":"run-0123456789abcdef.cjs"}');
+    writeFileSync(path.join(other, 'run-0123456789abcdef.cjs'), 'exports.run = () => {};');
+    const manifestFile = path.join(dir, '.hookwise', 'cache', 'gemini', 'run-bundle.json');
+    const call = () =>
+      run(dir, ['run', 'AfterTool'], payload('AfterTool', { tool_name: 'run_shell_command', tool_input: {}, tool_response: {} }));
+    expect(call().status).toBe(0);
+    const built = JSON.parse(readFileSync(manifestFile, 'utf8')) as { bundle?: string; builtAt: string };
+    expect(built.bundle).toMatch(/^run-[0-9a-f]{16}\.cjs$/);
+    expect(call().status).toBe(0);
+    expect((JSON.parse(readFileSync(manifestFile, 'utf8')) as { builtAt: string }).builtAt).toBe(built.builtAt);
+    expect(readdirSync(other).sort()).toEqual(['run-0123456789abcdef.cjs', 'run-bundle.json']);
   });
 });

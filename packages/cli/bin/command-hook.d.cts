@@ -1,5 +1,7 @@
 /** What a command-hook adapter's bin passes (see command-hook.cjs). */
 export interface CommandHookBinOptions {
+  /** The host's name, as its `CommandHookHost.name` (`claude-code`): its run bundle lives in `.hookwise/cache/<host>`. */
+  host: string;
   /** The adapter's dist folder: holds hook-process/build-or-load.js, run-command.js and bundle-runtime.js. */
   dist: string;
   /** The host's environment variable naming the project (e.g. `CLAUDE_PROJECT_DIR`); else the payload's cwd, else the process's. */

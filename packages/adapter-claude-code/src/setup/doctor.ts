@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { HostDoctorContext } from '@hookwise/cli';
 import { POINT_EVENTS } from '../binding/events.js';
-import { buildRunBundle, bundlePathOf, isManifestFresh, readManifest, recentWriteFailure } from '@hookwise/cli/command-hook';
+import { checkRunBundle } from '@hookwise/cli/command-hook';
+import { claudeCodeHost } from '../hook-process/hook-call.js';
 import { runtimeFile } from '../hook-process/package-files.js';
 import { hookwiseEventsIn, readSettings, settingsFileOf, type Settings } from './settings.js';
 
@@ -42,35 +43,7 @@ export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<
 
   const { configFile } = context;
   if (!configFile) return;
-  // Report what hook calls actually do, which the manifest records (hook calls read it
-  // too): a failed build there means every call takes the unbundled path, whatever a
-  // rebuild in this process would do. Then try a rebuild, so doctor also fixes it.
-  const runtime = runtimeFile();
-  const manifest = readManifest(projectDir);
-  const fresh = manifest !== undefined && isManifestFresh(manifest, { configFile, runtime });
-  if (fresh && manifest.bundle && bundlePathOf(projectDir, manifest)) {
-    ok(`hook calls use the cached run bundle (.hookwise/cache/${manifest.bundle})`);
-    return;
-  }
-  // Only lasting causes are recorded (a race with another build is not): calls stop building until a watched file changes.
-  if (fresh && manifest.failed)
-    warn(
-      `hook calls use the unbundled path (about 4× slower to start): the last build failed: ${manifest.failed} (a lasting cause: calls do not build again until the config or a package it uses changes)`,
-    );
-  else if (recentWriteFailure(projectDir))
-    warn(
-      'the last build could not be written (a full, read-only or forbidden disk): hook calls use the unbundled path and try again after a minute',
-    );
-  else if (fresh && manifest.bundle) warn(`the manifest names .hookwise/cache/${manifest.bundle}, which is missing or not a regular file`);
-  else
-    warn(
-      manifest
-        ? 'the run bundle is out of date (a watched file changed); the next hook call rebuilds it'
-        : 'no run bundle has been built yet',
-    );
-  const built = await buildRunBundle({ projectDir, configFile, runtime });
-  if (built.ok) ok(`rebuilt the run bundle: hook calls now use .hookwise/cache/${built.manifest.bundle}`);
-  else warn(`rebuilding the run bundle failed, hook calls keep the unbundled path: ${built.reason}`);
+  await checkRunBundle({ projectDir, host: claudeCodeHost.name, configFile, runtime: runtimeFile() }, { ok, warn });
 }
 
 /** The file a `node "<file>" run …` command names, when it does not exist. */

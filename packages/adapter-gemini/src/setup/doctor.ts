@@ -2,7 +2,10 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostDoctorContext } from '@hookwise/cli';
 import type { PointName } from '@hookwise/core';
+import { checkRunBundle } from '@hookwise/cli/command-hook';
 import { eventsForPoints } from '../events.js';
+import { geminiHost } from '../hook-process/hook-call.js';
+import { runtimeFile } from '../hook-process/package-files.js';
 import { hookwiseEventsIn, readSettings, settingsFileOf, type Settings } from './settings.js';
 
 /** What plugins ask of a point that Gemini CLI 0.61.0 gives no hook, said once per point in use. */
@@ -53,6 +56,8 @@ export async function checkGeminiSetup(context: HostDoctorContext): Promise<void
     ok(
       'Gemini cannot replace a tool result with a shorter one (a hook can only turn it into an error): oversized outputs are not trimmed here',
     );
+  if (context.configFile)
+    await checkRunBundle({ projectDir, host: geminiHost.name, configFile: context.configFile, runtime: runtimeFile() }, { ok, warn });
 }
 
 /** What makes Gemini run project hooks: an env switch, folder trust turned off, or a trusted folder. */

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { HostInitContext, HostInitPlan } from '@hookwise/cli';
-import { buildRunBundle, isManifestFresh, readManifest } from '@hookwise/cli/command-hook';
+import { buildBundleIfStale } from '@hookwise/cli/command-hook';
 import { findProjectConfig } from '@hookwise/core/command-hook';
+import { geminiHost } from '../hook-process/hook-call.js';
 import { EVENT_POINTS, eventsForPoints, type MappedEvent } from '../events.js';
 import { binPath, runtimeFile } from '../hook-process/package-files.js';
 import { mergeHookwiseHooks, readSettings, settingsFileOf } from './settings.js';
@@ -40,17 +41,12 @@ export async function planGeminiInit(context: HostInitContext): Promise<HostInit
         },
       ]
     : [];
-  return { ok: true, files, finish: () => buildBundleIfStale(projectDir, stderr) };
-}
-
-async function buildBundleIfStale(projectDir: string, stderr: (text: string) => void): Promise<void> {
-  const configFile = findProjectConfig(projectDir);
-  const manifest = readManifest(projectDir);
-  const runtime = runtimeFile();
-  if (configFile && !(manifest?.bundle && isManifestFresh(manifest, { configFile, runtime }))) {
-    const built = await buildRunBundle({ projectDir, configFile, runtime });
-    if (!built.ok) stderr(`hookwise init: hook calls will use the slower unbundled path: ${built.reason}`);
-  }
+  return {
+    ok: true,
+    files,
+    finish: () =>
+      buildBundleIfStale({ projectDir, host: geminiHost.name, configFile: findProjectConfig(projectDir), runtime: runtimeFile() }, stderr),
+  };
 }
 
 /**
