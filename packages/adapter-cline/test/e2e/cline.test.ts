@@ -152,7 +152,7 @@ describe('hookwise in the real Cline CLI', () => {
 
     // Cline's stored transcript keeps every original output.
     const stored = storedOutputs(project);
-    expect(stored.size).toBe(9);
+    expect(stored.size).toBe(10);
     for (const tag of tags)
       expect(
         [...stored.values()].some((output) => output.includes(`${tag}-line-100`)),
