@@ -106,8 +106,8 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
    * `onEvent` (Cline awaits it for every streamed chunk, with the whole transcript). Cline has
    * compacted by then, so compact:before only observes (it never could do more: Cline's summarizer
    * takes no instructions from a plugin); what compact:after hands back goes into this request
-   * and every later one. The key is kept with that, so a later request, a restarted sandbox or a
-   * resumed session does not report the same compaction again.
+   * and every later one. The key is kept with that (the kit's state store), so no later request
+   * of the session, in this sandbox process or a restarted one, reports the same compaction again.
    */
   async function reportCompaction(session: HostSession<ClineSession>, systemPrompt: string, messages: readonly ClineMessage[]) {
     const compaction = compactionOf(messages);
