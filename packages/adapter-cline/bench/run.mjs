@@ -19,9 +19,9 @@ writeFileSync(path.join(project, 'hookwise.config.json'), JSON.stringify({ plugi
 const bare = path.join(here, '.bench-bare');
 mkdirSync(bare, { recursive: true });
 
-async function pluginIn(rootPath) {
+async function pluginIn(rootPath, sessionId = 'bench-session') {
   const plugin = createHookwisePlugin();
-  await plugin.setup({}, { session: { sessionId: 'bench-session' }, workspaceInfo: { rootPath } });
+  await plugin.setup({}, { session: { sessionId }, workspaceInfo: { rootPath } });
   return plugin;
 }
 
@@ -49,15 +49,27 @@ const context = {
   request: { systemPrompt: 'You are Cline.', messages, tools: [] },
 };
 
+// The same after a compaction: the request starts with Cline's summary, stamped as 3.0.65 does.
+const summary = {
+  id: 's0',
+  role: 'user',
+  content: [{ type: 'text', text: 'Context summary:\n\nExploring the project.' }],
+  metadata: { kind: 'compaction_summary', displayRole: 'system', summary: 'Exploring the project.', tokensBefore: 116_150, generatedAt: 1 },
+  createdAt: 1,
+};
+const compacted = { ...context, request: { ...context.request, messages: [summary, ...messages.slice(1)] } };
+
 /** One model call through Cline's IPC: the context to the sandbox as JSON, the answer back as JSON. */
-async function roundTrip(plugin) {
-  const received = JSON.parse(JSON.stringify(context));
+async function roundTrip(plugin, sent = context) {
+  const received = JSON.parse(JSON.stringify(sent));
   const answer = plugin ? await plugin.hooks.beforeModel(received) : undefined;
   return answer === undefined ? undefined : JSON.parse(JSON.stringify(answer));
 }
 
 const withHookwise = await pluginIn(project);
 const without = await pluginIn(bare);
+const afterCompaction = await pluginIn(project, 'bench-compacted');
+await roundTrip(afterCompaction, compacted);
 // The first call of a session converts and indexes everything: measured apart, once.
 let started = performance.now();
 const first = await roundTrip(withHookwise);
@@ -70,12 +82,12 @@ bench
   .add('beforeModel, 500 messages, hook-prune, with the JSON round trip', () => roundTrip(withHookwise))
   .add('beforeModel, 500 messages, hookwise not configured, with the JSON round trip', () => roundTrip(without))
   .add('the JSON round trip alone (Cline IPC payload)', () => roundTrip(undefined))
-  // Cline awaits a plugin's onEvent for every runtime event, each streamed text chunk included,
-  // with the runtime's snapshot (the whole transcript): the price of listening for compactions.
-  .add('onEvent, one streamed text chunk, 500-message snapshot, JSON round trip', async () => {
-    const event = JSON.parse(JSON.stringify({ type: 'assistant-text-delta', snapshot: context.snapshot, text: 'x', accumulatedText: 'x' }));
-    await withHookwise.hooks.onEvent(event);
-  });
+  // The plugin declares no onEvent (Cline awaited it for every streamed chunk, with the
+  // whole transcript): a compaction is seen here, in the request. After one, every request starts
+  // with Cline's summary; this one's is reported already (the first call, outside the bench).
+  .add('beforeModel, 500 messages after a compaction (summary reported), hook-prune, with the JSON round trip', () =>
+    roundTrip(afterCompaction, compacted),
+  );
 await bench.run();
 console.table(bench.table());
 const bytes = JSON.stringify(context).length;

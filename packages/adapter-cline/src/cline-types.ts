@@ -39,15 +39,13 @@ export interface ClineSetupContext {
   workspaceInfo?: { rootPath?: string };
 }
 
-/** The fields of the hooks' contexts hookwise reads (each hook gets some of them; `type` and `metadata`: `onEvent`). */
+/** The fields of the hooks' contexts hookwise reads (each hook gets some of them). */
 export interface ClineHookContext {
   snapshot?: ClineSnapshot;
   request?: { systemPrompt?: string; messages?: ClineMessage[] };
   toolCall?: { toolCallId?: string; toolName?: string };
   input?: unknown;
   result?: ClineToolResult;
-  type?: string;
-  metadata?: Record<string, unknown>;
 }
 
 /** What a hook may give back (each hook reads its own fields). */
@@ -61,7 +59,7 @@ export interface ClineHookResult {
 }
 
 export type ClineHooks = Record<
-  'beforeRun' | 'beforeModel' | 'beforeTool' | 'afterTool' | 'afterRun' | 'onEvent',
+  'beforeRun' | 'beforeModel' | 'beforeTool' | 'afterTool' | 'afterRun',
   (context: ClineHookContext) => Promise<ClineHookResult | undefined>
 >;
 

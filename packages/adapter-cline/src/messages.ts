@@ -21,9 +21,6 @@ import type { ClineMessage, ClinePart } from './cline-types.js';
  * `applyPartEdits`): ids, order, metadata and everything else of Cline's stay as they were.
  */
 
-/** The status-notice reasons of Cline's compactions (and a summary message's metadata). */
-export const COMPACTION_REASONS = new Set(['auto_compaction', 'manual_compaction', 'compaction_budget_emergency']);
-
 /** A tool output as the text the provider is sent: `read_files` gives `[{query, result, success}]`, sent as its JSON. */
 export const outputText = (output: unknown): string => stringify(output ?? '');
 
@@ -36,6 +33,55 @@ const text = (value: unknown): string => (typeof value === 'string' ? value : ''
 function isCompactionSummary(message: ClineMessage): boolean {
   const kind = (message.metadata as { kind?: unknown } | undefined)?.kind;
   return kind === 'compaction_summary' || kind === 'compaction';
+}
+
+/** A compaction as the request shows it: the summary message Cline put at its head. */
+export interface RequestCompaction {
+  /** The same for every request after this compaction, and another for the next one. */
+  key: string;
+  trigger: 'auto' | 'manual';
+  /** Cline's estimate of the context it compacted (agentic: `tokensBefore`; basic: unknown). */
+  tokensBefore?: number;
+  summary?: string;
+}
+
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+/**
+ * The newest compaction the request's messages show, or undefined. Cline 3.0.65 stamps the
+ * agentic summary `{kind: 'compaction_summary', tokensBefore, summary, generatedAt}` and the first
+ * message kept by a basic compaction `{kind: 'compaction', reason, messagesRemoved}`; both are
+ * stored with the session, so the key holds across requests, sandbox restarts and resumes.
+ */
+export function compactionOf(messages: readonly ClineMessage[]): RequestCompaction | undefined {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (!isCompactionSummary(message)) continue;
+    const metadata = message.metadata as Record<string, unknown>;
+    const tokensBefore = count(metadata['tokensBefore']);
+    const stamp =
+      metadata['kind'] === 'compaction_summary'
+        ? (metadata['generatedAt'] ?? message.id)
+        : `${String(metadata['reason'])}:${String(metadata['messagesRemoved'])}`;
+    return {
+      key: `${String(metadata['kind'])}:${String(stamp)}:${tokensBefore ?? ''}`,
+      trigger: metadata['reason'] === 'manual_compaction' ? 'manual' : 'auto',
+      ...(tokensBefore !== undefined ? { tokensBefore } : {}),
+      ...(typeof metadata['summary'] === 'string' ? { summary: metadata['summary'] } : {}),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The request's size the way Cline estimates it (a message's JSON at 3 characters a token, the
+ * system prompt likewise): the context right after a compaction, which no hook is told.
+ */
+export function estimatedTokens(systemPrompt: string, messages: readonly ClineMessage[]): number {
+  let chars = systemPrompt.length;
+  for (const message of messages) chars += JSON.stringify(message).length;
+  return Math.ceil(chars / 3);
 }
 
 /** One Cline message as a core message; the origin of its tool calls and results goes to `origins`. */

@@ -12,7 +12,7 @@ describe('the Cline plugin', () => {
     const { plugin: loaded } = await fakeCline(undefined);
     expect(loaded.name).toBe('hookwise');
     expect(loaded.manifest).toEqual({ capabilities: ['hooks'] });
-    expect(Object.keys(loaded.hooks).sort()).toEqual(['afterRun', 'afterTool', 'beforeModel', 'beforeRun', 'beforeTool', 'onEvent']);
+    expect(Object.keys(loaded.hooks).sort()).toEqual(['afterRun', 'afterTool', 'beforeModel', 'beforeRun', 'beforeTool']);
   });
 
   it("clears old read_files outputs in the request's messages by part, keeps ids and pairing, and leaves the rest as Cline sent it", async () => {
@@ -60,9 +60,8 @@ describe('the Cline plugin', () => {
     const cline = await fakeCline(undefined, { loadError: new Error('bad config') });
     expect(await cline.call('beforeRun', { snapshot: { messages: [user('hi')] } })).toBeUndefined();
     expect(await cline.call('beforeModel', request([user('hi')]))).toBeUndefined();
-    expect(
-      await cline.call('onEvent', { type: 'status-notice', metadata: { reason: 'auto_compaction', phase: 'started' } }),
-    ).toBeUndefined();
+    const summary = { ...user('Context summary:\n\nEarlier.'), metadata: { kind: 'compaction_summary', tokensBefore: 9, generatedAt: 1 } };
+    expect(await cline.call('beforeModel', request([summary, user('go on')]))).toBeUndefined();
   });
 
   it('hands session:start and prompt:submit contexts to Cline as appendContext, with the typed command', async () => {
@@ -83,35 +82,54 @@ describe('the Cline plugin', () => {
     expect(seen).toEqual(['/review a.ts', { name: 'review', args: 'a.ts' }]);
   });
 
-  it('after a compaction, what compact:after hands back is in the first user message of every later request', async () => {
+  it("reports a compaction once, from the first request that starts with Cline's summary, and hands the context into that request", async () => {
     const phases: string[] = [];
     const cline = await fakeCline({
       plugins: [
         plugin({
           'compact:before': (payload: { trigger: string; contextTokens?: number }) =>
             void phases.push(`before ${payload.trigger} ${payload.contextTokens}`),
-          'compact:after': (payload: { tokensBefore?: number; tokensAfter?: number }) => {
-            phases.push(`after ${payload.tokensBefore} ${payload.tokensAfter}`);
+          'compact:after': (payload: { tokensBefore?: number; tokensAfter?: number; preserved?: string[] }) => {
+            phases.push(`after ${payload.tokensBefore} ${typeof payload.tokensAfter}`);
             return { context: 'RULE-7: cite line numbers.' };
           },
+          'llm:before': () => void phases.push('llm'),
         }),
       ],
     });
-    const notice = (metadata: Record<string, unknown>) => ({
-      type: 'status-notice',
-      message: 'compacting',
-      metadata: { reason: 'auto_compaction', ...metadata },
+    await cline.call('beforeModel', request([user('go')]));
+    expect(phases).toEqual(['llm']);
+    const summaryOf = (generatedAt: number, tokensBefore: number) => ({
+      ...user('Context summary:\n\nEarlier work.'),
+      metadata: { kind: 'compaction_summary', displayRole: 'system', summary: 'Earlier work.', tokensBefore, generatedAt },
     });
-    await cline.call('onEvent', notice({ phase: 'started', triggerTokens: 115_200 }));
-    await cline.call('onEvent', notice({ phase: 'completed', tokensBefore: 116_150, tokensAfter: 35_567 }));
-    expect(phases).toEqual(['before auto undefined', 'after 116150 35567']);
-    const summary = { ...user('Context summary:\n\nEarlier work.'), metadata: { kind: 'compaction_summary' } };
+    const summary = summaryOf(1_764_380_000_000, 116_150);
     const next = user('go on');
     for (let round = 0; round < 2; round++) {
       const answer = await cline.call('beforeModel', request([summary, next]));
       expect(answer.messages[0].content.at(-1).text).toBe('<hookwise>\nRULE-7: cite line numbers.\n</hookwise>');
       expect(answer.messages[1]).toEqual(next);
     }
+    // Once for this compaction, before llm:before; a second compaction (a new summary) is reported too.
+    expect(phases).toEqual(['llm', 'before auto 116150', 'after 116150 number', 'llm', 'llm']);
+    await cline.call('beforeModel', request([summaryOf(1_764_380_100_000, 117_000), next]));
+    expect(phases.slice(5)).toEqual(['before auto 117000', 'after 117000 number', 'llm']);
+  });
+
+  it('takes a basic compaction (its first message stamped kind compaction) for one too, its size before unknown', async () => {
+    const phases: string[] = [];
+    const cline = await fakeCline({
+      plugins: [
+        plugin({
+          'compact:after': (payload: { trigger?: string; tokensBefore?: number }) =>
+            void phases.push(`${payload.trigger} ${payload.tokensBefore}`),
+        }),
+      ],
+    });
+    const head = { ...user('go'), metadata: { kind: 'compaction', reason: 'manual_compaction', messagesRemoved: 12 } };
+    await cline.call('beforeModel', request([head, user('go on')]));
+    await cline.call('beforeModel', request([head, user('go on'), user('more')]));
+    expect(phases).toEqual(['manual undefined']);
   });
 
   it('stores what tool:after makes of an output, and skips a tool a hook blocks', async () => {

@@ -3,8 +3,9 @@ import { parseSlashCommand, type AppliedPartMemo } from '@hookwise/core/messages
 import type { ClineHookContext, ClineHookResult, ClineHooks, ClineMessage, ClinePlugin, ClineSnapshot } from './cline-types.js';
 import {
   applyToClineMessages,
-  COMPACTION_REASONS,
+  compactionOf,
   createClineConverter,
+  estimatedTokens,
   outputText,
   withHookwiseText,
   type ConvertedMessages,
@@ -34,14 +35,14 @@ export interface PluginDependencies extends ProjectEngineSeams {
 interface ClineSession {
   convert: ReturnType<typeof createClineConverter>;
   memo: AppliedPartMemo<ClineMessage>;
-  /** The handling of a compaction under way: the next request waits for it. */
-  compacting?: Promise<unknown>;
 }
+
+/** Where the session keeps the key of the last compaction it reported (beside what hooks handed back). */
+const SEEN_COMPACTION = 'clineCompaction';
 
 /** The non-empty texts joined, or undefined. */
 const joined = (...values: Array<string | undefined>): string | undefined =>
   values.filter((value) => typeof value === 'string' && value.trim() !== '').join('\n\n') || undefined;
-const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 /** Cline 3.0.65 stores a prompt as `<user_input mode="act">…</user_input>`: hooks see what was typed. */
 const USER_INPUT = /^\s*<user_input\b[^>]*>([\s\S]*)<\/user_input>\s*$/;
@@ -100,6 +101,35 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       }
     };
 
+  /**
+   * A compaction the session has not reported yet, seen in the request Cline builds after it: no
+   * `onEvent` (Cline awaits it for every streamed chunk, with the whole transcript). Cline has
+   * compacted by then, so compact:before only observes (it never could do more: Cline's summarizer
+   * takes no instructions from a plugin); what compact:after hands back goes into this request
+   * and every later one. The key is kept with that (the kit's state store), so no later request
+   * of the session, in this sandbox process or a restarted one, reports the same compaction again.
+   */
+  async function reportCompaction(session: HostSession<ClineSession>, systemPrompt: string, messages: readonly ClineMessage[]) {
+    const compaction = compactionOf(messages);
+    if (!compaction || (await session.restore())[SEEN_COMPACTION] === compaction.key) return;
+    await session.keep({ [SEEN_COMPACTION]: compaction.key });
+    const { trigger, tokensBefore, summary } = compaction;
+    await session.emitUnblockable(
+      'compact:before',
+      () => ({ trigger, ...(tokensBefore !== undefined ? { contextTokens: tokensBefore } : {}) }),
+      'to stop this compaction, which Cline does not allow',
+    );
+    const tokensAfter = estimatedTokens(systemPrompt, messages);
+    await session.compacted({
+      trigger,
+      ...(tokensBefore !== undefined ? { tokensBefore } : {}),
+      tokensAfter,
+      contextTokens: tokensAfter,
+      compactionId: compaction.key,
+      ...(summary !== undefined ? { summary } : {}),
+    });
+  }
+
   const hooks: ClineHooks = {
     beforeRun: guarded('beforeRun', async ({ snapshot }) => {
       const session = sessionOf(snapshot);
@@ -120,7 +150,7 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       const original = request?.messages;
       if (!Array.isArray(original)) return undefined;
       const session = sessionOf(snapshot);
-      if (session.data.compacting) await hostOf().within(session.data.compacting);
+      await reportCompaction(session, request?.systemPrompt ?? '', original);
       // Converted only when a hook listens.
       let converted: ConvertedMessages | undefined;
       const outcome = await session.emit('llm:before', () => ({
@@ -176,28 +206,6 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       const session = sessionOf(snapshot);
       const outcome = await session.emitUnblockable('agent:stop', () => ({}), 'the agent to go on, which Cline does not allow', 'info');
       session.addContext(outcome?.context);
-    }),
-
-    onEvent: guarded('onEvent', async ({ type, snapshot, metadata = {} }) => {
-      if (type !== 'status-notice' || !COMPACTION_REASONS.has(String(metadata['reason']))) return;
-      const session = sessionOf(snapshot);
-      const trigger = metadata['reason'] === 'manual_compaction' ? 'manual' : 'auto';
-      // Cline's summarizer takes no instructions from a plugin and a compaction cannot be stopped:
-      // compact:before observes; what compact:after hands back goes into every later request.
-      const handling =
-        metadata['phase'] === 'started'
-          ? session.emitUnblockable('compact:before', () => ({ trigger }), 'to stop this compaction, which Cline does not allow')
-          : metadata['phase'] === 'completed'
-            ? session.compacted({
-                trigger,
-                tokensBefore: number(metadata['tokensBefore']),
-                tokensAfter: number(metadata['tokensAfter']),
-                contextTokens: number(metadata['tokensAfter']),
-              })
-            : undefined;
-      session.data.compacting = handling;
-      await handling;
-      if (session.data.compacting === handling) session.data.compacting = undefined;
     }),
   };
 

@@ -8,5 +8,6 @@ it("the README's plugin file of your own is a plugin Cline loads", () => {
   const plugin = createHookwisePlugin({ configFile: 'hookwise.config.json', hookTimeoutMs: 1000 });
   expect(plugin.name).toBe('hookwise');
   expect(plugin.manifest.capabilities).toEqual(['hooks']);
-  expect(Object.keys(plugin.hooks)).toEqual(expect.arrayContaining(['beforeModel', 'afterTool', 'beforeRun', 'onEvent']));
+  expect(Object.keys(plugin.hooks)).toEqual(expect.arrayContaining(['beforeModel', 'afterTool', 'beforeRun']));
+  expect(Object.keys(plugin.hooks)).not.toContain('onEvent');
 });

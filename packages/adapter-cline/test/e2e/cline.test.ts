@@ -12,7 +12,7 @@ import {
   type StandInModel,
 } from '../../../../test-support/stand-in-chat-model.mjs';
 import { createProject, createScratchInstall, type Project, type ScratchInstall } from './harness.js';
-import type { HostRun } from '../../../../test-support/host-e2e.js';
+import { readJsonLines, type HostRun } from '../../../../test-support/host-e2e.js';
 
 /**
  * The real Cline CLI 3.0.65, offline, against the loopback stand-in model, with hookwise
@@ -53,6 +53,16 @@ function expectCompleted(run: HostRun): void {
     .map((line) => JSON.parse(line) as { type?: string; finishReason?: string })
     .find((line) => line.type === 'run_result');
   expect(result?.finishReason, run.stdout.slice(-1500)).toBe('completed');
+}
+
+/** Cline's `notice` of a completed compaction on its `--json` stdout. */
+function clineCompactionNotice(run: HostRun): Record<string, any> | undefined {
+  for (const line of run.stdout.split('\n')) {
+    if (!line.startsWith('{') || !line.includes('"completed"')) continue;
+    const found = JSON.stringify(JSON.parse(line)).match(/"tokensBefore":(\d+),"tokensAfter":(\d+)/);
+    if (found) return { tokensBefore: Number(found[1]), tokensAfter: Number(found[2]) };
+  }
+  return undefined;
 }
 
 /** The tool outputs of a request by call id. */
@@ -109,6 +119,7 @@ describe('hookwise in the real Cline CLI', () => {
         plugins: {
           '@hookwise/hook-prune': { policy: 'window', protectTokens: 3_000, minimumTokens: 1_000 },
           '@hookwise/hook-precompact': {},
+          '@hookwise/hook-suggest': {},
         },
       },
       files: {
@@ -126,9 +137,12 @@ describe('hookwise in the real Cline CLI', () => {
     // The ninth answer reports a context past 0.9 x 128k: Cline compacts before the next turn.
     const steps: Reply[] = tags.map((tag) => ({ toolCalls: [read(`src/${tag}.txt`)] }));
     steps[8] = { ...steps[8]!, promptTokens: 120_000 };
+    // Two requests after the compaction: the second must not report it again.
+    steps.push({ toolCalls: [read('src/alpha.txt')] });
     model.setResponder(inOrder(steps));
     const start = model.requests.length;
-    expectCompleted(await project.run('/review src', { compaction: 'agentic' }));
+    const run = await project.run('/review src', { compaction: 'agentic' });
+    expectCompleted(run);
 
     const requests = model.requests.slice(start);
     const compactionIndex = requests.findIndex((request) => request.kind === 'compaction');
@@ -138,7 +152,7 @@ describe('hookwise in the real Cline CLI', () => {
 
     // Cline's stored transcript keeps every original output.
     const stored = storedOutputs(project);
-    expect(stored.size).toBe(9);
+    expect(stored.size).toBe(10);
     for (const tag of tags)
       expect(
         [...stored.values()].some((output) => output.includes(`${tag}-line-100`)),
@@ -157,15 +171,34 @@ describe('hookwise in the real Cline CLI', () => {
     const applied = project.events().filter((event) => event.type === 'prune:applied');
     expect(applied.length).toBeGreaterThan(0);
 
-    // After the compaction: Cline's summary, with the command's block hookwise handed back.
-    const after = turns(requests.slice(compactionIndex))[0];
-    expect(after).toBeDefined();
-    const head = contentText(after!.body.messages.find((message) => message.role === 'user'));
-    expect(head).toContain('REVIEW-RULE-7');
-    expect(head).toContain('<hookwise>');
+    // After the compaction, seen from beforeModel alone (no onEvent): each request starts with
+    // Cline's summary, with the command's block hookwise handed back into the first one already.
+    const after = turns(requests.slice(compactionIndex));
+    expect(after).toHaveLength(2);
+    for (const request of after) {
+      const head = contentText(request.body.messages.find((message) => message.role === 'user'));
+      expect(head).toMatch(/^Context summary:/);
+      expect(head).toContain('<hookwise>');
+      expect(head).toContain('REVIEW-RULE-7');
+    }
     const events = project.events();
-    expect(events.find((event) => event.type === 'precompact:preserved')?.labels).toContain('/review');
+    // Reported once: compact:before (what precompact preserved) and one line of the compaction log.
+    const preserved = events.filter((event) => event.type === 'precompact:preserved');
+    expect(preserved).toHaveLength(1);
+    expect(preserved[0]!.labels).toContain('/review');
     expect(events.some((event) => event.type === 'hook:error')).toBe(false);
+    const compactions = readJsonLines(path.join(project.dir, '.hookwise', 'logs', 'compaction.jsonl')).filter(
+      (line) => line.type === 'compaction',
+    );
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).toMatchObject({ trigger: 'auto', preserved: expect.arrayContaining(['/review']) });
+    expect(compactions[0]!.tokensBefore).toBeGreaterThan(compactions[0]!.tokensAfter);
+    expect(compactions[0]!.tokensAfter).toBeGreaterThan(0);
+    // Cline's own figures for the same compaction (its status notice on stdout), for comparison.
+    const notice = clineCompactionNotice(run);
+    console.info(
+      `compaction: Cline ${notice?.tokensBefore} -> ${notice?.tokensAfter}; hookwise's log ${compactions[0]!.tokensBefore} -> ${compactions[0]!.tokensAfter}`,
+    );
   });
 
   it('the default policy commits a batch in a long session; a plugin that throws and one past its deadline leave the session whole', async () => {
