@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runAiSdkSession } from './ai-sdk-session.mjs';
 import { runOpenCodeSession } from './opencode-session.mjs';
 import { runPiSession } from './pi-session.mjs';
+import { runKiloSession } from './kilo-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
@@ -65,6 +66,9 @@ async function main() {
 
   heading('5. AI SDK: an agent app through @hookwise/ai-sdk, request by request');
   await runAiSdkSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
+  heading('6. Kilo: a real Kilo session through @hookwise/adapter-kilo, request by request');
+  await runKiloSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   process.stdout.write(`\nHTML report: ${HTML}\n`);
   return 0;

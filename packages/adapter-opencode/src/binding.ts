@@ -56,12 +56,14 @@ function noticeText(notice: MergedNotice): string {
  * for commands such as `opencode export`, so setup stays free of work and side effects; the
  * project's hookwise config and the engine are loaded on the first hook call that needs them.
  * Every hook fails open: when hookwise is not configured, its config is broken, or a hook throws
- * or runs late, OpenCode gets back what it passed in and the failure is logged.
+ * or runs late, OpenCode gets back what it passed in and the failure is logged. Kilo, an OpenCode
+ * fork with the same hooks, runs this binding too (`hostName` "kilo", @hookwise/adapter-kilo).
  */
 export function createHooks(
   input: Pick<PluginInput, 'client' | 'directory'>,
   options: HookwiseOpenCodeOptions = {},
   dependencies: BindingDependencies = {},
+  hostName: string = HOST,
 ): Hooks {
   const directory = input.directory;
   const client = input.client;
@@ -91,7 +93,7 @@ export function createHooks(
 
   // The engine is loaded on the first hook call that needs it; its config sets the log level and deadline.
   const host = createHost<OpenCodeSession>({
-    host: HOST,
+    host: hostName,
     projectDir: directory,
     log: (entry) => writeLog(entry.level, entry.text),
     notify: (notice) => toast(noticeText(notice)),
@@ -214,7 +216,8 @@ export function createHooks(
   }
 
   return {
-    event: ({ event }) => guarded(`event ${event.type}`, () => onEvent(event)),
+    // Optional chaining: the label is built outside the guard, and Kilo (this binding's other host) does not fail open.
+    event: ({ event }) => guarded(`event ${event?.type}`, () => onEvent(event)),
 
     'command.execute.before': (commandInput) =>
       guarded('command.execute.before', async () => {

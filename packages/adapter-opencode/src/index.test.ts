@@ -5,3 +5,8 @@ it('exports only plugin functions (OpenCode refuses a module with any other expo
   expect(Object.keys(module).sort()).toMatchSnapshot();
   for (const value of Object.values(module)) expect(typeof value).toBe('function');
 });
+
+it('the binding subpath, which @hookwise/adapter-kilo builds on, exports the hooks factory and the host name', async () => {
+  const module = (await import('./binding.js')) as Record<string, unknown>;
+  expect(Object.keys(module).sort()).toMatchSnapshot();
+});

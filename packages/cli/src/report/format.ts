@@ -34,6 +34,7 @@ export function stripControl(text: string): string {
 /** One line: where the session came from, and what a report's "line" is there. */
 export function sessionHostText(host: SessionHost): string {
   if (host === 'opencode') return "host: OpenCode (an `opencode export` JSON; a line number is the message's position in it)";
+  if (host === 'kilo') return "host: Kilo (a `kilo export` JSON; a line number is the message's position in it)";
   if (host === 'pi') return 'host: pi (a session file, JSONL; its active branch)';
   return 'host: Claude Code (a transcript, JSONL)';
 }
@@ -46,5 +47,5 @@ export function sessionHostText(host: SessionHost): string {
 export function requestTransformsHeading(host: SessionHost): string {
   if (host === 'claude-code')
     return 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)';
-  return `What hookwise did before every request in ${host === 'pi' ? 'pi' : 'OpenCode'}`;
+  return `What hookwise did before every request in ${host === 'pi' ? 'pi' : host === 'kilo' ? 'Kilo' : 'OpenCode'}`;
 }

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isOpenCodeExport, openCodeEntries } from './opencode-export.js';
+import { isKiloExport, isOpenCodeExport, openCodeEntries } from './opencode-export.js';
 import { isPiSessionHeader, piSessionEntries } from './pi-session.js';
 import { replayEntries, replayTranscript } from './replay.js';
 import type { ReplayOptions, ReplayResult, SessionHost } from './replay-result.js';
@@ -81,7 +81,16 @@ function hasClaudeCodeLine(text: string, complete: boolean): boolean {
   return false;
 }
 
-export type SessionFile = { host: 'claude-code' } | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] } | { host: 'pi' };
+export type SessionFile =
+  | { host: 'claude-code' }
+  | { host: 'opencode' | 'kilo'; exported: Parameters<typeof openCodeEntries>[0] }
+  | { host: 'pi' };
+
+/** An OpenCode-shaped export: OpenCode's, or Kilo's (`kilo export`, the same JSON), told apart by content. */
+const exportOf = (exported: Parameters<typeof openCodeEntries>[0]): SessionFile => ({
+  host: isKiloExport(exported) ? 'kilo' : 'opencode',
+  exported,
+});
 
 /**
  * Which host `file` comes from, by its content: an OpenCode export (one JSON document, read
@@ -100,7 +109,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const newline = start.indexOf('\n');
   const firstLine = (newline === -1 ? start : start.slice(0, newline)).trim();
   const first = parse(firstLine);
-  if (first.ok && isOpenCodeExport(first.value)) return { host: 'opencode', exported: first.value };
+  if (first.ok && isOpenCodeExport(first.value)) return exportOf(first.value);
   if (first.ok && isPiSessionHeader(first.value)) return { host: 'pi' };
   if (
     first.ok &&
@@ -120,7 +129,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   // Not one object per line: a whole JSON document (a pretty-printed or long export), or something else.
   const document = parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   if (document.ok) {
-    if (isOpenCodeExport(document.value)) return { host: 'opencode', exported: document.value };
+    if (isOpenCodeExport(document.value)) return exportOf(document.value);
     throw refuse(file, 'is JSON but not a session file');
   }
   if (firstLine === '{' || firstLine === '[')
@@ -140,7 +149,7 @@ export async function replaySession(
 ): Promise<ReplayResult & { host: SessionHost }> {
   const source = identified ?? (await identifySession(file));
   if (source.host === 'claude-code') return { ...(await replayTranscript(file, options)), host: 'claude-code' };
-  const session = source.host === 'opencode' ? openCodeEntries(source.exported) : piSessionEntries(await readFile(file, 'utf8'));
+  const session = source.host === 'pi' ? piSessionEntries(await readFile(file, 'utf8')) : openCodeEntries(source.exported);
   const replay = await replayEntries(file, [session.entries], {
     ...options,
     ...(options.sessionId === undefined && SAFE_ID.test(session.sessionId) ? { sessionId: session.sessionId } : {}),
