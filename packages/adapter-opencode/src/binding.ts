@@ -3,7 +3,7 @@ import { createHost, deadlineSignal, errorMessage, type HostSession, type Projec
 import { describeEdits, type Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
-import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';
+import { applyToOpenCodeMessages, contextTokensOf, createOpenCodeConversion, type OpenCodeMessage } from './messages.js';
 
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'opencode';
@@ -37,6 +37,8 @@ interface OpenCodeSession {
   compactAfter?: Promise<void>;
   /** Calls already reported to tool:after (errors come from part events). */
   reportedCalls: Set<string>;
+  /** The session's requests as core messages, reusing those a request shares with the previous one. */
+  convert: (messages: readonly OpenCodeMessage[]) => Message[];
 }
 
 /**
@@ -103,7 +105,7 @@ export function createHooks(
       if (report.kind === 'config')
         toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(report.error)}`, 'warning');
     },
-    session: () => ({ awaitingSystem: false, compacting: false, reportedCalls: new Set() }),
+    session: () => ({ awaitingSystem: false, compacting: false, reportedCalls: new Set(), convert: createOpenCodeConversion() }),
   });
   const logger = host.logger;
   /** Context windows by `providerID/modelID`, from the model OpenCode hands to system.transform. */
@@ -299,7 +301,7 @@ export function createHooks(
         // Converted only when a hook listens; kept to apply the outcome against.
         let before: Message[] = [];
         const outcome = await session.emit('llm:before', () => {
-          before = fromOpenCodeMessages(messages);
+          before = session.data.convert(messages);
           return { systemPrompt: '', messages: before };
         });
         if (!outcome) return;

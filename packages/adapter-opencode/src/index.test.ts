@@ -10,3 +10,8 @@ it('the binding subpath, which @hookwise/adapter-kilo builds on, exports the hoo
   const module = (await import('./binding.js')) as Record<string, unknown>;
   expect(Object.keys(module).sort()).toMatchSnapshot();
 });
+
+it('the plugin-entry subpath, which @hookwise/adapter-kilo builds on, exports init and doctor of a plugin list entry', async () => {
+  const module = (await import('./setup/plugin-entry.js')) as Record<string, unknown>;
+  expect(Object.keys(module).sort()).toMatchSnapshot();
+});

@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkKiloPlugin, isHookwiseEntry, readKiloConfig, renderKiloConfig } from './kilo-config.js';
+import { checkPluginEntry } from '@hookwise/adapter-opencode/plugin-entry';
+import { isHookwiseEntry, KILO_HOST, readKiloConfig, renderKiloConfig } from './kilo-config.js';
+
+const checkKiloPlugin = (dir: string) => checkPluginEntry(KILO_HOST, dir);
 
 const made: string[] = [];
 afterEach(() => made.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
@@ -62,10 +65,10 @@ describe("Kilo's config", () => {
   it('doctor: a bare name is a problem; an installed folder with a built entry is fine', () => {
     const dir = project();
     writeFileSync(path.join(dir, 'kilo.jsonc'), '{ "plugin": ["@hookwise/adapter-kilo"] }');
-    expect(checkKiloPlugin(dir).problems[0]).toContain('Kilo installs a bare name from the npm registry');
+    expect(checkKiloPlugin(dir).problems[0]).toContain('Kilo looks a bare name up in the npm registry');
     const folder = path.join(dir, 'node_modules', '@hookwise', 'adapter-kilo');
     mkdirSync(path.join(folder, 'dist'), { recursive: true });
-    writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ exports: { './server': { default: './dist/index.js' } } }));
+    writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ main: './dist/index.js' }));
     writeFileSync(path.join(dir, 'kilo.jsonc'), `{ "plugin": ["${SPEC}"] }`);
     expect(checkKiloPlugin(dir).problems[0]).toContain('has no built entry');
     writeFileSync(path.join(folder, 'dist', 'index.js'), '');

@@ -205,18 +205,18 @@ export function applyPartEdits<H, P>(
  * request's messages afresh, but each request repeats the last one and adds to it: a message that
  * says the same as last time at the same place keeps the very core message it was converted to,
  * so a plugin that keeps work per message (hook-prune's index and token counts) pays only for
- * what is new. With `prefix`, only the messages before the first change are kept. Its output
- * always equals converting each message anew.
+ * what is new. With `prefix`, only the messages before the first change are kept. A host message
+ * may convert to several core messages. Its output always equals converting each message anew.
  */
 export function createReusingConverter<H>(
-  convert: (message: H, index: number) => Message | undefined,
+  convert: (message: H, index: number) => Message | readonly Message[] | undefined,
   same: (a: H, b: H) => boolean,
   options: { prefix?: boolean } = {},
 ): (messages: readonly H[]) => Message[] {
   let previous: readonly H[] = [];
-  let converted: Array<Message | undefined> = [];
+  let converted: Array<Message | readonly Message[] | undefined> = [];
   return (messages) => {
-    const next: Array<Message | undefined> = [];
+    const next: Array<Message | readonly Message[] | undefined> = [];
     let reusing = true;
     messages.forEach((message, index) => {
       reusing &&= index < previous.length && same(previous[index]!, message);
@@ -226,7 +226,8 @@ export function createReusingConverter<H>(
     });
     previous = messages;
     converted = next;
-    return next.filter((message): message is Message => message !== undefined);
+    // A host message may be several core messages (OpenCode's assistant message: one per step).
+    return next.flatMap((message) => (message === undefined ? [] : message));
   };
 }
 
