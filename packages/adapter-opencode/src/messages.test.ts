@@ -156,5 +156,12 @@ describe('createOpenCodeConversion (one session, request after request)', () => 
     const third = convert(changed);
     expect(third).toEqual(fromOpenCodeMessages(changed));
     expect(third.some((message, index) => message !== second[index])).toBe(true);
+    // So is one whose tool part was compacted by OpenCode's own prune, or whose text changed.
+    const compacted = structuredClone(changed);
+    const part = compacted.flatMap((message) => message.parts).find((entry) => entry.type === 'tool' && entry.state.status === 'completed');
+    if (part?.type === 'tool' && part.state.status === 'completed') part.state.time = { ...part.state.time, compacted: 1 };
+    const text = compacted.flatMap((message) => message.parts).find((entry) => entry.type === 'text');
+    if (text?.type === 'text') text.text = 'new text';
+    expect(convert(compacted)).toEqual(fromOpenCodeMessages(compacted));
   });
 });

@@ -151,5 +151,8 @@ describe('a converter that reuses core messages across requests', () => {
     expect(sameJson({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);
     expect(sameJson({ a: [1] }, { a: [1, 2] })).toBe(false);
     expect(sameJson([1], { 0: 1 })).toBe(false);
+    expect(sameJson({ a: undefined }, { b: undefined })).toBe(false);
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
   });
 });
