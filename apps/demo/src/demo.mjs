@@ -10,6 +10,7 @@ import { runClineSession } from './cline-session.mjs';
 import { runGeminiSession } from './gemini-session.mjs';
 import { runOpenCodeSession } from './opencode-session.mjs';
 import { runPiSession } from './pi-session.mjs';
+import { runKiloSession } from './kilo-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
@@ -72,6 +73,8 @@ async function main() {
   await runClineSession({ print: (line) => process.stdout.write(`${line}\n`) });
   heading('7. Gemini CLI: a real Gemini CLI session through @hookwise/adapter-gemini, through a compression');
   await runGeminiSession({ print: (line) => process.stdout.write(`${line}\n`) });
+  heading('8. Kilo: a real Kilo session through @hookwise/adapter-kilo, request by request');
+  await runKiloSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   process.stdout.write(`\nHTML report: ${HTML}\n`);
   return 0;

@@ -3,7 +3,7 @@ import { createHost, deadlineSignal, errorMessage, type HostSession, type Projec
 import { describeEdits, type Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event, Message as OpenCodeInfo, Part as OpenCodePart } from '@opencode-ai/sdk';
-import { applyToOpenCodeMessages, contextTokensOf, fromOpenCodeMessages, type OpenCodeMessage } from './messages.js';
+import { applyToOpenCodeMessages, contextTokensOf, createOpenCodeConversion, type OpenCodeMessage } from './messages.js';
 
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'opencode';
@@ -37,6 +37,8 @@ interface OpenCodeSession {
   compactAfter?: Promise<void>;
   /** Calls already reported to tool:after (errors come from part events). */
   reportedCalls: Set<string>;
+  /** The session's requests as core messages, reusing those a request shares with the previous one. */
+  convert: (messages: readonly OpenCodeMessage[]) => Message[];
 }
 
 /**
@@ -56,12 +58,14 @@ function noticeText(notice: MergedNotice): string {
  * for commands such as `opencode export`, so setup stays free of work and side effects; the
  * project's hookwise config and the engine are loaded on the first hook call that needs them.
  * Every hook fails open: when hookwise is not configured, its config is broken, or a hook throws
- * or runs late, OpenCode gets back what it passed in and the failure is logged.
+ * or runs late, OpenCode gets back what it passed in and the failure is logged. Kilo, an OpenCode
+ * fork with the same hooks, runs this binding too (`hostName` "kilo", @hookwise/adapter-kilo).
  */
 export function createHooks(
   input: Pick<PluginInput, 'client' | 'directory'>,
   options: HookwiseOpenCodeOptions = {},
   dependencies: BindingDependencies = {},
+  hostName: string = HOST,
 ): Hooks {
   const directory = input.directory;
   const client = input.client;
@@ -91,7 +95,7 @@ export function createHooks(
 
   // The engine is loaded on the first hook call that needs it; its config sets the log level and deadline.
   const host = createHost<OpenCodeSession>({
-    host: HOST,
+    host: hostName,
     projectDir: directory,
     log: (entry) => writeLog(entry.level, entry.text),
     notify: (notice) => toast(noticeText(notice)),
@@ -101,7 +105,7 @@ export function createHooks(
       if (report.kind === 'config')
         toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(report.error)}`, 'warning');
     },
-    session: () => ({ awaitingSystem: false, compacting: false, reportedCalls: new Set() }),
+    session: () => ({ awaitingSystem: false, compacting: false, reportedCalls: new Set(), convert: createOpenCodeConversion() }),
   });
   const logger = host.logger;
   /** Context windows by `providerID/modelID`, from the model OpenCode hands to system.transform. */
@@ -214,7 +218,8 @@ export function createHooks(
   }
 
   return {
-    event: ({ event }) => guarded(`event ${event.type}`, () => onEvent(event)),
+    // Optional chaining: the label is built outside the guard, and Kilo (this binding's other host) does not fail open.
+    event: ({ event }) => guarded(`event ${event?.type}`, () => onEvent(event)),
 
     'command.execute.before': (commandInput) =>
       guarded('command.execute.before', async () => {
@@ -296,7 +301,7 @@ export function createHooks(
         // Converted only when a hook listens; kept to apply the outcome against.
         let before: Message[] = [];
         const outcome = await session.emit('llm:before', () => {
-          before = fromOpenCodeMessages(messages);
+          before = session.data.convert(messages);
           return { systemPrompt: '', messages: before };
         });
         if (!outcome) return;

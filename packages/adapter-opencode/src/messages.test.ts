@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyToOpenCodeMessages,
   contextTokensOf,
+  createOpenCodeConversion,
   fromOpenCodeMessages,
   OPENCODE_COMPACTION_PROMPT,
   type OpenCodeMessage,
@@ -135,5 +136,32 @@ describe('contextTokensOf', () => {
     expect(contextTokensOf(original[1]!.info)).toBeGreaterThan(0);
     expect(contextTokensOf(original[7]!.info)).toBeUndefined();
     expect(contextTokensOf(original[0]!.info)).toBeUndefined();
+  });
+});
+
+describe('createOpenCodeConversion (one session, request after request)', () => {
+  it('equals fromOpenCodeMessages on every request and keeps the core messages of the messages a request repeats', () => {
+    const convert = createOpenCodeConversion();
+    const all = session();
+    const first = convert(all.slice(0, -2));
+    expect(first).toEqual(fromOpenCodeMessages(all.slice(0, -2)));
+    // The next request reads the same messages afresh (new objects) and adds two.
+    const second = convert(session());
+    expect(second).toEqual(fromOpenCodeMessages(session()));
+    first.forEach((message, index) => expect(second[index]).toBe(message));
+    // A message that changed is converted again.
+    const changed = session();
+    const tool = changed.flatMap((message) => message.parts).find((part) => part.type === 'tool' && part.state.status === 'completed');
+    if (tool?.type === 'tool' && tool.state.status === 'completed') tool.state.output = 'changed';
+    const third = convert(changed);
+    expect(third).toEqual(fromOpenCodeMessages(changed));
+    expect(third.some((message, index) => message !== second[index])).toBe(true);
+    // So is one whose tool part was compacted by OpenCode's own prune, or whose text changed.
+    const compacted = structuredClone(changed);
+    const part = compacted.flatMap((message) => message.parts).find((entry) => entry.type === 'tool' && entry.state.status === 'completed');
+    if (part?.type === 'tool' && part.state.status === 'completed') part.state.time = { ...part.state.time, compacted: 1 };
+    const text = compacted.flatMap((message) => message.parts).find((entry) => entry.type === 'text');
+    if (text?.type === 'text') text.text = 'new text';
+    expect(convert(compacted)).toEqual(fromOpenCodeMessages(compacted));
   });
 });

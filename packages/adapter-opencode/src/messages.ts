@@ -1,4 +1,11 @@
-import { toolResultText, type AppliedMessageEdits, type Message, type MessagePart } from '@hookwise/core/messages';
+import {
+  createReusingConverter,
+  sameJson,
+  toolResultText,
+  type AppliedMessageEdits,
+  type Message,
+  type MessagePart,
+} from '@hookwise/core/messages';
 import type { Message as OpenCodeInfo, Part as OpenCodePart, ToolPart } from '@opencode-ai/sdk';
 
 /**
@@ -57,77 +64,117 @@ function resultOf(part: ToolPart): { output: string; isError: boolean } {
  * patches) are left out.
  */
 export function fromOpenCodeMessages(messages: readonly OpenCodeMessage[]): Message[] {
-  const result: Message[] = [];
-  for (const message of messages) {
-    const info = message.info;
-    if (info.role === 'user') {
-      const parts: MessagePart[] = [];
-      for (const part of message.parts) {
-        if (part.type === 'text') {
-          if (part.ignored) continue;
-          parts.push({ type: 'text', text: part.text, providerMetadata: origin(message, part, part.synthetic ? { synthetic: true } : {}) });
-        } else if (part.type === 'file') {
-          if (part.mime.startsWith('image/'))
-            parts.push({ type: 'image', url: part.url, mediaType: part.mime, providerMetadata: origin(message, part) });
-          else
-            parts.push({
-              type: 'text',
-              text: part.source?.text.value ?? `[file ${part.filename ?? part.url}]`,
-              providerMetadata: origin(message, part),
-            });
-        } else if (part.type === 'compaction') {
-          parts.push({ type: 'text', text: OPENCODE_COMPACTION_PROMPT, providerMetadata: origin(message, part, { synthetic: true }) });
-        } else if (part.type === 'subtask') {
-          parts.push({ type: 'text', text: part.prompt, providerMetadata: origin(message, part, { synthetic: true }) });
-        }
-      }
-      result.push({ role: 'user', id: info.id, parts });
-      continue;
-    }
+  return messages.flatMap(fromOpenCodeMessage);
+}
 
-    let step: { calls: MessagePart[]; results: MessagePart[] } = { calls: [], results: [] };
-    let stepIndex = 0;
-    const flush = () => {
-      if (step.calls.length === 0 && step.results.length === 0) return;
-      result.push({
-        role: 'assistant',
-        id: stepIndex === 0 ? info.id : `${info.id}#${stepIndex}`,
-        parts: step.calls,
-        ...(info.summary === true ? { compactSummary: true } : {}),
-      });
-      if (step.results.length > 0) result.push({ role: 'tool', id: `${info.id}#${stepIndex}:results`, parts: step.results });
-      stepIndex++;
-      step = { calls: [], results: [] };
-    };
+/**
+ * `fromOpenCodeMessages` for one session's requests, giving back the same core message objects
+ * for the messages a request shares with the previous one (core's reusing converter). OpenCode
+ * and Kilo read a request's messages afresh from storage; hook-prune and core's token counting
+ * keep what they learnt per message object, so fresh objects would make them start over on
+ * every request. Its output always equals `fromOpenCodeMessages`' (a test holds them equal).
+ */
+export const createOpenCodeConversion = (): ((messages: readonly OpenCodeMessage[]) => Message[]) =>
+  createReusingConverter(fromOpenCodeMessage, sameForConversion);
+
+/**
+ * Whether two reads of a message convert alike: the fields {@link fromOpenCodeMessage} reads.
+ * A tool part's `metadata` and timings and a step's token figures never reach the model, and
+ * comparing them all (`sameJson`) was most of a 200-message request's cost.
+ */
+function sameForConversion(a: OpenCodeMessage, b: OpenCodeMessage): boolean {
+  if (a.info.id !== b.info.id || a.info.role !== b.info.role || a.parts.length !== b.parts.length) return false;
+  // A user message's `summary` is an object of diffs; only an assistant's `summary: true` is read.
+  if (((a.info as { summary?: unknown }).summary === true) !== ((b.info as { summary?: unknown }).summary === true)) return false;
+  return a.parts.every((part, index) => samePart(part, b.parts[index]!));
+}
+
+function samePart(a: OpenCodePart, b: OpenCodePart): boolean {
+  if (a.id !== b.id || a.type !== b.type) return false;
+  if (a.type === 'step-start' || a.type === 'step-finish') return true;
+  if (a.type !== 'tool' || b.type !== 'tool') return sameJson(a, b);
+  const [x, y] = [a.state as Record<string, unknown>, b.state as Record<string, unknown>];
+  return (
+    a.callID === b.callID &&
+    a.tool === b.tool &&
+    x['status'] === y['status'] &&
+    x['output'] === y['output'] &&
+    x['error'] === y['error'] &&
+    (x['time'] as { compacted?: unknown } | undefined)?.compacted === (y['time'] as { compacted?: unknown } | undefined)?.compacted &&
+    sameJson(x['input'], y['input'])
+  );
+}
+
+/** One OpenCode message as core messages (an assistant message: one per step, results after each). */
+function fromOpenCodeMessage(message: OpenCodeMessage): Message[] {
+  const result: Message[] = [];
+  const info = message.info;
+  if (info.role === 'user') {
+    const parts: MessagePart[] = [];
     for (const part of message.parts) {
-      if (part.type === 'step-start') flush();
-      else if (part.type === 'text') {
-        if (!part.ignored) step.calls.push({ type: 'text', text: part.text, providerMetadata: origin(message, part) });
-      } else if (part.type === 'reasoning')
-        step.calls.push({ type: 'reasoning', text: part.text, providerMetadata: origin(message, part) });
-      else if (part.type === 'tool') {
-        step.calls.push({
-          type: 'tool-call',
-          toolCallId: part.callID,
-          toolName: part.tool,
-          input: part.state.input ?? {},
-          providerMetadata: origin(message, part),
-        });
-        const { output, isError } = resultOf(part);
-        step.results.push({
-          type: 'tool-result',
-          toolCallId: part.callID,
-          toolName: part.tool,
-          output,
-          ...(isError ? { isError: true } : {}),
-          providerMetadata: origin(message, part),
-        });
+      if (part.type === 'text') {
+        if (part.ignored) continue;
+        parts.push({ type: 'text', text: part.text, providerMetadata: origin(message, part, part.synthetic ? { synthetic: true } : {}) });
+      } else if (part.type === 'file') {
+        if (part.mime.startsWith('image/'))
+          parts.push({ type: 'image', url: part.url, mediaType: part.mime, providerMetadata: origin(message, part) });
+        else
+          parts.push({
+            type: 'text',
+            text: part.source?.text.value ?? `[file ${part.filename ?? part.url}]`,
+            providerMetadata: origin(message, part),
+          });
+      } else if (part.type === 'compaction') {
+        parts.push({ type: 'text', text: OPENCODE_COMPACTION_PROMPT, providerMetadata: origin(message, part, { synthetic: true }) });
+      } else if (part.type === 'subtask') {
+        parts.push({ type: 'text', text: part.prompt, providerMetadata: origin(message, part, { synthetic: true }) });
       }
     }
-    flush();
-    // A summary message with no text yet still marks where the compaction cut the history.
-    if (stepIndex === 0 && info.summary === true) result.push({ role: 'assistant', id: info.id, parts: [], compactSummary: true });
+    result.push({ role: 'user', id: info.id, parts });
+    return result;
   }
+
+  let step: { calls: MessagePart[]; results: MessagePart[] } = { calls: [], results: [] };
+  let stepIndex = 0;
+  const flush = () => {
+    if (step.calls.length === 0 && step.results.length === 0) return;
+    result.push({
+      role: 'assistant',
+      id: stepIndex === 0 ? info.id : `${info.id}#${stepIndex}`,
+      parts: step.calls,
+      ...(info.summary === true ? { compactSummary: true } : {}),
+    });
+    if (step.results.length > 0) result.push({ role: 'tool', id: `${info.id}#${stepIndex}:results`, parts: step.results });
+    stepIndex++;
+    step = { calls: [], results: [] };
+  };
+  for (const part of message.parts) {
+    if (part.type === 'step-start') flush();
+    else if (part.type === 'text') {
+      if (!part.ignored) step.calls.push({ type: 'text', text: part.text, providerMetadata: origin(message, part) });
+    } else if (part.type === 'reasoning') step.calls.push({ type: 'reasoning', text: part.text, providerMetadata: origin(message, part) });
+    else if (part.type === 'tool') {
+      step.calls.push({
+        type: 'tool-call',
+        toolCallId: part.callID,
+        toolName: part.tool,
+        input: part.state.input ?? {},
+        providerMetadata: origin(message, part),
+      });
+      const { output, isError } = resultOf(part);
+      step.results.push({
+        type: 'tool-result',
+        toolCallId: part.callID,
+        toolName: part.tool,
+        output,
+        ...(isError ? { isError: true } : {}),
+        providerMetadata: origin(message, part),
+      });
+    }
+  }
+  flush();
+  // A summary message with no text yet still marks where the compaction cut the history.
+  if (stepIndex === 0 && info.summary === true) result.push({ role: 'assistant', id: info.id, parts: [], compactSummary: true });
   return result;
 }
 

@@ -75,6 +75,17 @@ describe('findCommandFile', () => {
     expect(standup.found && standup.markdown).toBe('opencode standup');
   });
 
+  it("finds Kilo's commands in the project and in the user's config folder", async () => {
+    mkdirSync(path.join(project, '.kilo/commands'), { recursive: true });
+    mkdirSync(path.join(home, '.config/kilo/command'), { recursive: true });
+    writeFileSync(path.join(project, '.kilo/commands/ship.md'), 'kilo ship');
+    writeFileSync(path.join(home, '.config/kilo/command/triage.md'), 'kilo triage');
+    const ship = await find('ship');
+    expect(ship.found && ship.file).toBe(path.join(project, '.kilo/commands/ship.md'));
+    const triage = await find('triage');
+    expect(triage.found && triage.markdown).toBe('kilo triage');
+  });
+
   it('prefers the project over the user folder, and finds user-only commands under the fake home', async () => {
     const project_ = await find('review');
     expect(project_.found && project_.markdown).toBe('project review');

@@ -29,7 +29,8 @@ export interface CommandFolder {
 
 /**
  * The project's and the user's Claude Code commands, OpenCode's (`.opencode/command/<name>.md`
- * in the project and in its user config folder, `~/.config/opencode`), pi's prompt templates
+ * in the project and in its user config folder, `~/.config/opencode`), Kilo's (`.kilo/command`,
+ * `~/.config/kilo/command`, and the `commands` spelling), pi's prompt templates
  * (`.pi/prompts/<name>.md`, `~/.pi/agent/prompts`), Gemini CLI's (`.gemini/commands/<name>.toml`,
  * whose `prompt` holds the markers), then AgileFlow's three
  * folders in AgileFlow's order.
@@ -41,6 +42,10 @@ export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
   { path: '.opencode/commands' },
   { path: '~/.config/opencode/command' },
   { path: '~/.config/opencode/commands' },
+  { path: '.kilo/command' },
+  { path: '.kilo/commands' },
+  { path: '~/.config/kilo/command' },
+  { path: '~/.config/kilo/commands' },
   { path: '.pi/prompts' },
   { path: '~/.pi/agent/prompts' },
   { path: '.gemini/commands', extension: '.toml' },

@@ -1,14 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkSettingsEntry, mergeSettingsEntry, readJsonObject, relativeEntry, type JsonObjectRead } from '@hookwise/core/host';
+import { mergeSettingsEntry, readJsonObject, relativeEntry, type JsonObjectRead } from '@hookwise/core/host';
+import { checkPluginEntry, pluginEntryMatcher, type PluginEntryHost } from './plugin-entry.js';
 
-/**
- * `hookwise init` and `hookwise doctor` for OpenCode (see ./index.ts): the plugin entry in the
- * project's `opencode.json`. OpenCode resolves a bare package name from the npm registry, not
- * from the project's node_modules (offline it gives up after about 70 s), so the entry is the
- * installed package folder as a path relative to `opencode.json`; OpenCode loads a folder
- * through its package.json `main`.
- */
+/** `hookwise init` and `hookwise doctor` for OpenCode (see ./index.ts): the plugin entry in the project's `opencode.json`. */
 
 export const OPENCODE_PACKAGE = '@hookwise/adapter-opencode';
 
@@ -16,10 +11,7 @@ export const OPENCODE_PACKAGE = '@hookwise/adapter-opencode';
 export const pluginSpec = relativeEntry;
 
 /** Whether an entry of `plugin` is hookwise's (by path or by name, with or without options). */
-export function isHookwiseEntry(entry: unknown): boolean {
-  const spec = Array.isArray(entry) ? entry[0] : entry;
-  return typeof spec === 'string' && /(^|[/@])@?hookwise\/adapter-opencode(\/|@|$)|(^|\/)adapter-opencode\/?$/.test(spec);
-}
+export const isHookwiseEntry = pluginEntryMatcher(OPENCODE_PACKAGE);
 
 /** `opencode.json` of the project (or `opencode.jsonc`, which init will not rewrite: comments would be lost). */
 export function readOpenCodeConfig(projectDir: string): JsonObjectRead {
@@ -30,6 +22,14 @@ export function readOpenCodeConfig(projectDir: string): JsonObjectRead {
   return readJsonObject(json);
 }
 
+export const OPENCODE_HOST: PluginEntryHost = {
+  host: 'opencode',
+  hostName: 'OpenCode',
+  packageName: OPENCODE_PACKAGE,
+  read: readOpenCodeConfig,
+  newFile: { $schema: 'https://opencode.ai/config.json' },
+};
+
 /** The config with hookwise's plugin entry added or corrected (core's `mergeSettingsEntry` on `plugin`). */
 export function mergeOpenCodePlugin(config: Record<string, unknown>, spec: string): { config: Record<string, unknown>; changed: boolean } {
   const merged = mergeSettingsEntry(config, 'plugin', isHookwiseEntry, spec);
@@ -37,29 +37,4 @@ export function mergeOpenCodePlugin(config: Record<string, unknown>, spec: strin
 }
 
 /** Problems of the plugin entry, for `hookwise doctor --host opencode`; empty when it loads. */
-export function checkOpenCodePlugin(projectDir: string): { ok: string[]; problems: string[] } {
-  const read = readOpenCodeConfig(projectDir);
-  if (!read.ok) return { ok: [], problems: [read.message] };
-  if (read.text === undefined) return { ok: [], problems: [`no opencode.json in ${projectDir}; run \`hookwise init --host opencode\``] };
-  return checkSettingsEntry({
-    read,
-    label: 'opencode.json',
-    packageName: OPENCODE_PACKAGE,
-    host: 'opencode',
-    key: 'plugin',
-    isEntry: isHookwiseEntry,
-    folderOf: (spec) => {
-      if (spec.startsWith('file:')) return new URL(spec).pathname;
-      if (spec.startsWith('.') || spec.startsWith('/')) return path.resolve(path.dirname(read.file), spec);
-      return {
-        problem: `opencode.json names "${spec}": OpenCode looks a bare name up in the npm registry, not in node_modules; run \`hookwise init --host opencode\` to use the installed folder`,
-      };
-    },
-    check: (manifest, folder, spec) => {
-      const main = manifest['main'];
-      return typeof main !== 'string' || !main || !existsSync(path.join(folder, main))
-        ? { problem: `${folder} has no built entry (package.json "main"); reinstall ${OPENCODE_PACKAGE}` }
-        : { ok: `opencode.json loads ${OPENCODE_PACKAGE} from ${spec}` };
-    },
-  });
-}
+export const checkOpenCodePlugin = (projectDir: string) => checkPluginEntry(OPENCODE_HOST, projectDir);

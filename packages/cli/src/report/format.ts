@@ -38,6 +38,7 @@ export function stripControl(text: string): string {
 const SESSION_HOSTS: Record<SessionHost, { name: string; file: string; rewritesRequests: boolean }> = {
   'claude-code': { name: 'Claude Code', file: 'a transcript, JSONL', rewritesRequests: false },
   opencode: { name: 'OpenCode', file: "an `opencode export` JSON; a line number is the message's position in it", rewritesRequests: true },
+  kilo: { name: 'Kilo', file: "a `kilo export` JSON; a line number is the message's position in it", rewritesRequests: true },
   pi: { name: 'pi', file: 'a session file, JSONL; its active branch', rewritesRequests: true },
   cline: { name: 'Cline', file: "a session's <id>.messages.json; a line number is the message's position in it", rewritesRequests: true },
   gemini: {

@@ -37,6 +37,21 @@ export function isOpenCodeExport(value: unknown): value is OpenCodeExport {
   return isRecord(value) && isRecord(value['info']) && typeof value['info']['id'] === 'string' && Array.isArray(value['messages']);
 }
 
+/**
+ * Whether an export (of the same shape) comes from Kilo, the OpenCode fork: Kilo 7 adds `metrics`
+ * to its step-finish parts, and its session `version` is 7.x where OpenCode's is 0.x or 1.x.
+ */
+export function isKiloExport(value: OpenCodeExport): boolean {
+  const version = (value.info as Json)['version'];
+  if (typeof version === 'string' && Number.parseInt(version, 10) >= 7) return true;
+  return value.messages.some(
+    (message) =>
+      isRecord(message) &&
+      Array.isArray(message['parts']) &&
+      message['parts'].some((part) => isRecord(part) && part['type'] === 'step-finish' && isRecord(part['metrics'])),
+  );
+}
+
 function count(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
 }

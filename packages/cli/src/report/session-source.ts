@@ -2,7 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { clineSessionEntries, isClineSession } from './cline-session.js';
 import { geminiSessionEntries, isGeminiSessionHeader } from './gemini-session.js';
-import { isOpenCodeExport, openCodeEntries } from './opencode-export.js';
+import { isKiloExport, isOpenCodeExport, openCodeEntries } from './opencode-export.js';
 import { isPiSessionHeader, piSessionEntries } from './pi-session.js';
 import { replayEntries, replayTranscript } from './replay.js';
 import type { ReplayOptions, ReplayResult, SessionHost } from './replay-result.js';
@@ -85,10 +85,16 @@ function hasClaudeCodeLine(text: string, complete: boolean): boolean {
 
 export type SessionFile =
   | { host: 'claude-code' }
-  | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] }
+  | { host: 'opencode' | 'kilo'; exported: Parameters<typeof openCodeEntries>[0] }
   | { host: 'pi' }
   | { host: 'cline'; session: Parameters<typeof clineSessionEntries>[0] }
   | { host: 'gemini' };
+
+/** An OpenCode-shaped export: OpenCode's, or Kilo's (`kilo export`, the same JSON), told apart by content. */
+const exportOf = (exported: Parameters<typeof openCodeEntries>[0]): SessionFile => ({
+  host: isKiloExport(exported) ? 'kilo' : 'opencode',
+  exported,
+});
 
 /**
  * Which host `file` comes from, by its content: an OpenCode export (one JSON document, read
@@ -107,7 +113,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const newline = start.indexOf('\n');
   const firstLine = (newline === -1 ? start : start.slice(0, newline)).trim();
   const first = parse(firstLine);
-  if (first.ok && isOpenCodeExport(first.value)) return { host: 'opencode', exported: first.value };
+  if (first.ok && isOpenCodeExport(first.value)) return exportOf(first.value);
   if (first.ok && isPiSessionHeader(first.value)) return { host: 'pi' };
   if (first.ok && isClineSession(first.value)) return { host: 'cline', session: first.value };
   // Gemini CLI's chat session file (JSONL): its first line is { sessionId, projectHash, startTime, … }.
@@ -130,7 +136,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   // Not one object per line: a whole JSON document (a pretty-printed or long export), or something else.
   const document = parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   if (document.ok) {
-    if (isOpenCodeExport(document.value)) return { host: 'opencode', exported: document.value };
+    if (isOpenCodeExport(document.value)) return exportOf(document.value);
     if (isClineSession(document.value)) return { host: 'cline', session: document.value };
     throw refuse(file, 'is JSON but not a session file');
   }
@@ -163,6 +169,7 @@ export async function replaySession(
 async function sessionEntriesOf(source: Exclude<SessionFile, { host: 'claude-code' }>, file: string) {
   switch (source.host) {
     case 'opencode':
+    case 'kilo':
       return openCodeEntries(source.exported);
     case 'cline':
       return clineSessionEntries(source.session);

@@ -62,6 +62,30 @@ describe('an adapter entry in a settings file list', () => {
     expect(planSettingsEntry(plan)).toMatchObject({ ok: true, files: [{ summary: expect.stringMatching(/^update/), backup: true }] });
   });
 
+  it('renders the new text through the host when it asks (a file whose comments must stay)', () => {
+    const root = tempDir('hookwise-settings-entry-');
+    const folder = path.join(root, 'node_modules', '@hookwise', 'adapter-x');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'package.json'), '{}');
+    writeFileSync(path.join(root, 'x.json'), '{"model":"m"}');
+    const seen: unknown[] = [];
+    const planned = planSettingsEntry({
+      hostName: 'X',
+      packageName: '@hookwise/adapter-x',
+      projectDir: root,
+      read: (dir: string) => readJsonObject(path.join(dir, 'x.json')),
+      key: 'plugin',
+      isEntry,
+      relative: (file: string) => file,
+      render: (settings, before) => {
+        seen.push(settings, before);
+        return '// rendered\n';
+      },
+    });
+    expect(planned).toMatchObject({ ok: true, files: [{ before: '{"model":"m"}', after: '// rendered\n' }] });
+    expect(seen).toEqual([{ model: 'm', plugin: ['./node_modules/@hookwise/adapter-x'] }, '{"model":"m"}']);
+  });
+
   it('doctor: no entry, two entries, no package, and what the host checks of the manifest', () => {
     const root = tempDir('hookwise-settings-entry-');
     const file = path.join(root, 'x.json');

@@ -50,6 +50,8 @@ export interface SettingsEntryPlan {
   newFile?: Record<string, unknown>;
   /** A path as init prints it. */
   relative: (file: string) => string;
+  /** The file's new text (default: the settings as JSON); a host whose file has comments keeps them here. */
+  render?: (settings: Record<string, unknown>, before: string | undefined) => string;
 }
 
 /** A file init writes (the CLI's `PlannedFile`). */
@@ -80,7 +82,7 @@ export function planSettingsEntry(plan: SettingsEntryPlan): { ok: true; files: P
   const file = {
     file: read.file,
     before: read.text,
-    after: `${JSON.stringify(merged.settings, null, 2)}\n`,
+    after: plan.render ? plan.render(merged.settings, read.text) : `${JSON.stringify(merged.settings, null, 2)}\n`,
     summary: `${read.text === undefined ? 'write' : 'update'} ${plan.relative(read.file)}: ${plan.hostName} loads hookwise from ${spec}`,
     backup: read.text !== undefined,
   };

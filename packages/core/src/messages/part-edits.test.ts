@@ -134,9 +134,25 @@ describe('a converter that reuses core messages across requests', () => {
     expect(second).toEqual(['a', 'x', 'c'].map(toCore));
   });
 
+  it('flattens a host message that converts to several core messages, reusing them together', () => {
+    const convertAll = createReusingConverter(
+      (text: string) => (text.includes('+') ? text.split('+').map(toCore) : text === '' ? undefined : toCore(text)),
+      (a, b) => a === b,
+    );
+    const first = convertAll(['a+b', '', 'c']);
+    expect(first).toEqual(['a', 'b', 'c'].map(toCore));
+    const second = convertAll(['a+b', 'd+e']);
+    expect(second).toEqual(['a', 'b', 'd', 'e'].map(toCore));
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toBe(first[1]);
+  });
+
   it('compares plain JSON by content', () => {
     expect(sameJson({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);
     expect(sameJson({ a: [1] }, { a: [1, 2] })).toBe(false);
     expect(sameJson([1], { 0: 1 })).toBe(false);
+    expect(sameJson({ a: undefined }, { b: undefined })).toBe(false);
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(true);
+    expect(sameJson({ a: 1 }, { a: 1, b: 2 })).toBe(false);
   });
 });

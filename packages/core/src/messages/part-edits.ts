@@ -205,18 +205,18 @@ export function applyPartEdits<H, P>(
  * request's messages afresh, but each request repeats the last one and adds to it: a message that
  * says the same as last time at the same place keeps the very core message it was converted to,
  * so a plugin that keeps work per message (hook-prune's index and token counts) pays only for
- * what is new. With `prefix`, only the messages before the first change are kept. Its output
- * always equals converting each message anew.
+ * what is new. With `prefix`, only the messages before the first change are kept. A host message
+ * may convert to several core messages. Its output always equals converting each message anew.
  */
 export function createReusingConverter<H>(
-  convert: (message: H, index: number) => Message | undefined,
+  convert: (message: H, index: number) => Message | readonly Message[] | undefined,
   same: (a: H, b: H) => boolean,
   options: { prefix?: boolean } = {},
 ): (messages: readonly H[]) => Message[] {
   let previous: readonly H[] = [];
-  let converted: Array<Message | undefined> = [];
+  let converted: Array<Message | readonly Message[] | undefined> = [];
   return (messages) => {
-    const next: Array<Message | undefined> = [];
+    const next: Array<Message | readonly Message[] | undefined> = [];
     let reusing = true;
     messages.forEach((message, index) => {
       reusing &&= index < previous.length && same(previous[index]!, message);
@@ -226,7 +226,8 @@ export function createReusingConverter<H>(
     });
     previous = messages;
     converted = next;
-    return next.filter((message): message is Message => message !== undefined);
+    // A host message may be several core messages (OpenCode's assistant message: one per step).
+    return next.flatMap((message) => (message === undefined ? [] : message));
   };
 }
 
@@ -240,10 +241,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
     for (let index = 0; index < a.length; index++) if (!sameJson(a[index], other[index])) return false;
     return true;
   }
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const key of keys) if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
-  return true;
+  // for…in allocates no key arrays: a session's requests compare thousands of small objects.
+  let keys = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(b, key) || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    keys++;
+  }
+  for (const _ in b) keys--;
+  return keys === 0;
 }
 
 /** What writing a hook's texts and tool outputs back did to a host's messages. */

@@ -1,0 +1,1 @@
+export * from '../../../../test-support/stand-in-chat-model.mjs';
