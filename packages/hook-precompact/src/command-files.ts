@@ -28,7 +28,8 @@ export interface CommandFolder {
 /**
  * The project's and the user's Claude Code commands, OpenCode's (`.opencode/command/<name>.md`
  * in the project and in its user config folder, `~/.config/opencode`), pi's prompt templates
- * (`.pi/prompts/<name>.md`, `~/.pi/agent/prompts`), then AgileFlow's three
+ * (`.pi/prompts/<name>.md`, `~/.pi/agent/prompts`), Codex's custom prompts (`/prompts:<name>` from
+ * `~/.codex/prompts/<name>.md`, and a project's `.codex/prompts`), then AgileFlow's three
  * folders in AgileFlow's order.
  */
 export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
@@ -40,6 +41,8 @@ export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
   { path: '~/.config/opencode/commands' },
   { path: '.pi/prompts' },
   { path: '~/.pi/agent/prompts' },
+  { path: '.codex/prompts', namespace: 'prompts' },
+  { path: '~/.codex/prompts', namespace: 'prompts' },
   { path: 'packages/cli/src/core/commands', namespace: 'agileflow' },
   { path: '.agileflow/commands', namespace: 'agileflow' },
   { path: '.claude/commands/agileflow', namespace: 'agileflow' },

@@ -16,3 +16,4 @@ export type { BuildResult, BundleManifest } from './bundle.js';
 export { checkJsonConfig, sourceOf } from './checked-config.js';
 export type { CarriedConfig } from './checked-config.js';
 export { runCommand } from './run-command.js';
+export { checkRunBundle } from './doctor.js';
