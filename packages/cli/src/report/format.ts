@@ -35,6 +35,7 @@ export function stripControl(text: string): string {
 export function sessionHostText(host: SessionHost): string {
   if (host === 'opencode') return "host: OpenCode (an `opencode export` JSON; a line number is the message's position in it)";
   if (host === 'pi') return 'host: pi (a session file, JSONL; its active branch)';
+  if (host === 'codex') return 'host: Codex CLI (a rollout file, JSONL; cache reads are its cached_input_tokens)';
   return 'host: Claude Code (a transcript, JSONL)';
 }
 
@@ -44,7 +45,7 @@ export function sessionHostText(host: SessionHost): string {
  * host would have sent, never Claude Code's own.
  */
 export function requestTransformsHeading(host: SessionHost): string {
-  if (host === 'claude-code')
-    return 'In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not Claude Code, whose hooks cannot rewrite its requests)';
+  if (host === 'claude-code' || host === 'codex')
+    return `In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not ${host === 'codex' ? 'Codex' : 'Claude Code'}, whose hooks cannot rewrite its requests)`;
   return `What hookwise did before every request in ${host === 'pi' ? 'pi' : 'OpenCode'}`;
 }

@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isOpenCodeExport, openCodeEntries } from './opencode-export.js';
 import { isPiSessionHeader, piSessionEntries } from './pi-session.js';
+import { codexRolloutEntries, isCodexRolloutHeader } from './codex-rollout.js';
 import { replayEntries, replayTranscript } from './replay.js';
 import type { ReplayOptions, ReplayResult, SessionHost } from './replay-result.js';
 
@@ -20,7 +21,7 @@ export class SessionFormatError extends Error {
 
 /** What the report reads, for the one line that refuses anything else. */
 export const EXPECTED_SESSION =
-  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (JSONL whose first line is { "type": "session", "id": … })';
+  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON), a pi session file (JSONL whose first line is { "type": "session", "id": … }) or a Codex rollout (JSONL whose first line is { "type": "session_meta", … })';
 
 function refuse(file: string, reason: string): SessionFormatError {
   return new SessionFormatError(`${file} ${reason}: ${EXPECTED_SESSION}`);
@@ -81,7 +82,11 @@ function hasClaudeCodeLine(text: string, complete: boolean): boolean {
   return false;
 }
 
-export type SessionFile = { host: 'claude-code' } | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] } | { host: 'pi' };
+export type SessionFile =
+  | { host: 'claude-code' }
+  | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] }
+  | { host: 'pi' }
+  | { host: 'codex' };
 
 /**
  * Which host `file` comes from, by its content: an OpenCode export (one JSON document, read
@@ -102,6 +107,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const first = parse(firstLine);
   if (first.ok && isOpenCodeExport(first.value)) return { host: 'opencode', exported: first.value };
   if (first.ok && isPiSessionHeader(first.value)) return { host: 'pi' };
+  if (first.ok && isCodexRolloutHeader(first.value)) return { host: 'codex' };
   if (
     first.ok &&
     typeof first.value === 'object' &&
@@ -140,7 +146,12 @@ export async function replaySession(
 ): Promise<ReplayResult & { host: SessionHost }> {
   const source = identified ?? (await identifySession(file));
   if (source.host === 'claude-code') return { ...(await replayTranscript(file, options)), host: 'claude-code' };
-  const session = source.host === 'opencode' ? openCodeEntries(source.exported) : piSessionEntries(await readFile(file, 'utf8'));
+  const session =
+    source.host === 'opencode'
+      ? openCodeEntries(source.exported)
+      : source.host === 'codex'
+        ? codexRolloutEntries(await readFile(file, 'utf8'))
+        : piSessionEntries(await readFile(file, 'utf8'));
   const replay = await replayEntries(file, [session.entries], {
     ...options,
     ...(options.sessionId === undefined && SAFE_ID.test(session.sessionId) ? { sessionId: session.sessionId } : {}),
