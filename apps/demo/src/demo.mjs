@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { runAiSdkSession } from './ai-sdk-session.mjs';
 import { runOpenCodeSession } from './opencode-session.mjs';
 import { runPiSession } from './pi-session.mjs';
+import { runCodexSession } from './codex-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
@@ -62,6 +63,9 @@ async function main() {
 
   heading('4. pi: a real pi session through @hookwise/adapter-pi, request by request');
   await runPiSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
+  heading('4b. Codex CLI: a real Codex session through @hookwise/adapter-codex, request by request');
+  await runCodexSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   heading('5. AI SDK: an agent app through @hookwise/ai-sdk, request by request');
   await runAiSdkSession({ print: (line) => process.stdout.write(`${line}\n`) });

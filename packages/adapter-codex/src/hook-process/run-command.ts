@@ -5,4 +5,4 @@ import { runtimeFile } from './package-files.js';
 
 /** `hookwise-codex run <Event>` when bin/hookwise.cjs's fast path does not take it (see the kit's `runCommand`). */
 export const runCommand = (argv: string[]): Promise<number> =>
-  runCommandFor({ host: codexHost, runtime: runtimeFile(), title: 'Codex', events: CODEX_EVENTS }, argv);
+  runCommandFor({ host: codexHost, runtime: runtimeFile, title: 'Codex', events: CODEX_EVENTS }, argv);

@@ -19,8 +19,8 @@ const setup: HostSetup = {
   // Hooks written with `--command "npx hookwise"`: the call goes through bin/hookwise.cjs as if
   // Codex had called it. The bin ends the process on every path, so the promise never settles.
   run: (args) => {
-    process.argv = [process.argv[0]!, binPath(), 'run', ...args];
-    createRequire(import.meta.url)(binPath());
+    process.argv = [process.argv[0]!, binPath, 'run', ...args];
+    createRequire(import.meta.url)(binPath);
     return new Promise<never>(() => undefined);
   },
 };

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ import {
   type Responder,
   type StandInResponses,
 } from '../../../../test-support/stand-in-responses.mjs';
-import { createProject, createScratchInstall, type Project, type ScratchInstall } from './harness.js';
+import { createProject, createScratchInstall, packageRoot, type Project, type ScratchInstall } from './harness.js';
 
 /**
  * The real Codex CLI 0.169.0, offline, against the loopback Responses API stand-in, with hookwise
@@ -113,6 +114,13 @@ describe('hookwise in the real Codex CLI', () => {
       expect(groups[0].hooks[0].timeout).toBeLessThanOrEqual(60); // seconds
     }
     expect(project.hookwise(['init', '--host', 'codex'])).toContain('nothing changed');
+    // The README's hook call by hand, in the installed project.
+    const readme = readFileSync(path.join(packageRoot, 'README.md'), 'utf8');
+    const byHand = /^echo .*run UserPromptSubmit$/m.exec(readme)?.[0];
+    expect(byHand).toBeDefined();
+    const call = spawnSync('sh', ['-c', byHand!], { cwd: project.dir, encoding: 'utf8' });
+    expect([call.status, call.stderr]).toEqual([0, '']);
+    expect(project.events().some((event) => event.sessionId === 'readme' && event.type === 'hook:error')).toBe(true);
     const doctor = project.hookwise(['doctor', '--host', 'codex']);
     expect(doctor).toContain('Codex trusts the project');
     expect(doctor).toContain('--dangerously-bypass-hook-trust');
