@@ -71,6 +71,9 @@ export async function runCodexSession({ print }) {
     path.join(project, 'hookwise.config.json'),
     `${JSON.stringify({ plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 100 } } }, null, 2)}\n`,
   );
+  // Codex takes the enclosing git repository's root as the project (its .codex/ and its trust):
+  // the demo's project below this clone is made a repository of its own.
+  spawnSync('git', ['init', '-q'], { cwd: project });
   const hookwise = hookwiseInit(project, 'codex', print);
 
   let turn = 0;

@@ -50,6 +50,8 @@ timePaired(
   {
     'node -e 0': () => spawnSync(process.execPath, ['-e', '0'], { env, input: event }),
     'hookwise run (bundle)': () => spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env, input: event }),
+    'hookwise run (unbundled)': () =>
+      spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env: { ...env, HOOKWISE_NO_BUNDLE: '1' }, input: event }),
   },
   rounds,
   `Codex: hookwise run PostToolUse, 3 plugins, JSON config, workspace links — ${rounds} rounds, Node ${process.version}, NODE_EXTRA_CA_CERTS unset`,

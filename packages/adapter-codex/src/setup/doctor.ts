@@ -26,10 +26,14 @@ export async function checkCodexSetup(context: HostDoctorContext): Promise<void>
   });
   const codexHome = codexHomeOf(process.env, context.home);
   const trust = readCodexTrust(projectDir, codexHome);
+  if (trust.root !== projectDir)
+    warn(
+      `the project is inside the git repository ${trust.root}: Codex takes that root as the project (its trust, its .codex/); run \`hookwise init --host codex\` there`,
+    );
   if (trust.projectTrusted) ok(`Codex trusts the project (${trust.configFile})`);
   else
     problem(
-      `Codex loads .codex/hooks.json only in a trusted project: add \`[projects."${projectDir}"]\` with \`trust_level = "trusted"\` to ${codexHome}/config.toml (or accept the trust prompt when \`codex\` starts here)`,
+      `Codex loads .codex/hooks.json only in a trusted project: add \`[projects."${trust.root}"]\` with \`trust_level = "trusted"\` to ${codexHome}/config.toml (or accept the trust prompt when \`codex\` starts here)`,
     );
   if (registered.size > 0 && trust.trustedHooks >= registered.size) ok('the hooks carry a trusted hash in the Codex config');
   else if (registered.size > 0)

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,11 @@ describe('hookwise report on a Codex rollout', () => {
   let report: Report;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'hookwise-codex-report-'));
+    await mkdir(path.join(dir, '.codex', 'prompts'), { recursive: true });
+    await writeFile(
+      path.join(dir, '.codex', 'prompts', 'review-rules.md'),
+      '<!-- COMPACT_SUMMARY_START -->\nREVIEW RULES\n<!-- COMPACT_SUMMARY_END -->\n',
+    );
     report = await buildReport(fixture, { projectDir: dir, config: await threePlugins() });
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -38,6 +43,8 @@ describe('hookwise report on a Codex rollout', () => {
     expect(report.timeline.map((entry) => entry.cacheReadInputTokens)).toEqual([16_000, 20_000, 29_000, 0]);
     expect(report.compactions).toHaveLength(1);
     expect(report.compactions[0]).toMatchObject({ trigger: 'auto', preTokens: 150_000 });
+    // The typed `/review-rules` is the command hook-precompact keeps (its file is the project's).
+    expect(report.compactions[0]!.preserved).toEqual(['/review-rules']);
     expect(report.cost).not.toBeNull();
     const text = renderText(report);
     expect(text).toContain('host: Codex CLI');

@@ -1,3 +1,4 @@
+import { parseSlashCommand } from '@hookwise/core/messages';
 import type { ReplayEntry } from './replay-result.js';
 
 /**
@@ -161,6 +162,14 @@ export function codexRolloutEntries(text: string): CodexRollout {
           if (payload['type'] === 'message' && (role === 'user' || (role === 'developer' && isHookContext(payload)))) {
             const content = textBlocks(payload['content']);
             const meta = role === 'developer' || (content[0]?.text.trimStart().startsWith('<') ?? false);
+            // Under Codex hookwise takes a typed `/name args` as the command it names (Codex records no
+            // command of its own): given to the replay in the recorded form it reads as a command.
+            const command = !meta && content.length === 1 ? parseSlashCommand(content[0]!.text) : undefined;
+            if (command)
+              content[0] = {
+                type: 'text',
+                text: `<command-name>/${command.name}</command-name>\n<command-args>${command.args}</command-args>`,
+              };
             if (content.length > 0)
               entries.push({
                 type: 'message',
