@@ -4,7 +4,8 @@ import path from 'node:path';
 import { defineHook } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runHook } from '../hook-process/hook-call.js';
+import { runHook } from '@hookwise/core/command-hook';
+import { codexHost } from '../hook-process/hook-call.js';
 
 const directories: string[] = [];
 afterEach(() => directories.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
@@ -31,6 +32,7 @@ function engineWith(dir: string, on: Parameters<typeof defineHook>[0]['on']): ()
 
 const call = (dir: string, load: () => Promise<Engine>, event: string, fields: Record<string, unknown> = {}) =>
   runHook(
+    codexHost,
     {
       event,
       stdin: Buffer.from(JSON.stringify({ session_id: 's1', cwd: dir, hook_event_name: event, model: 'gpt-5', ...fields })),

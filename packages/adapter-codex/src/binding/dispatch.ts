@@ -15,21 +15,10 @@ import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
 /** The adapter's own state namespace (per session). */
 export const ADAPTER_NAMESPACE = 'hookwise-codex';
 
-interface AdapterState {
-  model?: string;
-  /** What `compact:after` gave on PostCompact, for SessionStart(compact): the only context Codex keeps past a compaction. */
-  afterCompact?: { context: string; at: number };
-}
-
 /** Codex's word for the compact action: its own slash command (TUI). */
 const CODEX_WORDING = { compact: 'Consider /compact now.' };
 
-/**
- * Which events accept which output fields (Codex 0.169.0's hook output schemas): additionalContext
- * on SessionStart, UserPromptSubmit, PreToolUse and PostToolUse; `decision: "block"` on
- * UserPromptSubmit, PostToolUse and Stop; PreToolUse denies. `systemMessage` is common to all.
- * No event replaces a tool's output (`updatedMCPToolOutput` is rejected as unsupported).
- */
+/** Which events accept which output fields (Codex 0.169.0's hook output schemas; none replaces a tool output). */
 const FORMAT: HookOutputFormat = {
   context: new Set<MappedEvent>(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse']),
   noNotice: new Set<MappedEvent>(['SessionEnd']),
@@ -41,16 +30,15 @@ const FORMAT: HookOutputFormat = {
 /** A context a PostCompact left for SessionStart(compact) older than this is of another compaction. */
 const AFTER_COMPACT_MAX_AGE_MS = 10 * 60_000;
 
-export interface DispatchResult {
-  /** What to print on stdout ('' for nothing). */
-  stdout: string;
-  errors: HookFailure[];
-  points: PointName[];
-}
+/** What to print on stdout ('' for nothing), the failures and the points that ran. */
+export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
 
 /** Runs the lifecycle points a Codex event maps to and renders what the plugins decided in the form the event accepts. */
 export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput): Promise<DispatchResult> {
-  const dispatch = new EventDispatch<AdapterState>(engine, EventDispatch.commonOf(input), {
+  // Codex names the model on every event: no need to remember it per session.
+  const common = EventDispatch.commonOf(input);
+  if (typeof input.model === 'string') common.model = input.model;
+  const dispatch = new EventDispatch(engine, common, {
     namespace: ADAPTER_NAMESPACE,
     wording: CODEX_WORDING,
     contextUsage: { read: readRolloutTail, fieldsOf: rolloutUsageFields },
@@ -58,16 +46,12 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
   switch (event) {
     case 'SessionStart': {
       const start = input as HookInputOf<'SessionStart'>;
-      if (start.model && (await dispatch.state())?.model !== start.model)
-        await dispatch.update((state) => ({ ...state, model: start.model! }));
       const source = sessionSource(start.source);
-      await dispatch.run('session:start', { source, ...(start.model ? { model: start.model } : {}) });
+      await dispatch.run('session:start', { source });
       if (source === 'compact') {
         // PostCompact came first and its context went nowhere: Codex keeps only this event's.
-        const kept = (await dispatch.state())?.afterCompact;
-        if (kept) await dispatch.update(({ afterCompact: _taken, ...rest }) => rest);
-        if (kept && Math.abs(engine.services.clock.now() - kept.at) <= AFTER_COMPACT_MAX_AGE_MS)
-          dispatch.result.context = joinText(dispatch.result.context, kept.context, 'context');
+        const kept = await dispatch.take('compact:after', AFTER_COMPACT_MAX_AGE_MS);
+        if (kept) dispatch.result.context = joinText(dispatch.result.context, kept, 'context');
         else await dispatch.run('compact:after', {});
       }
       break;
@@ -104,10 +88,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
     case 'PostCompact': {
       const trigger = compactTrigger((input as HookInputOf<'PostCompact'>).trigger);
       const merged = await dispatch.emit('compact:after', trigger ? { trigger } : {});
-      if (merged?.context) {
-        const kept = { context: merged.context, at: engine.services.clock.now() };
-        await dispatch.update((state) => ({ ...state, afterCompact: kept }));
-      }
+      if (merged?.context) await dispatch.keep('compact:after', merged.context);
       dispatch.absorb(merged ? { ...merged, context: undefined } : undefined);
       break;
     }

@@ -1,29 +1,6 @@
 import type { PointName } from '@hookwise/core';
 import { BASE_INPUT_FIELDS, createInputParser, type InputFields, type InputOf } from '@hookwise/core/command-hook';
 
-/** Every hook event Codex CLI 0.169.0 knows (the hook schemas in its binary). */
-export const CODEX_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PermissionRequest',
-  'PostToolUse',
-  'PreCompact',
-  'PostCompact',
-  'Stop',
-  'SessionEnd',
-  'SubagentStart',
-  'SubagentStop',
-  'Interrupt',
-  'PreModelRequest',
-  'PostModelRequest',
-] as const;
-
-export type CodexEvent = (typeof CODEX_EVENTS)[number];
-
-export const isCodexEvent = (value: unknown): value is CodexEvent =>
-  typeof value === 'string' && (CODEX_EVENTS as readonly string[]).includes(value);
-
 /**
  * THE Codex event map: which lifecycle points each event feeds; `hookwise init` registers an
  * event for the points it feeds. SessionStart with source `compact` also feeds `compact:after`:
@@ -41,9 +18,17 @@ export const EVENT_POINTS = {
   SubagentStop: ['phase:end'],
   Stop: ['agent:stop'],
   SessionEnd: ['session:end'],
-} as const satisfies Partial<Record<CodexEvent, readonly PointName[]>>;
+} as const satisfies Record<string, readonly PointName[]>;
 
 export type MappedEvent = keyof typeof EVENT_POINTS;
+
+/** Every hook event Codex CLI 0.169.0 knows (the hook schemas in its binary): the mapped ones and these. */
+const UNMAPPED = ['PermissionRequest', 'SubagentStart', 'Interrupt', 'PreModelRequest', 'PostModelRequest'] as const;
+export const CODEX_EVENTS: readonly CodexEvent[] = [...(Object.keys(EVENT_POINTS) as MappedEvent[]), ...UNMAPPED];
+export type CodexEvent = MappedEvent | (typeof UNMAPPED)[number];
+
+export const isCodexEvent = (value: unknown): value is CodexEvent =>
+  typeof value === 'string' && (CODEX_EVENTS as readonly string[]).includes(value);
 
 export const isMappedEvent = (value: unknown): value is MappedEvent =>
   typeof value === 'string' && Object.prototype.hasOwnProperty.call(EVENT_POINTS, value);

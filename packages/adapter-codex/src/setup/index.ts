@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { HostSetup } from '@hookwise/cli';
+import { runThroughBin } from '@hookwise/cli/command-hook';
 import { binPath } from '../hook-process/package-files.js';
 import { checkCodexSetup } from './doctor.js';
 import { planCodexInit } from './init.js';
@@ -11,18 +12,12 @@ const setup: HostSetup = {
   initOptions: [
     {
       flags: '--command <prefix>',
-      description: 'command prefix the hooks call, e.g. "npx hookwise-codex" (default: node and the path of this adapter\'s bin)',
+      description: 'command prefix the hooks call, e.g. "npx hookwise-codex" (default: node and the path of this bin)',
     },
   ],
   init: planCodexInit,
   doctor: checkCodexSetup,
-  // Hooks written with `--command "npx hookwise"`: the call goes through bin/hookwise.cjs as if
-  // Codex had called it. The bin ends the process on every path, so the promise never settles.
-  run: (args) => {
-    process.argv = [process.argv[0]!, binPath, 'run', ...args];
-    createRequire(import.meta.url)(binPath);
-    return new Promise<never>(() => undefined);
-  },
+  run: (args) => runThroughBin(binPath, args, createRequire(import.meta.url)),
 };
 
 export default setup;

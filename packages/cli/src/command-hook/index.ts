@@ -17,5 +17,5 @@ export { checkJsonConfig, sourceOf } from './checked-config.js';
 export type { CarriedConfig } from './checked-config.js';
 export { runCommand } from './run-command.js';
 export { checkRunBundle } from './doctor.js';
-export { adapterFiles, checkHooksFile, planHooksFileInit } from './setup.js';
+export { adapterFiles, checkHooksFile, planHooksFileInit, runThroughBin } from './setup.js';
 export type { HooksFileInit } from './setup.js';

@@ -114,3 +114,13 @@ export function checkHooksFile(
     ok(`${check.label} calls hookwise for ${[...needed.keys()].join(', ')}`);
   return registered;
 }
+
+/**
+ * `hookwise run <args…>` through an adapter's bin, as if the host had called it (hooks written
+ * with `--command "npx hookwise"`). The bin ends the process on every path: the promise never settles.
+ */
+export function runThroughBin(bin: string, args: readonly string[], require: (id: string) => unknown): Promise<never> {
+  process.argv = [process.argv[0]!, bin, 'run', ...args];
+  require(bin);
+  return new Promise<never>(() => undefined);
+}

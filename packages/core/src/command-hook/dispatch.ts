@@ -154,6 +154,26 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
     }
   }
 
+  /**
+   * Keeps text in the adapter state for a later event of the session: for a host that drops the
+   * context one event gives but keeps another's (Codex: PostCompact's, SessionStart(compact)'s).
+   */
+  async keep(key: string, text: string): Promise<void> {
+    const at = this.engine.services.clock.now();
+    await this.update((state) => ({ ...state, kept: { ...(state as Kept).kept, [key]: { text, at } } }));
+  }
+
+  /** Takes what {@link keep} kept under `key` (removing it); undefined when there is none or it is older than `maxAgeMs`. */
+  async take(key: string, maxAgeMs: number): Promise<string | undefined> {
+    const kept = ((await this.state()) as Kept | undefined)?.kept?.[key];
+    if (!kept) return undefined;
+    await this.update((state) => {
+      const { [key]: _taken, ...rest } = (state as Kept).kept ?? {};
+      return { ...state, kept: rest };
+    });
+    return Math.abs(this.engine.services.clock.now() - kept.at) <= maxAgeMs ? kept.text : undefined;
+  }
+
   /** Merges an outcome into {@link result}: contexts and notices joined in order, the first block wins. */
   absorb(merged: MergedOutcome | undefined): void {
     if (!merged) return;
@@ -163,6 +183,8 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
     if (merged.block && !result.block) result.block = { reason: merged.block.reason };
   }
 }
+
+type Kept = { kept?: Record<string, { text: string; at: number }> };
 
 const stateFailure = (message: string): HookFailure => ({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message });
 
