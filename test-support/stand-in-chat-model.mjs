@@ -62,7 +62,7 @@ export function prefixCacheUsage() {
 export function requestKind(body) {
   const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
   if (hasTools) return 'turn';
-  return /context summarization/.test(systemText(body)) ? 'compaction' : 'title';
+  return /context summarization|Summarize the provided coding session/.test(systemText(body)) ? 'compaction' : 'title';
 }
 
 /**

@@ -6,6 +6,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAiSdkSession } from './ai-sdk-session.mjs';
+import { runClineSession } from './cline-session.mjs';
+import { runGeminiSession } from './gemini-session.mjs';
 import { runOpenCodeSession } from './opencode-session.mjs';
 import { runPiSession } from './pi-session.mjs';
 import { runCodexSession } from './codex-session.mjs';
@@ -69,6 +71,11 @@ async function main() {
 
   heading('5. AI SDK: an agent app through @hookwise/ai-sdk, request by request');
   await runAiSdkSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
+  heading('6. Cline: a real Cline CLI session through @hookwise/adapter-cline, request by request');
+  await runClineSession({ print: (line) => process.stdout.write(`${line}\n`) });
+  heading('7. Gemini CLI: a real Gemini CLI session through @hookwise/adapter-gemini, through a compression');
+  await runGeminiSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   process.stdout.write(`\nHTML report: ${HTML}\n`);
   return 0;

@@ -39,7 +39,7 @@ function insert(source, pattern, text, where = 'before') {
   return source.slice(0, at) + text + source.slice(at);
 }
 
-const cacheDir = path.join(project, '.hookwise', 'cache');
+const cacheDir = path.join(project, '.hookwise', 'cache', 'claude-code');
 const bundle = path.join(
   cacheDir,
   readdirSync(cacheDir).find((name) => /^run-[0-9a-f]{16}\.cjs$/.test(name)),

@@ -24,9 +24,9 @@ writeFileSync(path.join(project, 'hookwise.config.json'), BENCH_CONFIG);
 const event = postToolUseEvent(project);
 const first = spawnSync(process.execPath, [bin, 'run', 'PostToolUse'], { cwd: project, env, input: event });
 if (first.status !== 0) throw new Error(`hookwise run failed: ${first.stderr}`);
-const manifest = JSON.parse(readFileSync(path.join(project, '.hookwise', 'cache', 'run-bundle.json'), 'utf8'));
+const manifest = JSON.parse(readFileSync(path.join(project, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'), 'utf8'));
 if (!manifest.bundle) throw new Error(`no run bundle: ${manifest.failed}`);
-const bundleFile = path.join(project, '.hookwise', 'cache', manifest.bundle);
+const bundleFile = path.join(project, '.hookwise', 'cache', 'claude-code', manifest.bundle);
 
 // The snapshot entry: the bundle's code wrapped as its CommonJS module (so its top level runs
 // at build time), then the main function that makes the call from the heap image.

@@ -232,16 +232,16 @@ export function attackSuite(kind: InstallKind): void {
     it('.hookwise itself linked elsewhere: no state there, and a bundle planted there is never loaded', async () => {
       const elsewhere = path.join(root, 'elsewhere');
       rmSync(elsewhere, { recursive: true, force: true });
-      mkdirSync(path.join(elsewhere, 'cache'), { recursive: true });
+      mkdirSync(path.join(elsewhere, 'cache', 'claude-code'), { recursive: true });
       const real = path.join(root, 'real-hookwise');
       rmSync(real, { recursive: true, force: true });
       execFileSync('mv', [path.join(project, '.hookwise'), real]);
       // A manifest that would pass every freshness check, naming a bundle that leaves a mark if it ever runs.
-      const manifest = JSON.parse(readFileSync(path.join(real, 'cache', 'run-bundle.json'), 'utf8')) as { bundle: string };
-      writeFileSync(path.join(elsewhere, 'cache', 'run-bundle.json'), JSON.stringify(manifest));
+      const manifest = JSON.parse(readFileSync(path.join(real, 'cache', 'claude-code', 'run-bundle.json'), 'utf8')) as { bundle: string };
+      writeFileSync(path.join(elsewhere, 'cache', 'claude-code', 'run-bundle.json'), JSON.stringify(manifest));
       const mark = path.join(root, 'planted-bundle-ran');
       writeFileSync(
-        path.join(elsewhere, 'cache', manifest.bundle),
+        path.join(elsewhere, 'cache', 'claude-code', manifest.bundle),
         `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'ran'); exports.run = () => process.exit(0);`,
       );
       symlinkSync(elsewhere, path.join(project, '.hookwise'));
@@ -541,9 +541,9 @@ export function attackSuite(kind: InstallKind): void {
         const first = await call('PostToolUse', postToolUse());
         expect(first.code).toBe(0);
         expect(first.stderr).not.toMatch(/ENOENT|mkdir/);
-        const leftovers = () => readdirSync(path.join(hookwiseDir, 'cache')).filter((name) => name.endsWith('.tmp'));
+        const leftovers = () => readdirSync(path.join(hookwiseDir, 'cache', 'claude-code')).filter((name) => name.endsWith('.tmp'));
         expect(leftovers()).toEqual([]);
-        const marker = path.join(hookwiseDir, 'cache', 'write-failed');
+        const marker = path.join(hookwiseDir, 'cache', 'claude-code', 'write-failed');
         expect(existsSync(marker)).toBe(true);
         const markedAt = statSync(marker).mtimeMs;
         await new Promise((resolve) => setTimeout(resolve, 30));
@@ -554,7 +554,7 @@ export function attackSuite(kind: InstallKind): void {
         const past = new Date(Date.now() - 120_000);
         utimesSync(marker, past, past);
         expect((await call('PostToolUse', postToolUse())).code).toBe(0);
-        expect(readdirSync(path.join(hookwiseDir, 'cache')).filter((name) => name.endsWith('.cjs'))).toHaveLength(1);
+        expect(readdirSync(path.join(hookwiseDir, 'cache', 'claude-code')).filter((name) => name.endsWith('.cjs'))).toHaveLength(1);
         expect(leftovers()).toEqual([]);
       } finally {
         unmount(hookwiseDir);
@@ -613,16 +613,18 @@ export function attackSuite(kind: InstallKind): void {
           }),
         });
         expect(run.status, run.stderr).toBe(0);
-        const manifest = JSON.parse(readFileSync(path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as {
+        const manifest = JSON.parse(
+          readFileSync(path.join(scratch.dir, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'), 'utf8'),
+        ) as {
           bundle?: string;
           failed?: string;
         };
         expect(manifest.failed).toBeUndefined();
         expect(manifest.bundle).toMatch(/^run-[0-9a-f]{16}\.cjs$/);
-        expect(lstatSync(path.join(scratch.dir, '.hookwise', 'cache', manifest.bundle!)).isFile()).toBe(true);
+        expect(lstatSync(path.join(scratch.dir, '.hookwise', 'cache', 'claude-code', manifest.bundle!)).isFile()).toBe(true);
         // doctor says what the manifest says: break the manifest and it must not claim the bundle is used.
         writeFileSync(
-          path.join(scratch.dir, '.hookwise', 'cache', 'run-bundle.json'),
+          path.join(scratch.dir, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'),
           JSON.stringify({ ...manifest, bundle: undefined, failed: 'bundling failed: planted' }),
         );
         const doctor = spawnSync(process.execPath, [linkedBin, 'doctor'], { cwd: scratch.dir, env, encoding: 'utf8' });

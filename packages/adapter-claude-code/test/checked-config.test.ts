@@ -193,11 +193,11 @@ describe('the run bundle', () => {
         env: { HOME: project.home, CLAUDE_PROJECT_DIR: project.dir },
       });
       expect([result.code, result.stderr]).toEqual([0, '']);
-      const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as {
+      const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'), 'utf8')) as {
         bundle: string;
         watched: Array<[string]>;
       };
-      const bundled = createRequire(import.meta.url)(path.join(project.dir, '.hookwise', 'cache', manifest.bundle)) as {
+      const bundled = createRequire(import.meta.url)(path.join(project.dir, '.hookwise', 'cache', 'claude-code', manifest.bundle)) as {
         config: { checked?: { text: string; options: Record<string, unknown> } };
       };
       return { watched: manifest.watched.map(([watched]) => watched), checked: bundled.config.checked };

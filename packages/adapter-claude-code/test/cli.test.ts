@@ -51,7 +51,7 @@ describe('hookwise init', () => {
       'node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs" run PreCompact',
     );
     expect(read(project, '.gitignore')).toContain('.hookwise/');
-    expect(existsSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'))).toBe(true);
+    expect(existsSync(path.join(project.dir, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'))).toBe(true);
 
     const before = snapshotTree(project.dir);
     const second = run(project, ['init', '--plugins', 'prune']);
@@ -197,7 +197,7 @@ describe('the run bundle', () => {
   it('is rebuilt when the config changes, and the new options apply', () => {
     const project = scratch();
     expect(run(project, ['init', '--plugins', 'suggest']).code).toBe(0);
-    const manifestFile = path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json');
+    const manifestFile = path.join(project.dir, '.hookwise', 'cache', 'claude-code', 'run-bundle.json');
     const builtAt = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { builtAt: string }).builtAt;
     expect(run(project, ['run', 'PostToolUse'], postToolUse()).stdout).toBe('');
     writeJson(path.join(project.dir, 'hookwise.config.json'), { plugins: { '@hookwise/hook-suggest': { toolCalls: 1 } } });
@@ -216,7 +216,8 @@ describe('the run bundle', () => {
           project.dir,
           '.hookwise',
           'cache',
-          (JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string }).bundle,
+          'claude-code',
+          (JSON.parse(read(project, '.hookwise/cache/claude-code/run-bundle.json')) as { bundle: string }).bundle,
         ),
         'utf8',
       );
@@ -246,16 +247,16 @@ describe('the run bundle', () => {
     expect(unbundled.stdout).toBe(bundled.stdout);
     expect(JSON.parse(bundled.stdout)).toHaveProperty('systemMessage');
 
-    const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as {
+    const manifest = JSON.parse(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'), 'utf8')) as {
       bundle: string;
     };
-    const bundleFile = path.join(project.dir, '.hookwise', 'cache', manifest.bundle);
+    const bundleFile = path.join(project.dir, '.hookwise', 'cache', 'claude-code', manifest.bundle);
     writeFileSync(bundleFile, 'throw new Error("corrupt");');
     // Same size and mtime check would still pass for a same-size file; make sure the loader itself copes.
     const afterCorruption = run(project, ['run', 'PostToolUse'], postToolUse('c'));
     expect(afterCorruption.code).toBe(0);
     expect(JSON.parse(afterCorruption.stdout)).toHaveProperty('systemMessage');
-    unlinkSync(path.join(project.dir, '.hookwise', 'cache', 'run-bundle.json'));
+    unlinkSync(path.join(project.dir, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'));
     expect(JSON.parse(run(project, ['run', 'PostToolUse'], postToolUse('d')).stdout)).toHaveProperty('systemMessage');
   });
 
@@ -264,8 +265,8 @@ describe('the run bundle', () => {
     // would double the string V8 makes of the bundle on every call; see the esbuild options in @hookwise/cli's command-hook/bundle.ts.
     const project = scratch();
     expect(run(project, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
-    const manifest = JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string };
-    const bytes = readFileSync(path.join(project.dir, '.hookwise', 'cache', manifest.bundle));
+    const manifest = JSON.parse(read(project, '.hookwise/cache/claude-code/run-bundle.json')) as { bundle: string };
+    const bytes = readFileSync(path.join(project.dir, '.hookwise', 'cache', 'claude-code', manifest.bundle));
     const firstNonAscii = bytes.findIndex((byte) => byte > 0x7f);
     expect(
       firstNonAscii,
@@ -277,8 +278,8 @@ describe('the run bundle', () => {
     // Without decorated classes the bundle has no __name call (tested: the three plugins).
     const plain = scratch();
     expect(run(plain, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
-    const plainManifest = JSON.parse(read(plain, '.hookwise/cache/run-bundle.json')) as { bundle: string };
-    expect(readFileSync(path.join(plain.dir, '.hookwise', 'cache', plainManifest.bundle), 'utf8')).not.toContain('__name(');
+    const plainManifest = JSON.parse(read(plain, '.hookwise/cache/claude-code/run-bundle.json')) as { bundle: string };
+    expect(readFileSync(path.join(plain.dir, '.hookwise', 'cache', 'claude-code', plainManifest.bundle), 'utf8')).not.toContain('__name(');
 
     // A class hook named like a class in hookwise's own code (hook-call.ts has a `Refusal`): one of
     // the two is renamed in the bundle, and the hook must still be `Refusal.seen`.
@@ -301,9 +302,9 @@ describe('the run bundle', () => {
     const result = run(project, ['run', 'PostToolUse'], postToolUse());
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('names › Refusal.seen on tool:after failed: planned failure');
-    const manifest = JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle?: string; failed?: string };
+    const manifest = JSON.parse(read(project, '.hookwise/cache/claude-code/run-bundle.json')) as { bundle?: string; failed?: string };
     expect(manifest.failed).toBeUndefined();
-    expect(readFileSync(path.join(project.dir, '.hookwise', 'cache', manifest.bundle!), 'utf8')).toContain('__name(');
+    expect(readFileSync(path.join(project.dir, '.hookwise', 'cache', 'claude-code', manifest.bundle!), 'utf8')).toContain('__name(');
     // The bundled call again (the first one may have built the bundle on the slow path).
     expect(run(project, ['run', 'PostToolUse'], postToolUse('s2')).stderr).toContain(
       'names › Refusal.seen on tool:after failed: planned failure',
@@ -313,8 +314,8 @@ describe('the run bundle', () => {
   it("keeps one V8 code cache that grows by each event's functions, written once per event", () => {
     const project = scratch();
     expect(run(project, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
-    const manifest = JSON.parse(read(project, '.hookwise/cache/run-bundle.json')) as { bundle: string };
-    const cacheFile = path.join(project.dir, '.hookwise', 'cache', manifest.bundle.replace(/\.cjs$/, '.v8cache'));
+    const manifest = JSON.parse(read(project, '.hookwise/cache/claude-code/run-bundle.json')) as { bundle: string };
+    const cacheFile = path.join(project.dir, '.hookwise', 'cache', 'claude-code', manifest.bundle.replace(/\.cjs$/, '.v8cache'));
     const header = () => readFileSync(cacheFile).subarray(0, 200).toString('latin1').split('\n')[0];
     const sessionStart = JSON.stringify({ session_id: 's1', hook_event_name: 'SessionStart', source: 'startup' });
 

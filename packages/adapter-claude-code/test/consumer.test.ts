@@ -85,7 +85,7 @@ describe.each(['npm', 'pnpm'] as const)('consumer install with %s', (kind) => {
     expect(existsSync(stateFile), `no state at ${stateFile}`).toBe(true);
     expect((JSON.parse(readFileSync(stateFile, 'utf8')) as { policy: { toolCalls: number } }).policy.toolCalls).toBe(2);
     // The calls ran through the per-project bundle built from the installed packages.
-    const manifest = JSON.parse(readFileSync(path.join(project, '.hookwise', 'cache', 'run-bundle.json'), 'utf8')) as {
+    const manifest = JSON.parse(readFileSync(path.join(project, '.hookwise', 'cache', 'claude-code', 'run-bundle.json'), 'utf8')) as {
       runtime: string;
       bundle?: string;
     };

@@ -99,7 +99,7 @@ describe.each(kinds)('the first burst of hook calls, installed %s', (kind) => {
       const events = readJsonl(path.join(project, '.hookwise', 'logs', 'events.jsonl'));
       expect(events.filter((event) => event.type === 'cli:bundle-built')).toHaveLength(1);
       expect(events.filter((event) => event.type === 'cli:bundle-failed')).toEqual([]);
-      const cache = path.join(project, '.hookwise', 'cache');
+      const cache = path.join(project, '.hookwise', 'cache', 'claude-code');
       const manifest = JSON.parse(readFileSync(path.join(cache, 'run-bundle.json'), 'utf8')) as { bundle?: string; failed?: string };
       expect(manifest.failed).toBeUndefined();
       expect(readdirSync(cache).filter((name) => name.endsWith('.cjs'))).toEqual([manifest.bundle]);
@@ -131,7 +131,7 @@ describe('a build that failed for a race is not a life sentence', () => {
     const run = () => call(project, bin, input);
     return (async () => {
       expect((await run()).stderr).toBe('');
-      const cache = path.join(project, '.hookwise', 'cache');
+      const cache = path.join(project, '.hookwise', 'cache', 'claude-code');
       const manifestFile = path.join(cache, 'run-bundle.json');
       const first = JSON.parse(readFileSync(manifestFile, 'utf8')) as { bundle: string };
       // What a concurrent rebuild (or a cleaner) does between a look at the manifest and the load.

@@ -5,7 +5,7 @@
 // calls, and require it. Building a stale bundle and the unbundled fallback load the adapter's
 // dist/hook-process/; every other command is @hookwise/cli's (init, doctor, report, the plugins'
 // commands). A command-hook adapter's build copies this file into its dist (tsup.shared.ts's
-// copyCommandHookBin) and its bin is one call: `runCommandHookBin({ dist, projectDirEnv })`.
+// copyCommandHookBin) and its bin is one call: `runCommandHookBin({ host, dist, projectDirEnv })`.
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -59,19 +59,21 @@ function readOwnFile(file, encoding) {
 // .hookwise and .hookwise/cache must be real folders: a linked .hookwise would make hookwise
 // load and run code from wherever the link points. A link there sends the call to the slow
 // path, which refuses it with one line naming the link.
-function cacheDirOf(projectDir) {
+function cacheDirOf(projectDir, host) {
   const hookwiseDir = path.join(projectDir, '.hookwise');
   const cacheDir = path.join(hookwiseDir, 'cache');
+  const hostDir = path.join(cacheDir, host);
   try {
-    if (!fs.lstatSync(hookwiseDir).isDirectory() || !fs.lstatSync(cacheDir).isDirectory()) return undefined;
+    if (!fs.lstatSync(hookwiseDir).isDirectory() || !fs.lstatSync(cacheDir).isDirectory() || !fs.lstatSync(hostDir).isDirectory())
+      return undefined;
   } catch {
     return undefined;
   }
-  return cacheDir;
+  return hostDir;
 }
 
-function freshBundle(projectDir, configFile, dist) {
-  const cacheDir = cacheDirOf(projectDir);
+function freshBundle(projectDir, configFile, dist, host) {
+  const cacheDir = cacheDirOf(projectDir, host);
   if (!cacheDir) return undefined;
   let manifest;
   try {
@@ -277,7 +279,7 @@ function patchChildProcess(childProcess) {
   };
 }
 
-function runFast(event, dist, projectDirEnv) {
+function runFast(event, dist, projectDirEnv, host) {
   // Fail open: whatever escapes before the run-time takes over ends the call as a no-op, never
   // exit 2. The run-time then switches what these listeners do through the slot (see
   // runHookProcess) rather than replacing them, which costs more.
@@ -290,12 +292,13 @@ function runFast(event, dist, projectDirEnv) {
   if (stdin === undefined) return false;
   guardExit();
   const stdoutFd = guardStdout();
+  noResult.fd = stdoutFd;
   const request = { event, stdin, env: process.env, cwd: process.cwd(), stdoutFd };
   const projectDir = projectDirOf(stdin, projectDirEnv);
   const configFile = CONFIG_FILE_NAMES.map((name) => path.join(projectDir, name)).find((file) => fs.existsSync(file));
   // A project without hookwise (e.g. hooks installed in the user settings) costs nothing more.
-  if (!configFile && process.env.HOOKWISE_NO_BUNDLE !== '1') exit(0);
-  const bundle = configFile && process.env.HOOKWISE_NO_BUNDLE !== '1' ? freshBundle(projectDir, configFile, dist) : undefined;
+  if (!configFile && process.env.HOOKWISE_NO_BUNDLE !== '1') exitWithoutResult();
+  const bundle = configFile && process.env.HOOKWISE_NO_BUNDLE !== '1' ? freshBundle(projectDir, configFile, dist, host) : undefined;
   if (bundle) {
     let loaded;
     try {
@@ -319,21 +322,38 @@ function exit(code) {
   return typeof saved === 'function' ? saved(code) : process.exit(code);
 }
 
+/** What ends a call that has no result: the host's empty output (Gemini CLI: `{}`), where the result would go. */
+const noResult = { text: '', fd: 1 };
+
+function exitWithoutResult() {
+  try {
+    // The saved writeSync when fd 1 is a socket (Node's pipes) and JavaScript writes to it go to stderr.
+    if (noResult.text) (globalThis[Symbol.for('hookwise.writeSync')] || fs.writeSync)(noResult.fd, noResult.text);
+  } catch {
+    // stdout closed: the host has gone
+  }
+  exit(0);
+}
+
 function fail(error) {
   process.stderr.write(`hookwise: internal error, nothing done: ${error && error.message ? error.message : error}\n`);
-  exit(0);
+  exitWithoutResult();
 }
 
 /**
  * Runs the hook command: `run <Event>` through the project's run bundle (or the adapter's
  * `dist/hook-process/build-or-load.js`), anything else through @hookwise/cli.
+ * `host`: the host's name (`CommandHookHost.name`; its bundle is in .hookwise/cache/<host>);
  * `dist`: the adapter's dist folder; `projectDirEnv`: the host's variable naming the project
- * (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`), else the payload's cwd, else the process's.
+ * (`CLAUDE_PROJECT_DIR`, `GEMINI_PROJECT_DIR`), else the payload's cwd, else the process's;
+ * `emptyStdout`: what a call without a result prints (the host's `CommandHookHost.emptyStdout`).
  */
-function runCommandHookBin({ dist, projectDirEnv }) {
+function runCommandHookBin({ host, dist, projectDirEnv, emptyStdout }) {
+  noResult.text = emptyStdout || '';
   const args = process.argv.slice(2);
   const wantsHelp = args.includes('--help') || args.includes('-h');
-  if (args[0] === 'run' && args.length === 2 && !wantsHelp && runFast(args[1], dist, projectDirEnv)) return;
+  if (args[0] === 'run' && args.length === 2 && !wantsHelp && /^[a-z0-9-]{1,64}$/.test(host) && runFast(args[1], dist, projectDirEnv, host))
+    return;
   const start =
     args[0] === 'run'
       ? import(pathToFileURL(path.join(dist, 'hook-process', 'run-command.js')).href).then((module) => module.runCommand(args))

@@ -75,6 +75,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         'Hosts, each through its adapter package (init, doctor and run use the installed one; --host picks among several):',
         '  claude-code  @hookwise/adapter-claude-code   opencode  @hookwise/adapter-opencode   pi  @hookwise/adapter-pi',
         '  vscode       @hookwise/adapter-vscode        ai-sdk    @hookwise/ai-sdk',
+        '  cline        @hookwise/adapter-cline',
         '  codex        @hookwise/adapter-codex',
         `Installed here: ${installed.map((adapter) => adapter.host).join(', ') || 'none'}.`,
         '',

@@ -53,6 +53,17 @@ describe('assertCommandName', () => {
 });
 
 describe('findCommandFile', () => {
+  it("finds Gemini CLI's <name>.toml commands, a sub-folder's as `a:b`, in the project and the user's home", async () => {
+    mkdirSync(path.join(project, '.gemini/commands/git'), { recursive: true });
+    mkdirSync(path.join(home, '.gemini/commands'), { recursive: true });
+    writeFileSync(path.join(project, '.gemini/commands/git/commit.toml'), 'prompt = "commit"');
+    writeFileSync(path.join(home, '.gemini/commands/standup.toml'), 'prompt = "standup"');
+    writeFileSync(path.join(project, '.gemini/commands/plain.md'), 'not a Gemini command');
+    expect(await find('git:commit')).toMatchObject({ found: true, markdown: 'prompt = "commit"' });
+    expect(await find('standup')).toMatchObject({ found: true, markdown: 'prompt = "standup"' });
+    expect(await find('plain')).toMatchObject({ found: false });
+  });
+
   it("finds OpenCode's commands in the project and in the user's config folder", async () => {
     mkdirSync(path.join(project, '.opencode/command'), { recursive: true });
     mkdirSync(path.join(home, '.config/opencode/command'), { recursive: true });
@@ -112,7 +123,9 @@ describe('findCommandFile', () => {
     const missing = await find('nothing-here');
     expect(missing).toEqual({
       found: false,
-      searched: DEFAULT_COMMAND_FOLDERS.map((folder) => path.join(path.resolve(project, expandHome(folder.path, home)), 'nothing-here.md')),
+      searched: DEFAULT_COMMAND_FOLDERS.map((folder) =>
+        path.join(path.resolve(project, expandHome(folder.path, home)), `nothing-here${folder.extension ?? '.md'}`),
+      ),
     });
     // A dangling link where a folder's parent should be: nothing is at the folder, but the full
     // checks see the link and refuse, as they did for every folder.

@@ -23,12 +23,15 @@ export interface CommandFolder {
    * as `<rest>`, so AgileFlow's own folders find `agileflow:story:list` as `story/list.md`.
    */
   namespace?: string;
+  /** The command files' extension, default `.md` (Gemini CLI's commands are `<name>.toml`). */
+  extension?: string;
 }
 
 /**
  * The project's and the user's Claude Code commands, OpenCode's (`.opencode/command/<name>.md`
  * in the project and in its user config folder, `~/.config/opencode`), pi's prompt templates
- * (`.pi/prompts/<name>.md`, `~/.pi/agent/prompts`), Codex's custom prompts (`/prompts:<name>` from
+ * (`.pi/prompts/<name>.md`, `~/.pi/agent/prompts`), Gemini CLI's (`.gemini/commands/<name>.toml`,
+ * whose `prompt` holds the markers), Codex's custom prompts (`/prompts:<name>` from
  * `~/.codex/prompts/<name>.md`, and a project's `.codex/prompts`), then AgileFlow's three
  * folders in AgileFlow's order.
  */
@@ -41,6 +44,8 @@ export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
   { path: '~/.config/opencode/commands' },
   { path: '.pi/prompts' },
   { path: '~/.pi/agent/prompts' },
+  { path: '.gemini/commands', extension: '.toml' },
+  { path: '~/.gemini/commands', extension: '.toml' },
   { path: '.codex/prompts', namespace: 'prompts' },
   { path: '~/.codex/prompts', namespace: 'prompts' },
   { path: 'packages/cli/src/core/commands', namespace: 'agileflow' },
@@ -99,7 +104,7 @@ export type CommandLookup =
   | { found: false; refused?: string; searched: string[] };
 
 /**
- * Finds `<name>.md` on the search path; the first folder that has it wins. A name or a path that
+ * Finds `<name>.md` (or the folder's extension) on the search path; the first folder that has it wins. A name or a path that
  * resolves outside its folder (symlinks included) is refused with the reason.
  */
 export async function findCommandFile(
@@ -119,7 +124,7 @@ export async function findCommandFile(
     const root = path.resolve(options.projectDir, expandHome(folder.path, options.homeDir));
     let relative = commandRelativePath(name);
     if (folder.namespace && relative.startsWith(`${folder.namespace}/`)) relative = relative.slice(folder.namespace.length + 1);
-    const candidate = `${relative}.md`;
+    const candidate = `${relative}${folder.extension ?? '.md'}`;
     searched.push(path.join(root, candidate));
     // Most folders of the search path do not exist. When nothing is at the folder and the
     // nearest thing above it is a plain folder, no file can be there and resolveInside would

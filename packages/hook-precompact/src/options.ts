@@ -27,7 +27,11 @@ export const DEFAULT_MUTATING_TOOLS: readonly string[] = [
 function buildOptionsSchema() {
   const folderSchema = z.union([
     z.string().check(z.minLength(1)),
-    z.strictObject({ path: z.string().check(z.minLength(1)), namespace: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/))) }),
+    z.strictObject({
+      path: z.string().check(z.minLength(1)),
+      namespace: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_.-]+$/))),
+      extension: z.optional(z.string().check(z.regex(/^\.[A-Za-z0-9]+$/))),
+    }),
   ]);
 
   const commandsSchema = z.strictObject({

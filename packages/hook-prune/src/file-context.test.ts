@@ -2,7 +2,17 @@ import { readTranscript } from '@hookwise/core/claude-code';
 import type { Message } from '@hookwise/core/messages';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fileContextEntries, filesOfCall, SHELL_VIEW_MAX_CHARS, SHORT_VIEW_MAX_CHARS, writesFile } from './file-context.js';
+import {
+  EDITING_PHASE_RESULTS,
+  fileContextEntries,
+  filesOfCall,
+  PHASE_READ_MAX_CHARS,
+  SHELL_VIEW_MAX_CHARS,
+  SHORT_VIEW_MAX_CHARS,
+  SHORT_WRITE_MAX_CHARS,
+  writesFile,
+} from './file-context.js';
+import { prompt, tokens, toolTurn } from './__fixtures__/history.js';
 import { isShellTool } from './shell-reads.js';
 import { FileIdentity } from './file-identity.js';
 import { buildIndex, extendedIndex, F_PROMPT, F_SUMMARY, type HistoryIndex } from './history-index.js';
@@ -25,7 +35,9 @@ const textOf = (output: unknown): string =>
  * The file context written out plainly, as its spec: from the latest compaction summary on, the
  * files of the newest `keepFileContext` results and (with `keepEditedFiles`) every file an
  * edit-like call wrote, then every entry whose call reads or writes one of them, and (with
- * `keepFileContext`) every read or view of a file in a short output.
+ * `keepFileContext`) every read or view of a file in a short output, every whole-file write of a
+ * short content, and, while one of the newest `EDITING_PHASE_RESULTS` results is an edit, the
+ * newest read of each file not edited yet when it is short enough.
  */
 function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
@@ -50,16 +62,37 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
   const keepShort = keepFileContext > 0;
   if (inUse.size === 0 && !keepShort) return undefined;
   const kept = new Set<number>();
+  const writes = (at: number) => writesFile(entries[at]!.toolName ?? '');
+  const content = (at: number) => (entries[at]!.call?.part.input as { content?: unknown } | undefined)?.content;
   const short = (at: number) =>
     keepShort &&
     keys[at]!.length > 0 &&
-    !writesFile(entries[at]!.toolName ?? '') &&
-    textOf(entries[at]!.part?.output).length <= SHORT_VIEW_MAX_CHARS;
+    (writes(at)
+      ? typeof content(at) === 'string' && (content(at) as string).length <= SHORT_WRITE_MAX_CHARS
+      : textOf(entries[at]!.part?.output).length <= SHORT_VIEW_MAX_CHARS);
+  // The editing phase: an edit among the newest results keeps the newest read of each file not edited yet.
+  const written = new Set<string>();
+  let lastWrite = -1;
+  for (let at = from; at < entries.length; at++)
+    if (keys[at]!.length > 0 && writes(at)) {
+      lastWrite = at;
+      for (const file of keys[at]!) written.add(file);
+    }
+  let newer = 0;
+  for (let at = entries.length - 1; at > lastWrite; at--) if ((flags[at]! & F_PROMPT) === 0) newer++;
+  const phaseReads = new Set<number>();
+  if (keepShort && lastWrite >= 0 && newer < EDITING_PHASE_RESULTS) {
+    const newest = new Map<string, number>();
+    for (let at = from; at < entries.length; at++)
+      if (keys[at]!.length > 0 && !writes(at)) for (const file of keys[at]!) newest.set(file, at);
+    for (const [file, at] of newest)
+      if (!written.has(file) && textOf(entries[at]!.part?.output).length <= PHASE_READ_MAX_CHARS) phaseReads.add(at);
+  }
   // A long shell output marks its files in use without being kept with them.
   const longShell = (at: number) =>
     isShellTool(entries[at]!.toolName ?? '') && textOf(entries[at]!.part?.output).length > SHELL_VIEW_MAX_CHARS;
   for (let at = from; at < entries.length; at++)
-    if ((keys[at]!.some((file) => inUse.has(file)) || short(at)) && !longShell(at)) kept.add(at);
+    if ((keys[at]!.some((file) => inUse.has(file)) || short(at) || phaseReads.has(at)) && !longShell(at)) kept.add(at);
   return kept;
 }
 
@@ -94,4 +127,64 @@ describe('fileContextEntries, against its plain spec', () => {
       expect(index!.entries.some((_, at) => (index!.flags[at]! & F_SUMMARY) !== 0) || file !== files[0]).toBe(true);
     });
   }
+});
+
+describe('what the file context keeps besides the files in use (issue #36)', () => {
+  const bash = (n: number) => toolTurn(tokens(2_000), { toolName: 'Bash', input: { command: `make step${n}` } });
+  const read = (file: string, chars: number) => toolTurn('r'.repeat(chars), { toolName: 'Read', input: { file_path: file } });
+  const write = (file: string, chars: number) =>
+    toolTurn('File created successfully.', { toolName: 'Write', input: { file_path: file, content: 'w'.repeat(chars) } });
+  const edit = (file: string) =>
+    toolTurn('The file has been updated.', { toolName: 'Edit', input: { file_path: file, old_string: 'a'.repeat(40), new_string: 'b' } });
+  const steps = (count: number, from = 0) => Array.from({ length: count }, (_, n) => bash(from + n)).flat();
+  /** Whether the entry of the result in `history[messageIndex]` is kept, the file context as under pressure (no edited files kept). */
+  const keptUnderPressure = (history: Message[], messageIndex: number): boolean => {
+    const index = buildIndex(history);
+    const at = index.entries.findIndex((entry) => entry.messageIndex === messageIndex);
+    return fileContextEntries(index, 8, false)?.has(at) === true;
+  };
+
+  it('a file written whole in a short content stays, long after, under pressure and once it is moved; a long one does not', () => {
+    const history = [
+      prompt('write the skill'),
+      ...write('/repo/.claude/SKILL.md', SHORT_WRITE_MAX_CHARS),
+      ...write('/repo/big.md', SHORT_WRITE_MAX_CHARS + 1),
+      ...steps(20),
+    ];
+    expect(keptUnderPressure(history, 2)).toBe(true);
+    expect(keptUnderPressure(history, 4)).toBe(false);
+  });
+
+  it('while the agent edits, the newest read of each file it has not edited yet stays, up to PHASE_READ_MAX_CHARS', () => {
+    const size = SHORT_VIEW_MAX_CHARS + 500;
+    const history = [
+      prompt('fix them all'),
+      ...read('/repo/next.ts', size),
+      ...read('/repo/next.ts', size),
+      ...read('/repo/huge.ts', PHASE_READ_MAX_CHARS + 1),
+      ...steps(12),
+      ...edit('/repo/first.ts'),
+      ...steps(EDITING_PHASE_RESULTS - 1, 100),
+    ];
+    // The edit is the 10th newest result: the newest read of next.ts stays, not the older one, not the huge one.
+    expect(keptUnderPressure(history, 4)).toBe(true);
+    expect(keptUnderPressure(history, 2)).toBe(false);
+    expect(keptUnderPressure(history, 6)).toBe(false);
+    // One more step without an edit: the phase is over.
+    expect(keptUnderPressure([...history, ...bash(999)], 4)).toBe(false);
+    // Without the edit there is no phase.
+    const noEdit = [...history.slice(0, -2 * EDITING_PHASE_RESULTS), ...steps(EDITING_PHASE_RESULTS, 100)];
+    expect(keptUnderPressure(noEdit, 4)).toBe(false);
+  });
+});
+
+describe('the file of a read or write call, by host', () => {
+  const identity = new FileIdentity('/repo');
+  it("keys Gemini CLI's and Cline's file tools like the others; a read of several files keys none", () => {
+    expect(filesOfCall('read_file', { absolute_path: '/repo/src/a.ts' }, identity)).toEqual([identity.key('/repo/src/a.ts')]);
+    expect(filesOfCall('replace', { file_path: 'src/a.ts' }, identity)).toEqual([identity.key('src/a.ts')]);
+    expect(filesOfCall('read_files', { files: [{ path: 'src/a.ts', start_line: 1 }] }, identity)).toEqual([identity.key('src/a.ts')]);
+    expect(filesOfCall('read_files', { files: [{ path: 'src/a.ts' }, { path: 'src/b.ts' }] }, identity)).toBeNull();
+    expect(writesFile('editor') && writesFile('replace') && !writesFile('read_files')).toBe(true);
+  });
 });

@@ -12,11 +12,12 @@ import { commandOf, isShellTool, shellReads } from './shell-reads.js';
  * the compaction stays whole; once the model has moved on, they are ordinary candidates.
  */
 
-// Where read, write and edit tools name their file (Claude Code, OpenCode, pi, MCP file servers).
-const PATH_FIELDS = ['file_path', 'filePath', 'path', 'notebook_path'] as const;
-const READ_TOOL = /^(read|view|cat|read_file|readfile|notebookread)$/i;
+// Where read, write and edit tools name their file (Claude Code, OpenCode, Kilo, pi, Gemini CLI,
+// Cline, MCP file servers). Cline's `read_files` takes `files: [{ path }]`: keyed when it names one file.
+const PATH_FIELDS = ['file_path', 'filePath', 'path', 'notebook_path', 'absolute_path'] as const;
+const READ_TOOL = /^(read|view|cat|read_file|read_files|readfile|notebookread)$/i;
 const WRITE_TOOL =
-  /^(write|edit|multiedit|notebookedit|str_replace_based_edit_tool|str_replace_editor|patch|apply_patch|create_file|write_file|edit_file)$/i;
+  /^(write|edit|multiedit|notebookedit|str_replace_based_edit_tool|str_replace_editor|patch|apply_patch|create_file|write_file|edit_file|replace|editor)$/i;
 
 function filePathOf(input: unknown): string | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
@@ -25,6 +26,8 @@ function filePathOf(input: unknown): string | undefined {
     const value = record[field];
     if (typeof value === 'string' && value !== '') return value;
   }
+  const files = record.files;
+  if (Array.isArray(files) && files.length === 1) return filePathOf(files[0]);
   return undefined;
 }
 
@@ -64,6 +67,28 @@ export const SHELL_VIEW_MAX_CHARS = 2_000;
  * saved less than the cache break it needed (bench/README.md).
  */
 export const SHORT_VIEW_MAX_CHARS = 4_000;
+
+/**
+ * A file written whole (`Write`'s `content`) this short is kept like a short read: the model's
+ * own copy of the file is what its later edits quote, also once the file has moved (`git mv`)
+ * and its edits name another path, and under pressure (bench/README.md, issue #36).
+ */
+export const SHORT_WRITE_MAX_CHARS = SHORT_VIEW_MAX_CHARS;
+
+/**
+ * The editing phase: while one of the newest this-many tool results is an edit or write, the
+ * newest read of each file not edited yet (up to `PHASE_READ_MAX_CHARS`) is kept, under pressure
+ * too: an agent that edits works through the files it has just read, one after the other.
+ */
+export const EDITING_PHASE_RESULTS = 10;
+export const PHASE_READ_MAX_CHARS = 6_000;
+
+/** Characters of the whole-file content a write-like call's input carries (`content`), or undefined. */
+function writtenChars(input: unknown): number | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const content = (input as Record<string, unknown>).content;
+  return typeof content === 'string' ? content.length : undefined;
+}
 
 function outputChars(output: ToolResultPart['output'] | undefined): number {
   if (output === undefined) return 0;
@@ -108,8 +133,27 @@ export function fileContextEntries(
   }
   // Short reads and views are kept with the file context on, under pressure too: clearing them frees little.
   const keepShort = keepFileContext > 0;
+  const phaseReads = keepShort ? editingPhaseReads(index, touches) : undefined;
   if (written === undefined && recent === undefined && !keepShort) return undefined;
-  return new FilesInUse(entries, touches.from, written, recent, keepShort);
+  return new FilesInUse(entries, touches.from, written, recent, keepShort, phaseReads);
+}
+
+/** In an editing phase (`EDITING_PHASE_RESULTS`), the newest read of each file not edited yet, when short enough; else undefined. */
+function editingPhaseReads(index: HistoryIndex, touches: FileTouches): Set<number> | undefined {
+  if (touches.lastWrite < 0) return undefined;
+  const { flags } = index;
+  let results = 0;
+  let editing = false;
+  for (let at = flags.length - 1; at >= touches.lastWrite && results < EDITING_PHASE_RESULTS; at--) {
+    if ((flags[at]! & F_PROMPT) !== 0) continue;
+    results++;
+    editing = at === touches.lastWrite;
+  }
+  if (!editing) return undefined;
+  let reads: Set<number> | undefined;
+  for (const [file, at] of touches.newestRead)
+    if (!touches.written.has(file) && index.entries[at]!.outputChars <= PHASE_READ_MAX_CHARS) (reads ??= new Set()).add(at);
+  return reads;
 }
 
 /** An entry is kept when it follows the latest summary and its call reads or writes a file in use. */
@@ -122,6 +166,8 @@ class FilesInUse implements FileContext {
     private readonly recent: ReadonlySet<string> | undefined,
     /** Short reads and views kept too (`SHORT_VIEW_MAX_CHARS`). */
     private readonly keepShort: boolean,
+    /** The reads the editing phase keeps (`EDITING_PHASE_RESULTS`). */
+    private readonly phaseReads: ReadonlySet<number> | undefined,
   ) {}
 
   has(at: number): boolean {
@@ -129,6 +175,7 @@ class FilesInUse implements FileContext {
     const entry = this.entries[at];
     if (entry?.files == null || !entry.keptWithFile) return false;
     if (this.keepShort && entry.shortView) return true;
+    if (this.phaseReads?.has(at) === true) return true;
     for (const file of entry.files) if (this.written?.has(file) === true || this.recent?.has(file) === true) return true;
     return false;
   }
@@ -136,7 +183,14 @@ class FilesInUse implements FileContext {
 
 /** The index's file touches, brought up to its newest entry: each entry is looked at once. */
 function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined): FileTouches {
-  const touches = (index.fileTouches ??= { upTo: 0, from: 0, written: new Set(), identity: new FileIdentity(workingDirectory) });
+  const touches = (index.fileTouches ??= {
+    upTo: 0,
+    from: 0,
+    written: new Set(),
+    newestRead: new Map(),
+    lastWrite: -1,
+    identity: new FileIdentity(workingDirectory),
+  });
   if (workingDirectory !== undefined && workingDirectory !== '' && touches.identity.directory === undefined)
     touches.identity.setWorkingDirectory(workingDirectory);
   const { entries, flags } = index;
@@ -145,6 +199,8 @@ function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined
     if ((flag & F_SUMMARY) !== 0) {
       // Only what follows the latest compaction summary counts.
       touches.written.clear();
+      touches.newestRead.clear();
+      touches.lastWrite = -1;
       touches.from = at + 1;
       continue;
     }
@@ -152,11 +208,16 @@ function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined
     const entry = entries[at]!;
     const files = (entry.files = filesOfCall(entry.toolName, entry.call?.part.input, touches.identity));
     if (files === null) continue;
-    if (writesFile(entry.toolName!)) for (const file of files) touches.written.add(file);
-    else {
-      const chars = outputChars(entry.part?.output);
+    if (writesFile(entry.toolName!)) {
+      for (const file of files) touches.written.add(file);
+      touches.lastWrite = at;
+      const written = writtenChars(entry.call?.part.input);
+      entry.shortView = written !== undefined && written <= SHORT_WRITE_MAX_CHARS;
+    } else {
+      const chars = (entry.outputChars = outputChars(entry.part?.output));
       if (isShellTool(entry.toolName!)) entry.keptWithFile = chars <= SHELL_VIEW_MAX_CHARS;
       entry.shortView = chars <= SHORT_VIEW_MAX_CHARS;
+      for (const file of files) touches.newestRead.set(file, at);
     }
   }
   touches.upTo = entries.length;

@@ -54,8 +54,10 @@ export class Entry {
   files: string[] | null | undefined = undefined;
   /** Whether it is kept while its files are in use (a long shell output only marks them in use). */
   keptWithFile = true;
-  /** Whether it reads or views a file (no write) in a short output: kept until the compaction (`SHORT_VIEW_MAX_CHARS`). */
+  /** Whether it reads or views a file in a short output, or writes a short file whole: kept until the compaction (`SHORT_VIEW_MAX_CHARS`). */
   shortView = false;
+  /** Characters of its output (reads and views; 0 otherwise), set with `files`. */
+  outputChars = 0;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,
@@ -142,6 +144,10 @@ export interface FileTouches {
   from: number;
   /** Files an edit-like call wrote. */
   readonly written: Set<string>;
+  /** Per file read or viewed since `from`, its newest read's entry. */
+  readonly newestRead: Map<string, number>;
+  /** The newest entry of an edit-like call since `from`, -1 when none. */
+  lastWrite: number;
   /** The session's file keys (`file-identity.ts`): one per history, as it learns the working directory. */
   readonly identity: FileIdentity;
 }

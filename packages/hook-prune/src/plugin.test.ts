@@ -174,6 +174,15 @@ describe('prune() plugin on llm:before', () => {
       expect((await raised.request(history, { contextTokens: 141_000, contextWindow: 1_000_000 })).value).toBeUndefined();
     });
 
+    it('under pressure, still clears only what frees at least what the cache writes again after it (ratio 1)', async () => {
+      const { request } = setup(undefined, { opencode: false });
+      // 5,000 behind the newest 10,000: clearing it would make the cache write twice what it frees.
+      const small = [prompt('fix the bug'), ...bash(5_000), ...bash(10_000)];
+      expect((await request(small, { contextTokens: 150_000, contextWindow: 200_000 })).value).toBeUndefined();
+      const pays = [prompt('fix the bug'), ...bash(5_000), ...bash(5_000), ...bash(10_000)];
+      expect(cleared((await request(pays, { contextTokens: 150_000, contextWindow: 200_000 })).value!).filter(Boolean).length).toBe(2);
+    });
+
     it('keeps the reads and edits of files in use: touched by the newest 10 results or edited since the compaction', async () => {
       const { request } = setup(undefined, { opencode: false });
       const read = (file: string) => toolTurn(tokens(10_000), { toolName: 'Read', input: { file_path: file } });

@@ -128,6 +128,13 @@ async function readPrunedIds(context: HookContext<PrunePluginOptions>): Promise<
 export const DEFAULT_PRESSURE_PERCENT = 70;
 /** The default of `pressureTokens`: 70 % of a 200k window, where larger windows reach it too (README, "pressurePercent"). */
 export const DEFAULT_PRESSURE_TOKENS = 140_000;
+/**
+ * Under pressure the cache-aware policy still commits a batch only when it frees at least what
+ * the cache writes again after it (ratio 1, not 2, and not 0): at 0 a session near the threshold
+ * broke the cache on nearly every request for little (1.03× with 1-hour writes), while ratio 1
+ * still reclaims at least 35 % at every compaction point and needs no more compactions (bench/README.md, issue #36).
+ */
+export const PRESSURE_CACHE_BREAK_RATIO = 1;
 
 /** Sessions whose pruners a plugin instance keeps (a host runs a few at once). */
 const SESSIONS_KEPT = 32;
@@ -152,10 +159,14 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     minimumTokens: underPressure ? 0 : (options.minimumTokens ?? thresholds.minimumTokens),
     keepRecent: options.keepRecent ?? (cacheAware ? CACHE_AWARE_POLICY.keepRecent : undefined),
     keepFileContext: options.keepFileContext ?? (cacheAware ? CACHE_AWARE_POLICY.keepFileContext : undefined),
-    // Under pressure everything eligible but the files of the newest results goes at once: a
-    // compaction would rewrite the cache, and lose more, anyway.
+    // Under pressure edited files are no longer kept and the minimum is waived: a compaction
+    // would rewrite the cache, and lose more, anyway. A batch must still pay at ratio 1.
     keepEditedFiles: underPressure ? false : (options.keepEditedFiles ?? (cacheAware ? CACHE_AWARE_POLICY.keepEditedFiles : undefined)),
-    cacheBreakRatio: underPressure ? 0 : (options.cacheBreakRatio ?? (cacheAware ? CACHE_AWARE_POLICY.cacheBreakRatio : undefined)),
+    cacheBreakRatio: underPressure
+      ? cacheAware
+        ? Math.min(PRESSURE_CACHE_BREAK_RATIO, options.cacheBreakRatio ?? PRESSURE_CACHE_BREAK_RATIO)
+        : 0
+      : (options.cacheBreakRatio ?? (cacheAware ? CACHE_AWARE_POLICY.cacheBreakRatio : undefined)),
     protectTurns: options.protectTurns,
     protectedTools: options.protectedTools,
     digestInputs: options.digestInputs,

@@ -160,6 +160,12 @@ describe('the plugin on tool:after', () => {
     expect((await setup({ trimOutputs: false }).after('Bash', outputs['Bash'])).value).toBeUndefined();
   });
 
+  it("never trims what a host's read, write or sub-agent tools return (Gemini CLI's and Cline's too)", async () => {
+    for (const tool of ['Read', 'read', 'read_file', 'read_many_files', 'read_files', 'write_file', 'replace', 'editor', 'spawn_agent'])
+      expect((await setup().after(tool, outputs['Bash'])).value, tool).toBeUndefined();
+    expect((await setup().after('run_shell_command', outputs['Bash'])).value).toBeDefined();
+  });
+
   it('refuses to write through a link planted in .hookwise/outputs, and then leaves the output whole', async () => {
     const { projectDir, after } = setup();
     const outside = mkdtempSync(path.join(tmpdir(), 'hookwise-outside-'));

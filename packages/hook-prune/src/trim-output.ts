@@ -25,8 +25,9 @@ export const DEFAULT_TRIM_TAIL_CHARS = 3_000;
 /**
  * Tools whose output is never trimmed: what Read returns is what the model edits against (a
  * cut file would make Edit's `old_string` miss), Edit/Write outputs are the model's own change
- * echoed back, and a sub-agent's report (Task, Agent) cannot be had again. MCP tools and
- * everything else are trimmed when oversized.
+ * echoed back, and a sub-agent's report (Task, Agent) cannot be had again. By host: Claude
+ * Code, OpenCode/Kilo and pi, then Gemini CLI and Cline. MCP tools and everything else are
+ * trimmed when oversized.
  */
 export const DEFAULT_UNTRIMMED_TOOLS: readonly string[] = Object.freeze([
   'Read',
@@ -40,6 +41,13 @@ export const DEFAULT_UNTRIMMED_TOOLS: readonly string[] = Object.freeze([
   'Task',
   'Agent',
   'task',
+  'read_file',
+  'read_many_files',
+  'write_file',
+  'replace',
+  'read_files',
+  'editor',
+  'spawn_agent',
 ]);
 
 export interface TrimmedOutput {

@@ -3,16 +3,17 @@ import type { HostDoctorContext } from '@hookwise/cli';
 import { POINT_EVENTS } from '../binding/events.js';
 import { missingCommandFile } from '@hookwise/core/command-hook';
 import { checkRunBundle } from '@hookwise/cli/command-hook';
+import { claudeCodeHost } from '../hook-process/hook-call.js';
 import { runtimeFile } from '../hook-process/package-files.js';
 import { hookwiseEventsIn, readSettings, settingsFileOf, type Settings } from './settings.js';
 
 /**
  * Claude Code's part of `hookwise doctor`: every settings file Claude Code merges calls
  * `hookwise run <Event>` once for each event the plugins need, with a bin that exists; and the
- * run bundle is fresh (the kit's `checkRunBundle`).
+ * run bundle is fresh (warnings only: the unbundled fallback works, only slower).
  */
 export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<void> {
-  const { projectDir, ok, problem } = context;
+  const { projectDir, ok, problem, warn } = context;
   const needed = new Map<string, string[]>();
   for (const [point, plugins] of context.pointsInUse) {
     for (const event of POINT_EVENTS[point])
@@ -41,7 +42,9 @@ export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<
   if (needed.size > 0 && [...needed.keys()].every((event) => registered.get(event)?.length === 1))
     ok(`settings call hookwise for ${[...needed.keys()].join(', ')}`);
 
-  await checkRunBundle(context, runtimeFile());
+  const { configFile } = context;
+  if (!configFile) return;
+  await checkRunBundle({ projectDir, host: claudeCodeHost.name, configFile, runtime: runtimeFile() }, { ok, warn });
 }
 
 /** The file a `node "<file>" run …` command names, when it does not exist. */

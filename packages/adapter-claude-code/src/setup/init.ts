@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostInitContext, HostInitPlan } from '@hookwise/cli';
-import { buildRunBundle, isManifestFresh, readManifest } from '@hookwise/cli/command-hook';
-import { findProjectConfig } from '../hook-process/hook-call.js';
+import { buildBundleIfStale } from '@hookwise/cli/command-hook';
+import { claudeCodeHost, findProjectConfig } from '../hook-process/hook-call.js';
 import { EVENT_POINTS, type MappedEvent } from '../binding/events.js';
 import { eventsForPoints, mergeHookwiseHooks, readSettings, settingsFileOf, type SettingsScope } from './settings.js';
 import { binPath, runtimeFile } from '../hook-process/package-files.js';
@@ -43,17 +43,15 @@ export async function planClaudeCodeInit(context: HostInitContext): Promise<Host
       backup: before !== undefined,
     });
   }
-  return { ok: true, files, finish: () => buildBundleIfStale(projectDir, stderr) };
-}
-
-async function buildBundleIfStale(projectDir: string, stderr: (text: string) => void): Promise<void> {
-  const configFile = findProjectConfig(projectDir);
-  const manifest = readManifest(projectDir);
-  const runtime = runtimeFile();
-  if (configFile && !(manifest?.bundle && isManifestFresh(manifest, { configFile, runtime }))) {
-    const built = await buildRunBundle({ projectDir, configFile, runtime });
-    if (!built.ok) stderr(`hookwise init: hook calls will use the slower unbundled path: ${built.reason}`);
-  }
+  return {
+    ok: true,
+    files,
+    finish: () =>
+      buildBundleIfStale(
+        { projectDir, host: claudeCodeHost.name, configFile: findProjectConfig(projectDir), runtime: runtimeFile() },
+        stderr,
+      ),
+  };
 }
 
 /**

@@ -55,7 +55,7 @@ export async function runBuildOrLoad<Input>(
     }
   }
   if (configFile && request.env.HOOKWISE_NO_BUNDLE !== '1') {
-    const bundle = await bundleForCall({ projectDir, configFile, runtime }, options.bundleFailed === true);
+    const bundle = await bundleForCall({ projectDir, host: host.name, configFile, runtime }, options.bundleFailed === true);
     if (bundle) return bundle.run(request);
   }
   return runUnbundled(host, request);
@@ -80,29 +80,29 @@ const LOCK_OPTIONS = { maxWaitMs: 0, staleMs: 60_000, minDelayMs: 1, maxDelayMs:
  * until a watched file changes), a disk that took no write a minute ago, or no bundle in time.
  */
 async function bundleForCall(
-  target: { projectDir: string; configFile: string; runtime: string },
+  target: { projectDir: string; host: string; configFile: string; runtime: string },
   bundleFailed: boolean,
 ): Promise<LoadedBundle | undefined> {
-  const { projectDir } = target;
+  const { projectDir, host } = target;
   const waitUntil = Date.now() + BUILD_WAIT_MS;
   // The bin could not load the bundle the manifest names: rebuild it once, unless it changed meanwhile.
-  let unloadable = bundleFailed ? readManifest(projectDir)?.bundle : undefined;
+  let unloadable = bundleFailed ? readManifest(projectDir, host)?.bundle : undefined;
   for (;;) {
-    const manifest = readManifest(projectDir);
+    const manifest = readManifest(projectDir, host);
     const fresh = manifest !== undefined && isManifestFresh(manifest, target);
     if (fresh && manifest.failed) return undefined;
     if (fresh && manifest.bundle && manifest.bundle !== unloadable) {
-      const loaded = loadBundle(projectDir, manifest);
+      const loaded = loadBundle(projectDir, host, manifest);
       if (loaded !== 'missing') return loaded;
       // Gone: replaced by a concurrent build (the next look finds the new manifest) or removed; else rebuilt.
       unloadable = manifest.bundle;
       continue;
     } else {
-      if (recentWriteFailure(projectDir)) return undefined;
-      const lock = await tryBuildLock(projectDir);
+      if (recentWriteFailure(projectDir, host)) return undefined;
+      const lock = await tryBuildLock(projectDir, host);
       if (lock !== 'busy') {
         try {
-          const current = readManifest(projectDir);
+          const current = readManifest(projectDir, host);
           // Built by another process between our look and our lock: use that.
           if (lock && current && isManifestFresh(current, target) && (current.failed || current.bundle !== unloadable)) continue;
           const built = await buildRunBundle(target);
@@ -117,7 +117,7 @@ async function bundleForCall(
           );
           if (!built.ok) return undefined;
           unloadable = undefined;
-          const loaded = loadBundle(projectDir, built.manifest, built.bundlePath);
+          const loaded = loadBundle(projectDir, host, built.manifest, built.bundlePath);
           return loaded === 'missing' ? undefined : loaded;
         } finally {
           lock?.release();
@@ -134,10 +134,10 @@ async function bundleForCall(
  * taken at all (a full or read-only disk, a linked folder): the build then runs without one and
  * says why it cannot write, which is recorded as a lasting cause where it is one.
  */
-async function tryBuildLock(projectDir: string): Promise<HeldLock | 'busy' | undefined> {
+async function tryBuildLock(projectDir: string, host: string): Promise<HeldLock | 'busy' | undefined> {
   try {
-    checkDirectoryChain(path.join(projectDir, '.hookwise'), cacheDirOf(projectDir), true);
-    return await acquireFileLock(path.join(cacheDirOf(projectDir), MANIFEST_NAME), LOCK_OPTIONS);
+    checkDirectoryChain(path.join(projectDir, '.hookwise'), cacheDirOf(projectDir, host), true);
+    return await acquireFileLock(path.join(cacheDirOf(projectDir, host), MANIFEST_NAME), LOCK_OPTIONS);
   } catch (error) {
     return (error as { code?: unknown }).code === 'HW_STATE_LOCK' ? 'busy' : undefined;
   }
@@ -150,8 +150,9 @@ async function tryBuildLock(projectDir: string): Promise<HeldLock | 'busy' | und
  */
 function loadBundle(
   projectDir: string,
+  host: string,
   manifest: BundleManifest,
-  bundlePath = bundlePathOf(projectDir, manifest),
+  bundlePath = bundlePathOf(projectDir, host, manifest),
 ): LoadedBundle | 'missing' | undefined {
   if (bundlePath === undefined) return 'missing';
   try {
@@ -159,7 +160,7 @@ function loadBundle(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if ((code === 'MODULE_NOT_FOUND' || code === 'ENOENT') && !existsSync(bundlePath)) return 'missing';
-    markFailed(projectDir, manifest, `the bundle does not load: ${(error as Error).message.split('\n')[0]}`);
+    markFailed(projectDir, host, manifest, `the bundle does not load: ${(error as Error).message.split('\n')[0]}`);
     return undefined;
   }
 }

@@ -12,6 +12,7 @@ import {
   writeFileAtomicInside,
   type FileStamp,
 } from '@hookwise/core/fs';
+import { assertSafeName } from '@hookwise/core/plugin';
 import { checkJsonConfig, type CarriedConfig } from './checked-config.js';
 
 /**
@@ -50,8 +51,14 @@ export interface BundleManifest {
   buildMs: number;
 }
 
-export function cacheDirOf(projectDir: string): string {
-  return path.join(projectDir, '.hookwise', 'cache');
+/**
+ * `.hookwise/cache/<host>`: each command-hook host its own manifest, bundles, lock and markers,
+ * so a project used by two agents (Claude Code and Gemini CLI) does not rebuild on every call
+ * of the other, nor remove the other's bundle.
+ */
+export function cacheDirOf(projectDir: string, host: string): string {
+  assertSafeName(host, 'host name');
+  return path.join(projectDir, '.hookwise', 'cache', host);
 }
 
 const hookwiseDirOf = (projectDir: string): string => path.join(projectDir, '.hookwise');
@@ -59,9 +66,9 @@ const hookwiseDirOf = (projectDir: string): string => path.join(projectDir, '.ho
 /** The only bundle file names a manifest may name: a hash, no path. */
 export const BUNDLE_NAME = /^run-[0-9a-f]{16}\.cjs$/;
 
-export function readManifest(projectDir: string): BundleManifest | undefined {
+export function readManifest(projectDir: string, host: string): BundleManifest | undefined {
   try {
-    const text = readFileInside(hookwiseDirOf(projectDir), path.join(cacheDirOf(projectDir), MANIFEST_NAME));
+    const text = readFileInside(hookwiseDirOf(projectDir), path.join(cacheDirOf(projectDir, host), MANIFEST_NAME));
     const manifest = text === undefined ? undefined : (JSON.parse(text) as BundleManifest);
     if (manifest?.format !== MANIFEST_FORMAT) return undefined;
     if (manifest.bundle !== undefined && !BUNDLE_NAME.test(manifest.bundle)) return undefined;
@@ -72,11 +79,11 @@ export function readManifest(projectDir: string): BundleManifest | undefined {
 }
 
 /** The bundle file a manifest names, when it is a regular file inside a real `.hookwise/cache`. */
-export function bundlePathOf(projectDir: string, manifest: BundleManifest): string | undefined {
+export function bundlePathOf(projectDir: string, host: string, manifest: BundleManifest): string | undefined {
   if (!manifest.bundle || !BUNDLE_NAME.test(manifest.bundle)) return undefined;
   try {
-    checkDirectoryChain(hookwiseDirOf(projectDir), cacheDirOf(projectDir), false);
-    const file = path.join(cacheDirOf(projectDir), manifest.bundle);
+    checkDirectoryChain(hookwiseDirOf(projectDir), cacheDirOf(projectDir, host), false);
+    const file = path.join(cacheDirOf(projectDir, host), manifest.bundle);
     return lstatSync(file).isFile() ? file : undefined;
   } catch {
     return undefined;
@@ -90,9 +97,9 @@ const WRITE_FAILED_MARKER = 'write-failed';
 const WRITE_RETRY_MS = 60_000;
 
 /** Whether a recent build could not be written (see above), so this call should not try again. */
-export function recentWriteFailure(projectDir: string): boolean {
+export function recentWriteFailure(projectDir: string, host: string): boolean {
   try {
-    const stats = lstatSync(path.join(cacheDirOf(projectDir), WRITE_FAILED_MARKER));
+    const stats = lstatSync(path.join(cacheDirOf(projectDir, host), WRITE_FAILED_MARKER));
     return stats.isFile() && Date.now() - stats.mtimeMs < WRITE_RETRY_MS;
   } catch {
     return false;
@@ -105,10 +112,10 @@ function isLastingWriteError(error: unknown): boolean {
   return code === 'ENOSPC' || code === 'EDQUOT' || code === 'EROFS' || code === 'EACCES' || code === 'EPERM';
 }
 
-function markWriteFailure(projectDir: string): void {
-  const marker = path.join(cacheDirOf(projectDir), WRITE_FAILED_MARKER);
+function markWriteFailure(projectDir: string, cacheDir: string): void {
+  const marker = path.join(cacheDir, WRITE_FAILED_MARKER);
   try {
-    checkDirectoryChain(hookwiseDirOf(projectDir), cacheDirOf(projectDir), false);
+    checkDirectoryChain(hookwiseDirOf(projectDir), cacheDir, false);
     closeSync(openSync(marker, constants.O_WRONLY | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o644));
     const now = new Date();
     utimesSync(marker, now, now);
@@ -117,9 +124,9 @@ function markWriteFailure(projectDir: string): void {
   }
 }
 
-function clearWriteFailure(projectDir: string): void {
+function clearWriteFailure(cacheDir: string): void {
   try {
-    unlinkSync(path.join(cacheDirOf(projectDir), WRITE_FAILED_MARKER));
+    unlinkSync(path.join(cacheDir, WRITE_FAILED_MARKER));
   } catch {
     // none
   }
@@ -174,10 +181,16 @@ export type BuildResult =
  * equal). A failed build writes a manifest with `failed`, so later calls go straight to
  * the unbundled path instead of paying for another failed build.
  */
-export async function buildRunBundle(options: { projectDir: string; configFile: string; runtime: string }): Promise<BuildResult> {
+export async function buildRunBundle(options: {
+  projectDir: string;
+  /** The command-hook host (`CommandHookHost.name`): its bundle lives in `.hookwise/cache/<host>`. */
+  host: string;
+  configFile: string;
+  runtime: string;
+}): Promise<BuildResult> {
   const started = performance.now();
   const { projectDir, configFile, runtime } = options;
-  const cacheDir = cacheDirOf(projectDir);
+  const cacheDir = cacheDirOf(projectDir, options.host);
   let esbuild: typeof import('esbuild');
   try {
     esbuild = await importEsbuild(runtime);
@@ -202,7 +215,7 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
     try {
       writeAtomic(projectDir, path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
     } catch (error) {
-      if (isLastingWriteError(error)) markWriteFailure(projectDir);
+      if (isLastingWriteError(error)) markWriteFailure(projectDir, cacheDir);
     }
     return { ok: false, reason, manifest };
   };
@@ -250,11 +263,11 @@ export async function buildRunBundle(options: { projectDir: string; configFile: 
     writeAtomic(projectDir, bundlePath, code);
     const manifest = finish({ bundle: bundleName });
     writeAtomic(projectDir, path.join(cacheDir, MANIFEST_NAME), JSON.stringify(manifest, null, 1));
-    clearWriteFailure(projectDir);
+    clearWriteFailure(cacheDir);
     removeOldBundles(cacheDir, bundleName);
     return { ok: true, bundlePath, manifest };
   } catch (error) {
-    if (isLastingWriteError(error)) markWriteFailure(projectDir);
+    if (isLastingWriteError(error)) markWriteFailure(projectDir, cacheDir);
     return { ok: false, reason: `could not write the bundle: ${(error as Error).message}` };
   }
 }
@@ -398,11 +411,68 @@ export async function importEsbuild(from?: string): Promise<typeof import('esbui
   return typeof loaded.build === 'function' ? loaded : (loaded.default as typeof import('esbuild'));
 }
 
+/**
+ * `hookwise init`'s last step for a command-hook host: builds the project's run bundle when it
+ * is missing or stale, so the first hook call does not; a failure is one line (calls then run
+ * unbundled, several times slower to start).
+ */
+export async function buildBundleIfStale(
+  target: { projectDir: string; host: string; configFile: string | undefined; runtime: string },
+  stderr: (text: string) => void,
+): Promise<void> {
+  const { projectDir, host, configFile, runtime } = target;
+  if (configFile === undefined) return;
+  const manifest = readManifest(projectDir, host);
+  if (manifest?.bundle && isManifestFresh(manifest, { configFile, runtime })) return;
+  const built = await buildRunBundle({ projectDir, host, configFile, runtime });
+  if (!built.ok) stderr(`hookwise init: hook calls will use the slower unbundled path: ${built.reason}`);
+}
+
+/**
+ * `hookwise doctor`'s check of a command-hook host's run bundle: what hook calls actually do,
+ * as the manifest records it (hook calls read it too), then a rebuild when it is not fresh, so
+ * doctor also fixes it.
+ */
+export async function checkRunBundle(
+  target: { projectDir: string; host: string; configFile: string; runtime: string },
+  report: { ok(text: string): void; warn(text: string): void },
+): Promise<void> {
+  const { projectDir, host, configFile, runtime } = target;
+  const { ok, warn } = report;
+  const cacheName = `.hookwise/cache/${host}`;
+  // A failed build in the manifest means every call takes the unbundled path, whatever a rebuild here would do.
+  const manifest = readManifest(projectDir, host);
+  const fresh = manifest !== undefined && isManifestFresh(manifest, { configFile, runtime });
+  if (fresh && manifest.bundle && bundlePathOf(projectDir, host, manifest)) {
+    ok(`hook calls use the cached run bundle (${cacheName}/${manifest.bundle})`);
+    return;
+  }
+  // Only lasting causes are recorded (a race with another build is not): calls stop building until a watched file changes.
+  if (fresh && manifest.failed)
+    warn(
+      `hook calls use the unbundled path (about 4× slower to start): the last build failed: ${manifest.failed} (a lasting cause: calls do not build again until the config or a package it uses changes)`,
+    );
+  else if (recentWriteFailure(projectDir, host))
+    warn(
+      'the last build could not be written (a full, read-only or forbidden disk): hook calls use the unbundled path and try again after a minute',
+    );
+  else if (fresh && manifest.bundle) warn(`the manifest names ${cacheName}/${manifest.bundle}, which is missing or not a regular file`);
+  else
+    warn(
+      manifest
+        ? 'the run bundle is out of date (a watched file changed); the next hook call rebuilds it'
+        : 'no run bundle has been built yet',
+    );
+  const built = await buildRunBundle({ projectDir, host, configFile, runtime });
+  if (built.ok) ok(`rebuilt the run bundle: hook calls now use ${cacheName}/${built.manifest.bundle}`);
+  else warn(`rebuilding the run bundle failed, hook calls keep the unbundled path: ${built.reason}`);
+}
+
 /** Records that a built bundle cannot be used, so calls take the unbundled path until a watched file changes. */
-export function markFailed(projectDir: string, manifest: BundleManifest, reason: string): void {
+export function markFailed(projectDir: string, host: string, manifest: BundleManifest, reason: string): void {
   const { bundle: _bundle, ...rest } = manifest;
   try {
-    writeAtomic(projectDir, path.join(cacheDirOf(projectDir), MANIFEST_NAME), JSON.stringify({ ...rest, failed: reason }, null, 1));
+    writeAtomic(projectDir, path.join(cacheDirOf(projectDir, host), MANIFEST_NAME), JSON.stringify({ ...rest, failed: reason }, null, 1));
   } catch {
     // an unwritable cache only means the next call tries again
   }

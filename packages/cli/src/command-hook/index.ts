@@ -9,13 +9,20 @@
 export { runBuildOrLoad, runUnbundled } from './build-or-load.js';
 export type { BundledHost } from './build-or-load.js';
 // Building and checking the bundle (init, doctor); the kit's slow path uses them itself.
-export { buildRunBundle, bundlePathOf, isManifestFresh, readManifest, recentWriteFailure } from './bundle.js';
+export {
+  buildBundleIfStale,
+  buildRunBundle,
+  checkRunBundle,
+  bundlePathOf,
+  isManifestFresh,
+  readManifest,
+  recentWriteFailure,
+} from './bundle.js';
 // Compiling an entry without writing it: what the build does first, for tests and benches.
 export { compileRunEntry, generateEntry, importEsbuild } from './bundle.js';
 export type { BuildResult, BundleManifest } from './bundle.js';
 export { checkJsonConfig, sourceOf } from './checked-config.js';
 export type { CarriedConfig } from './checked-config.js';
 export { runCommand } from './run-command.js';
-export { checkRunBundle } from './doctor.js';
 export { adapterFiles, checkHooksFile, planHooksFileInit, runThroughBin } from './setup.js';
 export type { HooksFileInit } from './setup.js';

@@ -11,7 +11,7 @@ import {
 } from '@hookwise/core/command-hook';
 import type { JsonObjectRead } from '@hookwise/core/host';
 import type { HostDoctorContext, HostInitContext, HostInitPlan } from '../host-setup.js';
-import { buildRunBundle, isManifestFresh, readManifest } from './bundle.js';
+import { buildBundleIfStale } from './bundle.js';
 
 // What `hookwise init` and `doctor` of a command-hook host share: the adapter's own files, the
 // hooks settings file with one `hookwise run <Event>` per needed event, and its check.
@@ -35,7 +35,7 @@ export interface HooksFileInit {
   timeoutOf: (event: string) => number;
   /** The adapter's bundle run-time (see `adapterFiles`). */
   runtime: string;
-  /** `--host <name>` for the messages. */
+  /** The host's name (`CommandHookHost.name`, `--host <name>`): its run bundle's folder, and the messages. */
   host: string;
 }
 
@@ -63,14 +63,7 @@ export async function planHooksFileInit(context: HostInitContext, init: HooksFil
   return {
     ok: true,
     files: merged.changed ? [{ file: read.file, before: read.text, after, summary, backup: read.text !== undefined }] : [],
-    finish: async () => {
-      const configFile = findProjectConfig(projectDir);
-      const manifest = readManifest(projectDir);
-      if (configFile && !(manifest?.bundle && isManifestFresh(manifest, { configFile, runtime: init.runtime }))) {
-        const built = await buildRunBundle({ projectDir, configFile, runtime: init.runtime });
-        if (!built.ok) stderr(`hookwise init: hook calls will use the slower unbundled path: ${built.reason}`);
-      }
-    },
+    finish: () => buildBundleIfStale({ projectDir, host: init.host, configFile: findProjectConfig(projectDir), runtime: init.runtime }, stderr),
   };
 }
 

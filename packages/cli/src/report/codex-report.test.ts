@@ -48,7 +48,7 @@ describe('hookwise report on a Codex rollout', () => {
     expect(report.cost).not.toBeNull();
     const text = renderText(report);
     expect(text).toContain('host: Codex CLI');
-    expect(text).toContain('not Codex, whose hooks cannot rewrite its requests');
+    expect(text).toContain('not Codex CLI, whose hooks cannot rewrite its requests');
   });
 
   it('keeps a malformed line as a counted problem, never a crash', () => {

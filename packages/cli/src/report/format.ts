@@ -31,21 +31,37 @@ export function stripControl(text: string): string {
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
+/**
+ * What the report says of each host whose session file it reads: its name, what its file is
+ * (and what a report's "line" is there), and whether hookwise runs before every request there.
+ */
+const SESSION_HOSTS: Record<SessionHost, { name: string; file: string; rewritesRequests: boolean }> = {
+  'claude-code': { name: 'Claude Code', file: 'a transcript, JSONL', rewritesRequests: false },
+  opencode: { name: 'OpenCode', file: "an `opencode export` JSON; a line number is the message's position in it", rewritesRequests: true },
+  pi: { name: 'pi', file: 'a session file, JSONL; its active branch', rewritesRequests: true },
+  cline: { name: 'Cline', file: "a session's <id>.messages.json; a line number is the message's position in it", rewritesRequests: true },
+  codex: { name: 'Codex CLI', file: 'a rollout file, JSONL; cache reads are its cached_input_tokens', rewritesRequests: false },
+  gemini: {
+    name: 'Gemini CLI',
+    file: 'a chat session file, JSONL; input tokens include the implicitly cached ones, which cost no write',
+    rewritesRequests: false,
+  },
+};
+
 /** One line: where the session came from, and what a report's "line" is there. */
 export function sessionHostText(host: SessionHost): string {
-  if (host === 'opencode') return "host: OpenCode (an `opencode export` JSON; a line number is the message's position in it)";
-  if (host === 'pi') return 'host: pi (a session file, JSONL; its active branch)';
-  if (host === 'codex') return 'host: Codex CLI (a rollout file, JSONL; cache reads are its cached_input_tokens)';
-  return 'host: Claude Code (a transcript, JSONL)';
+  const { name, file } = SESSION_HOSTS[host];
+  return `host: ${name} (${file})`;
 }
 
 /**
  * The heading over the `llm:before` figures: where hookwise runs before every request they are
- * what it did; Claude Code's hooks cannot rewrite its requests, so there they are what such a
- * host would have sent, never Claude Code's own.
+ * what it did; where a host's hooks cannot rewrite its requests (Claude Code, Gemini CLI) they
+ * are what such a host would have sent, never that host's own.
  */
 export function requestTransformsHeading(host: SessionHost): string {
-  if (host === 'claude-code' || host === 'codex')
-    return `In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not ${host === 'codex' ? 'Codex' : 'Claude Code'}, whose hooks cannot rewrite its requests)`;
-  return `What hookwise did before every request in ${host === 'pi' ? 'pi' : 'OpenCode'}`;
+  const { name, rewritesRequests } = SESSION_HOSTS[host];
+  return rewritesRequests
+    ? `What hookwise did before every request in ${name}`
+    : `In a host that runs hookwise before every request (OpenCode, pi, AI SDK apps; not ${name}, whose hooks cannot rewrite its requests)`;
 }

@@ -158,6 +158,16 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
       );
   }
 
+  if (report.host === 'gemini' && report.timeline.length > 0) {
+    // Gemini's implicit cache: cached prompt tokens are billed at a discount and nothing is charged for writing them.
+    const input = report.timeline.reduce((sum, entry) => sum + entry.contextTokens, 0);
+    const cached = report.timeline.reduce((sum, entry) => sum + entry.cacheReadInputTokens, 0);
+    out.push('');
+    out.push(
+      `Gemini's own usage: ${formatNumber(input)} prompt tokens over ${formatNumber(report.timeline.length)} requests, ${formatNumber(cached)} of them cached (${input > 0 ? Math.round((100 * cached) / input) : 0}%; implicit caching, no write charge)`,
+    );
+  }
+
   if (report.notices.length > 0) {
     out.push('');
     out.push(`Other notices: ${report.notices.length}`);

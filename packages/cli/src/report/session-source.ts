@@ -1,5 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { clineSessionEntries, isClineSession } from './cline-session.js';
+import { geminiSessionEntries, isGeminiSessionHeader } from './gemini-session.js';
 import { isOpenCodeExport, openCodeEntries } from './opencode-export.js';
 import { isPiSessionHeader, piSessionEntries } from './pi-session.js';
 import { codexRolloutEntries, isCodexRolloutHeader } from './codex-rollout.js';
@@ -21,7 +23,7 @@ export class SessionFormatError extends Error {
 
 /** What the report reads, for the one line that refuses anything else. */
 export const EXPECTED_SESSION =
-  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON), a pi session file (JSONL whose first line is { "type": "session", "id": … }) or a Codex rollout (JSONL whose first line is { "type": "session_meta", … })';
+  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON), a pi session file (JSONL whose first line is { "type": "session", "id": … }), a Gemini CLI session file (JSONL whose first line is { "sessionId", "projectHash", … }), a Cline session (~/.cline/data/sessions/<id>/<id>.messages.json) or a Codex rollout (JSONL whose first line is { "type": "session_meta", … })';
 
 function refuse(file: string, reason: string): SessionFormatError {
   return new SessionFormatError(`${file} ${reason}: ${EXPECTED_SESSION}`);
@@ -86,6 +88,8 @@ export type SessionFile =
   | { host: 'claude-code' }
   | { host: 'opencode'; exported: Parameters<typeof openCodeEntries>[0] }
   | { host: 'pi' }
+  | { host: 'cline'; session: Parameters<typeof clineSessionEntries>[0] }
+  | { host: 'gemini' }
   | { host: 'codex' };
 
 /**
@@ -107,7 +111,9 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const first = parse(firstLine);
   if (first.ok && isOpenCodeExport(first.value)) return { host: 'opencode', exported: first.value };
   if (first.ok && isPiSessionHeader(first.value)) return { host: 'pi' };
-  if (first.ok && isCodexRolloutHeader(first.value)) return { host: 'codex' };
+  if (first.ok && isClineSession(first.value)) return { host: 'cline', session: first.value };
+  // Gemini CLI's chat session file (JSONL): its first line is { sessionId, projectHash, startTime, … }.
+  if (first.ok && isGeminiSessionHeader(first.value)) return { host: 'gemini' };
   if (
     first.ok &&
     typeof first.value === 'object' &&
@@ -127,6 +133,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   const document = parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   if (document.ok) {
     if (isOpenCodeExport(document.value)) return { host: 'opencode', exported: document.value };
+    if (isClineSession(document.value)) return { host: 'cline', session: document.value };
     throw refuse(file, 'is JSON but not a session file');
   }
   if (firstLine === '{' || firstLine === '[')
@@ -146,15 +153,26 @@ export async function replaySession(
 ): Promise<ReplayResult & { host: SessionHost }> {
   const source = identified ?? (await identifySession(file));
   if (source.host === 'claude-code') return { ...(await replayTranscript(file, options)), host: 'claude-code' };
-  const session =
-    source.host === 'opencode'
-      ? openCodeEntries(source.exported)
-      : source.host === 'codex'
-        ? codexRolloutEntries(await readFile(file, 'utf8'))
-        : piSessionEntries(await readFile(file, 'utf8'));
+  const session = await sessionEntriesOf(source, file);
   const replay = await replayEntries(file, [session.entries], {
     ...options,
     ...(options.sessionId === undefined && SAFE_ID.test(session.sessionId) ? { sessionId: session.sessionId } : {}),
   });
   return { ...replay, host: source.host };
+}
+
+/** The entries of a session file that is not a Claude Code transcript, by its host's reader. */
+async function sessionEntriesOf(source: Exclude<SessionFile, { host: 'claude-code' }>, file: string) {
+  switch (source.host) {
+    case 'opencode':
+      return openCodeEntries(source.exported);
+    case 'cline':
+      return clineSessionEntries(source.session);
+    case 'gemini':
+      return geminiSessionEntries(await readFile(file, 'utf8'));
+    case 'pi':
+      return piSessionEntries(await readFile(file, 'utf8'));
+    case 'codex':
+      return codexRolloutEntries(await readFile(file, 'utf8'));
+  }
 }

@@ -1,18 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './temp-dirs.testing.js';
 import { checkSettingsEntry, mergeSettingsEntry, planSettingsEntry } from './settings-entry.js';
 import { readJsonObject } from './settings-file.js';
-
-const made: string[] = [];
-afterEach(() => made.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
-/** A temp folder removed after each test. */
-const tempDir = (prefix: string) => {
-  const directory = mkdtempSync(path.join(tmpdir(), prefix));
-  made.push(directory);
-  return directory;
-};
 
 const isEntry = (entry: unknown) => {
   const spec = Array.isArray(entry) ? entry[0] : entry;

@@ -1,17 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './temp-dirs.testing.js';
 import { installedPackageFolder, readJsonObject, relativeEntry } from './settings-file.js';
-
-const made: string[] = [];
-afterAll(() => made.splice(0).forEach((directory) => rmSync(directory, { recursive: true, force: true })));
-/** A temp folder removed after the file's tests. */
-const tempDir = (prefix: string) => {
-  const directory = mkdtempSync(path.join(tmpdir(), prefix));
-  made.push(directory);
-  return directory;
-};
 
 describe('settings files of hosts that load hookwise by path', () => {
   const root = tempDir('hookwise-settings-file-');

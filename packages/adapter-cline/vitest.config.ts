@@ -1,0 +1,3 @@
+import { hostPackageConfig } from '../../vitest.shared.js';
+
+export default hostPackageConfig('adapter-cline');
