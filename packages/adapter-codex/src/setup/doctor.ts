@@ -41,5 +41,6 @@ export async function checkCodexSetup(context: HostDoctorContext): Promise<void>
       `Codex runs a hook only once it is trusted, and \`codex exec\` skips untrusted hooks silently: start \`codex\` here and approve hookwise's ${registered.size} hooks in the hook review (or /hooks); again after init changes them. Automation that vets its hooks can pass \`--dangerously-bypass-hook-trust\`.`,
     );
   for (const limit of CODEX_LIMITS) warn(`under Codex: ${limit}`);
-  if (context.configFile) await checkRunBundle({ projectDir, host: 'codex', configFile: context.configFile, runtime: runtimeFile }, { ok, warn });
+  if (context.configFile)
+    await checkRunBundle({ projectDir, host: 'codex', configFile: context.configFile, runtime: runtimeFile }, { ok, warn });
 }

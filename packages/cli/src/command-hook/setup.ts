@@ -63,7 +63,8 @@ export async function planHooksFileInit(context: HostInitContext, init: HooksFil
   return {
     ok: true,
     files: merged.changed ? [{ file: read.file, before: read.text, after, summary, backup: read.text !== undefined }] : [],
-    finish: () => buildBundleIfStale({ projectDir, host: init.host, configFile: findProjectConfig(projectDir), runtime: init.runtime }, stderr),
+    finish: () =>
+      buildBundleIfStale({ projectDir, host: init.host, configFile: findProjectConfig(projectDir), runtime: init.runtime }, stderr),
   };
 }
 

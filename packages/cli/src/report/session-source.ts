@@ -114,6 +114,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   if (first.ok && isClineSession(first.value)) return { host: 'cline', session: first.value };
   // Gemini CLI's chat session file (JSONL): its first line is { sessionId, projectHash, startTime, … }.
   if (first.ok && isGeminiSessionHeader(first.value)) return { host: 'gemini' };
+  if (first.ok && isCodexRolloutHeader(first.value)) return { host: 'codex' };
   if (
     first.ok &&
     typeof first.value === 'object' &&
