@@ -12,6 +12,7 @@ export default defineConfig({
     host: 'src/host.ts',
     messages: 'src/messages.ts',
     'claude-code': 'src/claude-code.ts',
+    codex: 'src/codex.ts',
     di: 'src/di.ts',
     fs: 'src/fs.ts',
     counting: 'src/counting.ts',

@@ -11,6 +11,7 @@ import { runGeminiSession } from './gemini-session.mjs';
 import { runOpenCodeSession } from './opencode-session.mjs';
 import { runPiSession } from './pi-session.mjs';
 import { runKiloSession } from './kilo-session.mjs';
+import { runCodexSession } from './codex-session.mjs';
 import { runVscodeSession } from './vscode-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
@@ -66,14 +67,17 @@ async function main() {
   heading('4. pi: a real pi session through @hookwise/adapter-pi, request by request');
   await runPiSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
-  heading('5. AI SDK: an agent app through @hookwise/ai-sdk, request by request');
+  heading('5. Codex CLI: a real Codex session through @hookwise/adapter-codex, request by request');
+  await runCodexSession({ print: (line) => process.stdout.write(`${line}\n`) });
+
+  heading('6. AI SDK: an agent app through @hookwise/ai-sdk, request by request');
   await runAiSdkSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
-  heading('6. Cline: a real Cline CLI session through @hookwise/adapter-cline, request by request');
+  heading('7. Cline: a real Cline CLI session through @hookwise/adapter-cline, request by request');
   await runClineSession({ print: (line) => process.stdout.write(`${line}\n`) });
-  heading('7. Gemini CLI: a real Gemini CLI session through @hookwise/adapter-gemini, through a compression');
+  heading('8. Gemini CLI: a real Gemini CLI session through @hookwise/adapter-gemini, through a compression');
   await runGeminiSession({ print: (line) => process.stdout.write(`${line}\n`) });
-  heading('8. Kilo: a real Kilo session through @hookwise/adapter-kilo, request by request');
+  heading('9. Kilo: a real Kilo session through @hookwise/adapter-kilo, request by request');
   await runKiloSession({ print: (line) => process.stdout.write(`${line}\n`) });
 
   process.stdout.write(`\nHTML report: ${HTML}\n`);

@@ -76,6 +76,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
         '  claude-code  @hookwise/adapter-claude-code   opencode  @hookwise/adapter-opencode   pi  @hookwise/adapter-pi',
         '  vscode       @hookwise/adapter-vscode        ai-sdk    @hookwise/ai-sdk',
         '  cline        @hookwise/adapter-cline',
+        '  codex        @hookwise/adapter-codex',
         `Installed here: ${installed.map((adapter) => adapter.host).join(', ') || 'none'}.`,
         '',
         'Plugin commands (`hookwise <plugin> <command>`) come from the configured plugins: `hookwise commands` lists them.',

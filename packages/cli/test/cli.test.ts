@@ -193,7 +193,7 @@ describe('report, whatever host adapter is installed or not', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
-      /^hookwise report: .*agent_trace\.jsonl is JSONL but not a session file: expected a Claude Code transcript .* an OpenCode export .* or a pi session file .*\n$/,
+      /^hookwise report: .*agent_trace\.jsonl is JSONL but not a session file: expected a Claude Code transcript .* an OpenCode export .*a pi session file .*\n$/,
     );
   });
 });

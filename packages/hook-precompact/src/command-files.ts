@@ -32,7 +32,8 @@ export interface CommandFolder {
  * in the project and in its user config folder, `~/.config/opencode`), Kilo's (`.kilo/command`,
  * `~/.config/kilo/command`, and the `commands` spelling), pi's prompt templates
  * (`.pi/prompts/<name>.md`, `~/.pi/agent/prompts`), Gemini CLI's (`.gemini/commands/<name>.toml`,
- * whose `prompt` holds the markers), then AgileFlow's three
+ * whose `prompt` holds the markers), Codex's custom prompts (`/prompts:<name>` from
+ * `~/.codex/prompts/<name>.md`, and a project's `.codex/prompts`), then AgileFlow's three
  * folders in AgileFlow's order.
  */
 export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
@@ -50,6 +51,8 @@ export const DEFAULT_COMMAND_FOLDERS: readonly CommandFolder[] = [
   { path: '~/.pi/agent/prompts' },
   { path: '.gemini/commands', extension: '.toml' },
   { path: '~/.gemini/commands', extension: '.toml' },
+  { path: '.codex/prompts', namespace: 'prompts' },
+  { path: '~/.codex/prompts', namespace: 'prompts' },
   { path: 'packages/cli/src/core/commands', namespace: 'agileflow' },
   { path: '.agileflow/commands', namespace: 'agileflow' },
   { path: '.claude/commands/agileflow', namespace: 'agileflow' },

@@ -1,8 +1,8 @@
 import type { HookFailure, HookwiseConfig } from '@hookwise/core';
-import { createHost, deadlineBefore, parseWith, withDeadline, withDeadlineSignal, type Engine } from '@hookwise/core/host';
+import { createHost, deadlineBefore, withDeadline, withDeadlineSignal, type Engine } from '@hookwise/core/host';
 import { isSafeName } from '@hookwise/core/plugin';
 import { dispatchEvent, markSessionStarted, type DispatchResult } from './binding.js';
-import { EVENT_POINTS, inputSchemas, isMappedEvent, type AnyHookInput, type MappedEvent } from './events.js';
+import { EVENT_POINTS, isMappedEvent, parseHookInput, type AnyHookInput, type MappedEvent } from './events.js';
 import type { HookJsonOutput } from './output.js';
 
 /** The part of the Agent SDK's `HookInput` hookwise reads; every SDK hook input satisfies it. */
@@ -114,7 +114,7 @@ export function hookwiseHooks(options: HookwiseHooksOptions = {}): HookwiseSdkHo
       let loaded: Engine | undefined | typeof stillLoading;
       try {
         if (!isMappedEvent(input.hook_event_name) || input.hook_event_name !== event) return {};
-        const parsed = parseWith<AnyHookInput>(inputSchemas[event], input);
+        const parsed = parseHookInput(event, input);
         if (!parsed.ok) throw new Error(`invalid ${event} input: ${parsed.message}`);
         if (!isSafeName(input.session_id)) throw new Error(`refused session id ${JSON.stringify(String(input.session_id).slice(0, 80))}`);
         // Loading the config and plugins counts against the deadline too: if it is not done in

@@ -1,9 +1,10 @@
-import { joinText, type HookFailure, type MergedOutcome, type PointInput, type PointName } from '@hookwise/core';
-import { isListening, type Engine } from '@hookwise/core/host';
+import { joinText, type HookFailure, type MergedOutcome, type PointName } from '@hookwise/core';
+import type { Engine } from '@hookwise/core/host';
+import { EventDispatch, sessionSource, type ContextUsageReader, type PointFields } from '@hookwise/core/command-hook';
 import { parseSlashCommand } from '@hookwise/core/messages';
 import { contextUsageFields, readLastAssistantText, readTranscriptTail, type TranscriptTail } from '@hookwise/core/claude-code';
 import type { AnyHookInput, HookInputOf, MappedEvent } from './events.js';
-import { noticeOf, renderOutput, type EventResult, type RenderedOutput } from './output.js';
+import { CLAUDE_CODE_WORDING, noticeOf, renderOutput, type RenderedOutput } from './output.js';
 
 /** The adapter's own state namespace (per session): the compaction trigger, model, held prompt, hand-offs. */
 export const ADAPTER_NAMESPACE = 'hookwise-claude-code';
@@ -33,9 +34,11 @@ export interface DispatchResult {
   points: PointName[];
 }
 
-type Common = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string };
-/** What the binding passes for a point: the payload without the fields every event carries. */
-type PointInputOf<P extends PointName> = Omit<PointInput<P>, keyof Common>;
+type PointInputOf<P extends PointName> = PointFields<P>;
+type Dispatch = EventDispatch<AdapterState>;
+
+/** Claude Code's transcript tail: the context size, and a compaction boundary's sizes. */
+const TRANSCRIPT_USAGE: ContextUsageReader<TranscriptTail> = { read: readTranscriptTail, fieldsOf: contextUsageFields };
 
 export interface DispatchOptions {
   /**
@@ -59,11 +62,12 @@ export async function dispatchEvent(
   input: AnyHookInput,
   options: DispatchOptions = {},
 ): Promise<DispatchResult> {
-  // Built by assignment, as the payloads below: a conditional spread makes an object per field (a replay dispatches some 500 events).
-  const common: Common = { sessionId: input.session_id };
-  if (input.cwd !== undefined) common.cwd = input.cwd;
-  if (input.transcript_path !== undefined) common.transcriptPath = input.transcript_path;
-  const dispatch = new Dispatch(engine, common, options.signal);
+  const dispatch: Dispatch = new EventDispatch<AdapterState>(engine, EventDispatch.commonOf(input), {
+    namespace: ADAPTER_NAMESPACE,
+    wording: engine.host === 'claude-code' ? CLAUDE_CODE_WORDING : undefined,
+    contextUsage: TRANSCRIPT_USAGE,
+    signal: options.signal,
+  });
   const { errors, result } = dispatch;
 
   if (options.startSession && event !== 'SessionStart')
@@ -242,99 +246,6 @@ export async function dispatchEvent(
 }
 
 /**
- * One event's dispatch: the points it ran, the failures, and what the plugins decided, merged
- * the binding's way. A class rather than closures made per event: the replay of `hookwise
- * report` dispatches some 500 events, and each closure costs an allocation and a name.
- */
-class Dispatch {
-  readonly points: PointName[] = [];
-  readonly errors: HookFailure[] = [];
-  readonly result: EventResult = {};
-  private stateRead: { value: AdapterState | undefined } | undefined;
-  private tailRead: Promise<TranscriptTail | undefined> | undefined;
-
-  constructor(
-    readonly engine: Engine,
-    readonly common: Common,
-    private readonly signal: AbortSignal | undefined,
-  ) {}
-
-  async emit<P extends PointName>(point: P, payload: PointInputOf<P>): Promise<MergedOutcome<P> | undefined> {
-    // The payload is built in steps (the session's model comes from state), so the kit's rule is asked first.
-    if (!isListening(this.engine, point)) return undefined;
-    this.points.push(point);
-    const model = (await this.adapterState())?.model;
-    // Object.assign, not spreads: payloads come in many shapes, and spreading objects of many
-    // shapes takes V8's slow path on every event.
-    const full = Object.assign(model ? { model } : {}, this.common, payload);
-    if (
-      this.common.transcriptPath &&
-      (payload as { contextTokens?: number }).contextTokens === undefined &&
-      this.engine.needs(point, 'contextUsage')
-    )
-      await this.addContextUsage(point, full as Record<string, unknown>);
-    const merged = await this.engine.emit(point, full as unknown as PointInput<P>, this.signal ? { signal: this.signal } : undefined);
-    for (const failure of merged.errors) this.errors.push(failure);
-    return merged;
-  }
-
-  /**
-   * Adds what the transcript's tail says of the context (see `contextUsageFields`), for plugins
-   * that need it; payload fields already set win. The tail is read at most once per dispatch, and
-   * only for points such a plugin listens on: every tool call's hook process pays for it.
-   */
-  private async addContextUsage(point: PointName, full: Record<string, unknown>): Promise<void> {
-    const path = this.common.transcriptPath!;
-    this.tailRead ??= readTranscriptTail(path).catch((error: unknown) => {
-      // A transcript not written yet (first turn) or unreadable: no figure this time.
-      this.engine.services.logger.debug(`no context size from the transcript: ${(error as Error).message}`);
-      return undefined;
-    });
-    const tail = await this.tailRead;
-    if (!tail) return;
-    const fields = contextUsageFields(point, tail) as Record<string, unknown>;
-    for (const name in fields) if (full[name] === undefined) full[name] = fields[name];
-  }
-
-  /**
-   * The session's adapter state, read once per dispatch: every point it emits passes the
-   * remembered model, and a held prompt is looked for first, all within milliseconds. Read
-   * again after this dispatch changed it. A read that failed is reported once and reads as
-   * nothing from then on.
-   */
-  async adapterState(): Promise<AdapterState | undefined> {
-    if (this.stateRead) return this.stateRead.value;
-    let value: AdapterState | undefined;
-    try {
-      value = await this.engine.services.stateStore.read<AdapterState>(this.common.sessionId, ADAPTER_NAMESPACE);
-    } catch (error) {
-      this.errors.push({
-        pluginName: 'hookwise',
-        hookName: 'adapter-state',
-        kind: 'error',
-        message: `could not read adapter state: ${(error as Error).message}`,
-      });
-    }
-    this.stateRead = { value };
-    return value;
-  }
-
-  /** Changes the adapter state under the store's lock (see {@link updateState}). */
-  async update(change: (state: AdapterState) => AdapterState): Promise<boolean> {
-    this.stateRead = undefined;
-    return updateState(this.engine, this.common.sessionId, this.errors, change);
-  }
-
-  absorb(merged: MergedOutcome | undefined): void {
-    if (!merged) return;
-    const result = this.result;
-    result.context = joinText(result.context, merged.context, 'context');
-    result.notice = joinText(result.notice, noticeOf(merged, this.engine.host), 'notice');
-    if (merged.block && !result.block) result.block = { reason: merged.block.reason };
-  }
-}
-
-/**
  * Emits `compact:after` with the trigger PreCompact saw. SessionStart(source=compact) and
  * PostCompact both report a compaction, and either may be missing depending on the Claude Code
  * version and mode: both emit, and core's engine runs the hooks once per compaction.
@@ -344,15 +255,8 @@ async function emitCompactAfter(
   fields: { trigger?: 'manual' | 'auto'; summary?: string },
 ): Promise<MergedOutcome | undefined> {
   if (!dispatch.engine.has('compact:after')) return undefined;
-  const trigger = fields.trigger ?? (await dispatch.adapterState())?.compaction?.trigger;
+  const trigger = fields.trigger ?? (await dispatch.state())?.compaction?.trigger;
   return dispatch.emit('compact:after', { ...(trigger ? { trigger } : {}), ...(fields.summary ? { summary: fields.summary } : {}) });
-}
-
-function sessionSource(source: string | undefined): 'startup' | 'resume' | 'clear' | 'compact' {
-  if (source === 'resume' || source === 'clear' || source === 'compact') return source;
-  // `fork` (2.1.214+) was reported as `resume` before.
-  if (source === 'fork') return 'resume';
-  return 'startup';
 }
 
 async function updateState(
@@ -391,7 +295,7 @@ export async function markSessionStarted(engine: Engine, sessionId: string, erro
 
 /** Removes and returns the held-back slash prompt, if any (a plain read first: usually there is none). */
 async function takePendingPrompt(dispatch: Dispatch): Promise<string | undefined> {
-  if (!(await dispatch.adapterState())?.pendingPrompt) return undefined;
+  if (!(await dispatch.state())?.pendingPrompt) return undefined;
   let held: string | undefined;
   await dispatch.update((state) => {
     if (!state.pendingPrompt) return state;

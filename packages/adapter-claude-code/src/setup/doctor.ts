@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { HostDoctorContext } from '@hookwise/cli';
 import { POINT_EVENTS } from '../binding/events.js';
+import { missingCommandFile } from '@hookwise/core/command-hook';
 import { checkRunBundle } from '@hookwise/cli/command-hook';
 import { claudeCodeHost } from '../hook-process/hook-call.js';
 import { runtimeFile } from '../hook-process/package-files.js';
@@ -47,10 +48,5 @@ export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<
 }
 
 /** The file a `node "<file>" run …` command names, when it does not exist. */
-function missingBin(command: string, projectDir: string): string | undefined {
-  const match = /^\s*node\s+("([^"]+)"|'([^']+)'|(\S+))/.exec(command);
-  const file = match?.[2] ?? match?.[3] ?? match?.[4];
-  if (!file) return undefined;
-  const expanded = file.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, projectDir);
-  return existsSync(expanded) ? undefined : expanded;
-}
+const missingBin = (command: string, projectDir: string): string | undefined =>
+  missingCommandFile(command, { CLAUDE_PROJECT_DIR: projectDir }, existsSync);

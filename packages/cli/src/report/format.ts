@@ -41,6 +41,7 @@ const SESSION_HOSTS: Record<SessionHost, { name: string; file: string; rewritesR
   kilo: { name: 'Kilo', file: "a `kilo export` JSON; a line number is the message's position in it", rewritesRequests: true },
   pi: { name: 'pi', file: 'a session file, JSONL; its active branch', rewritesRequests: true },
   cline: { name: 'Cline', file: "a session's <id>.messages.json; a line number is the message's position in it", rewritesRequests: true },
+  codex: { name: 'Codex CLI', file: 'a rollout file, JSONL; cache reads are its cached_input_tokens', rewritesRequests: false },
   gemini: {
     name: 'Gemini CLI',
     file: 'a chat session file, JSONL; input tokens include the implicitly cached ones, which cost no write',

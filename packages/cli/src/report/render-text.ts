@@ -96,7 +96,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
   const prune = report.prune;
   const arrival = report.outputTransforms;
   out.push(
-    `Tool outputs replaced as they arrived (tool:after${report.host === 'claude-code' ? ': the one rewrite Claude Code applies' : ''}): ${arrival.outputs}`,
+    `Tool outputs replaced as they arrived (tool:after${report.host === 'claude-code' ? ': the one rewrite Claude Code applies' : report.host === 'codex' ? ': Codex applies none (no hook replaces a tool output there)' : ''}): ${arrival.outputs}`,
   );
   if (arrival.outputs > 0) {
     const tools = Object.entries(arrival.byTool)

@@ -87,7 +87,7 @@ export interface HistoryEntry {
 export type ReplayEntry = TranscriptEntry | HistoryEntry;
 
 /** Where the replayed session came from. */
-export type SessionHost = 'claude-code' | 'opencode' | 'kilo' | 'pi' | 'cline' | 'gemini';
+export type SessionHost = 'claude-code' | 'opencode' | 'kilo' | 'pi' | 'cline' | 'gemini' | 'codex';
 
 export interface ReplayResult {
   /** Where the session came from (a Claude Code transcript, an `opencode export` or a pi session file); claude-code when not said. */

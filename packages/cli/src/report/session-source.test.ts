@@ -76,7 +76,7 @@ describe('hookwise report on a file it does not read', () => {
       expect(result.code, name).toBe(1);
       expect(result.stdout, name).toBe('');
       expect(result.stderr, name).toMatch(
-        /^hookwise report: .* but not a session file: expected a Claude Code transcript .*, an OpenCode export .*, a pi session file .*, a Gemini CLI session file .* or a Cline session .*\n$/,
+        /^hookwise report: .* but not a session file: expected a Claude Code transcript .*, an OpenCode export .*, a pi session file .*, a Gemini CLI session file .*, a Cline session .* or a Codex rollout .*\n$/,
       );
       expect(result.stderr.trimEnd().split('\n'), name).toHaveLength(1);
     }

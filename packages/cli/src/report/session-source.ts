@@ -4,6 +4,7 @@ import { clineSessionEntries, isClineSession } from './cline-session.js';
 import { geminiSessionEntries, isGeminiSessionHeader } from './gemini-session.js';
 import { isKiloExport, isOpenCodeExport, openCodeEntries } from './opencode-export.js';
 import { isPiSessionHeader, piSessionEntries } from './pi-session.js';
+import { codexRolloutEntries, isCodexRolloutHeader } from './codex-rollout.js';
 import { replayEntries, replayTranscript } from './replay.js';
 import type { ReplayOptions, ReplayResult, SessionHost } from './replay-result.js';
 
@@ -22,7 +23,7 @@ export class SessionFormatError extends Error {
 
 /** What the report reads, for the one line that refuses anything else. */
 export const EXPECTED_SESSION =
-  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON), a pi session file (JSONL whose first line is { "type": "session", "id": … }), a Gemini CLI session file (JSONL whose first line is { "sessionId", "projectHash", … }) or a Cline session (~/.cline/data/sessions/<id>/<id>.messages.json)';
+  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode or Kilo export (`opencode export <sessionID>` or `kilo export` JSON), a pi session file (JSONL whose first line is { "type": "session", "id": … }), a Gemini CLI session file (JSONL whose first line is { "sessionId", "projectHash", … }), a Cline session (~/.cline/data/sessions/<id>/<id>.messages.json) or a Codex rollout (JSONL whose first line is { "type": "session_meta", … })';
 
 function refuse(file: string, reason: string): SessionFormatError {
   return new SessionFormatError(`${file} ${reason}: ${EXPECTED_SESSION}`);
@@ -88,7 +89,8 @@ export type SessionFile =
   | { host: 'opencode' | 'kilo'; exported: Parameters<typeof openCodeEntries>[0] }
   | { host: 'pi' }
   | { host: 'cline'; session: Parameters<typeof clineSessionEntries>[0] }
-  | { host: 'gemini' };
+  | { host: 'gemini' }
+  | { host: 'codex' };
 
 /** An OpenCode-shaped export: OpenCode's, or Kilo's (`kilo export`, the same JSON), told apart by content. */
 const exportOf = (exported: Parameters<typeof openCodeEntries>[0]): SessionFile => ({
@@ -118,6 +120,7 @@ export async function identifySession(file: string): Promise<SessionFile> {
   if (first.ok && isClineSession(first.value)) return { host: 'cline', session: first.value };
   // Gemini CLI's chat session file (JSONL): its first line is { sessionId, projectHash, startTime, … }.
   if (first.ok && isGeminiSessionHeader(first.value)) return { host: 'gemini' };
+  if (first.ok && isCodexRolloutHeader(first.value)) return { host: 'codex' };
   if (
     first.ok &&
     typeof first.value === 'object' &&
@@ -177,5 +180,7 @@ async function sessionEntriesOf(source: Exclude<SessionFile, { host: 'claude-cod
       return geminiSessionEntries(await readFile(file, 'utf8'));
     case 'pi':
       return piSessionEntries(await readFile(file, 'utf8'));
+    case 'codex':
+      return codexRolloutEntries(await readFile(file, 'utf8'));
   }
 }

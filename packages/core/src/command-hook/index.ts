@@ -13,3 +13,11 @@ export {
 export type { CallScope, EngineLoader, RunProgress, RunRequest, RunResult } from './call.js';
 export { runHookProcess } from './process.js';
 export { describeError, escapeControl, printable, realExit, writeAllSync } from './process-io.js';
+export { EventDispatch, compactTrigger, noticeIn, sessionSource } from './dispatch.js';
+export type { CommonFields, ContextUsageReader, EventDispatchOptions, EventResult, PointFields } from './dispatch.js';
+export { capText, renderHookJson } from './output.js';
+export type { HookJsonOutput, HookOutputFormat } from './output.js';
+export { BASE_INPUT_FIELDS, createInputParser, inputSchemaOf, parseInputFields } from './input-fields.js';
+export type { FieldKind, InputFields, InputOf, SchemaOfKind } from './input-fields.js';
+export { eventsForPoints, hookwiseEventOf, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile } from './hook-settings.js';
+export type { HookSettings } from './hook-settings.js';

@@ -144,7 +144,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
  * The file's lines, last first. A line longer than a chunk is assembled from several reads; the
  * line that `maxBytes` runs out in is dropped, or yielded as far as it was read with `keepCut`.
  */
-async function* linesFromEnd(path: string, options: TailReadOptions, keepCut = false): AsyncGenerator<string> {
+export async function* linesFromEnd(path: string, options: TailReadOptions, keepCut = false): AsyncGenerator<string> {
   const maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_TAIL_MAX_BYTES);
   const chunkSize = Math.max(1, options.chunkSize ?? DEFAULT_CHUNK_SIZE);
   let handle;

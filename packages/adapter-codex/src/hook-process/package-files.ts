@@ -1,0 +1,4 @@
+import { adapterFiles } from '@hookwise/cli/command-hook';
+
+/** This package's bin (the command `.codex/hooks.json` runs) and the run-time its run bundle includes. */
+export const { bin: binPath, runtime: runtimeFile } = adapterFiles(import.meta.url);

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { createInputParser } from './input-fields.js';
+import { eventsForPoints, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile } from './hook-settings.js';
+import { renderHookJson, type HookOutputFormat } from './output.js';
+
+const FORMAT: HookOutputFormat = {
+  context: new Set(['PostToolUse']),
+  noNotice: new Set(['SessionEnd']),
+  decision: new Set(['Stop']),
+  deny: new Set(['PreToolUse']),
+  cap: 80,
+};
+
+describe("the command-hook kit's output", () => {
+  it('emits only the fields an event accepts, capped', () => {
+    expect(renderHookJson('PostToolUse', { context: 'ctx', notice: 'note', block: { reason: 'no' } }, FORMAT)).toEqual({
+      systemMessage: 'note',
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'ctx' },
+    });
+    expect(renderHookJson('PreToolUse', { block: { reason: 'no' } }, FORMAT)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
+    });
+    expect(renderHookJson('Stop', { block: { reason: 'x'.repeat(100) } }, FORMAT)?.reason).toMatch(
+      /^x+\n\[… cut by hookwise: 20 more characters\]$/,
+    );
+    expect(renderHookJson('SessionEnd', { notice: 'bye', context: 'ctx' }, FORMAT)).toBeUndefined();
+  });
+});
+
+describe("the command-hook kit's hook settings", () => {
+  it("puts one hookwise command per event with the host's timeout, keeps the user's hooks, and is idempotent", () => {
+    const user = { type: 'command', command: 'echo mine', timeout: 5 };
+    const settings = {
+      other: true,
+      hooks: { Stop: [{ hooks: [user] }], PreCompact: [{ hooks: [{ type: 'command', command: 'node x/hookwise.cjs run PreCompact' }] }] },
+    };
+    const merged = mergeHookwiseHooks(
+      settings,
+      ['Stop', 'SessionStart'],
+      (event) => `node "/a/hookwise.cjs" run ${event}`,
+      () => 7,
+    );
+    expect(merged.changed).toBe(true);
+    expect(merged.settings).toEqual({
+      other: true,
+      hooks: {
+        Stop: [{ hooks: [user] }, { hooks: [{ type: 'command', command: 'node "/a/hookwise.cjs" run Stop', timeout: 7 }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'node "/a/hookwise.cjs" run SessionStart', timeout: 7 }] }],
+      },
+    });
+    expect(
+      mergeHookwiseHooks(
+        merged.settings,
+        ['Stop', 'SessionStart'],
+        (event) => `node "/a/hookwise.cjs" run ${event}`,
+        () => 7,
+      ).changed,
+    ).toBe(false);
+    expect([...hookwiseEventsIn(merged.settings).keys()]).toEqual(['Stop', 'SessionStart']);
+  });
+
+  it('registers the events of the points in use in the host order, and finds a missing bin', () => {
+    expect(eventsForPoints<'A' | 'B' | 'C'>({ A: ['session:start'], B: ['tool:after'], C: ['agent:stop'] }, ['agent:stop'], ['A'])).toEqual(
+      ['A', 'C'],
+    );
+    expect(missingCommandFile('node "$ROOT/bin.cjs" run Stop', { ROOT: '/p' }, () => false)).toBe('/p/bin.cjs');
+    expect(missingCommandFile('node "$ROOT/bin.cjs" run Stop', { ROOT: '/p' }, () => true)).toBeUndefined();
+  });
+});
+
+describe("the command-hook kit's input fields", () => {
+  it('takes fitting input as it is and words what is wrong otherwise', () => {
+    const parser = createInputParser({ Stop: { session_id: 'string', stop_hook_active: 'boolean?' } });
+    const input = { session_id: 's', extra: 1 };
+    expect(parser.parse('Stop', input)).toEqual({ ok: true, data: input });
+    const bad = parser.parse('Stop', { session_id: 's', stop_hook_active: 'yes' });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.message).toMatch(/stop_hook_active/);
+  });
+});
