@@ -6,7 +6,7 @@ import { codexHomeOf, readCodexTrust, readHooksFile } from './codex-files.js';
 
 /** What hookwise cannot do under Codex 0.169.0, said once by doctor (and in the README's table). */
 export const CODEX_LIMITS = [
-  'no hook rewrites a Codex request: hook-prune (llm:before) cannot prune there; its tool-output pruning does nothing under Codex',
+  'no hook rewrites a Codex request: llm:before never runs there, so nothing prunes the request',
   'no hook replaces a tool output (PostToolUse `updatedMCPToolOutput` is rejected): outputs are counted, never trimmed',
   "Codex's compaction drops every earlier hook context: what must survive comes back through SessionStart(source compact)",
 ];

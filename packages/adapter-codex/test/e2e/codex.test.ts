@@ -130,7 +130,7 @@ describe('hookwise in the real Codex CLI', () => {
     const doctor = project.hookwise(['doctor', '--host', 'codex']);
     expect(doctor).toContain('Codex trusts the project');
     expect(doctor).toContain('--dangerously-bypass-hook-trust');
-    expect(doctor).toContain('hook-prune');
+    expect(doctor).toContain('llm:before never runs there');
   });
 
   it('the session completes although one plugin throws everywhere and one never answers', () => {

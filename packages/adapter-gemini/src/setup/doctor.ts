@@ -10,7 +10,7 @@ import { hookwiseEventsIn, readSettings, settingsFileOf, type Settings } from '.
 
 /** What plugins ask of a point that Gemini CLI 0.61.0 gives no hook, said once per point in use. */
 const NOT_IN_GEMINI: Partial<Record<PointName, string>> = {
-  'llm:before': 'Gemini lets no hook rewrite a model request: llm:before never runs (hook-prune cannot prune here)',
+  'llm:before': 'Gemini lets no hook rewrite a model request: llm:before never runs, so nothing prunes the request',
   'phase:end': 'Gemini has no sub-agent hand-off event: phase:end never runs',
 };
 
