@@ -23,7 +23,7 @@ export class SessionFormatError extends Error {
 
 /** What the report reads, for the one line that refuses anything else. */
 export const EXPECTED_SESSION =
-  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode or Kilo export (`opencode export <sessionID>` or `kilo export` JSON), a pi session file (JSONL whose first line is { "type": "session", "id": … }), a Gemini CLI session file (JSONL whose first line is { "sessionId", "projectHash", … }), a Cline session (~/.cline/data/sessions/<id>/<id>.messages.json) or a Codex rollout (JSONL whose first line is { "type": "session_meta", … })';
+  'expected a Claude Code transcript (JSONL of { "type": "user" | "assistant" | …, "message": … } lines), an OpenCode export (`opencode export <sessionID>` JSON, or a `kilo export`), a pi session file (JSONL whose first line is { "type": "session", "id": … }), a Gemini CLI session file (JSONL whose first line is { "sessionId", "projectHash", … }), a Cline session (~/.cline/data/sessions/<id>/<id>.messages.json) or a Codex rollout (JSONL whose first line is { "type": "session_meta", … })';
 
 function refuse(file: string, reason: string): SessionFormatError {
   return new SessionFormatError(`${file} ${reason}: ${EXPECTED_SESSION}`);
