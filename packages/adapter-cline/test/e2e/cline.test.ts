@@ -205,6 +205,10 @@ describe('hookwise in the real Cline CLI', () => {
     const project = createProject(install, 'broken', {
       model: projectModel(),
       ...BROKEN_PLUGIN_PROJECT,
+      // hook-prune keeps the reads of the files of its newest results (`keepFileContext`, 8) as it
+      // does every host's file reads; these twelve files are never read again, so 0 lets the
+      // default policy's batch rule act on their reads as on any output.
+      hookwiseConfig: BROKEN_PLUGIN_PROJECT.hookwiseConfig.replace('prune()', 'prune({ keepFileContext: 0 })'),
       files: { ...BROKEN_PLUGIN_PROJECT.files, ...files(TAGS) },
     });
     model.setResponder(inOrder(TAGS.map((tag) => ({ toolCalls: [read(`src/${tag}.txt`)] }))));
