@@ -262,7 +262,7 @@ describe('the run bundle', () => {
 
   it('is all ASCII with the three plugins, so V8 holds it as a one-byte string', () => {
     // A non-ASCII character that esbuild does not escape (in a regular expression, a comment)
-    // would double the string V8 makes of the bundle on every call; see the esbuild options in @hookwise/cli's command-hook/bundle.ts.
+    // would double the string V8 makes of the bundle on every call; see the esbuild options in @hookwise/cli's command-hook/compile-entry.ts.
     const project = scratch();
     expect(run(project, ['init', '--plugins', 'prune,precompact,suggest']).code).toBe(0);
     const manifest = JSON.parse(read(project, '.hookwise/cache/claude-code/run-bundle.json')) as { bundle: string };

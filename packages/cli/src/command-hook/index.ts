@@ -19,7 +19,7 @@ export {
   recentWriteFailure,
 } from './bundle.js';
 // Compiling an entry without writing it: what the build does first, for tests and benches.
-export { compileRunEntry, generateEntry, importEsbuild } from './bundle.js';
+export { compileRunEntry, generateEntry, importEsbuild } from './compile-entry.js';
 export type { BuildResult, BundleManifest } from './bundle.js';
 export { checkJsonConfig, sourceOf } from './checked-config.js';
 export type { CarriedConfig } from './checked-config.js';
