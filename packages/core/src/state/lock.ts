@@ -35,8 +35,9 @@ import { ioError, isProcessAlive, processStartTime, tempNameFor } from './safe-f
  * own deadline ends it. Only where the start time cannot be read (not Linux) does a live holder
  * count as stale after `staleMs`, since its pid may have been reused.
  *
- * Taking over goes through `rename` of the stale lock to a unique name, then a check that what
- * was moved is the lock judged stale; if a live lock was moved by mistake (it was retaken in
+ * Taking over goes through a second read (the holder judged dead may have released before it
+ * exited, and someone else taken the lock), a `rename` of the stale lock to a unique name, then a
+ * check that what was moved is the lock judged stale; if a live lock was moved by mistake (it was retaken in
  * between), it is linked back. The holder also re-checks its token right before it commits
  * ({@link HeldLock.stillHeld}), so a broken lock costs a retry, never a lost update.
  */
@@ -242,6 +243,11 @@ export async function acquireFileLock(file: string, options: FileLockOptions): P
       const holder = readHolder(lockPath);
       if (holder === undefined) continue; // released between our link and our read
       if (isStale(holder, options.staleMs)) {
+        // The holder read a moment ago may have released and exited since, and a live process
+        // taken the lock: break only what is still there. Moving a live lock aside, even for the
+        // moment before it is linked back, lets a third process in beside its holder.
+        const again = readHolder(lockPath);
+        if (again === undefined || describe(again) !== describe(holder)) continue;
         breakStale(lockPath, holder);
         tookOverStale = true;
         continue;
