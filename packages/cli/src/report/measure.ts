@@ -311,3 +311,11 @@ export function measureTransform(
   }
   return { tokens, parts };
 }
+
+/** Characters of every string in a tool output (the measure the arrival trim uses). */
+export function stringChars(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + stringChars(item), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, item) => sum + stringChars(item), 0);
+  return 0;
+}

@@ -44,3 +44,19 @@ export class ReplayHost {
     return { point, outcome };
   }
 }
+
+/** The text of a failed tool's result: what `tool:after` carries as `error` (and `output`). */
+export function errorText(output: unknown): string {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output)) {
+    const texts = output
+      .map((item) =>
+        typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string'
+          ? (item as { text: string }).text
+          : '',
+      )
+      .filter((text) => text !== '');
+    if (texts.length > 0) return texts.join('\n');
+  }
+  return output === undefined || output === null ? 'tool failed' : JSON.stringify(output);
+}

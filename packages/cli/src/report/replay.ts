@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { MergedOutcome, PointInput, PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
-import { CacheMeter, EditChecker, editedTexts } from '@hookwise/core/counting';
 import { isUserPrompt, parseSlashCommand, type Message, type SlashCommand } from '@hookwise/core/messages';
 import {
   readTranscriptEntries,
@@ -9,8 +8,9 @@ import {
   type TranscriptMessageEntry,
   type TranscriptUsage,
 } from '@hookwise/core/claude-code';
-import { LiveHistory, messageTokens, TransformMeter } from './measure.js';
-import { ReplayHost, type TranscriptFacts } from './replay-host.js';
+import { LiveHistory, stringChars } from './measure.js';
+import { errorText, ReplayHost, type TranscriptFacts } from './replay-host.js';
+import { RequestPricer } from './replay-requests.js';
 
 /**
  * Replays a session through a hookwise engine: every entry (a Claude Code transcript line, or
@@ -89,19 +89,10 @@ class Replayer {
   private readonly host: ReplayHost;
   private readonly hasRequestHooks: boolean;
   private readonly clock: { setTimestamp(text: string): void } | undefined;
-  private readonly pruneSampling: 'turn' | 'every-request';
-  /** The figure of this turn's first request, carried to its other requests (`turn` sampling). */
-  private turnPrune: PruneFigure | undefined;
 
   private started = false;
   private readonly history = new LiveHistory();
-  private readonly meter: TransformMeter;
-  /** What each request cost under prompt caching as the host sent it, and as transformed. */
-  private readonly cacheWithout: CacheMeter;
-  private readonly cacheWith: CacheMeter;
-  private readonly edits: EditChecker;
-  /** The latest request's history, as the host sent it and as transformed: what its response's edits are checked against. */
-  private lastRequest: { original: readonly Message[]; transformed: readonly Message[] } | undefined;
+  private readonly requests: RequestPricer;
   /** Message id of the response whose lines are being read. */
   private openResponse: string | undefined;
   private readonly toolUses = new Map<string, { input: unknown; line: number; toolName: string }>();
@@ -122,7 +113,7 @@ class Replayer {
     this.engine = options.engine;
     this.hasRequestHooks = this.engine.has('llm:before');
     this.clock = options.clock;
-    this.pruneSampling = options.pruneSampling ?? 'every-request';
+    const pruneSampling = options.pruneSampling ?? 'every-request';
     this.result = {
       transcript,
       sessionId: options.sessionId ?? sessionIdFor(transcript),
@@ -136,16 +127,18 @@ class Replayer {
       hookErrors: [],
       requestHooks: this.hasRequestHooks,
       pruneRuns: 0,
-      pruneSampling: this.pruneSampling,
+      pruneSampling,
       edits: [],
       outputTransforms: [],
     };
     this.host = new ReplayHost(this.engine, this.result.sessionId, (point) => this.facts(point));
-    const counter = this.engine.services.tokenCounter;
-    this.meter = new TransformMeter(counter);
-    this.cacheWithout = new CacheMeter(counter);
-    this.cacheWith = new CacheMeter(counter);
-    this.edits = new EditChecker(counter);
+    this.requests = new RequestPricer({
+      counter: this.engine.services.tokenCounter,
+      history: this.history,
+      sampling: pruneSampling,
+      result: this.result,
+      emit: (line, messages) => this.emit(line, 'llm:before', { systemPrompt: '', messages }),
+    });
   }
 
   /**
@@ -274,35 +267,13 @@ class Replayer {
     this.result.notices.push(notice);
   }
 
-  /** Runs `llm:before` on the live history: what a request transformer would change before this request. */
-  private async transformRequest(line: number, options: { carry: boolean }): Promise<PruneFigure | undefined> {
-    if (!this.hasRequestHooks || this.history.length === 0) return undefined;
-    if (options.carry && this.pruneSampling === 'turn' && this.turnPrune !== undefined)
-      return { ...this.turnPrune, messages: this.history.length };
-    const original = this.history.messages();
-    const outcome = await this.emit(line, 'llm:before', { systemPrompt: '', messages: original });
-    this.result.pruneRuns++;
-    const value = outcome?.value as Message[] | undefined;
-    const diff = value === undefined ? { tokens: 0, parts: 0 } : this.meter.measure(original, value);
-    const figure: PruneFigure = { reclaimedTokens: diff.tokens, parts: diff.parts, messages: original.length };
-    if (options.carry && this.pruneSampling === 'every-request') {
-      // A request (not a compaction's history): priced both ways; its response's edits are checked against the meters' copies (the live history grows in place).
-      figure.cache = { without: this.cacheWithout.request(original), withPrune: this.cacheWith.request(value ?? original) };
-      this.lastRequest = { original: this.cacheWithout.messages, transformed: this.cacheWith.messages };
-    }
-    if (options.carry) this.turnPrune = figure;
-    // The share a compaction could have been spared needs the whole history, counted the same way.
-    else figure.historyTokens = original.reduce((sum, message) => sum + messageTokens(message, this.engine.services.tokenCounter), 0);
-    return figure;
-  }
-
   private async assistantLine(entry: TranscriptMessageEntry): Promise<void> {
     const { line, messageId } = entry;
     const usage = this.lineUsage;
     this.lineUsage = undefined;
     const continues = this.openResponse !== undefined && messageId !== undefined && this.openResponse === messageId;
     // A new API response: the request behind it carried the history as it stands now.
-    const prune = continues ? undefined : await this.transformRequest(line, { carry: true });
+    const prune = continues || !this.hasRequestHooks ? undefined : await this.requests.transform(line, { carry: true });
     this.history.addAssistant(entry.content, messageId);
     this.openResponse = messageId;
     if (usage) this.recordUsage(usage, prune);
@@ -315,7 +286,7 @@ class Replayer {
       const toolUseId = typeof id === 'string' && id !== '' ? id : undefined;
       const toolInput = input ?? {};
       if (toolUseId !== undefined) this.toolUses.set(toolUseId, { input: toolInput, line, toolName });
-      if (this.lastRequest) this.checkEdits(line, toolName, toolInput, this.lastRequest);
+      this.requests.checkEdits(line, toolName, toolInput);
       this.result.toolCalls.push({ line, toolName, ...(toolUseId !== undefined ? { toolUseId } : {}) });
       await this.emit(
         line,
@@ -323,19 +294,6 @@ class Replayer {
         toolUseId !== undefined ? { toolName, input: toolInput, toolUseId } : { toolName, input: toolInput },
         { toolUseLine: line },
       );
-    }
-  }
-
-  /** Whether the old text an edit quotes was shown by the request that made it, and still shown after the transform. */
-  private checkEdits(
-    line: number,
-    toolName: string,
-    input: unknown,
-    request: { original: readonly Message[]; transformed: readonly Message[] },
-  ): void {
-    for (const text of editedTexts(input)) {
-      const check = this.edits.check(text, request.original, request.transformed);
-      if (check.sourced) this.result.edits.push({ line, toolName, lost: check.lost, rereadTokens: check.rereadTokens });
     }
   }
 
@@ -421,7 +379,7 @@ class Replayer {
     }
     this.openResponse = undefined;
     // Any user message may be a prompt to a request transformer: its choice may change from here.
-    this.turnPrune = undefined;
+    this.requests.newTurn();
     const message = this.history.addUser(content, { isMeta: entry.isMeta === true, compactSummary: entry.isCompactSummary === true });
     const prompt = isUserPrompt(message);
     // A prompt, or Claude Code's meta line before a local command: the user is back, the turn
@@ -446,7 +404,7 @@ class Replayer {
     this.result.compactions.push(compaction);
 
     this.openResponse = undefined;
-    const prune = await this.transformRequest(line, { carry: false });
+    const prune = this.hasRequestHooks ? await this.requests.transform(line, { carry: false }) : undefined;
     if (prune) compaction.prune = prune;
     this.compactionFacts = preTokens !== undefined ? { contextTokens: preTokens } : {};
     const before = await this.emit(line, 'compact:before', { trigger: compaction.trigger });
@@ -459,13 +417,9 @@ class Replayer {
     // What follows the boundary is a new context, of a size unknown until the next request
     // unless the boundary says it (events before it must not carry the old size).
     this.history.clear();
-    this.meter.clear();
-    this.cacheWithout.reset();
-    this.cacheWith.reset();
-    this.lastRequest = undefined;
+    this.requests.clear();
     this.lastUsage = undefined;
     this.sizeAfterCompaction = boundary.postTokens;
-    this.turnPrune = undefined;
     if (boundary.postTokens !== undefined) {
       compaction.postTokens = boundary.postTokens;
       compaction.postTokensSource = 'metadata';
@@ -502,30 +456,6 @@ class Replayer {
       this.compactionFacts = undefined;
     }
   }
-}
-
-/** Characters of every string in a tool output (the measure the arrival trim uses). */
-function stringChars(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + stringChars(item), 0);
-  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, item) => sum + stringChars(item), 0);
-  return 0;
-}
-
-/** The text of a failed tool's result: what `tool:after` carries as `error` (and `output`). */
-function errorText(output: unknown): string {
-  if (typeof output === 'string') return output;
-  if (Array.isArray(output)) {
-    const texts = output
-      .map((item) =>
-        typeof item === 'object' && item !== null && typeof (item as { text?: unknown }).text === 'string'
-          ? (item as { text: string }).text
-          : '',
-      )
-      .filter((text) => text !== '');
-    if (texts.length > 0) return texts.join('\n');
-  }
-  return output === undefined || output === null ? 'tool failed' : JSON.stringify(output);
 }
 
 /**
