@@ -13,9 +13,8 @@ export interface HookwiseMiddlewareOptions {
   /** The conversation this middleware serves (default: a new random id). A call may name another with `providerOptions.hookwise.sessionId`. */
   sessionId?: string;
   /**
-   * The project: where `hookwise.config.*` is found (default the working directory) and, when
-   * given, where state and the event log are kept as files (`.hookwise/`). Without it state and
-   * the event log stay in memory and plugins write no files.
+   * The project: where `hookwise.config.*` is found (default the working directory) and, when given,
+   * where state and the event log are kept (`.hookwise/`); without it they stay in memory.
    */
   projectDir?: string;
   /** Plugins to run, instead of a config file (`[prune(), precompact()]`). */
@@ -49,14 +48,9 @@ interface AiSdkSession {
   conversion: ReturnType<typeof promptConversion>;
 }
 
-/**
- * The host kit behind the middleware: the config loads once on first use, points are emitted
- * only when a hook listens, and nothing throws — a broken config, a throwing hook or one past its
- * deadline goes to `onError`, the log and the event log, and the call goes on with what it had.
- * Without a projectDir, state and the event log stay in memory.
- */
+/** The host kit behind the middleware (config, sessions, deadline, fail-open, notices); in memory without a projectDir. */
 export function createBinding(options: HookwiseMiddlewareOptions) {
-  const { onNotice, onError, plugins, contextWindow } = options;
+  const { onNotice, onError, plugins } = options;
   const host = createHost<AiSdkSession>({
     host: 'ai-sdk',
     projectDir: options.projectDir ?? process.cwd(),
@@ -72,17 +66,9 @@ export function createBinding(options: HookwiseMiddlewareOptions) {
     notify: onNotice && (({ hostText: _text, ...notice }) => onNotice(notice)),
     onError: onError && (({ error: _error, ...report }) => onError(report)),
     session: () => ({ userMessages: 0, conversion: promptConversion() }),
+    fields: { contextWindow: options.contextWindow },
   });
-  return {
-    host,
-    defaultSessionId: options.sessionId ?? `ai-sdk-${randomUUID()}`,
-    /** A conversation's bookkeeping; the app's context window, when given, is in its payloads. */
-    session(sessionId: string) {
-      const session = host.session(sessionId);
-      if (contextWindow !== undefined) session.fields.contextWindow = contextWindow;
-      return session;
-    },
-  };
+  return { host, defaultSessionId: options.sessionId ?? `ai-sdk-${randomUUID()}` };
 }
 
 export type Binding = ReturnType<typeof createBinding>;

@@ -60,9 +60,8 @@ export interface HookwiseSession {
 }
 
 /**
- * A language model middleware for `wrapLanguageModel({ model, middleware })`, in ai 5, 6 and 7
- * (their middleware types differ only in a version field none reads at run time), plus the
- * helpers of its default conversation.
+ * A language model middleware for `wrapLanguageModel` in ai 5, 6 and 7 (their types differ only in
+ * a version field none reads at run time), plus the helpers of its default conversation.
  */
 export interface HookwiseMiddleware extends HookwiseSession {
   readonly specificationVersion: 'v3';
@@ -80,9 +79,8 @@ export interface HookwiseMiddleware extends HookwiseSession {
 }
 
 /**
- * Whether the call asks Anthropic to clear tool results on its side (`@ai-sdk/anthropic`'s
- * `contextManagement` with a `clear_tool_uses_*` edit). Then hookwise leaves tool results to the
- * server: two clearings with different rules would each move the cached prefix.
+ * Whether Anthropic clears tool results on its side (`contextManagement` with a `clear_tool_uses_*`
+ * edit): then hookwise leaves them, as two clearings would each move the cached prefix.
  */
 function serverClearsToolResults(params: CallParams): boolean {
   const options = params.providerOptions as { anthropic?: { contextManagement?: { edits?: unknown } } } | undefined;
@@ -100,18 +98,16 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
   const result = await binding.host.guard('llm:before', sessionId, async () => {
     if (!(await binding.host.engine())) return params;
     const { prompt } = params;
-    const session = binding.session(sessionId);
+    const session = binding.host.session(sessionId);
     const data = session.data;
     session.fields.model = model.modelId;
     const users = prompt.filter((message) => message.role === 'user').length;
     session.addContext(await session.start(users > 1 ? 'resume' : 'startup'));
-    // A prompt ending with a user message the last call did not end with is a new turn (a retry
-    // of the same call is not); the count tells two equal prompts apart.
+    // A prompt ending with a new user message is a new turn (a retry is not; the count tells two equal prompts apart).
     const prompted = lastUserText(prompt);
     if (prompted !== undefined && (users !== data.userMessages || prompted !== data.lastPrompt)) {
       data.lastPrompt = prompted;
-      // An AI SDK app has no command registry of its own: a prompt typed as `/name args` is passed
-      // as a command, and plugins act only on commands they find a file for.
+      // No command registry here: `/name args` is passed as a command; plugins act on those they find a file for.
       const command = parseSlashCommand(prompted);
       const submitted = await session.emitUnblockable(
         'prompt:submit',
@@ -137,7 +133,7 @@ async function transform<P extends CallParams>(binding: Binding, params: P, mode
 
 function observeUsage(binding: Binding, params: CallParams, result: { usage?: unknown; providerMetadata?: unknown } | undefined): void {
   const tokens = contextTokensOf(result?.usage, result?.providerMetadata);
-  if (tokens !== undefined) binding.session(sessionIdOf(params, binding.defaultSessionId)).fields.contextTokens = tokens;
+  if (tokens !== undefined) binding.host.session(sessionIdOf(params, binding.defaultSessionId)).fields.contextTokens = tokens;
 }
 
 const isStream = (output: unknown): boolean => output !== null && typeof output === 'object' && Symbol.asyncIterator in output;
@@ -154,7 +150,7 @@ function wrapTools<T extends Record<string, ToolLike>>(binding: Binding, session
             execute: async (input: unknown, executeOptions: { toolCallId?: string } | undefined) => {
               const call = { toolName, input, toolUseId: executeOptions?.toolCallId || undefined };
               // A streaming tool (an async iterable) reaches the SDK as it is: its parts are the app's.
-              const ran = await runTool(binding.session(sessionId), call, () => execute(input, executeOptions), isStream);
+              const ran = await runTool(binding.host.session(sessionId), call, () => execute(input, executeOptions), isStream);
               // A deliberate block: the SDK sends a thrown error to the model as the tool's result.
               if ('blocked' in ran) throw new Error(`hookwise: ${ran.blocked}`);
               // A replaced output enters the history; a tool with its own `toModelOutput` keeps its output's type.
@@ -172,7 +168,7 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
     providerOptions: { hookwise: { sessionId } },
     tools: (tools) => wrapTools(binding, sessionId, tools),
     onFinish: async (event) => {
-      const session = binding.session(sessionId);
+      const session = binding.host.session(sessionId);
       await session.guard('agent:stop', async () => {
         const lastMessage = typeof event?.text === 'string' && event.text !== '' ? event.text : undefined;
         const outcome = await session.emitUnblockable(
@@ -184,24 +180,22 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
       });
     },
     compact: (run, { trigger = 'manual', tokensBefore } = {}) => {
-      const session = binding.session(sessionId);
+      const session = binding.host.session(sessionId);
       const compaction = { trigger, tokensBefore: tokensBefore ?? session.fields.contextTokens };
       return runCompaction(session, compaction, (instructions) => run(instructions === undefined ? {} : { instructions }));
     },
     end: async (reason = 'ended') => {
-      await binding.session(sessionId).emit('session:end', () => ({ reason }));
+      await binding.host.session(sessionId).emit('session:end', () => ({ reason }));
       binding.host.forget(sessionId);
     },
   };
 }
 
 /**
- * hookwise as an AI SDK language model middleware: `wrapLanguageModel({ model, middleware:
- * hookwiseMiddleware() })`. Before every model call (`generateText`, `streamText`, agents, every
- * step of a tool loop) `llm:before` runs on the prompt — hook-prune's placeholders and the system
- * text hooks add reach the provider only; the app's messages keep their originals. Per-call usage
- * is the context size later points carry. The config (or the inline plugins) loads on the first
- * call; every failure is reported and the call goes on unchanged.
+ * hookwise as an AI SDK language model middleware. Before every model call (every step of a tool
+ * loop) `llm:before` runs on the prompt: what hooks change reaches the provider only, the app's
+ * messages keep their originals. Each call's usage is the context size later points carry. The
+ * config loads on the first call; every failure is reported and the call goes on unchanged.
  */
 export function hookwiseMiddleware(options: HookwiseMiddlewareOptions = {}): HookwiseMiddleware {
   const binding = createBinding(options);

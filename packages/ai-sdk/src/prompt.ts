@@ -2,9 +2,8 @@ import { createPartConversion, type PartConversion, type PartConversionSpec } fr
 import { sameJson, stringify, type Message, type MessagePart, type PartOriginTable, type ToolResultContent } from '@hookwise/core/messages';
 
 /**
- * The language model prompt of the AI SDK (`LanguageModelV2Prompt` in ai 5, `V3` in ai 6, `V4`
- * in ai 7 — the same shape), typed structurally so one package serves every major. Only the
- * fields hookwise reads are named; everything else passes through untouched.
+ * The AI SDK's language model prompt (`LanguageModelV2/V3/V4Prompt` in ai 5/6/7: one shape), typed
+ * structurally for every major. Only what hookwise reads is named; the rest passes through.
  */
 export type PromptMessage =
   | { role: 'system'; content: string; providerOptions?: unknown }
@@ -16,18 +15,13 @@ export type PromptPart = { readonly type: string } & {
 };
 
 /**
- * A text part that is a compaction the provider made on its side: `@ai-sdk/anthropic` gives back
- * Anthropic's server-side `compaction` block as a text part marked `providerOptions.anthropic.type
- * = 'compaction'`, and sends it back as that block. The API ignores what comes before it.
+ * Anthropic's server-side `compaction` block, which `@ai-sdk/anthropic` gives back as a text part
+ * marked `providerOptions.anthropic.type = 'compaction'`. The API ignores what comes before it.
  */
 const isServerCompaction = (part: PromptPart): boolean =>
   part.type === 'text' && (part.providerOptions as { anthropic?: { type?: unknown } } | undefined)?.anthropic?.type === 'compaction';
 
-/**
- * A tool result's `output` as core content. `content` outputs keep their text and images;
- * `json` and `error-json` are the JSON text the provider sends; `execution-denied` (ai 6 and 7)
- * is its reason.
- */
+/** A tool result's `output` as core content: `json` as the JSON text the provider sends, `execution-denied` (ai 6, 7) as its reason. */
 function resultContent(output: unknown): { content: ToolResultContent; isError: boolean } {
   const value = output as { type?: unknown; value?: unknown; reason?: unknown } | undefined;
   switch (value?.type) {
@@ -56,9 +50,8 @@ function resultContent(output: unknown): { content: ToolResultContent; isError: 
 }
 
 /**
- * One prompt message as a core message (undefined for a system message). Provider-executed calls
- * and results (server tools, with provider-specific shapes) are left out: hookwise never edits
- * them, and leaving both out keeps the pairing core sees whole.
+ * One prompt message as a core message (none for a system message). Provider-executed tools are
+ * left out, calls and results both: hookwise never edits them, and the pairing stays whole.
  */
 function convertMessage(message: PromptMessage, messageIndex: number, origins: PartOriginTable): Message | undefined {
   if (message.role === 'system') return undefined;
@@ -124,9 +117,8 @@ export const fromPrompt = (prompt: readonly PromptMessage[]) => ({
 });
 
 /**
- * The prompt with hookwise's system text as one system message of its own, right after the
- * app's leading system messages: it sits before the conversation, so it must stay the same from
- * call to call for the provider's prefix cache to hold, and the app's own system text stays first.
+ * The prompt with hookwise's system text as a system message of its own after the app's: the
+ * app's stays first, and the prefix before the conversation stays the provider's cache hit.
  */
 export function withSystemText(prompt: readonly PromptMessage[], text: string): PromptMessage[] {
   const index = prompt.findIndex((message) => message.role !== 'system');

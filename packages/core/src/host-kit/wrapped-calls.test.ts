@@ -80,11 +80,11 @@ describe('runCompaction', () => {
       },
     });
     session.fields.contextTokens = 9_000;
-    const result = await runCompaction(
-      session,
-      { trigger: 'manual', tokensBefore: 9_000 },
-      (instructions) => ({ instructions, tokensAfter: 1_000, summary: 'short' }),
-    );
+    const result = await runCompaction(session, { trigger: 'manual', tokensBefore: 9_000 }, (instructions) => ({
+      instructions,
+      tokensAfter: 1_000,
+      summary: 'short',
+    }));
     expect(result).toEqual({ instructions: 'keep the plan', tokensAfter: 1_000, summary: 'short' });
     expect(seen).toEqual([
       ['before', 'manual', 9_000],
