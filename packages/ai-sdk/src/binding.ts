@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventLog, HookwiseConfig, Logger, PluginInstance, StateStore } from '@hookwise/core';
-import { createHost, type HostErrorReport, type HostNotice, type HostSession } from '@hookwise/core/host';
-import { createPromptConverter, type AppliedMemo, type ConvertedPrompt, type PromptMessage } from './prompt.js';
-
-/** The host name hookwise payloads and logs carry. */
-export const HOST = 'ai-sdk';
+import { createHost, type HostErrorReport, type HostNotice } from '@hookwise/core/host';
+import { promptConversion } from './prompt.js';
 
 /** A notice for the app's user, with the conversation and the point it came from. */
 export type HookwiseNotice = Omit<HostNotice, 'hostText'>;
@@ -16,9 +13,8 @@ export interface HookwiseMiddlewareOptions {
   /** The conversation this middleware serves (default: a new random id). A call may name another with `providerOptions.hookwise.sessionId`. */
   sessionId?: string;
   /**
-   * The project: where `hookwise.config.*` is found (default the working directory) and, when
-   * given, where state and the event log are kept as files (`.hookwise/`). Without it state and
-   * the event log stay in memory and plugins write no files.
+   * The project: where `hookwise.config.*` is found (default the working directory) and, when given,
+   * where state and the event log are kept (`.hookwise/`); without it they stay in memory.
    */
   projectDir?: string;
   /** Plugins to run, instead of a config file (`[prune(), precompact()]`). */
@@ -45,54 +41,34 @@ export interface HookwiseMiddlewareOptions {
 
 /** What the middleware keeps of a conversation besides the kit's bookkeeping. */
 interface AiSdkSession {
-  /** User messages of the last prompt seen: one more marks a new turn (`prompt:submit`). */
+  /** User messages of the last prompt seen, and its last user text: a change marks a new turn. */
   userMessages: number;
   lastPrompt?: string;
-  /** The conversation's prompt conversion, which keeps what it converted last call. */
-  convert: (prompt: readonly PromptMessage[]) => ConvertedPrompt;
-  /** What the hooks' edits made of each message last call. */
-  applied: AppliedMemo;
+  /** The conversation's prompt conversion, which keeps what it converted and applied last call. */
+  conversion: ReturnType<typeof promptConversion>;
 }
 
-export type AiSdkSessionState = HostSession<AiSdkSession>;
-
-/**
- * The host kit behind the middleware: the config loads once on first use, points are emitted
- * only when a hook listens, and nothing throws — a broken config, a throwing hook or one past its
- * deadline goes to `onError`, the log and the event log, and the call goes on with what it had.
- * Without a projectDir, state and the event log stay in memory.
- */
+/** The host kit behind the middleware (config, sessions, deadline, fail-open, notices); in memory without a projectDir. */
 export function createBinding(options: HookwiseMiddlewareOptions) {
-  const onFiles = options.projectDir !== undefined;
-  const inline =
-    options.config || options.plugins ? { ...options.config, ...(options.plugins ? { plugins: options.plugins } : {}) } : undefined;
-  const { onNotice, onError } = options;
+  const { onNotice, onError, plugins } = options;
   const host = createHost<AiSdkSession>({
-    host: HOST,
+    host: 'ai-sdk',
     projectDir: options.projectDir ?? process.cwd(),
     scope: 'app',
     log: (entry) => console.warn(`[hookwise] ${entry.text}`),
-    ephemeral: !onFiles,
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(inline ? { config: inline } : {}),
-    ...(options.configFile ? { configFile: options.configFile } : {}),
-    ...(options.hookTimeoutMs !== undefined ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
-    ...(options.stateStore ? { stateStore: options.stateStore } : {}),
-    ...(options.eventLog ? { eventLog: options.eventLog } : {}),
-    ...(onNotice ? { notify: ({ hostText: _text, ...notice }) => onNotice(notice) } : {}),
-    ...(onError ? { onError: ({ error: _error, ...report }) => onError(report) } : {}),
-    session: () => ({ userMessages: 0, convert: createPromptConverter(), applied: new WeakMap() }),
+    ephemeral: options.projectDir === undefined,
+    logger: options.logger,
+    config: options.config || plugins ? { ...options.config, ...(plugins ? { plugins } : {}) } : undefined,
+    configFile: options.configFile,
+    hookTimeoutMs: options.hookTimeoutMs,
+    stateStore: options.stateStore,
+    eventLog: options.eventLog,
+    notify: onNotice && (({ hostText: _text, ...notice }) => onNotice(notice)),
+    onError: onError && (({ error: _error, ...report }) => onError(report)),
+    session: () => ({ userMessages: 0, conversion: promptConversion() }),
+    fields: { contextWindow: options.contextWindow },
   });
-  return {
-    host,
-    defaultSessionId: options.sessionId ?? `ai-sdk-${randomUUID()}`,
-    /** A conversation's bookkeeping; the app's context window, when given, is in its payloads. */
-    session(sessionId: string): AiSdkSessionState {
-      const session = host.session(sessionId);
-      if (options.contextWindow !== undefined) session.fields.contextWindow = options.contextWindow;
-      return session;
-    },
-  };
+  return { host, defaultSessionId: options.sessionId ?? `ai-sdk-${randomUUID()}` };
 }
 
 export type Binding = ReturnType<typeof createBinding>;

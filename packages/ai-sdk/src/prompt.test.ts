@@ -1,6 +1,8 @@
 import type { Message } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
-import { applyToPrompt, createPromptConverter, fromPrompt, lastUserText, withSystemText, type PromptMessage } from './prompt.js';
+import { fromPrompt, lastUserText, promptConversion, withSystemText, type PromptMessage } from './prompt.js';
+
+const applyToPrompt = (...args: Parameters<ReturnType<typeof promptConversion>['apply']>) => promptConversion().apply(...args);
 
 const prompt: PromptMessage[] = [
   { role: 'system', content: 'You are a coding agent.' },
@@ -69,7 +71,7 @@ describe('fromPrompt', () => {
   });
 });
 
-describe('applyToPrompt', () => {
+describe('applying edits to the prompt', () => {
   it('replaces only what changed, as a text output, and keeps every other message the same object', () => {
     const converted = fromPrompt(prompt);
     const transformed: Message[] = converted.messages.map((message) =>
@@ -79,11 +81,11 @@ describe('applyToPrompt', () => {
     );
     const applied = applyToPrompt(prompt, converted, transformed);
     expect(applied.outputsReplaced).toBe(1);
-    expect(applied.prompt[3]).toEqual({
+    expect(applied.messages[3]).toEqual({
       role: 'tool',
       content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'text', value: '[pruned]' } }],
     });
-    expect(applied.prompt.slice(0, 3).every((message, index) => message === prompt[index])).toBe(true);
+    expect(applied.messages.slice(0, 3).every((message, index) => message === prompt[index])).toBe(true);
     expect(prompt[3]!.content).toEqual([
       { type: 'tool-result', toolCallId: 'c1', toolName: 'read', output: { type: 'json', value: { lines: 3 } } },
     ]);
@@ -96,15 +98,15 @@ describe('applyToPrompt', () => {
       parts: message.parts.map((part) => (part.type === 'tool-result' ? { ...part, output: '' } : part)),
     }));
     const applied = applyToPrompt(prompt, converted, transformed);
-    expect((applied.prompt[3]!.content[0] as { output: unknown }).output).toEqual({ type: 'text', value: ' ' });
+    expect((applied.messages[3]!.content[0] as { output: unknown }).output).toEqual({ type: 'text', value: ' ' });
   });
 
   it('gives back the very prompt when nothing changed, and counts edits it has no place for', () => {
     const converted = fromPrompt(prompt);
-    expect(applyToPrompt(prompt, converted, converted.messages).prompt).toBe(prompt);
+    expect(applyToPrompt(prompt, converted, converted.messages).messages).toBe(prompt);
     const dropped = applyToPrompt(prompt, converted, converted.messages.slice(1));
     expect(dropped.editsIgnored).toBe(1);
-    expect(dropped.prompt).toBe(prompt);
+    expect(dropped.messages).toBe(prompt);
   });
 });
 
@@ -124,7 +126,7 @@ describe('system text and turns', () => {
   });
 });
 
-describe('createPromptConverter', () => {
+describe('promptConversion', () => {
   const grow = (prompt: PromptMessage[], id: string): PromptMessage[] => [
     ...prompt.map((message) =>
       message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) },
@@ -137,21 +139,20 @@ describe('createPromptConverter', () => {
   ];
 
   it('gives what fromPrompt gives, call after call, on fresh copies of a growing prompt', () => {
-    const convert = createPromptConverter();
+    const conversion = promptConversion();
     let current = prompt;
     for (const id of ['c2', 'c3', 'c4']) {
       current = grow(current, id);
-      const converted = convert(current);
-      const plain = fromPrompt(current);
-      expect(converted.messages).toEqual(plain.messages);
-      expect(converted.systemPrompt).toBe(plain.systemPrompt);
+      const converted = conversion.convert(current);
+      expect(converted.messages).toEqual(fromPrompt(current).messages);
       for (const message of converted.messages)
         for (const part of message.parts) if (part.type === 'tool-result') expect(converted.origins.get(part)).toBeDefined();
     }
   });
 
   it('keeps the core messages of the part that did not change, and converts a changed one anew', () => {
-    const convert = createPromptConverter();
+    const conversion = promptConversion();
+    const convert = (messages: PromptMessage[]) => conversion.convert(messages);
     const first = convert(prompt);
     const second = convert(grow(prompt, 'c2'));
     expect(second.messages.slice(0, first.messages.length).every((message, index) => message === first.messages[index])).toBe(true);
@@ -166,10 +167,9 @@ describe('createPromptConverter', () => {
   });
 });
 
-describe('applyToPrompt with a memo', () => {
+describe("applying edits with the conversation's memo", () => {
   it('gives the message applied last call when the hook changed it the same way, and the same prompt as without', () => {
-    const convert = createPromptConverter();
-    const memo = new WeakMap();
+    const conversion = promptConversion();
     const pruneAll = (messages: Message[], kept: Map<Message, Message>) =>
       messages.map((message) => {
         if (message.role !== 'tool') return message;
@@ -185,15 +185,15 @@ describe('applyToPrompt with a memo', () => {
         return done;
       });
     const kept = new Map<Message, Message>();
-    const first = convert(prompt);
-    const applied = applyToPrompt(prompt, first, pruneAll(first.messages, kept), { memo });
+    const first = conversion.convert(prompt);
+    const applied = conversion.apply(prompt, first, pruneAll(first.messages, kept));
     const copy = prompt.map((message) =>
       message.role === 'system' ? { ...message } : { ...message, content: message.content.map((part) => ({ ...part })) },
     );
-    const second = convert(copy);
-    const again = applyToPrompt(copy, second, pruneAll(second.messages, kept), { memo });
-    expect(again.prompt[3]).toBe(applied.prompt[3]);
+    const second = conversion.convert(copy);
+    const again = conversion.apply(copy, second, pruneAll(second.messages, kept));
+    expect(again.messages[3]).toBe(applied.messages[3]);
     expect(again.outputsReplaced).toBe(1);
-    expect(again.prompt).toEqual(applyToPrompt(copy, fromPrompt(copy), pruneAll(fromPrompt(copy).messages, new Map())).prompt);
+    expect(again.messages).toEqual(applyToPrompt(copy, fromPrompt(copy), pruneAll(fromPrompt(copy).messages, new Map())).messages);
   });
 });

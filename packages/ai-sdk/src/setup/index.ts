@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostSetup } from '@hookwise/cli';
-import { installedPackageFolder } from '@hookwise/core/host';
+import { installedPackageFolder, readJsonObject } from '@hookwise/core/host';
 
 /** What an app adds to its code: the snippet `hookwise init --host ai-sdk` prints. */
 export const SNIPPET = `import { generateText, stepCountIs, wrapLanguageModel } from 'ai';
@@ -17,13 +16,9 @@ const result = await generateText({ model, tools: hookwise.tools(tools), message
 /** The version of `ai` installed for the project, if any: node_modules/ai from the project upwards, as Node resolves it. */
 function installedAi(projectDir: string): string | undefined {
   const folder = installedPackageFolder(projectDir, 'ai');
-  if (folder === undefined) return undefined;
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
-    return manifest.name === 'ai' && typeof manifest.version === 'string' ? manifest.version : undefined;
-  } catch {
-    return undefined;
-  }
+  const read = folder === undefined ? undefined : readJsonObject(path.join(folder, 'package.json'));
+  if (!read?.ok || read.value['name'] !== 'ai') return undefined;
+  return typeof read.value['version'] === 'string' ? read.value['version'] : undefined;
 }
 
 /**

@@ -55,6 +55,24 @@ describe('createHost', () => {
     expect(seen[0]).toMatchObject({ sessionId: 's1', cwd: '/project', model: 'm', contextTokens: 1_200, toolName: 'Read' });
   });
 
+  it('gives every session the fields the host was told', async () => {
+    const seen: unknown[] = [];
+    const host = createHost({
+      host: 'test-host',
+      projectDir: '/project',
+      fields: { contextWindow: 50_000 },
+      loadConfig: async () => ({
+        config: hooks({ 'agent:stop': (payload) => void seen.push(payload.contextWindow) }),
+        file: '/project/hookwise.config.json',
+      }),
+      createEngine: (engineOptions) =>
+        createEngine({ ...engineOptions, stateStore: createMemoryStateStore(), eventLog: createMemoryEventLog() }),
+    });
+    await host.session('s1').emit('agent:stop');
+    await host.session('s2').emit('agent:stop');
+    expect(seen).toEqual([50_000, 50_000]);
+  });
+
   it('starts a session once, whatever the source of later calls', async () => {
     const { host } = hostFor(hooks({ 'session:start': (payload) => ({ context: `started ${payload.source}` }) }));
     expect(await host.session('s1').start('resume')).toBe('started resume');

@@ -81,6 +81,8 @@ export interface HostOptions<S extends object = object> extends ProjectEngineSea
   stateNamespace?: string;
   /** The adapter's own fields of a new session. */
   session?: (sessionId: string) => S;
+  /** Fields every session's payloads carry from its start (a context window the host was told). */
+  fields?: CommonFields;
 }
 
 export interface EmitCallOptions {
@@ -177,6 +179,7 @@ export class Host<S extends object = object> {
         this.options.session?.(sessionId) ?? ({} as S),
         this.options.stateNamespace ?? `hookwise-${this.host}`,
       );
+      Object.assign(existing.fields, this.options.fields);
     }
     this.sessions.set(sessionId, existing);
     return existing;
