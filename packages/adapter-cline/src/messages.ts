@@ -7,7 +7,7 @@ import {
   type ConvertedParts,
   type Message,
 } from '@hookwise/core/messages';
-import type { ClineMessage } from './cline-types.js';
+import type { AgentMessage as ClineMessage } from '@cline/shared';
 
 // Cline's `beforeModel` hands hooks `AgentMessage`s, the AI SDK's typed parts (core's
 // part-messages); a `read_files` output is an array, sent to the provider as its JSON text.

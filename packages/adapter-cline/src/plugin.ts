@@ -1,12 +1,17 @@
 import { createHost, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
 import { parseSlashCommand, type AppliedPartMemo, type ConvertedParts } from '@hookwise/core/messages';
-import type { ClineHookContext, ClineHookResult, ClineHooks, ClineMessage, ClinePlugin, ClineSnapshot } from './cline-types.js';
+import type { AgentExtension, AgentMessage as ClineMessage, AgentRuntimeHooks, AgentRuntimeStateSnapshot } from '@cline/shared';
 import { applyToClineMessages, compactionOf, createClineConverter, estimatedTokens, outputText, withHookwiseText } from './messages.js';
 
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'cline';
 /** Each hook's deadline: Cline gives a hook 3 s and fails the run past it; the kit adds a second at most. */
 export const CLINE_HOOK_TIMEOUT_MS = 1_000;
+
+/** The hooks hookwise declares (no `onEvent`: Cline awaits it for every streamed chunk). */
+export type ClineHooks = Required<Pick<AgentRuntimeHooks, 'beforeRun' | 'beforeModel' | 'beforeTool' | 'afterTool' | 'afterRun'>>;
+/** A Cline plugin module's default export (Cline's `AgentPlugin`) with hookwise's hooks. */
+export type ClinePlugin = AgentExtension & { hooks: ClineHooks; setup: NonNullable<AgentExtension['setup']> };
 
 export interface HookwiseClineOptions {
   /** The hookwise config, relative to the project; default: core's lookup of `hookwise.config.*`. */
@@ -34,7 +39,7 @@ const joined = (...values: Array<string | undefined>): string | undefined =>
 const USER_INPUT = /^\s*<user_input\b[^>]*>([\s\S]*)<\/user_input>\s*$/;
 
 /** The newest user text of the transcript: the prompt of the run. */
-function promptOf(snapshot: ClineSnapshot | undefined): string {
+function promptOf(snapshot: AgentRuntimeStateSnapshot | undefined): string {
   for (const message of (snapshot?.messages ?? []).toReversed()) {
     if (message.role !== 'user' || !Array.isArray(message.content)) continue;
     const text = message.content.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
@@ -65,14 +70,13 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       ...(options.configFile ? { configFile: options.configFile } : {}),
       session: () => ({ convert: createClineConverter(), memo: new WeakMap() }),
     }));
-  const sessionOf = (snapshot: ClineSnapshot | undefined): HostSession<ClineSession> =>
+  const sessionOf = (snapshot: AgentRuntimeStateSnapshot | undefined): HostSession<ClineSession> =>
     hostOf().session(sessionId ?? snapshot?.conversationId ?? snapshot?.agentId ?? 'cline');
 
   /** A hook that never throws and answers within one deadline (undefined: Cline's own behaviour). */
-  const guarded =
-    (name: string, body: (context: ClineHookContext) => Promise<ClineHookResult | undefined | void>) =>
-    async (context: ClineHookContext): Promise<ClineHookResult | undefined> =>
-      (await hostOf().within(hostOf().guard(`cline ${name}`, sessionId, () => body(context)))) ?? undefined;
+  const guarded = <K extends keyof ClineHooks>(name: K, body: (context: Parameters<ClineHooks[K]>[0]) => ReturnType<ClineHooks[K]>) =>
+    (async (context: never) =>
+      (await hostOf().within(hostOf().guard(`cline ${name}`, sessionId, async () => body(context)))) ?? undefined) as ClineHooks[K];
 
   const hooks: ClineHooks = {
     beforeRun: guarded('beforeRun', async ({ snapshot }) => {
