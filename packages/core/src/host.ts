@@ -33,6 +33,7 @@ export { createHost } from './host-kit/create-host.js';
 export type { Host, HostOptions, HostNotice, HostErrorReport, EmitCallOptions } from './host-kit/create-host.js';
 export type { HostSession, CommonFields } from './host-kit/host-session.js';
 export { installedPackageFolder, readJsonObject, relativeEntry } from './host-kit/settings-file.js';
+export { gitRoot } from './host-kit/git-root.js';
 export type { JsonObjectRead } from './host-kit/settings-file.js';
 export { checkSettingsEntry, entrySpec, mergeSettingsEntry, planSettingsEntry, settingsEntries } from './host-kit/settings-entry.js';
 export type { PlannedSettingsFile, SettingsEntry, SettingsEntryCheck, SettingsEntryPlan } from './host-kit/settings-entry.js';
