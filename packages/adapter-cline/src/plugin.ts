@@ -101,17 +101,11 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       const systemPrompt = request?.systemPrompt ?? '';
       // Seen in the first request after it (no `onEvent`: Cline awaits it for every streamed
       // chunk); Cline's summarizer takes nothing from a plugin, so compact:before only observes.
-      const compaction = compactionOf(original);
-      if (compaction)
-        await session.compactedEarlier(compaction.key, () => {
+      const { key, ...compaction } = compactionOf(original) ?? {};
+      if (key)
+        await session.compactedEarlier(key, () => {
           const tokensAfter = estimatedTokens(systemPrompt, original);
-          return {
-            trigger: compaction.trigger,
-            tokensBefore: compaction.tokensBefore,
-            tokensAfter,
-            contextTokens: tokensAfter,
-            summary: compaction.summary,
-          };
+          return { ...compaction, tokensAfter, contextTokens: tokensAfter };
         });
       let converted: ConvertedParts | undefined;
       const outcome = await session.emit('llm:before', () => ({
