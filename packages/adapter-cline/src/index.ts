@@ -9,5 +9,5 @@ import { createHookwisePlugin } from './plugin.js';
 const hookwise = createHookwisePlugin();
 export default hookwise;
 export { createHookwisePlugin, HOST, CLINE_HOOK_TIMEOUT_MS } from './plugin.js';
-export type { HookwiseClineOptions } from './plugin.js';
-export type { ClinePlugin, ClineHooks, ClineMessage, ClinePart } from './cline-types.js';
+export type { ClineHooks, ClinePlugin, HookwiseClineOptions } from './plugin.js';
+export type { AgentMessage as ClineMessage, AgentMessagePart as ClinePart } from '@cline/shared';

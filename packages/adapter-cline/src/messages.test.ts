@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readCall, readResult, user } from './__fixtures__/fake-cline.js';
+import type { ClineMessage } from './index.js';
 import { applyToClineMessages, createClineConverter, fromClineMessages, withHookwiseText } from './messages.js';
 
 describe("Cline's messages and core's", () => {
-  const messages = [
+  const messages: ClineMessage[] = [
     user('go'),
-    { id: 'r', role: 'assistant', content: [{ type: 'reasoning', text: 'thinking' }, ...readCall('c1', 'a.ts').content] },
+    { id: 'r', role: 'assistant', content: [{ type: 'reasoning', text: 'thinking' }, ...readCall('c1', 'a.ts').content], createdAt: 0 },
     readResult('c1', 'a.ts', 'alpha'),
   ];
 
@@ -35,7 +36,7 @@ describe("Cline's messages and core's", () => {
     expect(applied.outputsReplaced).toBe(1);
     expect(applied.messages[2]!.content[0]).toEqual({ ...messages[2]!.content[0], output: '[cleared]' });
     expect(applied.messages[0]).toBe(messages[0]);
-    expect(messages[2]!.content[0]!.output).toEqual([{ query: 'a.ts', result: 'alpha', success: true }]);
+    expect((messages[2]!.content[0] as { output: unknown }).output).toEqual([{ query: 'a.ts', result: 'alpha', success: true }]);
   });
 
   it('the reusing conversion gives what the plain one gives, and the same core messages for a repeated prefix', () => {

@@ -1,192 +1,75 @@
 import {
-  applyPartEdits,
-  createReusingConverter,
-  sameJson,
+  applyToTypedPartMessages,
+  createTypedPartConverter,
+  fromTypedPartMessages,
   stringify,
   type AppliedPartMemo,
+  type ConvertedParts,
   type Message,
-  type MessagePart,
-  type PartEditCounts,
-  type PartOrigin,
-  type PartOriginTable,
-  type PartWriter,
 } from '@hookwise/core/messages';
-import type { ClineMessage, ClinePart } from './cline-types.js';
+import type { AgentMessage as ClineMessage } from '@cline/shared';
 
-/**
- * Cline's `beforeModel` hands hooks the request as its own `AgentMessage`s (parts `text`,
- * `reasoning`, `image`, `file`, `tool-call`, `tool-result`); core plugins work on the
- * provider-neutral `Message[]`. Each core tool call and result remembers the Cline part it came
- * from, and a hook's edits are written back onto copies of those parts (core's
- * `applyPartEdits`): ids, order, metadata and everything else of Cline's stay as they were.
- */
+// Cline's `beforeModel` hands hooks `AgentMessage`s, the AI SDK's typed parts (core's
+// part-messages); a `read_files` output is an array, sent to the provider as its JSON text.
 
-/** A tool output as the text the provider is sent: `read_files` gives `[{query, result, success}]`, sent as its JSON. */
+/** A tool output as the text the provider is sent. */
 export const outputText = (output: unknown): string => stringify(output ?? '');
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+/** Cline's summary of what a compaction removed: `metadata.kind` `compaction_summary` (agentic) or `compaction` (basic). */
+const isCompactionSummary = (message: ClineMessage): boolean =>
+  message.metadata?.['kind'] === 'compaction_summary' || message.metadata?.['kind'] === 'compaction';
 
-/**
- * Whether a message is the summary Cline put in place of what a compaction removed: its metadata
- * `kind` is `compaction_summary` (agentic compaction, 3.0.65) or `compaction` (basic).
- */
-function isCompactionSummary(message: ClineMessage): boolean {
-  const kind = (message.metadata as { kind?: unknown } | undefined)?.kind;
-  return kind === 'compaction_summary' || kind === 'compaction';
-}
+/** The plain conversion; {@link createClineConverter} gives the same. */
+export const fromClineMessages = (messages: readonly ClineMessage[]) => fromTypedPartMessages(messages, isCompactionSummary);
 
-/** A compaction as the request shows it: the summary message Cline put at its head. */
-export interface RequestCompaction {
-  /** The same for every request after this compaction, and another for the next one. */
-  key: string;
-  trigger: 'auto' | 'manual';
-  /** Cline's estimate of the context it compacted (agentic: `tokensBefore`; basic: unknown). */
-  tokensBefore?: number;
-  summary?: string;
-}
+/** One session's conversion: the unchanged prefix of Cline's fresh JSON copy keeps its core messages. */
+export const createClineConverter = () => createTypedPartConverter(isCompactionSummary);
+
+export const applyToClineMessages = (
+  original: readonly ClineMessage[],
+  converted: ConvertedParts,
+  transformed: readonly Message[],
+  memo?: AppliedPartMemo<ClineMessage>,
+) => applyToTypedPartMessages(original, converted, transformed, memo);
 
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 /**
- * The newest compaction the request's messages show, or undefined. Cline 3.0.65 stamps the
- * agentic summary `{kind: 'compaction_summary', tokensBefore, summary, generatedAt}` and the first
- * message kept by a basic compaction `{kind: 'compaction', reason, messagesRemoved}`; both are
- * stored with the session, so the key holds across requests, sandbox restarts and resumes.
+ * The newest compaction the request shows. Cline 3.0.65 stamps the agentic summary `{kind:
+ * 'compaction_summary', tokensBefore, summary, generatedAt}` and a basic compaction's first kept
+ * message `{kind: 'compaction', reason, messagesRemoved}`, stored with the session: the key holds
+ * across requests, sandbox restarts and resumes.
  */
-export function compactionOf(messages: readonly ClineMessage[]): RequestCompaction | undefined {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (!isCompactionSummary(message)) continue;
-    const metadata = message.metadata as Record<string, unknown>;
-    const tokensBefore = count(metadata['tokensBefore']);
-    const stamp =
-      metadata['kind'] === 'compaction_summary'
-        ? (metadata['generatedAt'] ?? message.id)
-        : `${String(metadata['reason'])}:${String(metadata['messagesRemoved'])}`;
-    return {
-      key: `${String(metadata['kind'])}:${String(stamp)}:${tokensBefore ?? ''}`,
-      trigger: metadata['reason'] === 'manual_compaction' ? 'manual' : 'auto',
-      ...(tokensBefore !== undefined ? { tokensBefore } : {}),
-      ...(typeof metadata['summary'] === 'string' ? { summary: metadata['summary'] } : {}),
-    };
-  }
-  return undefined;
+export function compactionOf(messages: readonly ClineMessage[]) {
+  const message = messages.findLast(isCompactionSummary);
+  if (!message) return undefined;
+  const metadata = message.metadata!;
+  const tokensBefore = count(metadata['tokensBefore']);
+  const stamp =
+    metadata['kind'] === 'compaction_summary'
+      ? (metadata['generatedAt'] ?? message.id)
+      : `${String(metadata['reason'])}:${String(metadata['messagesRemoved'])}`;
+  return {
+    key: `${String(metadata['kind'])}:${String(stamp)}:${tokensBefore ?? ''}`,
+    trigger: metadata['reason'] === 'manual_compaction' ? ('manual' as const) : ('auto' as const),
+    tokensBefore,
+    summary: typeof metadata['summary'] === 'string' ? metadata['summary'] : undefined,
+  };
 }
 
-/**
- * The request's size the way Cline estimates it (a message's JSON at 3 characters a token, the
- * system prompt likewise): the context right after a compaction, which no hook is told.
- */
+/** The request's size as Cline estimates it (JSON at 3 characters a token): the context after a compaction. */
 export function estimatedTokens(systemPrompt: string, messages: readonly ClineMessage[]): number {
   let chars = systemPrompt.length;
   for (const message of messages) chars += JSON.stringify(message).length;
   return Math.ceil(chars / 3);
 }
 
-/** One Cline message as a core message; the origin of its tool calls and results goes to `origins`. */
-export function convertMessage(message: ClineMessage, messageIndex: number, origins: PartOriginTable): Message | undefined {
-  if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') return undefined;
-  const parts: MessagePart[] = [];
-  const content = Array.isArray(message.content) ? message.content : [];
-  content.forEach((part, partIndex) => {
-    let converted: MessagePart | undefined;
-    switch (part?.type) {
-      case 'text':
-        parts.push({ type: 'text', text: text(part.text) });
-        return;
-      case 'reasoning':
-        parts.push({ type: 'reasoning', text: text(part.text) });
-        return;
-      case 'image':
-      case 'file':
-        parts.push({ type: 'image', ...(typeof part['mediaType'] === 'string' ? { mediaType: part['mediaType'] } : {}) });
-        return;
-      case 'tool-call':
-        converted = { type: 'tool-call', toolCallId: text(part.toolCallId), toolName: text(part.toolName), input: part.input ?? {} };
-        break;
-      case 'tool-result':
-        converted = {
-          type: 'tool-result',
-          toolCallId: text(part.toolCallId),
-          toolName: text(part.toolName),
-          output: outputText(part.output),
-          ...(part.isError === true ? { isError: true } : {}),
-        };
-        break;
-      default:
-        return;
-    }
-    origins.set(converted, { message: messageIndex, part: partIndex });
-    parts.push(converted);
-  });
-  return {
-    role: message.role,
-    id: message.id,
-    parts,
-    // Nothing before the latest compaction summary is pruned.
-    ...(isCompactionSummary(message) ? { compactSummary: true } : {}),
-  };
-}
-
-/** The request's messages as core messages, with the origin of each tool part. */
-export interface ConvertedMessages {
-  messages: Message[];
-  origins: Pick<PartOriginTable, 'get'>;
-}
-
-/** The plain conversion: the spec of {@link createClineConverter}, which gives the same result. */
-export function fromClineMessages(messages: readonly ClineMessage[]): ConvertedMessages {
-  const origins = new Map<MessagePart, PartOrigin>();
-  const converted: Message[] = [];
-  messages.forEach((message, index) => {
-    const one = convertMessage(message, index, origins);
-    if (one) converted.push(one);
-  });
-  return { messages: converted, origins };
-}
-
-/**
- * The conversion for one session's requests. Cline hands every hook call a fresh JSON copy; a
- * message that says the same as last request at the same place keeps its core message, so
- * hook-prune and token counting pay only for what is new (core's reusing converter).
- */
-export function createClineConverter(): (messages: readonly ClineMessage[]) => ConvertedMessages {
-  const origins = new WeakMap<MessagePart, PartOrigin>();
-  const convert = createReusingConverter(
-    (message: ClineMessage, index) => convertMessage(message, index, origins),
-    (a, b) => a.id === b.id && a.role === b.role && sameJson(a.content, b.content),
-    { prefix: true },
-  );
-  return (messages) => ({ messages: convert(messages), origins });
-}
-
-const WRITER: PartWriter<ClineMessage, ClinePart> = {
-  parts: (message) => (Array.isArray(message.content) ? message.content : undefined),
-  withParts: (message, content) => ({ ...message, content }),
-  output: (part, output) => ({ ...part, output }),
-  input: (part, input) => ({ ...part, input }),
-};
-
-/** Writes a hook's edits onto copies of Cline's messages; untouched messages stay the same objects. */
-export function applyToClineMessages(
-  original: readonly ClineMessage[],
-  converted: ConvertedMessages,
-  transformed: readonly Message[],
-  memo?: AppliedPartMemo<ClineMessage>,
-): PartEditCounts & { messages: ClineMessage[] } {
-  return applyPartEdits(original, converted, transformed, WRITER, memo ? { memo } : {});
-}
-
-/**
- * Hookwise's texts as a `<hookwise>` text part of the first user message — after a compaction,
- * Cline's summary: the head of the request, the same from call to call while the texts are.
- */
+/** Hookwise's texts as a `<hookwise>` part of the first user message (after a compaction, Cline's summary). */
 export function withHookwiseText(messages: readonly ClineMessage[], texts: readonly string[]): readonly ClineMessage[] {
   const index = messages.findIndex((message) => message.role === 'user');
   if (texts.length === 0 || index === -1) return messages;
-  const next = messages.slice();
   const head = messages[index]!;
-  next[index] = { ...head, content: [...head.content, { type: 'text', text: `<hookwise>\n${texts.join('\n\n')}\n</hookwise>` }] };
-  return next;
+  const text = `<hookwise>\n${texts.join('\n\n')}\n</hookwise>`;
+  return messages.with(index, { ...head, content: [...head.content, { type: 'text', text }] });
 }

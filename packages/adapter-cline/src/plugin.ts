@@ -1,23 +1,17 @@
 import { createHost, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
-import { parseSlashCommand, type AppliedPartMemo } from '@hookwise/core/messages';
-import type { ClineHookContext, ClineHookResult, ClineHooks, ClineMessage, ClinePlugin, ClineSnapshot } from './cline-types.js';
-import {
-  applyToClineMessages,
-  compactionOf,
-  createClineConverter,
-  estimatedTokens,
-  outputText,
-  withHookwiseText,
-  type ConvertedMessages,
-} from './messages.js';
+import { parseSlashCommand, type AppliedPartMemo, type ConvertedParts } from '@hookwise/core/messages';
+import type { AgentExtension, AgentMessage as ClineMessage, AgentRuntimeHooks, AgentRuntimeStateSnapshot } from '@cline/shared';
+import { applyToClineMessages, compactionOf, createClineConverter, estimatedTokens, outputText, withHookwiseText } from './messages.js';
 
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'cline';
-/**
- * Each hook's deadline. Cline gives a plugin hook 3 s (no setting) and fails the run on a
- * timeout; the kit adds a second at most, so hookwise answers within about 2 s.
- */
+/** Each hook's deadline: Cline gives a hook 3 s and fails the run past it; the kit adds a second at most. */
 export const CLINE_HOOK_TIMEOUT_MS = 1_000;
+
+/** The hooks hookwise declares (no `onEvent`: Cline awaits it for every streamed chunk). */
+export type ClineHooks = Required<Pick<AgentRuntimeHooks, 'beforeRun' | 'beforeModel' | 'beforeTool' | 'afterTool' | 'afterRun'>>;
+/** A Cline plugin module's default export (Cline's `AgentPlugin`) with hookwise's hooks. */
+export type ClinePlugin = AgentExtension & { hooks: ClineHooks; setup: NonNullable<AgentExtension['setup']> };
 
 export interface HookwiseClineOptions {
   /** The hookwise config, relative to the project; default: core's lookup of `hookwise.config.*`. */
@@ -26,7 +20,7 @@ export interface HookwiseClineOptions {
   hookTimeoutMs?: number;
 }
 
-/** What the plugin needs from the outside; tests pass fakes, Cline's sandbox uses the real thing. */
+/** What the plugin needs from the outside; tests pass fakes. */
 export interface PluginDependencies extends ProjectEngineSeams {
   /** Where log lines and notices go (default: the sandbox's stderr). */
   writeLine?: (line: string) => void;
@@ -37,26 +31,18 @@ interface ClineSession {
   memo: AppliedPartMemo<ClineMessage>;
 }
 
-/** Where the session keeps the key of the last compaction it reported (beside what hooks handed back). */
-const SEEN_COMPACTION = 'clineCompaction';
-
 /** The non-empty texts joined, or undefined. */
 const joined = (...values: Array<string | undefined>): string | undefined =>
-  values.filter((value) => typeof value === 'string' && value.trim() !== '').join('\n\n') || undefined;
+  values.filter((value) => value?.trim()).join('\n\n') || undefined;
 
 /** Cline 3.0.65 stores a prompt as `<user_input mode="act">…</user_input>`: hooks see what was typed. */
 const USER_INPUT = /^\s*<user_input\b[^>]*>([\s\S]*)<\/user_input>\s*$/;
 
 /** The newest user text of the transcript: the prompt of the run. */
-function promptOf(snapshot: ClineSnapshot | undefined): string {
-  const messages = snapshot?.messages ?? [];
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
+function promptOf(snapshot: AgentRuntimeStateSnapshot | undefined): string {
+  for (const message of (snapshot?.messages ?? []).toReversed()) {
     if (message.role !== 'user' || !Array.isArray(message.content)) continue;
-    const text = message.content
-      .filter((part) => part.type === 'text' && typeof part.text === 'string')
-      .map((part) => part.text as string)
-      .join('\n');
+    const text = message.content.flatMap((part) => (part.type === 'text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
     if (text.trim() !== '') return USER_INPUT.exec(text)?.[1] ?? text;
   }
   return '';
@@ -64,9 +50,8 @@ function promptOf(snapshot: ClineSnapshot | undefined): string {
 
 /**
  * The Cline plugin. Cline imports it in its plugin sandbox once per session and calls its hooks
- * with a JSON copy of each context. The project's hookwise config is loaded in `setup` (Cline's
- * import limit, not a hook's 3 s, pays for it). Cline does not fail open, so every hook answers
- * within the kit's deadline and never throws: a failure is logged and Cline goes on unchanged.
+ * with a JSON copy of each context; the config is loaded in `setup` (within Cline's import limit).
+ * Cline does not fail open: every hook answers within the kit's deadline and never throws.
  */
 export function createHookwisePlugin(options: HookwiseClineOptions = {}, dependencies: PluginDependencies = {}): ClinePlugin {
   const writeLine = dependencies.writeLine ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -75,6 +60,7 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
   let host: Host<ClineSession> | undefined;
   const hostOf = (): Host<ClineSession> =>
     (host ??= createHost<ClineSession>({
+      ...dependencies,
       host: HOST,
       projectDir: projectDir ?? process.cwd(),
       log: (entry) => writeLine(`[hookwise] ${entry.level}: ${entry.text}`),
@@ -82,53 +68,15 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       notify: (notice) => writeLine(`[hookwise] ${notice.hostText}`),
       hookTimeoutMs: options.hookTimeoutMs ?? CLINE_HOOK_TIMEOUT_MS,
       ...(options.configFile ? { configFile: options.configFile } : {}),
-      ...(dependencies.loadConfig ? { loadConfig: dependencies.loadConfig } : {}),
-      ...(dependencies.createEngine ? { createEngine: dependencies.createEngine } : {}),
       session: () => ({ convert: createClineConverter(), memo: new WeakMap() }),
     }));
-  const sessionOf = (snapshot: ClineSnapshot | undefined): HostSession<ClineSession> =>
+  const sessionOf = (snapshot: AgentRuntimeStateSnapshot | undefined): HostSession<ClineSession> =>
     hostOf().session(sessionId ?? snapshot?.conversationId ?? snapshot?.agentId ?? 'cline');
 
   /** A hook that never throws and answers within one deadline (undefined: Cline's own behaviour). */
-  const guarded =
-    (name: string, body: (context: ClineHookContext) => Promise<ClineHookResult | undefined | void>) =>
-    async (context: ClineHookContext): Promise<ClineHookResult | undefined> => {
-      try {
-        const kit = hostOf();
-        return (await kit.within(kit.guard(`cline ${name}`, sessionId, () => body(context)))) ?? undefined;
-      } catch {
-        return undefined;
-      }
-    };
-
-  /**
-   * A compaction the session has not reported yet, seen in the request Cline builds after it: no
-   * `onEvent` (Cline awaits it for every streamed chunk, with the whole transcript). Cline has
-   * compacted by then, so compact:before only observes (it never could do more: Cline's summarizer
-   * takes no instructions from a plugin); what compact:after hands back goes into this request
-   * and every later one. The key is kept with that (the kit's state store), so no later request
-   * of the session, in this sandbox process or a restarted one, reports the same compaction again.
-   */
-  async function reportCompaction(session: HostSession<ClineSession>, systemPrompt: string, messages: readonly ClineMessage[]) {
-    const compaction = compactionOf(messages);
-    if (!compaction || (await session.restore())[SEEN_COMPACTION] === compaction.key) return;
-    await session.keep({ [SEEN_COMPACTION]: compaction.key });
-    const { trigger, tokensBefore, summary } = compaction;
-    await session.emitUnblockable(
-      'compact:before',
-      () => ({ trigger, ...(tokensBefore !== undefined ? { contextTokens: tokensBefore } : {}) }),
-      'to stop this compaction, which Cline does not allow',
-    );
-    const tokensAfter = estimatedTokens(systemPrompt, messages);
-    await session.compacted({
-      trigger,
-      ...(tokensBefore !== undefined ? { tokensBefore } : {}),
-      tokensAfter,
-      contextTokens: tokensAfter,
-      compactionId: compaction.key,
-      ...(summary !== undefined ? { summary } : {}),
-    });
-  }
+  const guarded = <K extends keyof ClineHooks>(name: K, body: (context: Parameters<ClineHooks[K]>[0]) => ReturnType<ClineHooks[K]>) =>
+    (async (context: never) =>
+      (await hostOf().within(hostOf().guard(`cline ${name}`, sessionId, async () => body(context)))) ?? undefined) as ClineHooks[K];
 
   const hooks: ClineHooks = {
     beforeRun: guarded('beforeRun', async ({ snapshot }) => {
@@ -138,7 +86,7 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       const command = parseSlashCommand(prompt);
       const outcome = await session.emit('prompt:submit', () => ({
         prompt,
-        ...(command ? { command: { name: command.name, args: command.args } } : {}),
+        command: command && { name: command.name, args: command.args },
       }));
       if (outcome?.block) return { stop: true, reason: `hookwise: ${outcome.block.reason}` };
       // Cline adds it after the prompt as a `<hook_context>` message, kept in the session.
@@ -150,11 +98,18 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       const original = request?.messages;
       if (!Array.isArray(original)) return undefined;
       const session = sessionOf(snapshot);
-      await reportCompaction(session, request?.systemPrompt ?? '', original);
-      // Converted only when a hook listens.
-      let converted: ConvertedMessages | undefined;
+      const systemPrompt = request?.systemPrompt ?? '';
+      // Seen in the first request after it (no `onEvent`: Cline awaits it for every streamed
+      // chunk); Cline's summarizer takes nothing from a plugin, so compact:before only observes.
+      const { key, ...compaction } = compactionOf(original) ?? {};
+      if (key)
+        await session.compactedEarlier(key, () => {
+          const tokensAfter = estimatedTokens(systemPrompt, original);
+          return { ...compaction, tokensAfter, contextTokens: tokensAfter };
+        });
+      let converted: ConvertedParts | undefined;
       const outcome = await session.emit('llm:before', () => ({
-        systemPrompt: request?.systemPrompt ?? '',
+        systemPrompt,
         messages: (converted = session.data.convert(original)).messages,
       }));
       let messages: readonly ClineMessage[] = original;
@@ -171,11 +126,8 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
 
     beforeTool: guarded('beforeTool', async ({ snapshot, toolCall, input }) => {
       if (typeof toolCall?.toolName !== 'string') return undefined;
-      const outcome = await sessionOf(snapshot).emit('tool:before', () => ({
-        toolName: toolCall.toolName!,
-        input,
-        toolUseId: toolCall.toolCallId,
-      }));
+      const fields = { toolName: toolCall.toolName, input, toolUseId: toolCall.toolCallId };
+      const outcome = await sessionOf(snapshot).emit('tool:before', () => fields);
       if (outcome?.block) return { skip: true, reason: `hookwise: ${outcome.block.reason}` };
       return outcome?.context ? { appendContext: outcome.context } : undefined;
     }),
@@ -184,21 +136,16 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       if (typeof toolCall?.toolName !== 'string') return undefined;
       const output = outputText(result?.output);
       const ok = result?.isError !== true;
-      const outcome = await sessionOf(snapshot).emit('tool:after', () => ({
-        toolName: toolCall.toolName!,
-        input,
-        output,
-        ok,
-        error: ok ? undefined : output,
-        toolUseId: toolCall.toolCallId,
-      }));
+      const fields = { toolName: toolCall.toolName, input, output, ok, error: ok ? undefined : output, toolUseId: toolCall.toolCallId };
+      const outcome = await sessionOf(snapshot).emit('tool:after', () => fields);
       // tool:after transforms the output; Cline stores what is returned here.
       const value = (outcome as { value?: unknown } | undefined)?.value;
-      const answer: ClineHookResult = {
-        ...(typeof value === 'string' && value !== output ? { result: { ...result, output: value } } : {}),
+      const changed = typeof value === 'string' && value !== output;
+      if (!changed && !outcome?.context) return undefined;
+      return {
+        ...(changed ? { result: { ...result, output: value } } : {}),
         ...(outcome?.context ? { appendContext: outcome.context } : {}),
       };
-      return Object.keys(answer).length > 0 ? answer : undefined;
     }),
 
     afterRun: guarded('afterRun', async ({ snapshot }) => {
@@ -214,13 +161,10 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
     manifest: { capabilities: ['hooks'] },
     hooks,
     async setup(_api, context) {
-      try {
-        projectDir ??= context?.workspaceInfo?.rootPath;
-        sessionId ??= context?.session?.sessionId;
-        await hostOf().engine();
-      } catch {
-        // The engine reports its own failures; a hook finds hookwise off then.
-      }
+      projectDir ??= context?.workspaceInfo?.rootPath;
+      sessionId ??= context?.session?.sessionId;
+      // The engine reports its own failures; a hook finds hookwise off then.
+      await hostOf().engine();
     },
   };
 }

@@ -36,6 +36,7 @@ export { createPartConversion, emitLlmBefore } from './host-kit/part-conversion.
 export type { PartConversion, PartConversionSpec } from './host-kit/part-conversion.js';
 export { runCompaction, runTool } from './host-kit/wrapped-calls.js';
 export { installedPackageFolder, readJsonObject, relativeEntry } from './host-kit/settings-file.js';
+export { gitRoot } from './host-kit/git-root.js';
 export type { JsonObjectRead } from './host-kit/settings-file.js';
 export { checkSettingsEntry, entrySpec, mergeSettingsEntry, planSettingsEntry, settingsEntries } from './host-kit/settings-entry.js';
 export type { PlannedSettingsFile, SettingsEntry, SettingsEntryCheck, SettingsEntryPlan } from './host-kit/settings-entry.js';

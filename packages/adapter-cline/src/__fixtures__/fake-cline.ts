@@ -1,6 +1,6 @@
 import type { HookwiseConfig } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore } from '@hookwise/core/host';
-import type { ClineMessage } from '../cline-types.js';
+import type { ClineMessage } from '../index.js';
 import { createHookwisePlugin } from '../plugin.js';
 
 /**
@@ -19,7 +19,7 @@ export async function fakeCline(config: HookwiseConfig | undefined, options: { h
     createEngine: (engineOptions) => createEngine({ ...engineOptions, stateStore: createMemoryStateStore(), eventLog }),
     writeLine: (line) => void lines.push(line),
   });
-  await plugin.setup({}, { session: { sessionId: 'ses-1' }, workspaceInfo: { rootPath: '/project' } });
+  await plugin.setup({} as never, { session: { sessionId: 'ses-1' }, workspaceInfo: { rootPath: '/project' } });
   const hooks = plugin.hooks as unknown as Record<string, (context: unknown) => Promise<any>>;
   /** Calls a hook with a JSON copy of `context`, and gives a JSON copy of its answer (Cline's IPC). */
   const call = async (hook: string, context: unknown): Promise<any> => {
@@ -31,14 +31,16 @@ export async function fakeCline(config: HookwiseConfig | undefined, options: { h
 
 let counter = 0;
 const id = () => `m${++counter}`;
-export const user = (text: string): ClineMessage => ({ id: id(), role: 'user', content: [{ type: 'text', text }] });
+export const user = (text: string): ClineMessage => ({ id: id(), role: 'user', content: [{ type: 'text', text }], createdAt: 0 });
 export const readCall = (callId: string, path: string): ClineMessage => ({
   id: id(),
   role: 'assistant',
   content: [{ type: 'tool-call', toolCallId: callId, toolName: 'read_files', input: { files: [{ path }] } }],
+  createdAt: 0,
 });
 export const readResult = (callId: string, path: string, text: string): ClineMessage => ({
   id: id(),
   role: 'tool',
   content: [{ type: 'tool-result', toolCallId: callId, toolName: 'read_files', output: [{ query: path, result: text, success: true }] }],
+  createdAt: 0,
 });

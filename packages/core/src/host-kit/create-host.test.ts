@@ -161,6 +161,32 @@ describe('createHost', () => {
     expect(await session.requestTexts()).toEqual([]);
   });
 
+  it('reports a compaction seen after the fact once per key, in this process and a later one', async () => {
+    const stateStore = createMemoryStateStore();
+    const phases: string[] = [];
+    const config = hooks({
+      'compact:before': (payload) => {
+        phases.push(`before ${payload.trigger} ${payload.contextTokens}`);
+        return { block: { reason: 'too late' } };
+      },
+      'compact:after': (payload) => {
+        phases.push(`after ${payload.compactionId} ${payload.tokensAfter}`);
+        return { context: 'the rules' };
+      },
+    });
+    const { host, lines } = hostFor(config, { stateStore });
+    await host.session('s1').compactedEarlier('k1', () => ({ trigger: 'auto', tokensBefore: 900, tokensAfter: 300 }));
+    await host.session('s1').compactedEarlier('k1', () => ({ trigger: 'auto', tokensBefore: 900, tokensAfter: 300 }));
+    await hostFor(config, { stateStore })
+      .host.session('s1')
+      .compactedEarlier('k1', () => ({ trigger: 'auto' }));
+    expect(phases).toEqual(['before auto 900', 'after k1 300']);
+    expect(lines).toEqual(['warn: a hook asked to stop a compaction already made: too late']);
+    expect(await host.session('s1').requestTexts()).toEqual(['the rules']);
+    await host.session('s1').compactedEarlier('k2', () => ({ trigger: 'manual' }));
+    expect(phases.slice(2)).toEqual(['before manual undefined', 'after k2 undefined']);
+  });
+
   it('logs a block the host cannot honour, at the level asked', async () => {
     const { host, lines } = hostFor(hooks({ 'agent:stop': () => ({ block: { reason: 'not done' } }) }));
     const outcome = await host.session('s1').emitUnblockable('agent:stop', () => ({}), 'the agent to go on, which this host cannot do');

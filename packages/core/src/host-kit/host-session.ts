@@ -15,6 +15,9 @@ export interface CommonFields {
   transcriptPath?: string | undefined;
 }
 
+/** Where a session keeps the key of the last compaction it reported after the fact. */
+const SEEN_COMPACTION = 'seenCompaction';
+
 const isText = (text: unknown): text is string => typeof text === 'string' && text.trim() !== '';
 
 export class HostSession<S extends object = object> {
@@ -109,6 +112,21 @@ export class HostSession<S extends object = object> {
     this.fields.contextTokens = fields.contextTokens as number | undefined;
     await this.keep({ afterCompaction: isText(outcome?.context) ? outcome.context : undefined });
     return outcome;
+  }
+
+  /**
+   * A compaction the host shows only after it made it (a request that starts with its summary):
+   * `compact:before` observes it (a block is logged: too late), then {@link compacted}. Once per
+   * `key` (`fields` is read then), kept with what compact:after handed back, so no later request or process of the
+   * session reports the same compaction again.
+   */
+  async compactedEarlier(key: string, fields: () => Partial<PointInput<'compact:after'>>): Promise<void> {
+    if ((await this.restore())[SEEN_COMPACTION] === key) return;
+    await this.keep({ [SEEN_COMPACTION]: key });
+    const after = fields();
+    const { trigger, tokensBefore } = after;
+    await this.emitUnblockable('compact:before', () => ({ trigger, contextTokens: tokensBefore }), 'to stop a compaction already made');
+    await this.compacted({ ...after, compactionId: key });
   }
 
   /**

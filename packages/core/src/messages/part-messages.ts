@@ -1,0 +1,128 @@
+// Messages made of typed parts — the AI SDK's `ModelMessage` shape, which agent runtimes built on
+// it hand their hooks too: `{ role, content: [{ type: 'text' | 'reasoning' | 'image' | 'file' |
+// 'tool-call' | 'tool-result', … }] }`. Converted to core messages remembering where each tool part
+// came from, so a hook's edits go back onto copies of the host's parts (`applyPartEdits`).
+import type { Message, MessagePart } from './message-model.js';
+import {
+  applyPartEdits,
+  createReusingConverter,
+  sameJson,
+  stringify,
+  type AppliedPartMemo,
+  type ConvertedParts,
+  type PartEditCounts,
+  type PartOrigin,
+  type PartOriginTable,
+  type PartWriter,
+} from './part-edits.js';
+
+/** A part as far as the conversion reads it; any other field is kept as it is. */
+export interface TypedPart {
+  type: string;
+  text?: unknown;
+  toolCallId?: unknown;
+  toolName?: unknown;
+  input?: unknown;
+  output?: unknown;
+  isError?: unknown;
+  mediaType?: unknown;
+}
+
+export interface TypedPartMessage {
+  id?: string;
+  role: string;
+  content: readonly TypedPart[];
+}
+
+/** Whether a message is the summary a compaction left (nothing before it is pruned). */
+export type IsCompactSummary<M> = (message: M) => boolean;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * One message as a core message (undefined for a role other than user, assistant, tool): texts,
+ * reasoning, images and files (as an image), tool calls, and tool results whose output is the text
+ * a provider is sent (a string as it is, anything else as its JSON).
+ */
+export function fromTypedPartMessage<M extends TypedPartMessage>(
+  message: M,
+  messageIndex: number,
+  origins: PartOriginTable,
+  isCompactSummary?: IsCompactSummary<M>,
+): Message | undefined {
+  if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') return undefined;
+  const parts: MessagePart[] = [];
+  (Array.isArray(message.content) ? message.content : []).forEach((part: TypedPart, partIndex) => {
+    let tool: MessagePart;
+    if (part.type === 'text' || part.type === 'reasoning') return void parts.push({ type: part.type, text: text(part.text) });
+    if (part.type === 'image' || part.type === 'file')
+      return void parts.push({ type: 'image', ...(typeof part.mediaType === 'string' ? { mediaType: part.mediaType } : {}) });
+    if (part.type === 'tool-call')
+      tool = { type: 'tool-call', toolCallId: text(part.toolCallId), toolName: text(part.toolName), input: part.input ?? {} };
+    else if (part.type === 'tool-result')
+      tool = {
+        type: 'tool-result',
+        toolCallId: text(part.toolCallId),
+        toolName: text(part.toolName),
+        output: stringify(part.output ?? ''),
+        ...(part.isError === true ? { isError: true } : {}),
+      };
+    else return;
+    origins.set(tool, { message: messageIndex, part: partIndex });
+    parts.push(tool);
+  });
+  return {
+    role: message.role,
+    ...(message.id !== undefined ? { id: message.id } : {}),
+    parts,
+    ...(isCompactSummary?.(message) ? { compactSummary: true } : {}),
+  };
+}
+
+/** The messages as core messages, with the origin of each tool part: the spec of {@link createTypedPartConverter}. */
+export function fromTypedPartMessages<M extends TypedPartMessage>(
+  messages: readonly M[],
+  isCompactSummary?: IsCompactSummary<M>,
+): ConvertedParts {
+  const origins = new Map<MessagePart, PartOrigin>();
+  const converted: Message[] = [];
+  messages.forEach((message, index) => {
+    const one = fromTypedPartMessage(message, index, origins, isCompactSummary);
+    if (one) converted.push(one);
+  });
+  return { messages: converted, origins };
+}
+
+/**
+ * The conversion for one conversation's requests (core's reusing converter): a host that hands
+ * every request a fresh copy keeps the core messages of the unchanged prefix, so plugins that
+ * keep work per message pay only for what is new. It gives what {@link fromTypedPartMessages} gives.
+ */
+export function createTypedPartConverter<M extends TypedPartMessage>(
+  isCompactSummary?: IsCompactSummary<M>,
+): (messages: readonly M[]) => ConvertedParts {
+  const origins = new WeakMap<MessagePart, PartOrigin>();
+  const convert = createReusingConverter(
+    (message: M, index) => fromTypedPartMessage(message, index, origins, isCompactSummary),
+    (a, b) => a.id === b.id && a.role === b.role && sameJson(a.content, b.content),
+    { prefix: true },
+  );
+  return (messages) => ({ messages: convert(messages), origins });
+}
+
+const WRITER: PartWriter<TypedPartMessage, TypedPart> = {
+  parts: (message) => (Array.isArray(message.content) ? message.content : undefined),
+  withParts: (message, content) => ({ ...message, content }),
+  output: (part, output) => ({ ...part, output }),
+  input: (part, input) => ({ ...part, input }),
+};
+
+/** Writes a hook's edits onto copies of the messages (a new output as its text); untouched messages stay the same objects. */
+export function applyToTypedPartMessages<M extends TypedPartMessage>(
+  original: readonly M[],
+  converted: ConvertedParts,
+  transformed: readonly Message[],
+  memo?: AppliedPartMemo<M>,
+): PartEditCounts & { messages: M[] } {
+  return applyPartEdits(original, converted, transformed, WRITER as unknown as PartWriter<M, TypedPart>, memo ? { memo } : {});
+}
