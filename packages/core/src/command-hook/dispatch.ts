@@ -5,7 +5,7 @@ import type { PointInput, PointName } from '../points.js';
 import { isListening } from '../host-kit.js';
 
 /** The fields every point's payload carries, from the fields every hook event carries. */
-export type CommonFields = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string };
+export type CommonFields = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string; contextWindow?: number };
 /** What an adapter passes for a point: the payload without the fields every event carries. */
 export type PointFields<P extends PointName> = Omit<PointInput<P>, keyof CommonFields>;
 

@@ -19,5 +19,12 @@ export { capText, renderHookJson } from './output.js';
 export type { HookJsonOutput, HookOutputFormat } from './output.js';
 export { BASE_INPUT_FIELDS, createInputParser, inputSchemaOf, parseInputFields } from './input-fields.js';
 export type { FieldKind, InputFields, InputOf, SchemaOfKind } from './input-fields.js';
-export { eventsForPoints, hookwiseEventOf, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile } from './hook-settings.js';
+export {
+  eventsForPoints,
+  hookwiseEventOf,
+  hookwiseEventsIn,
+  mergeHookwiseHooks,
+  missingCommandFile,
+  missingProgram,
+} from './hook-settings.js';
 export type { HookSettings } from './hook-settings.js';

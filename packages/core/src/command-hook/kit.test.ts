@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInputParser } from './input-fields.js';
-import { eventsForPoints, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile } from './hook-settings.js';
+import { eventsForPoints, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile, missingProgram } from './hook-settings.js';
 import { renderHookJson, type HookOutputFormat } from './output.js';
 
 const FORMAT: HookOutputFormat = {
@@ -24,6 +24,13 @@ describe("the command-hook kit's output", () => {
       /^x+\n\[… cut by hookwise: 20 more characters\]$/,
     );
     expect(renderHookJson('SessionEnd', { notice: 'bye', context: 'ctx' }, FORMAT)).toBeUndefined();
+  });
+
+  it("words a top-level decision as the host does (Gemini CLI's `deny`)", () => {
+    expect(renderHookJson('Stop', { block: { reason: 'no' } }, { ...FORMAT, decisionWord: 'deny' })).toEqual({
+      decision: 'deny',
+      reason: 'no',
+    });
   });
 });
 
@@ -59,12 +66,30 @@ describe("the command-hook kit's hook settings", () => {
     expect([...hookwiseEventsIn(merged.settings).keys()]).toEqual(['Stop', 'SessionStart']);
   });
 
+  it('writes further fields with each entry, new or updated', () => {
+    const command = (event: string) => `node /a/hookwise.cjs run ${event}`;
+    const once = mergeHookwiseHooks({}, ['Stop'], command, () => 7, { name: 'hookwise' }).settings;
+    expect(once.hooks?.Stop).toEqual([{ hooks: [{ type: 'command', name: 'hookwise', command: command('Stop'), timeout: 7 }] }]);
+    const unnamed = mergeHookwiseHooks({}, ['Stop'], command, () => 7).settings;
+    const named = mergeHookwiseHooks(unnamed, ['Stop'], command, () => 7, { name: 'hookwise' });
+    expect([named.changed, named.settings]).toEqual([true, once]);
+    expect(mergeHookwiseHooks(once, ['Stop'], command, () => 7, { name: 'hookwise' }).changed).toBe(false);
+  });
+
   it('registers the events of the points in use in the host order, and finds a missing bin', () => {
     expect(eventsForPoints<'A' | 'B' | 'C'>({ A: ['session:start'], B: ['tool:after'], C: ['agent:stop'] }, ['agent:stop'], ['A'])).toEqual(
       ['A', 'C'],
     );
     expect(missingCommandFile('node "$ROOT/bin.cjs" run Stop', { ROOT: '/p' }, () => false)).toBe('/p/bin.cjs');
     expect(missingCommandFile('node "$ROOT/bin.cjs" run Stop', { ROOT: '/p' }, () => true)).toBeUndefined();
+  });
+
+  it('finds a program that is on no folder of PATH, or a path that is not executable', () => {
+    const on = (files: string[]) => (file: string) => files.includes(file);
+    expect(missingProgram('hookwise-x run Stop', '/a:/b', on(['/b/hookwise-x']))).toBeUndefined();
+    expect(missingProgram('hookwise-x run Stop', '/a:/b', on(['/c/hookwise-x']))).toBe('hookwise-x');
+    expect(missingProgram('/opt/hw run Stop', '/a', on([]))).toBe('/opt/hw');
+    expect(missingProgram('node /gone.cjs run Stop', '', on([]))).toBeUndefined();
   });
 });
 

@@ -41,8 +41,10 @@ const records = (text: string): Record<string, unknown>[] =>
     }
   });
 
+export type Usage = { tokens: number; model?: string };
+
 /** The prompt tokens Gemini reported for its latest response (`tokens.input` of a `gemini` record), and its model. */
-export function lastUsage(file: string | undefined): { tokens: number; model?: string } | undefined {
+export function lastUsage(file: string | undefined): Usage | undefined {
   const size = sizeOf(file);
   if (!file || !size) return undefined;
   const found = records(readRange(file, Math.max(0, size - TAIL_BYTES), size))
