@@ -1,10 +1,10 @@
-import { joinText, type HookFailure, type MergedOutcome, type PointName } from '@hookwise/core';
+import { joinText, type HookFailure, type PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
-import { EventDispatch, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
+import { EventDispatch, fileSize, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
 import { expandedCommand } from './commands.js';
 import type { GeminiInput, MappedEvent } from './events.js';
-import { compressionsSince, lastUsage, sizeOf, type Usage } from './session-file.js';
+import { compressionsSince, lastUsage, type Usage } from './session-file.js';
 
 /** The adapter's own state namespace (per session). */
 export const ADAPTER_NAMESPACE = 'hookwise-gemini';
@@ -42,8 +42,6 @@ interface AdapterState {
 /** What to print on stdout ('' for nothing), the failures and the points that ran. */
 export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
 
-const withoutContext = (merged: MergedOutcome | undefined) => (merged ? { ...merged, context: undefined } : undefined);
-
 /** Runs the points a Gemini event maps to and renders what the plugins decided in the form the event accepts. */
 export async function dispatchEvent(engine: Engine, event: MappedEvent, input: GeminiInput): Promise<DispatchResult> {
   const common = EventDispatch.commonOf(input);
@@ -70,15 +68,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
     if (found && found.snapshot !== state.snapshot) {
       changes.snapshot = found.snapshot;
       // Gemini gives no hook a say in its summary: what must survive is handed back on later prompts.
-      const usage = tokensBefore !== undefined ? { contextTokens: tokensBefore, contextSource: 'usage' as const } : {};
-      dispatch.absorb(withoutContext(await dispatch.emit('compact:before', { trigger, ...usage })));
-      const after = await dispatch.emit('compact:after', {
-        trigger,
-        ...(tokensBefore !== undefined ? { tokensBefore } : {}),
-        ...(found.tokensAfter !== undefined ? { tokensAfter: found.tokensAfter, contextSource: 'usage' } : {}),
-      });
-      dispatch.absorb(withoutContext(after));
-      changes.afterCompaction = after?.context?.trim() ? after.context : undefined;
+      changes.afterCompaction = await dispatch.compactedEarlier(trigger, { tokensBefore, tokensAfter: found.tokensAfter });
       changes.deliverOnTool = changes.afterCompaction !== undefined;
     }
   }
@@ -122,7 +112,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
     }
     case 'PreCompress': {
       const file = input.transcript_path;
-      const offset = sizeOf(file);
+      const offset = fileSize(file);
       const last = lastUsage(file);
       if (last?.model && last.model !== state.model) changes.model = last.model;
       const trigger = input.trigger === 'manual' ? 'manual' : 'auto';

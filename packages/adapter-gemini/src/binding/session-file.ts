@@ -1,57 +1,27 @@
 // What the adapter reads of Gemini CLI's session file (`transcript_path`, JSONL): the last
 // response's prompt size, and whether a compression replaced the history since an offset (a
 // `{"$set":{"messages":[…]}}` record whose history starts with a `<state_snapshot>`).
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { fileSize, jsonLinesFrom } from '@hookwise/core/command-hook';
 
 const TAIL_BYTES = 256 * 1024;
 
-/** The file's size in bytes, or undefined when it cannot be read. */
-export function sizeOf(file: string | undefined): number | undefined {
-  if (!file) return undefined;
-  try {
-    return statSync(file).size;
-  } catch {
-    return undefined;
-  }
-}
-
-function readRange(file: string, start: number, end: number): string {
-  const buffer = Buffer.alloc(Math.max(0, end - start));
-  const fd = openSync(file, 'r');
-  try {
-    let read = 0;
-    while (read < buffer.length) {
-      const count = readSync(fd, buffer, read, buffer.length - read, start + read);
-      if (count === 0) break;
-      read += count;
-    }
-    return buffer.toString('utf8', 0, read);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const records = (text: string): Record<string, unknown>[] =>
-  text.split('\n').flatMap((line) => {
-    if (!line.startsWith('{')) return [];
-    try {
-      return [JSON.parse(line) as Record<string, unknown>];
-    } catch {
-      return []; // a line cut by the read window, or one being written
-    }
-  });
-
 export type Usage = { tokens: number; model?: string };
 
-/** The prompt tokens Gemini reported for its latest response (`tokens.input` of a `gemini` record), and its model. */
+/** The prompt tokens of a `gemini` record (a response): its `tokens.input`. */
+function promptTokensOf(record: Record<string, unknown>): number | undefined {
+  const input = (record.tokens as { input?: unknown } | undefined)?.input;
+  return record.type === 'gemini' && typeof input === 'number' ? input : undefined;
+}
+
+/** The prompt tokens Gemini reported for its latest response, and its model. */
 export function lastUsage(file: string | undefined): Usage | undefined {
-  const size = sizeOf(file);
+  const size = fileSize(file);
   if (!file || !size) return undefined;
-  const found = records(readRange(file, Math.max(0, size - TAIL_BYTES), size))
+  const found = jsonLinesFrom(file, Math.max(0, size - TAIL_BYTES))
     .reverse()
-    .find((record) => record.type === 'gemini' && typeof (record.tokens as { input?: unknown } | undefined)?.input === 'number');
+    .find((record) => promptTokensOf(record) !== undefined);
   if (!found) return undefined;
-  return { tokens: (found.tokens as { input: number }).input, ...(typeof found.model === 'string' ? { model: found.model } : {}) };
+  return { tokens: promptTokensOf(found)!, ...(typeof found.model === 'string' ? { model: found.model } : {}) };
 }
 
 /**
@@ -79,17 +49,13 @@ export interface Compression {
 
 /** The compressions written after byte `offset` of the session file. */
 export function compressionsSince(file: string, offset: number): Compression[] {
-  const size = sizeOf(file);
-  if (size === undefined || size <= offset) return [];
   const found: Compression[] = [];
-  for (const record of records(readRange(file, offset, size))) {
+  for (const record of jsonLinesFrom(file, offset)) {
     const snapshot = snapshotOf((record.$set as { messages?: unknown } | undefined)?.messages);
+    const last = found.at(-1);
     if (snapshot !== undefined) {
-      if (found.at(-1)?.snapshot !== snapshot) found.push({ snapshot, tokensAfter: undefined });
-    } else if (record.type === 'gemini' && found.length > 0 && found.at(-1)!.tokensAfter === undefined) {
-      const input = (record.tokens as { input?: unknown } | undefined)?.input;
-      if (typeof input === 'number') found.at(-1)!.tokensAfter = input;
-    }
+      if (last?.snapshot !== snapshot) found.push({ snapshot, tokensAfter: undefined });
+    } else if (last && last.tokensAfter === undefined) last.tokensAfter = promptTokensOf(record);
   }
   return found;
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createInputParser } from './input-fields.js';
+import { fileSize, jsonLinesFrom } from './json-lines.js';
 import { eventsForPoints, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile, missingProgram } from './hook-settings.js';
 import { renderHookJson, type HookOutputFormat } from './output.js';
 
@@ -101,5 +105,23 @@ describe("the command-hook kit's input fields", () => {
     const bad = parser.parse('Stop', { session_id: 's', stop_hook_active: 'yes' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toMatch(/stop_hook_active/);
+  });
+});
+
+describe("the command-hook kit's JSON lines", () => {
+  it('reads the records written after an offset, skipping a cut or half-written line', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hookwise-json-lines-'));
+    try {
+      const file = path.join(dir, 'session.jsonl');
+      expect([fileSize(file), jsonLinesFrom(file, 0)]).toEqual([undefined, []]);
+      writeFileSync(file, '{"n":1}\n');
+      const offset = fileSize(file)!;
+      appendFileSync(file, '{"n":2}\n{"n":3}\n{"n":');
+      expect(jsonLinesFrom(file, offset)).toEqual([{ n: 2 }, { n: 3 }]);
+      expect(jsonLinesFrom(file, 3)).toEqual([{ n: 2 }, { n: 3 }]);
+      expect(jsonLinesFrom(file, 0)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
