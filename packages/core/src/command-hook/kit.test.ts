@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { defineHook } from '../hooks.js';
+import { createEngine } from '../engine.js';
+import { silentLogger } from '../logger.js';
+import { createMemoryEventLog } from '../state/event-log.js';
+import { createMemoryStateStore } from '../state/file-state-store.js';
+import { EventDispatch } from './dispatch.js';
 import { createInputParser } from './input-fields.js';
 import { fileSize, jsonLinesFrom } from './json-lines.js';
 import { eventsForPoints, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile, missingProgram } from './hook-settings.js';
@@ -123,5 +129,40 @@ describe("the command-hook kit's JSON lines", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the command-hook kit's dispatch", () => {
+  it('runs a compaction told of afterwards with its sizes, keeps its context out of the event and hands it back', async () => {
+    const seen: Array<[string, Record<string, unknown>]> = [];
+    const on = (point: string, answer: object) => (payload: Record<string, unknown>) => {
+      seen.push([point, payload]);
+      return answer;
+    };
+    const engine = createEngine({
+      config: {
+        hooks: [
+          defineHook({
+            name: 'h',
+            on: {
+              'compact:before': on('compact:before', { context: 'too late' }),
+              'compact:after': on('compact:after', { context: 'KEEP', notice: 'n' }),
+            },
+          }),
+        ],
+      },
+      projectDir: os.tmpdir(),
+      host: 'test',
+      stateStore: createMemoryStateStore(),
+      eventLog: createMemoryEventLog(),
+      logger: silentLogger,
+    });
+    const dispatch = new EventDispatch(engine, { sessionId: 's' }, { namespace: 'test' });
+    expect(await dispatch.compactedEarlier('auto', { tokensBefore: 900, tokensAfter: 90 })).toBe('KEEP');
+    expect(seen).toEqual([
+      ['compact:before', expect.objectContaining({ trigger: 'auto', contextTokens: 900, contextSource: 'usage' })],
+      ['compact:after', expect.objectContaining({ trigger: 'auto', tokensBefore: 900, tokensAfter: 90, contextSource: 'usage' })],
+    ]);
+    expect(dispatch.result).toEqual({ context: undefined, notice: 'n' });
   });
 });
