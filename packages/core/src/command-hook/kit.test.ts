@@ -10,7 +10,14 @@ import { createMemoryStateStore } from '../state/file-state-store.js';
 import { EventDispatch } from './dispatch.js';
 import { createInputParser } from './input-fields.js';
 import { fileSize, jsonLinesFrom } from './json-lines.js';
-import { eventsForPoints, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile, missingProgram } from './hook-settings.js';
+import {
+  eventsForPoints,
+  hookwiseEventsIn,
+  mergeHookwiseHooks,
+  missingCommandFile,
+  missingProgram,
+  type HookSettings,
+} from './hook-settings.js';
 import { renderHookJson, type HookOutputFormat } from './output.js';
 
 const FORMAT: HookOutputFormat = {
@@ -78,9 +85,9 @@ describe("the command-hook kit's hook settings", () => {
 
   it('writes further fields with each entry, new or updated', () => {
     const command = (event: string) => `node /a/hookwise.cjs run ${event}`;
-    const once = mergeHookwiseHooks({}, ['Stop'], command, () => 7, { name: 'hookwise' }).settings;
+    const once = mergeHookwiseHooks<HookSettings>({}, ['Stop'], command, () => 7, { name: 'hookwise' }).settings;
     expect(once.hooks?.Stop).toEqual([{ hooks: [{ type: 'command', name: 'hookwise', command: command('Stop'), timeout: 7 }] }]);
-    const unnamed = mergeHookwiseHooks({}, ['Stop'], command, () => 7).settings;
+    const unnamed = mergeHookwiseHooks<HookSettings>({}, ['Stop'], command, () => 7).settings;
     const named = mergeHookwiseHooks(unnamed, ['Stop'], command, () => 7, { name: 'hookwise' });
     expect([named.changed, named.settings]).toEqual([true, once]);
     expect(mergeHookwiseHooks(once, ['Stop'], command, () => 7, { name: 'hookwise' }).changed).toBe(false);
