@@ -1,7 +1,6 @@
-export { dispatchEvent, ADAPTER_NAMESPACE } from './dispatch.js';
-export type { GeminiOutput } from './dispatch.js';
-export { GEMINI_EVENTS, EVENT_POINTS, eventsForPoints, isGeminiEvent, isMappedEvent, parseInput } from './events.js';
-export type { GeminiEvent, GeminiInput, MappedEvent } from './events.js';
-export { geminiHost, runHook, resolveProjectDir } from './hook-process/hook-call.js';
-export { mergeHookwiseHooks, hookwiseEventsIn, settingsFileOf, HOOK_TIMEOUT_MS } from './setup/settings.js';
-export type { Settings } from './setup/settings.js';
+export { dispatchEvent, ADAPTER_NAMESPACE } from './binding/dispatch.js';
+export type { DispatchResult } from './binding/dispatch.js';
+export { GEMINI_EVENTS, EVENT_POINTS, isGeminiEvent, isMappedEvent, parseHookInput } from './binding/events.js';
+export type { GeminiEvent, GeminiInput, MappedEvent } from './binding/events.js';
+export { geminiHost } from './hook-process/hook-call.js';
+export { HOOK_TIMEOUT_MS, mergeGeminiHooks, settingsFileOf } from './setup/gemini-files.js';

@@ -5,4 +5,4 @@ import { runtimeFile } from './package-files.js';
 
 /** bin/hookwise.cjs's slow path (a missing or stale bundle): the command-hook kit's, for Gemini CLI. */
 export const runBuildOrLoad = (request: RunRequest, options: { bundleFailed?: boolean } = {}): Promise<never> =>
-  runBuildOrLoadFor({ host: geminiHost, runtime: runtimeFile() }, request, options);
+  runBuildOrLoadFor({ host: geminiHost, runtime: runtimeFile }, request, options);

@@ -5,7 +5,7 @@ import type { HostDoctorContext } from '@hookwise/cli';
 import type { PointName } from '@hookwise/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkGeminiSetup } from './doctor.js';
-import { readSettings } from './settings.js';
+import { readSettings } from './gemini-files.js';
 
 let root: string;
 let project: string;

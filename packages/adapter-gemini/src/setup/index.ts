@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { HostSetup } from '@hookwise/cli';
+import { runThroughBin } from '@hookwise/cli/command-hook';
 import { binPath } from '../hook-process/package-files.js';
 import { checkGeminiSetup } from './doctor.js';
 import { planGeminiInit } from './init.js';
@@ -15,10 +16,6 @@ const setup: HostSetup = {
   init: planGeminiInit,
   doctor: checkGeminiSetup,
   // Settings written with `--command "npx hookwise"` reach the bin as if Gemini had called it; the bin ends the process.
-  run: (args) => {
-    process.argv = [process.argv[0]!, binPath(), 'run', ...args];
-    createRequire(import.meta.url)(binPath());
-    return new Promise<never>(() => undefined);
-  },
+  run: (args) => runThroughBin(binPath, args, createRequire(import.meta.url)),
 };
 export default setup;

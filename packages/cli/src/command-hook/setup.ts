@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -7,6 +7,7 @@ import {
   hookwiseEventsIn,
   mergeHookwiseHooks,
   missingCommandFile,
+  missingProgram,
   type HookSettings,
 } from '@hookwise/core/command-hook';
 import type { JsonObjectRead } from '@hookwise/core/host';
@@ -33,6 +34,8 @@ export interface HooksFileInit {
   commandFor: (event: string) => string;
   /** The `timeout` written with each entry, in the host's unit. */
   timeoutOf: (event: string) => number;
+  /** Further fields each entry carries (a `name` the host shows). */
+  fields?: Readonly<Record<string, unknown>>;
   /** The adapter's bundle run-time (see `adapterFiles`). */
   runtime: string;
   /** The host's name (`CommandHookHost.name`, `--host <name>`): its run bundle's folder, and the messages. */
@@ -57,7 +60,7 @@ export async function planHooksFileInit(context: HostInitContext, init: HooksFil
   }
   const { read } = init;
   if (!read.ok) return { ok: false, message: `${read.message}; fix or remove it, then run init again` };
-  const merged = mergeHookwiseHooks(read.value as HookSettings, events, init.commandFor, init.timeoutOf);
+  const merged = mergeHookwiseHooks(read.value as HookSettings, events, init.commandFor, init.timeoutOf, init.fields);
   const summary = `${read.text === undefined ? 'write' : 'update'} ${relative(read.file)}: hookwise runs on ${events.join(', ')}`;
   const after = `${JSON.stringify(merged.settings, null, 2)}\n`;
   return {
@@ -69,44 +72,63 @@ export async function planHooksFileInit(context: HostInitContext, init: HooksFil
 }
 
 /**
- * `hookwise doctor`'s check of a hooks file: it calls `hookwise run <Event>` exactly once for each
- * event the plugins need, with a bin that exists (`vars` expands `$NAME` in the command). Returns
- * the events registered.
+ * `hookwise doctor`'s check of the hooks files a host reads: together they call `hookwise run
+ * <Event>` exactly once for each event the plugins need (and each of `always`), with a command
+ * that resolves (`vars` expands `$NAME` in it; with `programs`, a program other than node must be
+ * on PATH; `unresolvedMeans` says what the host does then). Returns the events registered.
  */
 export function checkHooksFile(
   context: HostDoctorContext,
   check: {
-    read: JsonObjectRead;
+    read: JsonObjectRead | readonly JsonObjectRead[];
     label: string;
     eventPoints: Readonly<Record<string, readonly string[]>>;
     host: string;
     vars?: Record<string, string>;
+    always?: readonly string[];
+    programs?: boolean;
+    unresolvedMeans?: string;
   },
 ): Map<string, string[]> {
   const { ok, problem } = context;
+  // In the host's event order: the plugins (and points) that need each event.
   const needed = new Map<string, string[]>();
-  for (const [point, plugins] of context.pointsInUse)
-    for (const [event, points] of Object.entries(check.eventPoints))
-      if (points.includes(point))
-        needed.set(event, [...new Set([...(needed.get(event) ?? []), ...plugins.map((plugin) => `${plugin} (${point})`)])]);
-  if (!check.read.ok) problem(check.read.message);
-  const registered = hookwiseEventsIn(check.read.ok ? (check.read.value as HookSettings) : undefined);
+  for (const [event, points] of Object.entries(check.eventPoints)) {
+    const plugins = [...context.pointsInUse].flatMap(([point, names]) =>
+      points.includes(point) ? names.map((name) => `${name} (${point})`) : [],
+    );
+    if (plugins.length > 0 || check.always?.includes(event)) needed.set(event, [...new Set(plugins)]);
+  }
+  const reads = Array.isArray(check.read) ? (check.read as readonly JsonObjectRead[]) : [check.read as JsonObjectRead];
+  for (const read of reads) if (!read.ok) problem(read.message);
+  const registered = hookwiseEventsIn(...reads.map((read) => (read.ok ? (read.value as HookSettings) : undefined)));
+  const again = `run \`hookwise init --host ${check.host}\``;
   for (const [event, plugins] of needed) {
     const commands = registered.get(event);
-    if (!commands)
-      problem(
-        `${check.label} does not call \`hookwise run ${event}\`, which ${plugins.join(', ')} need; run \`hookwise init --host ${check.host}\``,
-      );
+    const which = plugins.length > 0 ? `, which ${plugins.join(', ')} need` : '';
+    if (!commands) problem(`the hooks in ${check.label} do not call \`hookwise run ${event}\`${which}; ${again}`);
     else if (commands.length > 1)
       problem(`\`hookwise run ${event}\` is in ${check.label} ${commands.length} times; each call would run the plugins again — keep one`);
     else {
-      const missing = missingCommandFile(commands[0]!, check.vars ?? {}, existsSync);
-      if (missing) problem(`the ${event} hook runs ${missing}, which does not exist; run \`hookwise init --host ${check.host}\` again`);
+      const missing =
+        missingCommandFile(commands[0]!, check.vars ?? {}, existsSync) ??
+        (check.programs ? missingProgram(commands[0]!, process.env.PATH ?? '', isExecutable) : undefined);
+      const means = check.unresolvedMeans ? `: ${check.unresolvedMeans}` : '';
+      if (missing) problem(`the ${event} hook runs ${missing}, which does not resolve${means}; ${again} again`);
     }
   }
   if (needed.size > 0 && [...needed.keys()].every((event) => registered.get(event)?.length === 1))
-    ok(`${check.label} calls hookwise for ${[...needed.keys()].join(', ')}`);
+    ok(`the hooks in ${check.label} call hookwise for ${[...needed.keys()].join(', ')}`);
   return registered;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import type { PointInput, PointName } from '../points.js';
 import { isListening } from '../host-kit.js';
 
 /** The fields every point's payload carries, from the fields every hook event carries. */
-export type CommonFields = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string };
+export type CommonFields = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string; contextWindow?: number };
 /** What an adapter passes for a point: the payload without the fields every event carries. */
 export type PointFields<P extends PointName> = Omit<PointInput<P>, keyof CommonFields>;
 
@@ -172,6 +172,30 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
       return { ...state, kept: rest };
     });
     return Math.abs(this.engine.services.clock.now() - kept.at) <= maxAgeMs ? kept.text : undefined;
+  }
+
+  /**
+   * A compaction the host tells of only afterwards (the adapter finds it in its transcript at a
+   * later event): runs compact:before and compact:after with the sizes the host's usage figures
+   * gave, their context left out of this event's result (the summary is made). Returns what
+   * compact:after handed back, for the adapter to deliver where its host lets context reach the model.
+   */
+  async compactedEarlier(
+    trigger: 'manual' | 'auto',
+    sizes: { tokensBefore?: number | undefined; tokensAfter?: number | undefined },
+  ): Promise<string | undefined> {
+    const before: PointFields<'compact:before'> = { trigger };
+    const after: PointFields<'compact:after'> = { trigger };
+    if (sizes.tokensBefore !== undefined) {
+      Object.assign(before, { contextTokens: sizes.tokensBefore, contextSource: 'usage' });
+      after.tokensBefore = sizes.tokensBefore;
+    }
+    if (sizes.tokensAfter !== undefined) Object.assign(after, { tokensAfter: sizes.tokensAfter, contextSource: 'usage' });
+    const outcomes: Array<MergedOutcome | undefined> = [await this.emit('compact:before', before)];
+    outcomes.push(await this.emit('compact:after', after));
+    for (const outcome of outcomes) this.absorb(outcome && { ...outcome, context: undefined });
+    const kept = outcomes[1]?.context;
+    return kept?.trim() ? kept : undefined;
   }
 
   /** Merges an outcome into {@link result}: contexts and notices joined in order, the first block wins. */

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 // The hook settings Claude Code (`.claude/settings.json`), Codex (`.codex/hooks.json`) and Gemini
 // CLI (`.gemini/settings.json`) share: `{"hooks": {"<Event>": [{"matcher"?, "hooks": [{"type":
 // "command", "command", "timeout"}]}]}}`. hookwise owns one `<prefix> run <Event>` command per event.
@@ -28,13 +30,15 @@ export function hookwiseEventOf(command: unknown): string | undefined {
  * Puts exactly one hookwise command hook under each of `events` and removes hookwise's hooks
  * from other events, leaving every other hook, matcher group and setting as it was. Returns
  * a new object; `changed` is false when the settings already had exactly these entries.
- * `timeoutOf` is the `timeout` written with each entry, in the host's unit.
+ * `timeoutOf` is the `timeout` written with each entry, in the host's unit; `fields` are further
+ * fields each entry carries (a `name` the host shows).
  */
 export function mergeHookwiseHooks<S extends HookSettings>(
   settings: S,
   events: readonly string[],
   commandFor: (event: string) => string,
   timeoutOf: (event: string) => number,
+  fields: Readonly<Record<string, unknown>> = {},
 ): { settings: S; changed: boolean } {
   const next = structuredClone(settings);
   const hooks: Record<string, MatcherGroup[]> =
@@ -74,8 +78,9 @@ export function mergeHookwiseHooks<S extends HookSettings>(
       existing.command = command;
       existing.type = 'command';
       existing.timeout = timeout;
+      Object.assign(existing, fields);
     } else {
-      groups.push({ hooks: [{ type: 'command', command, timeout }] });
+      groups.push({ hooks: [{ type: 'command', ...fields, command, timeout }] });
     }
   }
   if (Object.keys(hooks).length > 0 || next.hooks !== undefined) next.hooks = hooks;
@@ -125,4 +130,15 @@ export function missingCommandFile(
   if (!file) return undefined;
   const expanded = file.replace(/\$\{?([A-Z_][A-Z0-9_]*)\}?/g, (whole, name: string) => vars[name] ?? whole);
   return exists(expanded) ? undefined : expanded;
+}
+
+/**
+ * The program a hook command starts, when it is not `node` and no folder of `pathEnv` has it (a
+ * path: when it is not executable). Undefined when it resolves.
+ */
+export function missingProgram(command: string, pathEnv: string, isExecutable: (file: string) => boolean): string | undefined {
+  const program = /^\s*(\S+)/.exec(command)?.[1];
+  if (!program || program === 'node') return undefined;
+  const candidates = program.includes('/') ? [program] : pathEnv.split(path.delimiter).map((dir) => path.join(dir, program));
+  return candidates.some(isExecutable) ? undefined : program;
 }

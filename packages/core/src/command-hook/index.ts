@@ -16,8 +16,16 @@ export { describeError, escapeControl, printable, realExit, writeAllSync } from 
 export { EventDispatch, compactTrigger, noticeIn, sessionSource } from './dispatch.js';
 export type { CommonFields, ContextUsageReader, EventDispatchOptions, EventResult, PointFields } from './dispatch.js';
 export { capText, renderHookJson } from './output.js';
+export { fileSize, jsonLinesFrom } from './json-lines.js';
 export type { HookJsonOutput, HookOutputFormat } from './output.js';
 export { BASE_INPUT_FIELDS, createInputParser, inputSchemaOf, parseInputFields } from './input-fields.js';
 export type { FieldKind, InputFields, InputOf, SchemaOfKind } from './input-fields.js';
-export { eventsForPoints, hookwiseEventOf, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile } from './hook-settings.js';
+export {
+  eventsForPoints,
+  hookwiseEventOf,
+  hookwiseEventsIn,
+  mergeHookwiseHooks,
+  missingCommandFile,
+  missingProgram,
+} from './hook-settings.js';
 export type { HookSettings } from './hook-settings.js';

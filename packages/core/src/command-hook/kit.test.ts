@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineHook } from '../hooks.js';
+import { createEngine } from '../engine.js';
+import { silentLogger } from '../logger.js';
+import { createMemoryEventLog } from '../state/event-log.js';
+import { createMemoryStateStore } from '../state/file-state-store.js';
+import { EventDispatch } from './dispatch.js';
 import { createInputParser } from './input-fields.js';
-import { eventsForPoints, hookwiseEventsIn, mergeHookwiseHooks, missingCommandFile } from './hook-settings.js';
+import { fileSize, jsonLinesFrom } from './json-lines.js';
+import {
+  eventsForPoints,
+  hookwiseEventsIn,
+  mergeHookwiseHooks,
+  missingCommandFile,
+  missingProgram,
+  type HookSettings,
+} from './hook-settings.js';
 import { renderHookJson, type HookOutputFormat } from './output.js';
 
 const FORMAT: HookOutputFormat = {
@@ -24,6 +41,13 @@ describe("the command-hook kit's output", () => {
       /^x+\n\[… cut by hookwise: 20 more characters\]$/,
     );
     expect(renderHookJson('SessionEnd', { notice: 'bye', context: 'ctx' }, FORMAT)).toBeUndefined();
+  });
+
+  it("words a top-level decision as the host does (Gemini CLI's `deny`)", () => {
+    expect(renderHookJson('Stop', { block: { reason: 'no' } }, { ...FORMAT, decisionWord: 'deny' })).toEqual({
+      decision: 'deny',
+      reason: 'no',
+    });
   });
 });
 
@@ -59,12 +83,30 @@ describe("the command-hook kit's hook settings", () => {
     expect([...hookwiseEventsIn(merged.settings).keys()]).toEqual(['Stop', 'SessionStart']);
   });
 
+  it('writes further fields with each entry, new or updated', () => {
+    const command = (event: string) => `node /a/hookwise.cjs run ${event}`;
+    const once = mergeHookwiseHooks<HookSettings>({}, ['Stop'], command, () => 7, { name: 'hookwise' }).settings;
+    expect(once.hooks?.Stop).toEqual([{ hooks: [{ type: 'command', name: 'hookwise', command: command('Stop'), timeout: 7 }] }]);
+    const unnamed = mergeHookwiseHooks<HookSettings>({}, ['Stop'], command, () => 7).settings;
+    const named = mergeHookwiseHooks(unnamed, ['Stop'], command, () => 7, { name: 'hookwise' });
+    expect([named.changed, named.settings]).toEqual([true, once]);
+    expect(mergeHookwiseHooks(once, ['Stop'], command, () => 7, { name: 'hookwise' }).changed).toBe(false);
+  });
+
   it('registers the events of the points in use in the host order, and finds a missing bin', () => {
     expect(eventsForPoints<'A' | 'B' | 'C'>({ A: ['session:start'], B: ['tool:after'], C: ['agent:stop'] }, ['agent:stop'], ['A'])).toEqual(
       ['A', 'C'],
     );
     expect(missingCommandFile('node "$ROOT/bin.cjs" run Stop', { ROOT: '/p' }, () => false)).toBe('/p/bin.cjs');
     expect(missingCommandFile('node "$ROOT/bin.cjs" run Stop', { ROOT: '/p' }, () => true)).toBeUndefined();
+  });
+
+  it('finds a program that is on no folder of PATH, or a path that is not executable', () => {
+    const on = (files: string[]) => (file: string) => files.includes(file);
+    expect(missingProgram('hookwise-x run Stop', '/a:/b', on(['/b/hookwise-x']))).toBeUndefined();
+    expect(missingProgram('hookwise-x run Stop', '/a:/b', on(['/c/hookwise-x']))).toBe('hookwise-x');
+    expect(missingProgram('/opt/hw run Stop', '/a', on([]))).toBe('/opt/hw');
+    expect(missingProgram('node /gone.cjs run Stop', '', on([]))).toBeUndefined();
   });
 });
 
@@ -76,5 +118,58 @@ describe("the command-hook kit's input fields", () => {
     const bad = parser.parse('Stop', { session_id: 's', stop_hook_active: 'yes' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.message).toMatch(/stop_hook_active/);
+  });
+});
+
+describe("the command-hook kit's JSON lines", () => {
+  it('reads the records written after an offset, skipping a cut or half-written line', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hookwise-json-lines-'));
+    try {
+      const file = path.join(dir, 'session.jsonl');
+      expect([fileSize(file), jsonLinesFrom(file, 0)]).toEqual([undefined, []]);
+      writeFileSync(file, '{"n":1}\n');
+      const offset = fileSize(file)!;
+      appendFileSync(file, '{"n":2}\n{"n":3}\n{"n":');
+      expect(jsonLinesFrom(file, offset)).toEqual([{ n: 2 }, { n: 3 }]);
+      expect(jsonLinesFrom(file, 3)).toEqual([{ n: 2 }, { n: 3 }]);
+      expect(jsonLinesFrom(file, 0)).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the command-hook kit's dispatch", () => {
+  it('runs a compaction told of afterwards with its sizes, keeps its context out of the event and hands it back', async () => {
+    const seen: Array<[string, Record<string, unknown>]> = [];
+    const on = (point: string, answer: object) => (payload: Record<string, unknown>) => {
+      seen.push([point, payload]);
+      return answer;
+    };
+    const engine = createEngine({
+      config: {
+        hooks: [
+          defineHook({
+            name: 'h',
+            on: {
+              'compact:before': on('compact:before', { context: 'too late' }),
+              'compact:after': on('compact:after', { context: 'KEEP', notice: 'n' }),
+            },
+          }),
+        ],
+      },
+      projectDir: os.tmpdir(),
+      host: 'test',
+      stateStore: createMemoryStateStore(),
+      eventLog: createMemoryEventLog(),
+      logger: silentLogger,
+    });
+    const dispatch = new EventDispatch(engine, { sessionId: 's' }, { namespace: 'test' });
+    expect(await dispatch.compactedEarlier('auto', { tokensBefore: 900, tokensAfter: 90 })).toBe('KEEP');
+    expect(seen).toEqual([
+      ['compact:before', expect.objectContaining({ trigger: 'auto', contextTokens: 900, contextSource: 'usage' })],
+      ['compact:after', expect.objectContaining({ trigger: 'auto', tokensBefore: 900, tokensAfter: 90, contextSource: 'usage' })],
+    ]);
+    expect(dispatch.result).toEqual({ context: undefined, notice: 'n' });
   });
 });

@@ -20,8 +20,10 @@ export interface HookOutputFormat {
   context: ReadonlySet<string>;
   /** Events that discard `systemMessage` (or all JSON). */
   noNotice: ReadonlySet<string>;
-  /** Events with a top-level `decision: "block"` + `reason`. */
+  /** Events with a top-level `decision` + `reason`. */
   decision: ReadonlySet<string>;
+  /** The word of that top-level decision: `block` (Claude Code, Codex) unless the host says `deny`. */
+  decisionWord?: 'block' | 'deny';
   /** Events where a block is `hookSpecificOutput.permissionDecision: "deny"` (PreToolUse). */
   deny: ReadonlySet<string>;
   /** The longest text a field may carry. */
@@ -31,7 +33,7 @@ export interface HookOutputFormat {
 /** The JSON a command hook prints. Only fields hookwise emits. */
 export type HookJsonOutput = {
   systemMessage?: string;
-  decision?: 'block';
+  decision?: 'block' | 'deny';
   reason?: string;
   hookSpecificOutput?: { hookEventName: string; [field: string]: unknown };
 };
@@ -41,7 +43,7 @@ const nonEmpty = (text: string | undefined): text is string => typeof text === '
 /**
  * A result in the JSON form `event` accepts, emitting only fields that event has: context as
  * `hookSpecificOutput.additionalContext`, notice as `systemMessage`, block as
- * `permissionDecision: "deny"` or `decision: "block"`; `extra` fields join `hookSpecificOutput`.
+ * `permissionDecision: "deny"` or a top-level `decision`; `extra` fields join `hookSpecificOutput`.
  * Undefined when there is nothing to print.
  */
 export function renderHookJson(
@@ -58,7 +60,7 @@ export function renderHookJson(
       specific.permissionDecision = 'deny';
       specific.permissionDecisionReason = reason;
     } else if (format.decision.has(event)) {
-      output.decision = 'block';
+      output.decision = format.decisionWord ?? 'block';
       output.reason = reason;
     }
   }

@@ -64,8 +64,17 @@ function engineRecording(
   });
 }
 
-const call = (engine: Engine, event: MappedEvent, fields: Partial<GeminiInput> = {}) =>
-  dispatchEvent(engine, event, { session_id: 's1', transcript_path: transcript, cwd: dir, hook_event_name: event, ...fields });
+/** One hook call; `output` is the JSON it prints ({} for nothing: the kit prints `{}` then). */
+const call = async (engine: Engine, event: MappedEvent, fields: Partial<GeminiInput> = {}) => {
+  const result = await dispatchEvent(engine, event, {
+    session_id: 's1',
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: event,
+    ...fields,
+  });
+  return { ...result, output: result.stdout ? JSON.parse(result.stdout) : {} };
+};
 
 describe('PreCompress (fires before every model request in 0.61.0)', () => {
   it('emits nothing for a PreCompress that compressed nothing', async () => {

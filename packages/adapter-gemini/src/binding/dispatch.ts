@@ -1,0 +1,138 @@
+import { joinText, type HookFailure, type PointName } from '@hookwise/core';
+import type { Engine } from '@hookwise/core/host';
+import { parseSlashCommand } from '@hookwise/core/messages';
+import { EventDispatch, fileSize, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
+import { expandedCommand } from './commands.js';
+import type { GeminiInput, MappedEvent } from './events.js';
+import { compressionsSince, lastUsage, type Usage } from './session-file.js';
+
+/** The adapter's own state namespace (per session). */
+export const ADAPTER_NAMESPACE = 'hookwise-gemini';
+/** Gemini's word for the compact action: its own slash command. */
+const GEMINI_WORDING = { compact: 'Consider /compress now.' };
+/** Gemini 2.x/3.x models' input limit (`tokenLimit`, 0.61.0). */
+const GEMINI_WINDOW = 1_048_576;
+
+/**
+ * Where Gemini 0.61.0 takes what: context where it reaches the model (BeforeAgent, AfterTool), a
+ * deny where it drops the turn or the call. An AfterTool deny would replace the result with an
+ * error, which is no trim; no systemMessage on SessionEnd (not awaited).
+ */
+const FORMAT: HookOutputFormat = {
+  context: new Set<MappedEvent>(['BeforeAgent', 'AfterTool']),
+  noNotice: new Set<MappedEvent>(['SessionEnd']),
+  decision: new Set<MappedEvent>(['BeforeAgent', 'BeforeTool']),
+  decisionWord: 'deny',
+  deny: new Set(),
+  cap: Number.POSITIVE_INFINITY,
+};
+
+interface AdapterState {
+  model?: string;
+  /** A PreCompress seen and not yet judged: the session file's size then, and the prompt size. */
+  pending?: { trigger: 'manual' | 'auto'; file: string; offset: number; tokensBefore?: number };
+  /** The last compression's snapshot key (see `compressionsSince`). */
+  snapshot?: string;
+  /** What hooks handed back at the last compaction: added to every later prompt (BeforeAgent). */
+  afterCompaction?: string;
+  /** A compaction happened mid-turn: the next tool result carries `afterCompaction` too. */
+  deliverOnTool?: boolean;
+}
+
+/** What to print on stdout ('' for nothing), the failures and the points that ran. */
+export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
+
+/** Runs the points a Gemini event maps to and renders what the plugins decided in the form the event accepts. */
+export async function dispatchEvent(engine: Engine, event: MappedEvent, input: GeminiInput): Promise<DispatchResult> {
+  const common = EventDispatch.commonOf(input);
+  common.contextWindow = GEMINI_WINDOW;
+  // On --resume SessionStart names a new stub file (0.61.0); later events name the session's file.
+  if (event === 'SessionStart') delete common.transcriptPath;
+  const dispatch = new EventDispatch<AdapterState>(engine, common, {
+    namespace: ADAPTER_NAMESPACE,
+    wording: GEMINI_WORDING,
+    contextUsage: {
+      read: async (file) => lastUsage(file),
+      fieldsOf: (_point, usage: Usage) => ({ contextTokens: usage.tokens, contextSource: 'usage' }),
+    },
+  });
+  const state = (await dispatch.state()) ?? {};
+  const changes: Partial<AdapterState> = {};
+  const result = dispatch.result;
+
+  // A PreCompress earlier in the session: judge it now, from what the session file says happened since.
+  if (state.pending && event !== 'SessionStart') {
+    const { trigger, tokensBefore } = state.pending;
+    const found = compressionsSince(state.pending.file, state.pending.offset).at(-1);
+    changes.pending = undefined;
+    if (found && found.snapshot !== state.snapshot) {
+      changes.snapshot = found.snapshot;
+      // Gemini gives no hook a say in its summary: what must survive is handed back on later prompts.
+      changes.afterCompaction = await dispatch.compactedEarlier(trigger, { tokensBefore, tokensAfter: found.tokensAfter });
+      changes.deliverOnTool = changes.afterCompaction !== undefined;
+    }
+  }
+  const kept = 'afterCompaction' in changes ? changes.afterCompaction : state.afterCompaction;
+
+  switch (event) {
+    case 'SessionStart': {
+      const source = input.source === 'resume' || input.source === 'clear' ? input.source : 'startup';
+      if (source !== 'resume') changes.afterCompaction = undefined;
+      // Its context is not rendered: 0.61.0's --resume drops every prompt a SessionStart hook prefixed.
+      await dispatch.run('session:start', { source });
+      break;
+    }
+    case 'BeforeAgent': {
+      const prompt = input.prompt ?? '';
+      // A custom command reaches hooks expanded; a typed `/x` that Gemini does not know goes to the model as is.
+      const command = expandedCommand(prompt, engine.projectDir, process.env.HOME) ?? parseSlashCommand(prompt);
+      await dispatch.run('prompt:submit', { prompt, ...(command ? { command: { name: command.name, args: command.args } } : {}) });
+      result.context = joinText(result.context, kept, 'context');
+      changes.deliverOnTool = false; // this prompt carries it
+      break;
+    }
+    case 'BeforeTool':
+      await dispatch.run('tool:before', { toolName: input.tool_name!, input: input.tool_input });
+      break;
+    case 'AfterTool': {
+      const response = input.tool_response as { llmContent?: unknown; error?: unknown } | undefined;
+      const failed = response?.error !== undefined && response.error !== null;
+      await dispatch.run('tool:after', {
+        toolName: input.tool_name!,
+        input: input.tool_input,
+        output: response && 'llmContent' in response ? response.llmContent : response,
+        ok: !failed,
+        ...(failed ? { error: JSON.stringify(response!.error) } : {}),
+      });
+      if (state.deliverOnTool || changes.deliverOnTool) {
+        result.context = joinText(kept, result.context, 'context');
+        changes.deliverOnTool = false;
+      }
+      break;
+    }
+    case 'PreCompress': {
+      const file = input.transcript_path;
+      const offset = fileSize(file);
+      const last = lastUsage(file);
+      if (last?.model && last.model !== state.model) changes.model = last.model;
+      const trigger = input.trigger === 'manual' ? 'manual' : 'auto';
+      if (file && offset !== undefined) changes.pending = { trigger, file, offset, ...(last ? { tokensBefore: last.tokens } : {}) };
+      break;
+    }
+    case 'AfterAgent':
+      await dispatch.run('agent:stop', {
+        ...(input.prompt_response ? { lastMessage: input.prompt_response } : {}),
+        ...(input.stop_hook_active !== undefined ? { stopHookActive: input.stop_hook_active } : {}),
+      });
+      break;
+    case 'SessionEnd':
+      await dispatch.run('session:end', { reason: input.reason ?? 'other' });
+      break;
+  }
+  if (Object.keys(changes).length > 0) await dispatch.update((current) => definedOf({ ...current, ...changes }));
+  const json = renderHookJson(event, result, FORMAT);
+  return { stdout: json ? JSON.stringify(json) : '', errors: dispatch.errors, points: dispatch.points };
+}
+
+const definedOf = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== undefined)) as T;
