@@ -169,9 +169,6 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     tasks.set(session.id, session);
     return session;
   };
-  /** The actions this host can take: plugin commands always, `compact` only when the extension can compact. */
-  const usable = (actions: readonly NoticeAction[]) =>
-    actions.filter((action) => ('command' in action ? true : action.hostAction === 'compact' && options.compact !== undefined));
   const shown = new Set<string>();
 
   async function runAction(task: HostSession<TaskData>, action: NoticeAction, quiet = false): Promise<void> {
@@ -191,7 +188,8 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
    * plugin said what it offers, so nothing here names a plugin); other notices go to the log.
    */
   function show(task: HostSession<TaskData>, notice: HostNotice): void {
-    const actions = usable(notice.actions);
+    // The actions this host can take: plugin commands always, `compact` only when the extension can compact.
+    const actions = notice.actions.filter((action) => 'command' in action || options.compact !== undefined);
     if (actions.length === 0) return logger.info(`[Task#${task.id}] ${notice.point}: ${notice.text}`);
     const command = actions.find((action): action is CommandAction => 'command' in action);
     if (command) task.data.action = command;
@@ -263,11 +261,10 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
         onEvent: (event) => {
           const folder = folderFor(cwd);
           if (disposed || !folder) return;
-          activeTaskId = event.taskId;
-          if (event.point === 'session:end') {
-            tasks.delete(event.taskId);
-            activeTaskId = undefined;
-          } else if (event.point === 'tool:after') track(folder.host.session(event.taskId)).data.toolCalls++;
+          // The task that did something last is the one the status bar and the commands act on.
+          activeTaskId = event.point === 'session:end' ? undefined : event.taskId;
+          if (event.point === 'session:end') tasks.delete(event.taskId);
+          else if (event.point === 'tool:after') track(folder.host.session(event.taskId)).data.toolCalls++;
           else track(folder.host.session(event.taskId));
           renderStatus();
         },

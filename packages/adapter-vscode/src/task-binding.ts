@@ -183,51 +183,34 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
 
   async function beforeModelRequest<M extends AnthropicMessageLike>(request: ModelRequest<M>): Promise<ModelRequestResult<M>> {
     const { systemPrompt, messages } = request;
-    const original = {
-      systemPrompt,
-      messages,
-      summary: undefined,
+    const result = (summary: string | undefined, next: readonly M[]): ModelRequestResult<M> => ({
+      systemPrompt: summary ? `${summary}${SEPARATOR}${systemPrompt}` : systemPrompt,
+      messages: next,
+      summary: summary || undefined,
       originalSystemPrompt: systemPrompt,
-      changed: { systemPrompt: false, messages: false },
-    };
-    const intentId = typeof request.intentId === 'string' && request.intentId !== '' ? request.intentId : undefined;
+      changed: { systemPrompt: !!summary, messages: next !== messages },
+    });
+    const call = { ...request, intentId: typeof request.intentId === 'string' && request.intentId !== '' ? request.intentId : undefined };
     const host = resolveHost();
-    const call = { ...request, intentId };
     // No listener means no conversion: the kit builds the payload only for a point some hook listens on.
-    const outcome = await run(
-      'llm:before',
-      call,
-      ['systemPrompt', 'taskId', 'intentId'],
-      () => ({ messages: fromAnthropicMessages(messages as unknown as Parameters<typeof fromAnthropicMessages>[0]) }),
-      host,
-    );
-    if (!host || !outcome) return original;
+    const toCore = () => ({ messages: fromAnthropicMessages(messages as unknown as Parameters<typeof fromAnthropicMessages>[0]) });
+    const outcome = await run('llm:before', call, ['systemPrompt', 'taskId', 'intentId'], toCore, host);
+    if (!host || !outcome) return result(undefined, messages);
     const name = callName('llm:before', call);
     // Converting the outcome back may fail too: the request then goes on as it was.
-    const result = await host.guard(
+    const changed = await host.guard(
       `${name.label} llm:before`,
       request.taskId,
       async () => {
-        let next = messages;
-        let summary = outcome.context;
-        if (outcome.value !== undefined) {
-          const converted = toAnthropicMessages(outcome.value);
-          next = converted.messages as unknown as readonly M[];
-          const extra = systemText(converted.system as string | ReadonlyArray<{ text?: unknown }> | undefined);
-          if (extra !== undefined) summary = summary === undefined ? extra : `${summary}${SEPARATOR}${extra}`;
-        }
-        const hasSummary = typeof summary === 'string' && summary.length > 0;
-        return {
-          systemPrompt: hasSummary ? `${summary}${SEPARATOR}${systemPrompt}` : systemPrompt,
-          messages: next,
-          summary: hasSummary ? summary : undefined,
-          originalSystemPrompt: systemPrompt,
-          changed: { systemPrompt: hasSummary, messages: next !== messages },
-        };
+        if (outcome.value === undefined) return result(outcome.context, messages);
+        const converted = toAnthropicMessages(outcome.value);
+        const extra = systemText(converted.system as string | ReadonlyArray<{ text?: unknown }> | undefined);
+        const summary = [outcome.context, extra].filter((text) => text !== undefined).join(SEPARATOR);
+        return result(summary, converted.messages as unknown as readonly M[]);
       },
       name,
     );
-    return result ?? original;
+    return changed ?? result(undefined, messages);
   }
 
   return {
