@@ -147,9 +147,6 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     folders.set(folder.uri.fsPath, Object.assign(entry, { engine }));
   }
 
-  const close = ({ folder, host }: Folder) =>
-    host.dispose().catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`));
-
   /** The folder holding `cwd` (the innermost); without `cwd`, the first one. A task outside every folder gets no hooks. */
   function folderFor(cwd?: string): Folder | undefined {
     if (cwd === undefined) return folders.get(api.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '');
@@ -242,7 +239,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       for (const removed of change.removed) {
         const entry = folders.get(removed.uri.fsPath);
         folders.delete(removed.uri.fsPath);
-        if (entry) await close(entry);
+        await entry?.host.dispose(); // the kit's dispose never throws
       }
       for (const added of change.added) await startFolder(added);
       renderStatus();
@@ -288,7 +285,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       }
       const open = [...folders.values()];
       folders.clear();
-      disposing = Promise.all(open.map(close)).then(() => channel.dispose());
+      disposing = Promise.all(open.map(({ host }) => host.dispose())).then(() => channel.dispose());
       return disposing;
     },
   };
