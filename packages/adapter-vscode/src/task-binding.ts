@@ -126,13 +126,6 @@ type Call = TaskCallBase & { intentId?: string | undefined; toolName?: string | 
 const pick = (input: object, keys: readonly string[]): Record<string, unknown> =>
   definedFields(Object.fromEntries(keys.map((key) => [key, (input as Record<string, unknown>)[key]])));
 
-/** Text of a `system` the hooks put into the messages (rare): it joins the summary rather than being lost. */
-function systemText(system: string | ReadonlyArray<{ text?: unknown }> | undefined): string | undefined {
-  if (system === undefined) return undefined;
-  const text = typeof system === 'string' ? system : system.map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
-  return text.trim() === '' ? undefined : text;
-}
-
 const guardResult = (outcome: MergedOutcome | undefined): GuardResult =>
   definedFields({
     block: outcome?.block ? { reason: outcome.block.reason } : undefined,
@@ -204,8 +197,10 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
       async () => {
         if (outcome.value === undefined) return result(outcome.context, messages);
         const converted = toAnthropicMessages(outcome.value);
-        const extra = systemText(converted.system as string | ReadonlyArray<{ text?: unknown }> | undefined);
-        const summary = [outcome.context, extra].filter((text) => text !== undefined).join(SEPARATOR);
+        // A `system` the hooks put into the messages (rare) joins the summary rather than being lost.
+        const { system } = converted;
+        const extra = typeof system === 'string' ? system : system?.map((block) => block.text).join('\n');
+        const summary = [outcome.context, extra?.trim() ? extra : undefined].filter((text) => text !== undefined).join(SEPARATOR);
         return result(summary, converted.messages as unknown as readonly M[]);
       },
       name,
