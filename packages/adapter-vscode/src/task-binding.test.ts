@@ -212,6 +212,24 @@ describe('messages through llm:before', () => {
     ]);
     expect(history).toHaveLength(4); // the task's own history is untouched
   });
+  it('adds a system message the hooks put into the messages to the summary, not to the history', async () => {
+    const { host } = engineWith({
+      hooks: [
+        llmHook((payload) => ({
+          context: 'S',
+          value: [{ role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] }, ...payload.messages],
+        })),
+      ],
+    });
+    const result = await createTaskBinding({ host }).beforeModelRequest({
+      taskId: 't',
+      systemPrompt: 'P',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(result.systemPrompt).toBe('S\n\nBe brief.\n\nP');
+    expect(result.summary).toBe('S\n\nBe brief.');
+    expect(result.messages).toEqual([{ role: 'user', content: 'x' }]);
+  });
 });
 
 describe('the other lifecycle calls', () => {
