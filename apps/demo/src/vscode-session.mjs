@@ -4,7 +4,7 @@
 // format, as those extensions keep it.
 import { createTaskBinding } from '@hookwise/adapter-vscode';
 import { defineConfig } from '@hookwise/core';
-import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
+import { createHost, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
 import precompact from '@hookwise/hook-precompact';
 import prune from '@hookwise/hook-prune';
 import suggest from '@hookwise/hook-suggest';
@@ -56,7 +56,7 @@ export async function runVscodeSession({ projectDir, print = () => {} }) {
   // The window policy: five whole-file reads are all files in use, which hook-prune's default
   // (cache-aware) policy keeps; the window rule shows the binding's pruning on a task this short.
   const config = defineConfig({ plugins: [prune({ policy: 'window' }), precompact(), suggest()] });
-  const engine = createEngine({
+  const host = createHost({
     config,
     projectDir,
     host: 'vscode',
@@ -64,7 +64,8 @@ export async function runVscodeSession({ projectDir, print = () => {} }) {
     eventLog: createMemoryEventLog(),
     logger: silentLogger,
   });
-  const binding = createTaskBinding({ engine });
+  const engine = await host.engine();
+  const binding = createTaskBinding({ host });
   const taskId = 'demo-task-1';
   const base = { taskId, model: 'claude-sonnet-4-5', contextWindow: CONTEXT_WINDOW };
   const facts = { requests: [], suggestions: [], preserved: [], condenseContext: undefined, afterCondenseContext: undefined };
@@ -136,6 +137,6 @@ export async function runVscodeSession({ projectDir, print = () => {} }) {
   if (after.context) print(`after condense: the preserved block goes back to the model (${formatNumber(after.context.length)} characters)`);
   await binding.taskEnded({ ...base, reason: 'completed' });
   print('task ended');
-  await engine.dispose();
+  await host.dispose();
   return facts;
 }

@@ -1,10 +1,18 @@
 import path from 'node:path';
-import type { Logger, MergedNotice, NoticeAction } from '@hookwise/core';
-import { createHost, errorMessage, type Engine, type Host, type LoadedConfig } from '@hookwise/core/host';
+import type { Logger, NoticeAction } from '@hookwise/core';
+import {
+  createHost,
+  errorMessage,
+  type Engine,
+  type Host,
+  type HostNotice,
+  type HostSession,
+  type LoadedConfig,
+} from '@hookwise/core/host';
 import type * as vscode from 'vscode';
 import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
 import { createOutputChannelLogger } from './output-logger.js';
-import { createTaskBinding, type TaskBinding, type TaskBindingEvent } from './task-binding.js';
+import { createTaskBinding, type TaskBinding } from './task-binding.js';
 import type { ExtensionContextLike, VscodeApi } from './vscode-api.js';
 
 export const HOOKWISE_COMMANDS = {
@@ -45,40 +53,39 @@ export interface HookwiseExtension {
   dispose(): Promise<void>;
 }
 
-interface TaskStats {
+type CommandAction = Extract<NoticeAction, { command: string }>;
+/** What the extension keeps of a task in its session: tool calls, and the plugin command its latest notice offered. */
+interface TaskData {
   toolCalls: number;
-  contextTokens: number | undefined;
-  contextWindow: number | undefined;
+  folder: Folder;
+  action?: CommandAction;
 }
-
-interface FolderEngine {
+interface Folder {
   folder: vscode.WorkspaceFolder;
-  host: Host;
+  host: Host<TaskData>;
   engine: Engine;
 }
 
-const formatTokens = (value: number) => value.toLocaleString('en-US');
+const tokens = (value: number) => value.toLocaleString('en-US');
 
 /**
- * Starts hookwise in an extension's `activate()`: one engine per workspace folder that has a
- * `hookwise.config.*` (state in the folder's `.hookwise/`), the commands, a status bar item,
- * suggestion notifications, the `hookwise: report` / `hookwise: doctor` tasks and an output
- * channel. Never throws for a broken config: it is logged and that folder runs without hooks.
+ * Starts hookwise in an extension's `activate()`: one host (engine, sessions, state in the
+ * folder's `.hookwise/`) per workspace folder that has a `hookwise.config.*`, the commands, a
+ * status bar item, notifications for notices that offer actions, the `hookwise: report` /
+ * `hookwise: doctor` tasks and an output channel. Never throws for a broken config: it is
+ * logged and shown, and that folder runs without hooks.
  */
 export async function activateHookwise(context: ExtensionContextLike, options: ActivateHookwiseOptions): Promise<HookwiseExtension> {
   const { vscode: api } = options;
-  const host = options.host ?? 'vscode';
   const disposables: vscode.Disposable[] = [];
   const own = <T extends vscode.Disposable>(disposable: T): T => {
     disposables.push(disposable);
     return disposable;
   };
-
   const channel = own(api.window.createOutputChannel(options.outputChannelName ?? 'hookwise', { log: true }));
   const logger = createOutputChannelLogger(channel);
-
-  const engines = new Map<string, FolderEngine>();
-  const stats = new Map<string, TaskStats>();
+  const folders = new Map<string, Folder>();
+  const tasks = new Map<string, HostSession<TaskData>>();
   let activeTaskId: string | undefined;
   let disposed = false;
 
@@ -88,227 +95,154 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
 
   function renderStatus(): void {
     if (disposed) return;
-    if (engines.size === 0) {
-      statusItem.hide();
-      return;
-    }
-    const current = activeTaskId === undefined ? undefined : stats.get(activeTaskId);
-    if (!current) {
-      statusItem.text = '$(pulse) hookwise';
-      statusItem.tooltip = 'hookwise: no task yet. Click to show the log.';
-    } else {
-      const parts: string[] = [];
-      const tooltip = [`hookwise: task ${activeTaskId}`];
-      if (current.contextTokens !== undefined && current.contextWindow !== undefined) {
-        const percent = Math.round((current.contextTokens / current.contextWindow) * 100);
+    if (folders.size === 0) return statusItem.hide();
+    const task = activeTaskId === undefined ? undefined : tasks.get(activeTaskId);
+    const parts: string[] = [];
+    const tooltip = [task ? `hookwise: task ${activeTaskId}` : 'hookwise: no task yet.'];
+    if (task) {
+      const { contextTokens: used, contextWindow: window } = task.fields;
+      if (used !== undefined && window !== undefined) {
+        const percent = Math.round((used / window) * 100);
         parts.push(`${percent}%`);
-        tooltip.push(`Context: ${formatTokens(current.contextTokens)} of ${formatTokens(current.contextWindow)} tokens (${percent}%)`);
-      } else if (current.contextTokens !== undefined) {
-        parts.push(`${formatTokens(current.contextTokens)} tok`);
-        tooltip.push(`Context: ${formatTokens(current.contextTokens)} tokens`);
+        tooltip.push(`Context: ${tokens(used)} of ${tokens(window)} tokens (${percent}%)`);
+      } else if (used !== undefined) {
+        parts.push(`${tokens(used)} tok`);
+        tooltip.push(`Context: ${tokens(used)} tokens`);
       }
-      parts.push(`${current.toolCalls} ${current.toolCalls === 1 ? 'tool' : 'tools'}`);
-      tooltip.push(`Tool calls: ${current.toolCalls}`, 'Click to show the log.');
-      statusItem.text = `$(pulse) ${parts.join(' · ')}`;
-      statusItem.tooltip = tooltip.join('\n');
+      parts.push(`${task.data.toolCalls} ${task.data.toolCalls === 1 ? 'tool' : 'tools'}`);
+      tooltip.push(`Tool calls: ${task.data.toolCalls}`);
     }
+    statusItem.text = `$(pulse) ${parts.join(' · ') || 'hookwise'}`;
+    statusItem.tooltip = [...tooltip, 'Click to show the log.'].join(task ? '\n' : ' ');
     statusItem.show();
   }
 
-  // --- engines, one per configured workspace folder -------------------------------------------
+  // --- a host per configured workspace folder ---------------------------------------------------
 
   async function startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
-    const projectDir = folder.uri.fsPath;
-    // Lines of the folder's engine carry its name; the channel has its own level filter, so the
-    // config's `logLevel` applies only when it names one.
+    // Lines of the folder's host carry its name; the channel has its own level filter.
     const folderLogger = createOutputChannelLogger(channel, { prefix: folder.name });
-    const folderHost = createHost({
-      host,
-      projectDir,
+    const entry = { folder } as Folder;
+    entry.host = createHost<TaskData>({
+      host: options.host ?? 'vscode',
+      projectDir: folder.uri.fsPath,
       scope: 'folder',
       logLevel: 'debug',
-      log: (entry) => folderLogger[entry.level](entry.message, entry.details),
+      log: (line) => folderLogger[line.level](line.message, line.details),
       ...(options.loadConfig ? { loadConfig: options.loadConfig } : {}),
+      session: () => ({ toolCalls: 0, folder: entry }),
+      notify: (notice) => show(track(entry.host.session(notice.sessionId)), notice),
       onError: (report) => {
         if (report.kind !== 'config') return;
-        void api.window
-          .showWarningMessage(`hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`, 'Show log')
-          .then(
-            (choice) => choice === 'Show log' && channel.show(true),
-            () => undefined,
-          );
+        const text = `hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`;
+        void api.window.showWarningMessage(text, 'Show log').then(
+          (choice) => choice === 'Show log' && channel.show(true),
+          () => undefined,
+        );
       },
     });
-    const engine = await folderHost.engine();
+    const engine = await entry.host.engine();
     if (!engine) return;
-    if (disposed) return folderHost.dispose();
-    engines.set(projectDir, { folder, host: folderHost, engine });
+    if (disposed) return entry.host.dispose();
+    folders.set(folder.uri.fsPath, Object.assign(entry, { engine }));
   }
 
-  async function stopFolder(folder: vscode.WorkspaceFolder): Promise<void> {
-    const entry = engines.get(folder.uri.fsPath);
-    if (!entry) return;
-    engines.delete(folder.uri.fsPath);
-    await entry.host
-      .dispose()
-      .catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`));
-  }
-
-  function engineFor(cwd?: string): Engine | undefined {
-    if (cwd !== undefined) {
-      const target = path.resolve(cwd);
-      let best: FolderEngine | undefined;
-      for (const entry of engines.values()) {
-        const root = entry.folder.uri.fsPath;
-        const inside = target === root || target.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
-        if (inside && (!best || root.length > best.folder.uri.fsPath.length)) best = entry;
-      }
-      if (best) return best.engine;
-      // A task outside every folder gets no hooks rather than another folder's.
-      return undefined;
+  /** The folder holding `cwd` (the innermost); without `cwd`, the first one. A task outside every folder gets no hooks. */
+  function folderFor(cwd?: string): Folder | undefined {
+    if (cwd === undefined) return folders.get(api.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '');
+    const target = path.resolve(cwd);
+    let best: Folder | undefined;
+    for (const entry of folders.values()) {
+      const root = entry.folder.uri.fsPath;
+      const inside = target === root || target.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+      if (inside && (!best || root.length > best.folder.uri.fsPath.length)) best = entry;
     }
-    const first = api.workspace.workspaceFolders?.[0];
-    return first ? engines.get(first.uri.fsPath)?.engine : undefined;
+    return best;
   }
 
-  // --- what tasks report through their bindings --------------------------------------------------
+  // --- notices and commands ----------------------------------------------------------------------
 
-  const shownNotices = new Set<string>();
-  /** The latest notice of each task that offered a plugin command (what `hookwise.dismissSuggestion` acts on). */
-  const latestActions = new Map<string, NoticeAction & { command: string }>();
+  const track = (session: HostSession<TaskData>) => {
+    tasks.set(session.id, session);
+    return session;
+  };
+  const shown = new Set<string>();
 
-  /** The actions this host can take: plugin commands always, `compact` only when the extension can compact. */
-  const usable = (actions: readonly NoticeAction[]) =>
-    actions.filter((action) => ('command' in action ? true : action.hostAction === 'compact' && options.compact !== undefined));
-
-  async function runAction(taskId: string, action: NoticeAction, mode: { quiet?: boolean } = {}): Promise<void> {
-    if (!('command' in action)) {
-      await compactNow(taskId);
-      return;
-    }
-    const engine = engineFor(folderOfTask(taskId));
-    if (!engine) return;
+  async function runAction(task: HostSession<TaskData>, action: NoticeAction, quiet = false): Promise<void> {
+    if (!('command' in action)) return compactNow(task.id);
     try {
-      const text = await engine.runCommand(action.command, action.args ?? [], { sessionId: taskId });
-      logger.info(`${action.command} (task ${taskId}): ${text || 'done'}`);
-      if (!mode.quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
+      const text = await task.data.folder.engine.runCommand(action.command, action.args ?? [], { sessionId: task.id });
+      logger.info(`${action.command} (task ${task.id}): ${text || 'done'}`);
+      if (!quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
     } catch (error) {
-      const message = errorMessage(error);
-      logger.warn(`${action.command} failed: ${message}`);
-      if (!mode.quiet) void api.window.showWarningMessage(`hookwise: ${message}`);
+      logger.warn(`${action.command} failed: ${errorMessage(error)}`);
+      if (!quiet) void api.window.showWarningMessage(`hookwise: ${errorMessage(error)}`);
     }
   }
 
   /**
-   * A notice that offers actions becomes a non-modal notification with one button per action;
-   * the plugin said what it offers (what it is about and its own commands), so nothing here names a plugin.
+   * A notice that offers actions becomes a non-modal notification with one button per action (the
+   * plugin said what it offers, so nothing here names a plugin); other notices go to the log.
    */
-  function show(taskId: string, notice: MergedNotice): void {
-    const actions = usable(notice.actions);
-    const command = actions.find((action): action is NoticeAction & { command: string } => 'command' in action);
-    if (command) latestActions.set(taskId, command);
-    const key = `${taskId}\u0000${notice.text}`;
-    if (shownNotices.has(key)) return; // the same notice is still on screen
-    shownNotices.add(key);
+  function show(task: HostSession<TaskData>, notice: HostNotice): void {
+    // The actions this host can take: plugin commands always, `compact` only when the extension can compact.
+    const actions = notice.actions.filter((action) => 'command' in action || options.compact !== undefined);
+    if (actions.length === 0) return logger.info(`[Task#${task.id}] ${notice.point}: ${notice.text}`);
+    const command = actions.find((action): action is CommandAction => 'command' in action);
+    if (command) task.data.action = command;
+    const key = `${task.id}\u0000${notice.text}`;
+    if (shown.has(key)) return; // the same notice is still on screen
+    shown.add(key);
     api.window.showInformationMessage(`hookwise: ${notice.text}`, ...actions.map((action) => action.label)).then(
       async (choice) => {
-        shownNotices.delete(key);
+        shown.delete(key);
         const action = actions.find((candidate) => candidate.label === choice);
-        if (action) await runAction(taskId, action, { quiet: true });
+        if (action) await runAction(task, action, true);
       },
       (error: unknown) => {
-        shownNotices.delete(key);
+        shown.delete(key);
         logger.warn(`could not show a notice: ${errorMessage(error)}`);
       },
     );
   }
 
-  function onEvent(event: TaskBindingEvent): void {
-    if (disposed) return;
-    activeTaskId = event.taskId;
-    const current = stats.get(event.taskId) ?? { toolCalls: 0, contextTokens: undefined, contextWindow: undefined };
-    if (event.point === 'tool:after') current.toolCalls++;
-    if (event.contextTokens !== undefined) current.contextTokens = event.contextTokens;
-    if (event.contextWindow !== undefined) current.contextWindow = event.contextWindow;
-    if (event.point === 'compact:after') current.contextTokens = undefined; // stale until the next request says
-    stats.set(event.taskId, current);
-    for (const notice of event.outcome?.notices ?? []) {
-      if (usable(notice.actions).length > 0) show(event.taskId, notice);
-      else logger.info(`[Task#${event.taskId}] ${event.point}: ${notice.text}`);
-    }
-    if (event.point === 'session:end') {
-      stats.delete(event.taskId);
-      latestActions.delete(event.taskId);
-      if (activeTaskId === event.taskId) activeTaskId = undefined;
-    }
-    renderStatus();
-  }
-
-  // --- commands --------------------------------------------------------------------------------
-
-  async function compactNow(taskId?: string): Promise<void> {
-    const target = typeof taskId === 'string' ? taskId : activeTaskId;
-    if (target === undefined) {
-      void api.window.showWarningMessage('hookwise: no task is running, nothing to compact.');
-      return;
-    }
-    if (!options.compact) {
-      void api.window.showWarningMessage('hookwise: this extension does not offer compaction; use its own condense command.');
-      return;
-    }
+  async function compactNow(taskId = activeTaskId): Promise<void> {
+    if (taskId === undefined) return void api.window.showWarningMessage('hookwise: no task is running, nothing to compact.');
+    if (!options.compact)
+      return void api.window.showWarningMessage('hookwise: this extension does not offer compaction; use its own condense command.');
     try {
-      await options.compact(target);
+      await options.compact(taskId);
     } catch (error) {
-      logger.error(`[Task#${target}] compaction failed: ${errorMessage(error)}`);
+      logger.error(`[Task#${taskId}] compaction failed: ${errorMessage(error)}`);
       void api.window.showWarningMessage(`hookwise: compaction failed: ${errorMessage(error)}`);
     }
   }
 
   /** Runs the plugin command the task's latest notice offered (hook-suggest's: dismiss the suggestion). */
-  async function dismissSuggestion(taskId?: string): Promise<void> {
-    const target = typeof taskId === 'string' ? taskId : activeTaskId;
-    const action = target === undefined ? undefined : latestActions.get(target);
-    if (target === undefined || !action) {
-      void api.window.showWarningMessage(`hookwise: no suggestion to dismiss${target === undefined ? '' : ` for task ${target}`}.`);
-      return;
-    }
-    await runAction(target, action);
+  async function dismissSuggestion(taskId = activeTaskId): Promise<void> {
+    const task = taskId === undefined ? undefined : tasks.get(taskId);
+    if (!task?.data.action)
+      return void api.window.showWarningMessage(`hookwise: no suggestion to dismiss${taskId === undefined ? '' : ` for task ${taskId}`}.`);
+    await runAction(task, task.data.action);
   }
 
-  // Tasks remember the folder they run in, so commands reach the right engine.
-  const taskFolders = new Map<string, string>();
-  const folderOfTask = (taskId: string) => taskFolders.get(taskId);
-
-  own(
-    api.commands.registerCommand(HOOKWISE_COMMANDS.compactNow, (taskId?: unknown) =>
-      compactNow(typeof taskId === 'string' ? taskId : undefined),
-    ),
-  );
-  own(
-    api.commands.registerCommand(HOOKWISE_COMMANDS.dismissSuggestion, (taskId?: unknown) =>
-      dismissSuggestion(typeof taskId === 'string' ? taskId : undefined),
-    ),
-  );
+  const taskArgument = (command: (taskId?: string) => Promise<void>) => (taskId?: unknown) =>
+    command(typeof taskId === 'string' ? taskId : undefined);
+  own(api.commands.registerCommand(HOOKWISE_COMMANDS.compactNow, taskArgument(compactNow)));
+  own(api.commands.registerCommand(HOOKWISE_COMMANDS.dismissSuggestion, taskArgument(dismissSuggestion)));
   own(api.commands.registerCommand(HOOKWISE_COMMANDS.showLog, () => channel.show(true)));
-
+  const defaultTranscript = () => (activeTaskId !== undefined ? options.transcriptPath?.(activeTaskId) : undefined);
+  const cli = options.cli ?? DEFAULT_HOOKWISE_CLI;
+  own(api.tasks.registerTaskProvider(HOOKWISE_TASK_TYPE, createHookwiseTaskProvider({ vscode: api, cli, defaultTranscript })));
   own(
-    api.tasks.registerTaskProvider(
-      HOOKWISE_TASK_TYPE,
-      createHookwiseTaskProvider({
-        vscode: api,
-        cli: options.cli ?? DEFAULT_HOOKWISE_CLI,
-        defaultTranscript: () => (activeTaskId !== undefined ? options.transcriptPath?.(activeTaskId) : undefined),
-      }),
-    ),
-  );
-
-  own(
-    api.workspace.onDidChangeWorkspaceFolders((change) => {
-      void (async () => {
-        for (const folder of change.removed) await stopFolder(folder);
-        for (const folder of change.added) await startFolder(folder);
-        renderStatus();
-      })();
+    api.workspace.onDidChangeWorkspaceFolders(async (change) => {
+      for (const removed of change.removed) {
+        const entry = folders.get(removed.uri.fsPath);
+        folders.delete(removed.uri.fsPath);
+        await entry?.host.dispose(); // the kit's dispose never throws
+      }
+      for (const added of change.added) await startFolder(added);
+      renderStatus();
     }),
   );
 
@@ -317,22 +251,22 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
 
   let disposing: Promise<void> | undefined;
   const extension: HookwiseExtension = {
-    createTaskBinding(bindingOptions = {}) {
-      const cwd = bindingOptions.cwd;
-      return createTaskBinding({
-        engine: () => (disposed ? undefined : engineFor(cwd)),
+    createTaskBinding: ({ cwd } = {}) =>
+      createTaskBinding({
+        host: () => (disposed ? undefined : folderFor(cwd)?.host),
         logger,
         onEvent: (event) => {
-          // Remember each task's folder, so the commands reach the right engine.
-          if (cwd !== undefined) {
-            if (event.point === 'session:end') taskFolders.delete(event.taskId);
-            else taskFolders.set(event.taskId, cwd);
-          }
-          onEvent(event);
+          const folder = folderFor(cwd);
+          if (disposed || !folder) return;
+          // The task that did something last is the one the status bar and the commands act on.
+          activeTaskId = event.point === 'session:end' ? undefined : event.taskId;
+          if (event.point === 'session:end') tasks.delete(event.taskId);
+          else if (event.point === 'tool:after') track(folder.host.session(event.taskId)).data.toolCalls++;
+          else track(folder.host.session(event.taskId));
+          renderStatus();
         },
-      });
-    },
-    engineFor,
+      }),
+    engineFor: (cwd) => folderFor(cwd)?.engine,
     get activeTaskId() {
       return activeTaskId;
     },
@@ -342,23 +276,16 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
       disposed = true;
       // The editor does not wait for this, so the UI goes at once; the output channel goes last,
       // after the engines, so what they log while closing is not lost.
-      for (const disposable of [...disposables].reverse()) {
-        if (disposable === channel) continue;
+      for (const disposable of disposables.reverse()) {
         try {
-          disposable.dispose();
+          if (disposable !== channel) disposable.dispose();
         } catch {
           // one failing dispose must not keep the others alive
         }
       }
-      const open = [...engines.values()];
-      engines.clear();
-      disposing = Promise.all(
-        open.map(({ folder, host: folderHost }) =>
-          folderHost
-            .dispose()
-            .catch((error: unknown) => logger.warn(`${folder.name}: engine did not close cleanly: ${errorMessage(error)}`)),
-        ),
-      ).then(() => channel.dispose());
+      const open = [...folders.values()];
+      folders.clear();
+      disposing = Promise.all(open.map(({ host }) => host.dispose())).then(() => channel.dispose());
       return disposing;
     },
   };

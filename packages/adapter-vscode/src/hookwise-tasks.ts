@@ -34,17 +34,12 @@ const descriptions: Record<HookwiseTaskCommand, string> = {
   doctor: 'Check the hookwise setup of this workspace (needs @hookwise/adapter-claude-code)',
 };
 
-function isHookwiseDefinition(definition: vscode.TaskDefinition): definition is HookwiseTaskDefinition {
-  return definition.type === HOOKWISE_TASK_TYPE && (definition['command'] === 'report' || definition['command'] === 'doctor');
-}
-
 /**
  * Offers `hookwise: report` and `hookwise: doctor` in the Tasks menu, one pair per workspace
  * folder, as shell tasks running the `hookwise` CLI in that folder.
  */
 export function createHookwiseTaskProvider(options: HookwiseTaskProviderOptions): vscode.TaskProvider {
   const { vscode: api } = options;
-
   const build = (definition: HookwiseTaskDefinition, folder: vscode.WorkspaceFolder): vscode.Task => {
     const transcript = definition.command === 'report' ? (definition.transcript ?? options.defaultTranscript()) : undefined;
     const args = [...options.cli.args, definition.command, ...(transcript ? [transcript] : [])];
@@ -53,22 +48,17 @@ export function createHookwiseTaskProvider(options: HookwiseTaskProviderOptions)
     task.detail = descriptions[definition.command];
     return task;
   };
-
   return {
-    provideTasks() {
-      const tasks: vscode.Task[] = [];
-      for (const folder of api.workspace.workspaceFolders ?? []) {
-        for (const command of ['report', 'doctor'] as const) tasks.push(build({ type: HOOKWISE_TASK_TYPE, command }, folder));
-      }
-      return tasks;
-    },
+    provideTasks: () =>
+      (api.workspace.workspaceFolders ?? []).flatMap((folder) =>
+        (['report', 'doctor'] as const).map((command) => build({ type: HOOKWISE_TASK_TYPE, command }, folder)),
+      ),
     // Called for hookwise tasks the user wrote in tasks.json: give them an execution.
     resolveTask(task) {
-      if (!isHookwiseDefinition(task.definition)) return undefined;
-      const scope = task.scope;
+      const { definition, scope } = task;
       const folder = typeof scope === 'object' && scope !== null ? scope : api.workspace.workspaceFolders?.[0];
-      if (!folder) return undefined;
-      return build(task.definition, folder);
+      const known = definition.type === HOOKWISE_TASK_TYPE && (definition['command'] === 'report' || definition['command'] === 'doctor');
+      return known && folder ? build(definition as HookwiseTaskDefinition, folder) : undefined;
     },
   };
 }

@@ -1,9 +1,13 @@
-import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger } from '@hookwise/core/host';
+import { createEngine, createHost, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { isPrunedOutput, prune } from '@hookwise/hook-prune';
 import { describe, expect, it } from 'vitest';
 import { createRecordingApi, RooLikeTask } from './__fixtures__/roo-like-task.js';
 import type { AnthropicMessageLike } from './task-binding.js';
 import { createTaskBinding } from './task-binding.js';
+
+/** The host kit over `engine`, as the binding takes it. */
+const hostOf = (engine: Engine) =>
+  createHost({ host: 'vscode', projectDir: '/virtual/project', config: {}, logger: silentLogger, createEngine: () => engine });
 
 interface Block {
   type: string;
@@ -75,7 +79,7 @@ describe('messages are pruned through llm:before when hook-prune is configured',
       logger: silentLogger,
     });
     const api = createRecordingApi();
-    const task = new RooLikeTask('task-prune', api, createTaskBinding({ engine }));
+    const task = new RooLikeTask('task-prune', api, createTaskBinding({ host: hostOf(engine) }));
     task.apiConversationHistory = longHistory();
     const before = structuredClone(task.apiConversationHistory);
 
@@ -130,7 +134,7 @@ describe('messages are pruned through llm:before when hook-prune is configured',
       eventLog: createMemoryEventLog(),
       logger: silentLogger,
     });
-    const binding = createTaskBinding({ engine });
+    const binding = createTaskBinding({ host: hostOf(engine) });
     const history = longHistory().slice(0, 5);
     const result = await binding.beforeModelRequest({ taskId: 'short', systemPrompt: 'P', messages: history, model: 'claude-sonnet-4-5' });
     expect(result.messages).toBe(history);

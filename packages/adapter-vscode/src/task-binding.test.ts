@@ -1,5 +1,13 @@
 import { defineHook, type HookFunction, type HookwiseConfig } from '@hookwise/core';
-import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore, type Engine } from '@hookwise/core/host';
+import {
+  createEngine,
+  createHost,
+  createMemoryEventLog,
+  createMemoryLogger,
+  createMemoryStateStore,
+  type Engine,
+  type Host,
+} from '@hookwise/core/host';
 import { describe, expect, it, vi } from 'vitest';
 import { createRecordingApi, RooLikeTask } from './__fixtures__/roo-like-task.js';
 import { createTaskBinding, type TaskBindingEvent } from './task-binding.js';
@@ -9,7 +17,7 @@ const SYSTEM_PROMPT = 'You are Roo, a highly skilled software engineer.';
 function engineWith(
   config: HookwiseConfig,
   logger = createMemoryLogger(),
-): { engine: Engine; logger: ReturnType<typeof createMemoryLogger> } {
+): { engine: Engine; host: Host; logger: ReturnType<typeof createMemoryLogger> } {
   const engine = createEngine({
     config,
     projectDir: '/virtual/project',
@@ -18,7 +26,9 @@ function engineWith(
     eventLog: createMemoryEventLog(),
     logger,
   });
-  return { engine, logger };
+  // The binding goes through the host kit; its engine is this one, so tests can watch it.
+  const host = createHost({ host: 'vscode', projectDir: '/virtual/project', config, logger, createEngine: () => engine });
+  return { engine, host, logger };
 }
 
 function llmHook(handler: HookFunction<'llm:before'>) {
@@ -26,9 +36,9 @@ function llmHook(handler: HookFunction<'llm:before'>) {
 }
 
 function taskWith(handler: HookFunction<'llm:before'>, events: string[] = []) {
-  const { engine, logger } = engineWith({ hooks: [llmHook(handler)] });
+  const { engine, host, logger } = engineWith({ hooks: [llmHook(handler)] });
   const api = createRecordingApi(events);
-  const task = new RooLikeTask('task-1', api, createTaskBinding({ engine }));
+  const task = new RooLikeTask('task-1', api, createTaskBinding({ host }));
   task.apiConversationHistory.push({ role: 'user', content: 'Add a weather endpoint.' });
   return { task, api, engine, logger };
 }
@@ -100,10 +110,10 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
   });
 
   it('5. also fails open when the engine itself throws', async () => {
-    const { engine, logger } = engineWith({ hooks: [llmHook(() => ({ context: 'never used' }))] });
+    const { engine, host, logger } = engineWith({ hooks: [llmHook(() => ({ context: 'never used' }))] });
     vi.spyOn(engine, 'emit').mockRejectedValue(new Error('engine broke'));
     const api = createRecordingApi();
-    const task = new RooLikeTask('task-2', api, createTaskBinding({ engine }));
+    const task = new RooLikeTask('task-2', api, createTaskBinding({ host }));
     task.activeIntentId = 'REQ-1';
     await task.request();
     expect(api.requests[0]!.systemPrompt).toBe(SYSTEM_PROMPT);
@@ -120,7 +130,7 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
 
     const onEvent = vi.fn();
     const unconfigured = createRecordingApi();
-    const unconfiguredTask = new RooLikeTask('task-4', unconfigured, createTaskBinding({ engine: undefined, onEvent }));
+    const unconfiguredTask = new RooLikeTask('task-4', unconfigured, createTaskBinding({ host: undefined, onEvent }));
     unconfiguredTask.activeIntentId = 'REQ-1';
     await unconfiguredTask.request();
     expect(unconfigured.requests[0]!.systemPrompt).toBe(SYSTEM_PROMPT);
@@ -128,10 +138,10 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
     expect(onEvent).not.toHaveBeenCalled();
 
     // A config without llm:before hooks: the engine is not called and nothing is converted.
-    const { engine } = engineWith({ hooks: [defineHook({ name: 'other', on: { 'tool:after': () => undefined } })] });
+    const { engine, host } = engineWith({ hooks: [defineHook({ name: 'other', on: { 'tool:after': () => undefined } })] });
     const emit = vi.spyOn(engine, 'emit');
     const quiet = createRecordingApi();
-    const quietTask = new RooLikeTask('task-5', quiet, createTaskBinding({ engine }));
+    const quietTask = new RooLikeTask('task-5', quiet, createTaskBinding({ host }));
     // A message that tells when it is read: converting the history would read every one.
     let contentRead = false;
     quietTask.apiConversationHistory.push({
@@ -157,7 +167,7 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
     // Each request gets its own summary once, never the previous one stacked on top.
     expect(api.requests.map((sent) => sent.systemPrompt)).toEqual([`summary 1\n\n${SYSTEM_PROMPT}`, `summary 2\n\n${SYSTEM_PROMPT}`]);
 
-    const binding = createTaskBinding({ engine: engineWith({ hooks: [llmHook(() => ({ context: 'S' }))] }).engine });
+    const binding = createTaskBinding({ host: engineWith({ hooks: [llmHook(() => ({ context: 'S' }))] }).host });
     const result = await binding.beforeModelRequest({
       taskId: 't',
       systemPrompt: 'P',
@@ -177,7 +187,7 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
 describe('messages through llm:before', () => {
   it('hands hooks the neutral model and gives the task back Anthropic messages', async () => {
     const seenRoles: string[] = [];
-    const { engine } = engineWith({
+    const { host } = engineWith({
       hooks: [
         llmHook((payload) => {
           seenRoles.push(...payload.messages.map((message) => `${message.role}:${message.parts.map((part) => part.type).join('+')}`));
@@ -186,7 +196,7 @@ describe('messages through llm:before', () => {
         }),
       ],
     });
-    const binding = createTaskBinding({ engine });
+    const binding = createTaskBinding({ host });
     const history = [
       { role: 'user' as const, content: 'read a.ts' },
       { role: 'assistant' as const, content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a.ts' } }] },
@@ -202,12 +212,30 @@ describe('messages through llm:before', () => {
     ]);
     expect(history).toHaveLength(4); // the task's own history is untouched
   });
+  it('adds a system message the hooks put into the messages to the summary, not to the history', async () => {
+    const { host } = engineWith({
+      hooks: [
+        llmHook((payload) => ({
+          context: 'S',
+          value: [{ role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] }, ...payload.messages],
+        })),
+      ],
+    });
+    const result = await createTaskBinding({ host }).beforeModelRequest({
+      taskId: 't',
+      systemPrompt: 'P',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(result.systemPrompt).toBe('S\n\nBe brief.\n\nP');
+    expect(result.summary).toBe('S\n\nBe brief.');
+    expect(result.messages).toEqual([{ role: 'user', content: 'x' }]);
+  });
 });
 
 describe('the other lifecycle calls', () => {
   it('map to their points, with the task id as session id, and fail open', async () => {
     const seen: string[] = [];
-    const { engine } = engineWith({
+    const { engine, host } = engineWith({
       hooks: [
         defineHook({
           name: 'recorder',
@@ -226,7 +254,7 @@ describe('the other lifecycle calls', () => {
       ],
     });
     const events: TaskBindingEvent[] = [];
-    const binding = createTaskBinding({ engine, onEvent: (event) => events.push(event) });
+    const binding = createTaskBinding({ host, onEvent: (event) => events.push(event) });
 
     await binding.taskStarted({ taskId: 'parent' });
     expect(await binding.userMessage({ taskId: 'parent', prompt: 'please rm -rf /' })).toEqual({ block: { reason: 'no' } });
@@ -277,7 +305,7 @@ describe('the other lifecycle calls', () => {
   it('never throws when the engine getter or the event listener fails', async () => {
     const logger = createMemoryLogger();
     const broken = createTaskBinding({
-      engine: () => {
+      host: () => {
         throw new Error('no engine today');
       },
       logger,
@@ -286,9 +314,9 @@ describe('the other lifecycle calls', () => {
     expect(broken.enabled).toBe(false);
     expect(logger.lines.join('\n')).toContain('no engine today');
 
-    const { engine } = engineWith({});
+    const { host } = engineWith({});
     const noisy = createTaskBinding({
-      engine,
+      host,
       logger,
       onEvent: () => {
         throw new Error('listener broke');

@@ -1,5 +1,5 @@
 import type { Logger, MergedOutcome, PointInput, PointName, PointPayload } from '@hookwise/core';
-import { definedFields, emitIfListening, failOpen, silentLogger, type EmitOptions, type Engine } from '@hookwise/core/host';
+import { definedFields, failOpen, silentLogger, type Host } from '@hookwise/core/host';
 import { fromAnthropicMessages, toAnthropicMessages } from '@hookwise/core/messages';
 
 /**
@@ -11,13 +11,9 @@ export interface AnthropicMessageLike {
   content: string | ReadonlyArray<object>;
 }
 
-// The call types below take their fields from core's point table (`PointPayload`), so a field a
-// point gains or changes reaches the binding's types without a second hand-written copy.
+// The call types take their fields from core's point table, so a point's change reaches them.
 
-/**
- * Fields every task call may carry besides the task id (the points' common fields): `model`,
- * `cwd`, `contextTokens` (Roo and Cline know it), `contextWindow`, `transcriptPath`.
- */
+/** Fields every task call may carry besides the task id; the task's session keeps the latest of each. */
 export interface TaskCallBase
   extends Pick<PointPayload<'session:start'>, 'model' | 'cwd' | 'contextTokens' | 'contextWindow' | 'transcriptPath'> {
   /** The task's id; hookwise uses it as the session id, so state is kept per task. */
@@ -96,11 +92,11 @@ export interface TaskBindingEvent {
 
 export interface TaskBindingOptions {
   /**
-   * The engine of the task's workspace, or a function giving it at each call. Undefined means
-   * hookwise is not configured there: every call passes through and calls nothing.
+   * The host kit of the task's workspace (`createHost` of `@hookwise/core/host`), or a function
+   * giving it at each call. Undefined means hookwise is off there: every call passes through.
    */
-  engine: Engine | undefined | (() => Engine | undefined);
-  /** Where the binding reports failures; defaults to the engine's logger. */
+  host: Host | undefined | (() => Host | undefined);
+  /** Where the binding reports its own failures; defaults to the host's logger. */
   logger?: Logger;
   /** Told about every call (errors in it are logged, never thrown). */
   onEvent?: (event: TaskBindingEvent) => void;
@@ -108,7 +104,7 @@ export interface TaskBindingOptions {
 
 /** What an extension's task loop calls at its lifecycle points. No call ever throws. */
 export interface TaskBinding {
-  /** True when hookwise is configured for this binding right now. */
+  /** True when the binding has a host right now. */
   readonly enabled: boolean;
   taskStarted(input: TaskStart): Promise<{ context?: string | undefined }>;
   userMessage(input: UserMessage): Promise<GuardResult>;
@@ -123,201 +119,114 @@ export interface TaskBinding {
   taskEnded(input: TaskEnd): Promise<void>;
 }
 
-const SYSTEM_PROMPT_SEPARATOR = '\n\n';
+const SEPARATOR = '\n\n';
+const COMMON = ['model', 'cwd', 'contextTokens', 'contextWindow', 'transcriptPath'] as const;
+type Call = TaskCallBase & { intentId?: string | undefined; toolName?: string | undefined };
 
-function commonFields(input: TaskCallBase) {
-  return definedFields({
-    sessionId: input.taskId,
-    model: input.model,
-    cwd: input.cwd,
-    contextTokens: input.contextTokens,
-    contextWindow: input.contextWindow,
-    transcriptPath: input.transcriptPath,
+const pick = (input: object, keys: readonly string[]): Record<string, unknown> =>
+  definedFields(Object.fromEntries(keys.map((key) => [key, (input as Record<string, unknown>)[key]])));
+
+const guardResult = (outcome: MergedOutcome | undefined): GuardResult =>
+  definedFields({
+    block: outcome?.block ? { reason: outcome.block.reason } : undefined,
+    context: outcome?.context,
+    notice: outcome?.notice,
   });
-}
-
-/** Text of a `system` the hooks put into the messages (rare): it joins the summary rather than being lost. */
-function systemText(system: string | ReadonlyArray<{ text?: unknown }> | undefined): string | undefined {
-  if (system === undefined) return undefined;
-  const text = typeof system === 'string' ? system : system.map((block) => (typeof block.text === 'string' ? block.text : '')).join('\n');
-  return text.trim() === '' ? undefined : text;
-}
 
 /**
- * Binds hookwise to a task loop. Every call fails open: when hookwise is not configured, no
- * hook listens, the engine fails or a hook throws, the task gets back what it passed in and the
- * failure is logged with the task id (and intent id on model requests).
+ * Binds hookwise to a task loop through the host kit: a session per task, every point under
+ * core's deadline, and fail-open — when hookwise is off, no hook listens, the engine fails or a
+ * hook throws, the task gets back what it passed in and the failure is logged with the task id
+ * (and intent id on model requests).
  */
 export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
-  const resolveEngine = (): Engine | undefined =>
+  const resolveHost = (): Host | undefined =>
     failOpen(
-      'hookwise: getting the engine',
-      () => (typeof options.engine === 'function' ? options.engine() : options.engine),
+      'hookwise: getting the host',
+      () => (typeof options.host === 'function' ? options.host() : options.host),
       options.logger ?? silentLogger,
     );
-  const loggerOf = (engine: Engine | undefined): Logger => options.logger ?? engine?.services.logger ?? silentLogger;
+  const loggerOf = (host: Host) => options.logger ?? host.logger;
+  /** How failures of a call are named: the task id, and the intent on model requests. */
+  const callName = (point: PointName, { taskId, intentId }: Call) =>
+    point === 'llm:before'
+      ? { label: `[Task#${taskId}, intent ${intentId ?? '(none)'}]`, details: { taskId, intentId: intentId ?? null } }
+      : { label: `[Task#${taskId}]`, details: { taskId } };
 
-  const tell = (event: TaskBindingEvent, engine: Engine | undefined) => {
-    const listener = options.onEvent;
-    if (listener) failOpen(`[Task#${event.taskId}] hookwise event listener`, () => listener(event), loggerOf(engine));
-  };
-
-  /**
-   * How this call is named in failure lines, the engine's (each hook) and the binding's (the
-   * point): the task id, and the intent on model requests.
-   */
-  const callName = (point: PointName, taskId: string, intentId: string | undefined): Required<Pick<EmitOptions, 'label' | 'details'>> => ({
-    label: point === 'llm:before' ? `[Task#${taskId}, intent ${intentId ?? '(none)'}]` : `[Task#${taskId}]`,
-    details: { taskId, ...(point === 'llm:before' ? { intentId: intentId ?? null } : {}) },
-  });
-
-  /**
-   * Emits `point` when a hook listens on it (`session:start` always: the engine records it as the
-   * last session, which plugin commands default to). Returns undefined when nothing ran,
-   * including when the engine itself failed (logged with the stack).
-   */
+  /** Emits `point` in the task's session with the call's `keys` (and `extra`); undefined when nothing ran. */
   async function run<P extends PointName>(
     point: P,
-    input: TaskCallBase & { intentId?: string | undefined; toolName?: string | undefined },
-    payload: () => PointInput<P>,
-    engine = resolveEngine(),
+    input: Call,
+    keys: readonly string[],
+    extra: () => object = () => ({}),
+    host = resolveHost(),
   ): Promise<MergedOutcome<P> | undefined> {
-    if (!engine) return undefined;
-    const name = callName(point, input.taskId, input.intentId);
-    // The engine logs each hook's failure itself, once, with this label; here only its own failure.
-    const outcome = await failOpen(
-      `${name.label} ${point}`,
-      () => emitIfListening(engine, point, payload, name),
-      loggerOf(engine),
-      name.details,
-    );
-    tell(
-      definedFields({
-        point,
-        taskId: input.taskId,
-        outcome: outcome as MergedOutcome | undefined,
-        contextTokens: input.contextTokens,
-        contextWindow: input.contextWindow,
-        toolName: input.toolName,
-      }) as TaskBindingEvent,
-      engine,
-    );
+    if (!host) return undefined;
+    const session = host.session(input.taskId);
+    Object.assign(session.fields, pick(input, COMMON));
+    const fields = () => ({ ...pick(input, keys), ...extra() }) as Partial<PointInput<P>>;
+    const outcome = await session.emit(point, fields, callName(point, input));
+    if (point === 'compact:after') session.fields.contextTokens = undefined; // stale until the task measures again
+    if (point === 'session:end') host.forget(input.taskId);
+    const event = { point, outcome, ...pick(input, ['taskId', 'contextTokens', 'contextWindow', 'toolName']) } as TaskBindingEvent;
+    const listener = options.onEvent;
+    if (listener) failOpen(`[Task#${input.taskId}] hookwise event listener`, () => listener(event), loggerOf(host));
     return outcome;
   }
 
-  const guardResult = (outcome: MergedOutcome | undefined): GuardResult =>
-    definedFields({
-      block: outcome?.block ? { reason: outcome.block.reason } : undefined,
-      context: outcome?.context,
-      notice: outcome?.notice,
-    });
-
   async function beforeModelRequest<M extends AnthropicMessageLike>(request: ModelRequest<M>): Promise<ModelRequestResult<M>> {
-    const original: ModelRequestResult<M> = {
-      systemPrompt: request.systemPrompt,
-      messages: request.messages,
-      summary: undefined,
-      originalSystemPrompt: request.systemPrompt,
-      changed: { systemPrompt: false, messages: false },
-    };
-    const intentId = typeof request.intentId === 'string' && request.intentId !== '' ? request.intentId : undefined;
-    const engine = resolveEngine();
-    if (!engine) return original;
-    // Point 6 and cost: no listener means no conversion and no call at all.
-    const outcome = await run(
-      'llm:before',
-      { ...request, intentId },
-      () => ({
-        ...commonFields(request),
-        systemPrompt: request.systemPrompt,
-        messages: fromAnthropicMessages(request.messages as unknown as Parameters<typeof fromAnthropicMessages>[0]),
-        taskId: request.taskId,
-        ...(intentId !== undefined ? { intentId } : {}),
-      }),
-      engine,
-    );
-    if (!outcome) return original;
-    const name = callName('llm:before', request.taskId, intentId);
+    const { systemPrompt, messages } = request;
+    const result = (summary: string | undefined, next: readonly M[]): ModelRequestResult<M> => ({
+      systemPrompt: summary ? `${summary}${SEPARATOR}${systemPrompt}` : systemPrompt,
+      messages: next,
+      summary: summary || undefined,
+      originalSystemPrompt: systemPrompt,
+      changed: { systemPrompt: !!summary, messages: next !== messages },
+    });
+    const call = { ...request, intentId: typeof request.intentId === 'string' && request.intentId !== '' ? request.intentId : undefined };
+    const host = resolveHost();
+    // No listener means no conversion: the kit builds the payload only for a point some hook listens on.
+    const toCore = () => ({ messages: fromAnthropicMessages(messages as unknown as Parameters<typeof fromAnthropicMessages>[0]) });
+    const outcome = await run('llm:before', call, ['systemPrompt', 'taskId', 'intentId'], toCore, host);
+    if (!host || !outcome) return result(undefined, messages);
+    const name = callName('llm:before', call);
     // Converting the outcome back may fail too: the request then goes on as it was.
-    const result = failOpen(
+    const changed = await host.guard(
       `${name.label} llm:before`,
-      () => {
-        let nextMessages = request.messages;
-        let summary = outcome.context;
-        if (outcome.value !== undefined) {
-          const converted = toAnthropicMessages(outcome.value);
-          nextMessages = converted.messages as unknown as readonly M[];
-          const extra = systemText(converted.system as string | ReadonlyArray<{ text?: unknown }> | undefined);
-          if (extra !== undefined) summary = summary === undefined ? extra : `${summary}${SYSTEM_PROMPT_SEPARATOR}${extra}`;
-        }
-        const hasSummary = typeof summary === 'string' && summary.length > 0;
-        return {
-          systemPrompt: hasSummary ? `${summary}${SYSTEM_PROMPT_SEPARATOR}${request.systemPrompt}` : request.systemPrompt,
-          messages: nextMessages,
-          summary: hasSummary ? summary : undefined,
-          originalSystemPrompt: request.systemPrompt,
-          changed: { systemPrompt: hasSummary, messages: nextMessages !== request.messages },
-        };
+      request.taskId,
+      async () => {
+        if (outcome.value === undefined) return result(outcome.context, messages);
+        const converted = toAnthropicMessages(outcome.value);
+        // A `system` the hooks put into the messages (rare) joins the summary rather than being lost.
+        const { system } = converted;
+        const extra = typeof system === 'string' ? system : system?.map((block) => block.text).join('\n');
+        const summary = [outcome.context, extra?.trim() ? extra : undefined].filter((text) => text !== undefined).join(SEPARATOR);
+        return result(summary, converted.messages as unknown as readonly M[]);
       },
-      loggerOf(engine),
-      name.details,
+      name,
     );
-    return result ?? original;
+    return changed ?? result(undefined, messages);
   }
 
   return {
     get enabled() {
-      return resolveEngine() !== undefined;
+      return resolveHost() !== undefined;
     },
-
     async taskStarted(input) {
-      const outcome = await run('session:start', input, () => ({ ...commonFields(input), source: input.source ?? 'startup' }));
+      const outcome = await run('session:start', input, [], () => ({ source: input.source ?? 'startup' }));
       return definedFields({ context: outcome?.context });
     },
-
-    async userMessage(input) {
-      const outcome = await run('prompt:submit', input, () =>
-        definedFields({ ...commonFields(input), prompt: input.prompt, command: input.command }),
-      );
-      return guardResult(outcome);
-    },
-
+    userMessage: async (input) => guardResult(await run('prompt:submit', input, ['prompt', 'command'])),
     beforeModelRequest,
-
-    async beforeToolUse(input) {
-      const outcome = await run('tool:before', input, () =>
-        definedFields({ ...commonFields(input), toolName: input.toolName, input: input.input, toolUseId: input.toolUseId }),
-      );
-      return guardResult(outcome);
-    },
-
+    beforeToolUse: async (input) => guardResult(await run('tool:before', input, ['toolName', 'input', 'toolUseId'])),
     async afterToolUse(input) {
-      const outcome = await run('tool:after', input, () =>
-        definedFields({
-          ...commonFields(input),
-          toolName: input.toolName,
-          input: input.input,
-          output: input.output,
-          ok: input.ok,
-          error: input.error,
-          durationMs: input.durationMs,
-          toolUseId: input.toolUseId,
-        }),
-      );
+      const outcome = await run('tool:after', input, ['toolName', 'input', 'output', 'ok', 'error', 'durationMs', 'toolUseId']);
       // A tool that already ran cannot be blocked.
       return definedFields({ context: outcome?.context, notice: outcome?.notice });
     },
-
     async subtaskCompleted(input) {
-      const outcome = await run('phase:end', input, () =>
-        definedFields({
-          ...commonFields(input),
-          output: input.output,
-          taskId: input.childTaskId,
-          phase: input.phase,
-          agentType: input.agentType,
-          request: input.request,
-        }),
+      const outcome = await run('phase:end', input, ['output', 'phase', 'agentType', 'request'], () =>
+        definedFields({ taskId: input.childTaskId }),
       );
       const value = outcome?.value;
       return definedFields({
@@ -326,34 +235,18 @@ export function createTaskBinding(options: TaskBindingOptions): TaskBinding {
         context: outcome?.context,
       });
     },
-
     async beforeCondense(input) {
-      const outcome = await run('compact:before', input, () =>
-        definedFields({ ...commonFields(input), trigger: input.trigger, instructions: input.instructions }),
-      );
+      const outcome = await run('compact:before', input, ['trigger', 'instructions']);
       return { ...guardResult(outcome), preserved: outcome?.preserved ?? [] };
     },
-
     async afterCondense(input) {
-      const outcome = await run('compact:after', input, () =>
-        definedFields({
-          ...commonFields(input),
-          trigger: input.trigger,
-          tokensBefore: input.tokensBefore,
-          tokensAfter: input.tokensAfter,
-          summary: input.summary,
-        }),
-      );
+      // The loop keeps the hooks' context in its own history, so the kit's after-compaction store is not used.
+      const outcome = await run('compact:after', input, ['trigger', 'tokensBefore', 'tokensAfter', 'summary']);
       return definedFields({ context: outcome?.context });
     },
-
-    async turnEnded(input) {
-      const outcome = await run('agent:stop', input, () => definedFields({ ...commonFields(input), lastMessage: input.lastMessage }));
-      return guardResult(outcome);
-    },
-
+    turnEnded: async (input) => guardResult(await run('agent:stop', input, ['lastMessage'])),
     async taskEnded(input) {
-      await run('session:end', input, () => ({ ...commonFields(input), reason: input.reason ?? 'task ended' }));
+      await run('session:end', input, [], () => ({ reason: input.reason ?? 'task ended' }));
     },
   };
 }

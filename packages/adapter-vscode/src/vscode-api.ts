@@ -1,11 +1,8 @@
 import type * as vscode from 'vscode';
 
-/*
- * The part of the `vscode` module the adapter uses, and nothing more. The adapter never imports
- * `vscode` at run time: the extension passes its own `require('vscode')` in. Every type here
- * is taken from @types/vscode, so a test fake that drifts from the real API fails to compile,
- * and the assertion at the bottom fails to compile if this interface drifts from the real one.
- */
+// The part of `vscode` the adapter uses, typed from @types/vscode: the extension passes its own
+// `require('vscode')`, a test fake that drifts from the real API fails to compile, and so does
+// this interface if it drifts (the assertion at the bottom).
 
 export interface VscodeWindow {
   createStatusBarItem(id: string, alignment?: vscode.StatusBarAlignment, priority?: number): vscode.StatusBarItem;

@@ -95,6 +95,18 @@ describe('createHost', () => {
     ]);
   });
 
+  it("names a failing point with the adapter's label, when it gives one", async () => {
+    const { host, errors, lines } = hostFor(hooks({ 'tool:after': () => undefined }));
+    const payload = () => {
+      throw new Error('payload bug');
+    };
+    await host.session('s1').emit('tool:after', payload, { label: '[Task#7]', details: { taskId: '7' } });
+    expect(lines).toEqual([
+      expect.stringMatching(/^error: \[Task#7\] tool:after failed: payload bug \{"taskId":"7","stack":"Error: payload bug/),
+    ]);
+    expect(errors).toEqual([expect.objectContaining({ message: '[Task#7] tool:after failed: payload bug', point: 'tool:after' })]);
+  });
+
   it('reports a config that does not load as kind config, once', async () => {
     const { host, errors } = hostFor(undefined, { loadError: new Error('bad JSON') });
     await host.session('s1').emit('agent:stop');

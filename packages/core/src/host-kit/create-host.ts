@@ -218,8 +218,9 @@ export class Host<S extends object = object> {
     const payload = () => definedFields({ ...session.common(), ...fields() }) as unknown as PointInput<P>;
     const bound = this.hookTimeoutMs + DEADLINE_MARGIN_MS;
     // The engine bounds each hook; past the whole point's deadline it is told to stop, and gives what finished.
+    // An adapter's own label names the point in the failure line too (`[Task#7] llm:before failed`).
     const outcome = await this.guard(
-      point,
+      call.label ? `${call.label} ${point}` : point,
       session.id,
       () =>
         withDeadlineSignal(
