@@ -6,7 +6,9 @@ import {
   EDITING_PHASE_RESULTS,
   fileContextEntries,
   filesOfCall,
+  isDependencyPath,
   PHASE_READ_MAX_CHARS,
+  PROMPT_READ_MAX_CHARS,
   SHELL_VIEW_MAX_CHARS,
   SHORT_VIEW_MAX_CHARS,
   SHORT_WRITE_MAX_CHARS,
@@ -37,7 +39,8 @@ const textOf = (output: unknown): string =>
  * edit-like call wrote, then every entry whose call reads or writes one of them, and (with
  * `keepFileContext`) every read or view of a file in a short output, every whole-file write of a
  * short content, and, while one of the newest `EDITING_PHASE_RESULTS` results is an edit, the
- * newest read of each file not edited yet when it is short enough.
+ * newest read of each file not edited yet when it is short enough; and (with both) every whole
+ * read of a project file since the latest prompt, short enough (an edited file's are kept anyway).
  */
 function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEditedFiles: boolean): Set<number> | undefined {
   if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
@@ -88,11 +91,24 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
     for (const [file, at] of newest)
       if (!written.has(file) && textOf(entries[at]!.part?.output).length <= PHASE_READ_MAX_CHARS) phaseReads.add(at);
   }
+  let lastPrompt = from - 1;
+  for (let at = from; at < entries.length; at++) if ((flags[at]! & F_PROMPT) !== 0) lastPrompt = at;
+  const input = (at: number) => (entries[at]!.call?.part.input ?? {}) as Record<string, unknown>;
+  const promptRead = (at: number) =>
+    keepShort &&
+    keepEditedFiles &&
+    at > lastPrompt &&
+    keys[at]!.length === 1 &&
+    !writes(at) &&
+    !isShellTool(entries[at]!.toolName ?? '') &&
+    textOf(entries[at]!.part?.output).length <= PROMPT_READ_MAX_CHARS &&
+    !isDependencyPath(keys[at]![0]!) &&
+    ['offset', 'limit', 'start_line', 'end_line', 'startLine', 'endLine', 'view_range'].every((field) => input(at)[field] == null);
   // A long shell output marks its files in use without being kept with them.
   const longShell = (at: number) =>
     isShellTool(entries[at]!.toolName ?? '') && textOf(entries[at]!.part?.output).length > SHELL_VIEW_MAX_CHARS;
   for (let at = from; at < entries.length; at++)
-    if ((keys[at]!.some((file) => inUse.has(file)) || short(at) || phaseReads.has(at)) && !longShell(at)) kept.add(at);
+    if ((keys[at]!.some((file) => inUse.has(file)) || short(at) || phaseReads.has(at) || promptRead(at)) && !longShell(at)) kept.add(at);
   return kept;
 }
 
@@ -131,7 +147,8 @@ describe('fileContextEntries, against its plain spec', () => {
 
 describe('what the file context keeps besides the files in use (issue #36)', () => {
   const bash = (n: number) => toolTurn(tokens(2_000), { toolName: 'Bash', input: { command: `make step${n}` } });
-  const read = (file: string, chars: number) => toolTurn('r'.repeat(chars), { toolName: 'Read', input: { file_path: file } });
+  const read = (file: string, chars: number, range?: { offset: number; limit: number }) =>
+    toolTurn('r'.repeat(chars), { toolName: 'Read', input: { file_path: file, ...range } });
   const write = (file: string, chars: number) =>
     toolTurn('File created successfully.', { toolName: 'Write', input: { file_path: file, content: 'w'.repeat(chars) } });
   const edit = (file: string) =>
@@ -175,6 +192,55 @@ describe('what the file context keeps besides the files in use (issue #36)', () 
     // Without the edit there is no phase.
     const noEdit = [...history.slice(0, -2 * EDITING_PHASE_RESULTS), ...steps(EDITING_PHASE_RESULTS, 100)];
     expect(keptUnderPressure(noEdit, 4)).toBe(false);
+  });
+});
+
+describe('prompt reads (issue #36, third round)', () => {
+  const read = (file: string, chars: number, range?: { offset: number; limit: number }) =>
+    toolTurn('r'.repeat(chars), { toolName: 'Read', input: { file_path: file, ...range } });
+  const edit = (file: string) =>
+    toolTurn('The file has been updated.', { toolName: 'Edit', input: { file_path: file, old_string: 'a'.repeat(40), new_string: 'b' } });
+  const steps = (count: number) =>
+    Array.from({ length: count }, (_, n) => toolTurn(tokens(2_000), { toolName: 'Bash', input: { command: `make step${n}` } })).flat();
+  const size = PHASE_READ_MAX_CHARS + 1_000;
+  // The request names the files; the agent reads them, works 30 calls, then edits the first.
+  const history = [
+    prompt('implement the plan in src/a.ts and src/b.ts'),
+    ...read('/repo/src/a.ts', size),
+    ...read('/repo/src/b.ts', size),
+    ...read('/repo/src/c.ts', size, { offset: 100, limit: 80 }),
+    ...read('/repo/node_modules/lib/index.d.ts', size),
+    ...read('/repo/src/huge.ts', PROMPT_READ_MAX_CHARS + 1),
+    ...steps(30),
+    ...edit('/repo/src/a.ts'),
+  ];
+  /** Whether the read in `history[messageIndex]` is kept; with edited files (the default) or as under pressure. */
+  const kept = (messages: Message[], messageIndex: number, keepEditedFiles = true): boolean => {
+    const index = buildIndex(messages);
+    const at = index.entries.findIndex((entry) => entry.messageIndex === messageIndex);
+    return fileContextEntries(index, 8, keepEditedFiles)?.has(at) === true;
+  };
+
+  it('keeps a whole read of a project file since the prompt until the file is edited, 30 calls on', () => {
+    expect(kept(history, 2)).toBe(true);
+    expect(kept(history, 4)).toBe(true);
+    // Not a line range, a dependency, or a read past PROMPT_READ_MAX_CHARS.
+    expect(kept(history, 6)).toBe(false);
+    expect(kept(history, 8)).toBe(false);
+    expect(kept(history, 10)).toBe(false);
+    // Under pressure they go, like the edited files' reads.
+    expect(kept(history, 4, false)).toBe(false);
+  });
+
+  it('lets them go at the next prompt, except the edited file, kept as an edited file', () => {
+    const next = [...history, prompt('now something else'), ...steps(10)];
+    expect(kept(next, 2)).toBe(true);
+    expect(kept(next, 4)).toBe(false);
+    // A read since the new prompt is kept again.
+    const reread = [...next, ...read('/repo/src/b.ts', size), ...steps(20)];
+    expect(kept(reread, next.length + 1)).toBe(true);
+    expect(isDependencyPath('d:/repo/vendor/x.go')).toBe(true);
+    expect(isDependencyPath('/repo/src/vendors.ts')).toBe(false);
   });
 });
 

@@ -83,6 +83,30 @@ export const SHORT_WRITE_MAX_CHARS = SHORT_VIEW_MAX_CHARS;
 export const EDITING_PHASE_RESULTS = 10;
 export const PHASE_READ_MAX_CHARS = 6_000;
 
+/**
+ * Prompt reads: a whole project file read since the latest user prompt and not edited yet is
+ * kept (while edited files are, so not under pressure) until the file is edited, then kept as an
+ * edited file, or until the next prompt. Agents read the files a request names in a batch, then
+ * edit them one by one many calls later with nothing touching them in between; a read past this
+ * size, a read of a line range (a look more than the file to work on) or of a dependency
+ * (`node_modules`, …: read, not edited) is not kept that way (bench/README.md, issue #36).
+ */
+export const PROMPT_READ_MAX_CHARS = 16_000;
+const RANGE_FIELDS = ['offset', 'limit', 'start_line', 'end_line', 'startLine', 'endLine', 'view_range'] as const;
+const DEPENDENCY_DIR = /(^|\/)(node_modules|vendor|site-packages|\.venv|venv|\.cargo|\.gradle)\//i;
+
+/** Whether a file key is inside a dependency directory (read for reference, not edited). */
+export function isDependencyPath(file: string): boolean {
+  return DEPENDENCY_DIR.test(file);
+}
+
+/** Whether a read tool's input asks for the whole file (no line range). */
+function readsWholeFile(input: unknown): boolean {
+  if (typeof input !== 'object' || input === null) return true;
+  const record = input as Record<string, unknown>;
+  return RANGE_FIELDS.every((field) => record[field] === undefined || record[field] === null);
+}
+
 /** Characters of the whole-file content a write-like call's input carries (`content`), or undefined. */
 function writtenChars(input: unknown): number | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
@@ -134,8 +158,10 @@ export function fileContextEntries(
   // Short reads and views are kept with the file context on, under pressure too: clearing them frees little.
   const keepShort = keepFileContext > 0;
   const phaseReads = keepShort ? editingPhaseReads(index, touches) : undefined;
+  // Prompt reads go with the edited files: under pressure both are cleared.
+  const promptReads = keepShort && keepEditedFiles && touches.promptReads.size > 0 ? touches.promptReads : undefined;
   if (written === undefined && recent === undefined && !keepShort) return undefined;
-  return new FilesInUse(entries, touches.from, written, recent, keepShort, phaseReads);
+  return new FilesInUse(entries, touches.from, written, recent, keepShort, phaseReads, promptReads);
 }
 
 /** In an editing phase (`EDITING_PHASE_RESULTS`), the newest read of each file not edited yet, when short enough; else undefined. */
@@ -168,6 +194,8 @@ class FilesInUse implements FileContext {
     private readonly keepShort: boolean,
     /** The reads the editing phase keeps (`EDITING_PHASE_RESULTS`). */
     private readonly phaseReads: ReadonlySet<number> | undefined,
+    /** Prompt reads (`PROMPT_READ_MAX_CHARS`): per file, the first entry kept. */
+    private readonly promptReads: ReadonlyMap<string, number> | undefined,
   ) {}
 
   has(at: number): boolean {
@@ -176,6 +204,10 @@ class FilesInUse implements FileContext {
     if (entry?.files == null || !entry.keptWithFile) return false;
     if (this.keepShort && entry.shortView) return true;
     if (this.phaseReads?.has(at) === true) return true;
+    if (entry.promptRead && this.promptReads !== undefined) {
+      const since = this.promptReads.get(entry.files[0]!);
+      if (since !== undefined && at >= since) return true;
+    }
     for (const file of entry.files) if (this.written?.has(file) === true || this.recent?.has(file) === true) return true;
     return false;
   }
@@ -189,6 +221,7 @@ function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined
     written: new Set(),
     newestRead: new Map(),
     lastWrite: -1,
+    promptReads: new Map(),
     identity: new FileIdentity(workingDirectory),
   });
   if (workingDirectory !== undefined && workingDirectory !== '' && touches.identity.directory === undefined)
@@ -200,24 +233,37 @@ function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined
       // Only what follows the latest compaction summary counts.
       touches.written.clear();
       touches.newestRead.clear();
+      touches.promptReads.clear();
       touches.lastWrite = -1;
       touches.from = at + 1;
       continue;
     }
-    if ((flag & F_PROMPT) !== 0) continue;
+    if ((flag & F_PROMPT) !== 0) {
+      touches.promptReads.clear();
+      continue;
+    }
     const entry = entries[at]!;
     const files = (entry.files = filesOfCall(entry.toolName, entry.call?.part.input, touches.identity));
     if (files === null) continue;
     if (writesFile(entry.toolName!)) {
-      for (const file of files) touches.written.add(file);
+      for (const file of files) {
+        touches.written.add(file);
+        touches.promptReads.delete(file);
+      }
       touches.lastWrite = at;
       const written = writtenChars(entry.call?.part.input);
       entry.shortView = written !== undefined && written <= SHORT_WRITE_MAX_CHARS;
     } else {
       const chars = (entry.outputChars = outputChars(entry.part?.output));
-      if (isShellTool(entry.toolName!)) entry.keptWithFile = chars <= SHELL_VIEW_MAX_CHARS;
+      const shell = isShellTool(entry.toolName!);
+      if (shell) entry.keptWithFile = chars <= SHELL_VIEW_MAX_CHARS;
       entry.shortView = chars <= SHORT_VIEW_MAX_CHARS;
       for (const file of files) touches.newestRead.set(file, at);
+      // A shell view is kept whole only when short (`SHELL_VIEW_MAX_CHARS`): the short-read rule has it.
+      const file = files[0]!;
+      entry.promptRead =
+        !shell && files.length === 1 && chars <= PROMPT_READ_MAX_CHARS && !isDependencyPath(file) && readsWholeFile(entry.call?.part.input);
+      if (entry.promptRead && !touches.written.has(file) && !touches.promptReads.has(file)) touches.promptReads.set(file, at);
     }
   }
   touches.upTo = entries.length;

@@ -58,6 +58,8 @@ export class Entry {
   shortView = false;
   /** Characters of its output (reads and views; 0 otherwise), set with `files`. */
   outputChars = 0;
+  /** Whether it reads a whole project file (no line range, no dependency directory) in `PROMPT_READ_MAX_CHARS` or less. */
+  promptRead = false;
 
   constructor(
     readonly kind: typeof RESULT | typeof PROMPT | typeof SUMMARY,
@@ -148,6 +150,11 @@ export interface FileTouches {
   readonly newestRead: Map<string, number>;
   /** The newest entry of an edit-like call since `from`, -1 when none. */
   lastWrite: number;
+  /**
+   * Per file not edited since `from`, read whole since the latest user prompt (`Entry.promptRead`):
+   * the first such read since that prompt. Emptied at every prompt; a file leaves it when edited.
+   */
+  readonly promptReads: Map<string, number>;
   /** The session's file keys (`file-identity.ts`): one per history, as it learns the working directory. */
   readonly identity: FileIdentity;
 }
