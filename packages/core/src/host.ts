@@ -36,6 +36,8 @@ export { installedPackageFolder, readJsonObject, relativeEntry } from './host-ki
 export type { JsonObjectRead } from './host-kit/settings-file.js';
 export { checkSettingsEntry, entrySpec, mergeSettingsEntry, planSettingsEntry, settingsEntries } from './host-kit/settings-entry.js';
 export type { PlannedSettingsFile, SettingsEntry, SettingsEntryCheck, SettingsEntryPlan } from './host-kit/settings-entry.js';
+export { checkSettingsFile, packageEntryMatcher, settingsEntrySetup } from './host-kit/settings-setup.js';
+export type { SettingsEntrySetup } from './host-kit/settings-setup.js';
 export { lazyProjectEngine } from './project-engine.js';
 export type { ProjectEngine, ProjectEngineOptions, ProjectEngineSeams } from './project-engine.js';
 export type { DeadlineCause, DeadlineOptions, LogEntry } from './host-kit.js';
