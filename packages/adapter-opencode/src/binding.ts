@@ -1,4 +1,4 @@
-import { createHost, deadlineSignal, errorMessage, type ProjectEngineSeams } from '@hookwise/core/host';
+import { CompactionSteps, createHost, deadlineSignal, errorMessage, type ProjectEngineSeams } from '@hookwise/core/host';
 import { describeEdits, type Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event } from '@opencode-ai/sdk';
@@ -26,10 +26,8 @@ interface OpenCodeSession {
   pendingCommand?: { name: string; args: string };
   /** Set by messages.transform for the system.transform of the same request (a title request has none). */
   request?: { context?: string | undefined };
-  compacting?: boolean;
-  compactTrigger?: 'manual' | 'auto';
-  /** compact:after in flight: the next request waits for its context. */
-  compactAfter?: Promise<unknown>;
+  /** compact:after runs once, from `experimental.compaction.autocontinue` (automatic compactions) or `session.compacted`. */
+  compaction: CompactionSteps;
   /** Calls already reported to tool:after (a failed one is reported from its part event). */
   reportedCalls: Set<string>;
   /** The session's requests as core messages, reusing those a request shares with the previous one. */
@@ -85,7 +83,7 @@ export function createHooks(
       if (report.kind === 'config')
         toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(report.error)}`, 'warning');
     },
-    session: () => ({ reportedCalls: new Set(), convert: createOpenCodeConversion() }),
+    session: () => ({ compaction: new CompactionSteps(), reportedCalls: new Set(), convert: createOpenCodeConversion() }),
   });
   /** Context windows by `providerID/modelID`, from the model OpenCode hands to system.transform. */
   const windows = new Map<string, number>();
@@ -113,21 +111,9 @@ export function createHooks(
     return session.emit('tool:after', () => ({ toolName, input, output, ok: error === undefined, error, toolUseId }));
   };
 
-  /**
-   * compact:after, once per compaction: from `experimental.compaction.autocontinue` (awaited by
-   * OpenCode before the next request, automatic compactions only) or the `session.compacted`
-   * event (manual ones), whichever comes first.
-   */
-  const compactionDone = async (sessionId: string) => {
+  const compactionEnded = (sessionId: string) => {
     const session = tracker(sessionId);
-    const data = session.data;
-    if (data.compacting) {
-      data.compacting = false;
-      const trigger = data.compactTrigger;
-      data.compactTrigger = undefined;
-      data.compactAfter = session.guard('compact:after', () => session.compacted({ trigger }));
-    }
-    await data.compactAfter;
+    return session.data.compaction.end(session);
   };
 
   async function onEvent(event: Event): Promise<void> {
@@ -139,17 +125,17 @@ export function createHooks(
       if (tokens !== undefined) tracker(info.sessionID).fields.contextTokens = tokens;
     } else if (event.type === 'message.part.updated') {
       const part = event.properties.part;
-      if (part.type === 'compaction') tracker(part.sessionID).data.compactTrigger = part.auto ? 'auto' : 'manual';
+      if (part.type === 'compaction') tracker(part.sessionID).data.compaction.trigger = part.auto ? 'auto' : 'manual';
       // tool.execute.after only runs for tools that succeeded; a failed call is reported from its part.
       else if (part.type === 'tool' && part.state.status === 'error' && !tracker(part.sessionID).data.reportedCalls.has(part.callID)) {
         const { input, error } = part.state;
         await toolAfter(part.sessionID, { tool: part.tool, callID: part.callID, input, output: error, error });
       }
-    } else if (event.type === 'session.compacted') await compactionDone(event.properties.sessionID);
+    } else if (event.type === 'session.compacted') await compactionEnded(event.properties.sessionID);
     else if (event.type === 'session.idle') {
       const session = tracker(event.properties.sessionID);
       // A compaction that failed never reports back; the next request must not wait for it.
-      session.data.compacting = false;
+      session.data.compaction.running = false;
       await session.emit('agent:stop');
     } else if (event.type === 'session.deleted') {
       await tracker(event.properties.info.id).emit('session:end', () => ({ reason: 'deleted' }));
@@ -248,13 +234,13 @@ export function createHooks(
           windows.set(`${model.providerID}/${model.id}`, window);
         if (systemInput.sessionID === undefined) return;
         const session = tracker(systemInput.sessionID);
-        const { request, compactAfter } = session.data;
+        const { request, compaction } = session.data;
         // Only requests that went through messages.transform are the conversation (a title request is not).
         if (!request) return;
         session.data.request = undefined;
-        if (compactAfter) await host.within(compactAfter);
+        await compaction.settled(host);
         // The compaction request carries hookwise's block in its prompt (compact:before), not here.
-        if (session.data.compacting) return;
+        if (compaction.running) return;
         const texts = await session.requestTexts(request.context);
         if (texts.length > 0) output.system.push(texts.join('\n\n'));
       }),
@@ -262,18 +248,13 @@ export function createHooks(
     'experimental.session.compacting': (compactInput, output) =>
       guarded('experimental.session.compacting', async () => {
         const session = tracker(compactInput.sessionID);
-        session.data.compacting = true;
-        const outcome = await session.emitUnblockable(
-          'compact:before',
-          () => ({ trigger: session.data.compactTrigger ?? 'auto' }),
-          'to stop this compaction, which OpenCode does not allow',
-        );
+        const context = await session.data.compaction.begin(session, 'to stop this compaction, which OpenCode does not allow');
         // Appended to the compaction prompt: the summarizer reads it last.
-        if (outcome?.context) output.context.push(outcome.context);
+        if (context) output.context.push(context);
       }),
 
     'experimental.compaction.autocontinue': (continueInput) =>
-      guarded('experimental.compaction.autocontinue', () => compactionDone(continueInput.sessionID)),
+      guarded('experimental.compaction.autocontinue', () => compactionEnded(continueInput.sessionID)),
 
     dispose: () => host.dispose(),
   };
