@@ -1,4 +1,4 @@
-import { CompactionSteps, createHost, deadlineSignal, errorMessage, type ProjectEngineSeams } from '@hookwise/core/host';
+import { createHost, deadlineSignal, errorMessage, type ProjectEngineSeams } from '@hookwise/core/host';
 import { describeEdits, type Message } from '@hookwise/core/messages';
 import type { Hooks, PluginInput } from '@opencode-ai/plugin';
 import type { Event } from '@opencode-ai/sdk';
@@ -15,9 +15,6 @@ export interface HookwiseOpenCodeOptions {
   toasts?: boolean;
 }
 
-/** What the binding needs from the outside (core's config loading and engine); tests pass fakes. */
-export type BindingDependencies = ProjectEngineSeams;
-
 /** What the binding keeps of an OpenCode session besides the kit's bookkeeping. */
 interface OpenCodeSession {
   /** `providerID/modelID` of the session's model. */
@@ -26,8 +23,6 @@ interface OpenCodeSession {
   pendingCommand?: { name: string; args: string };
   /** Set by messages.transform for the system.transform of the same request (a title request has none). */
   request?: { context?: string | undefined };
-  /** compact:after runs once, from `experimental.compaction.autocontinue` (automatic compactions) or `session.compacted`. */
-  compaction: CompactionSteps;
   /** Calls already reported to tool:after (a failed one is reported from its part event). */
   reportedCalls: Set<string>;
   /** The session's requests as core messages, reusing those a request shares with the previous one. */
@@ -46,27 +41,26 @@ function attempt(call: () => unknown): void {
 const stringOr = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
- * Builds the OpenCode hooks for one project. Nothing is loaded here (OpenCode also loads plugins
- * for commands such as `opencode export`): the config and the engine come on the first hook call
- * that needs them, through core's host kit, which makes every hook fail open. Kilo, an OpenCode
- * fork with the same hooks, runs this binding too (`hostName` "kilo", @hookwise/adapter-kilo).
+ * The OpenCode hooks for one project, on core's host kit (every hook fails open). Nothing loads
+ * here (OpenCode also loads plugins for `opencode export`): the config comes with the first hook
+ * call that needs it. Kilo, an OpenCode fork, runs this binding too (`hostName` "kilo").
  */
 export function createHooks(
   input: Pick<PluginInput, 'client' | 'directory'>,
   options: HookwiseOpenCodeOptions = {},
-  dependencies: BindingDependencies = {},
+  /** Core's config loading and engine; tests pass fakes. */
+  dependencies: ProjectEngineSeams = {},
   hostName: string = HOST,
 ): Hooks {
-  const client = input.client;
   /** One line in OpenCode's own log (service `hookwise`); never stdout, which `opencode run` prints. */
   const writeLog = (level: 'error' | 'warn' | 'info' | 'debug', message: string) =>
-    attempt(() => client.app.log({ body: { service: 'hookwise', level, message } }));
+    attempt(() => input.client.app.log({ body: { service: 'hookwise', level, message } }));
   /** A notice: always in the log, and as a TUI toast unless turned off. */
   const toast = (message: string, variant: 'info' | 'warning' = 'info') => {
     writeLog(variant === 'info' ? 'info' : 'warn', `notice: ${message}`);
     if (options.toasts !== false)
       attempt(() =>
-        client.tui.showToast({ body: { title: 'hookwise', message, variant, duration: 8_000 }, signal: deadlineSignal(3_000) }),
+        input.client.tui.showToast({ body: { title: 'hookwise', message, variant, duration: 8_000 }, signal: deadlineSignal(3_000) }),
       );
   };
 
@@ -83,7 +77,7 @@ export function createHooks(
       if (report.kind === 'config')
         toast(`the hookwise config could not be loaded; hookwise is off (see the log): ${errorMessage(report.error)}`, 'warning');
     },
-    session: () => ({ compaction: new CompactionSteps(), reportedCalls: new Set(), convert: createOpenCodeConversion() }),
+    session: () => ({ reportedCalls: new Set(), convert: createOpenCodeConversion() }),
   });
   /** Context windows by `providerID/modelID`, from the model OpenCode hands to system.transform. */
   const windows = new Map<string, number>();
@@ -100,10 +94,6 @@ export function createHooks(
   };
   /** Runs an OpenCode hook's body; whatever it throws is logged, never passed to OpenCode. */
   const guarded = (hook: string, body: () => Promise<void>): Promise<void> => host.guard(hook, undefined, body);
-  const start = async (sessionId: string, source: 'startup' | 'resume') => {
-    const session = tracker(sessionId);
-    session.addContext(await session.start(source));
-  };
   const toolAfter = (sessionId: string, call: { tool: string; callID: string; input: unknown; output: string; error?: string }) => {
     const session = tracker(sessionId);
     session.data.reportedCalls.add(call.callID);
@@ -111,31 +101,28 @@ export function createHooks(
     return session.emit('tool:after', () => ({ toolName, input, output, ok: error === undefined, error, toolUseId }));
   };
 
-  const compactionEnded = (sessionId: string) => {
-    const session = tracker(sessionId);
-    return session.data.compaction.end(session);
-  };
-
   async function onEvent(event: Event): Promise<void> {
-    if (event.type === 'session.created') await start(event.properties.info.id, 'startup');
-    else if (event.type === 'message.updated') {
+    if (event.type === 'session.created') {
+      const session = tracker(event.properties.info.id);
+      session.addContext(await session.start('startup'));
+    } else if (event.type === 'message.updated') {
       const info = event.properties.info;
       if (info.role === 'user') return setModel(info.sessionID, info.model);
       const tokens = info.time.completed === undefined ? undefined : contextTokensOf(info);
       if (tokens !== undefined) tracker(info.sessionID).fields.contextTokens = tokens;
     } else if (event.type === 'message.part.updated') {
       const part = event.properties.part;
-      if (part.type === 'compaction') tracker(part.sessionID).data.compaction.trigger = part.auto ? 'auto' : 'manual';
+      if (part.type === 'compaction') tracker(part.sessionID).compaction.trigger = part.auto ? 'auto' : 'manual';
       // tool.execute.after only runs for tools that succeeded; a failed call is reported from its part.
       else if (part.type === 'tool' && part.state.status === 'error' && !tracker(part.sessionID).data.reportedCalls.has(part.callID)) {
         const { input, error } = part.state;
         await toolAfter(part.sessionID, { tool: part.tool, callID: part.callID, input, output: error, error });
       }
-    } else if (event.type === 'session.compacted') await compactionEnded(event.properties.sessionID);
+    } else if (event.type === 'session.compacted') await tracker(event.properties.sessionID).compaction.end();
     else if (event.type === 'session.idle') {
       const session = tracker(event.properties.sessionID);
       // A compaction that failed never reports back; the next request must not wait for it.
-      session.data.compaction.running = false;
+      session.compaction.running = false;
       await session.emit('agent:stop');
     } else if (event.type === 'session.deleted') {
       await tracker(event.properties.info.id).emit('session:end', () => ({ reason: 'deleted' }));
@@ -156,7 +143,7 @@ export function createHooks(
       guarded('chat.message', async () => {
         const session = tracker(messageInput.sessionID);
         if (messageInput.model) setModel(messageInput.sessionID, messageInput.model);
-        await start(messageInput.sessionID, 'resume');
+        session.addContext(await session.start('resume'));
         const command = session.data.pendingCommand;
         session.data.pendingCommand = undefined;
         const prompt = output.parts
@@ -169,17 +156,15 @@ export function createHooks(
       }),
 
     'tool.execute.before': async (toolInput, output) => {
-      let reason: string | undefined;
-      await guarded('tool.execute.before', async () => {
-        const outcome = await tracker(toolInput.sessionID).emit('tool:before', () => ({
+      const outcome = await host.guard('tool.execute.before', undefined, () =>
+        tracker(toolInput.sessionID).emit('tool:before', () => ({
           toolName: toolInput.tool,
           input: output.args,
           toolUseId: toolInput.callID,
-        }));
-        reason = outcome?.block?.reason;
-      });
+        })),
+      );
       // A deliberate block by a hook (not a failure): OpenCode reports a thrown error as the tool's result.
-      if (reason !== undefined) throw new Error(`hookwise: ${reason}`);
+      if (outcome?.block) throw new Error(`hookwise: ${outcome.block.reason}`);
     },
 
     'tool.execute.after': (toolInput, output) =>
@@ -234,27 +219,27 @@ export function createHooks(
           windows.set(`${model.providerID}/${model.id}`, window);
         if (systemInput.sessionID === undefined) return;
         const session = tracker(systemInput.sessionID);
-        const { request, compaction } = session.data;
+        const { request } = session.data;
         // Only requests that went through messages.transform are the conversation (a title request is not).
         if (!request) return;
         session.data.request = undefined;
-        await compaction.settled(host);
+        await session.compaction.settled();
         // The compaction request carries hookwise's block in its prompt (compact:before), not here.
-        if (compaction.running) return;
+        if (session.compaction.running) return;
         const texts = await session.requestTexts(request.context);
         if (texts.length > 0) output.system.push(texts.join('\n\n'));
       }),
 
     'experimental.session.compacting': (compactInput, output) =>
       guarded('experimental.session.compacting', async () => {
-        const session = tracker(compactInput.sessionID);
-        const context = await session.data.compaction.begin(session, 'to stop this compaction, which OpenCode does not allow');
+        const context = await tracker(compactInput.sessionID).compaction.begin('to stop this compaction, which OpenCode does not allow');
         // Appended to the compaction prompt: the summarizer reads it last.
         if (context) output.context.push(context);
       }),
 
+    // compact:after runs once: from here (automatic compactions, awaited by OpenCode) or `session.compacted`.
     'experimental.compaction.autocontinue': (continueInput) =>
-      guarded('experimental.compaction.autocontinue', () => compactionEnded(continueInput.sessionID)),
+      guarded('experimental.compaction.autocontinue', () => tracker(continueInput.sessionID).compaction.end()),
 
     dispose: () => host.dispose(),
   };

@@ -40,18 +40,12 @@ function resultOf(part: ToolPart): { output: string; isError: boolean } {
   return { output: '[Tool execution was interrupted]', isError: true };
 }
 
-/**
- * OpenCode's messages as core messages, in the order the model sees them. The summary a
- * compaction left is marked `compactSummary`; parts that never reach the model (step markers,
- * snapshots, patches) are left out.
- */
+/** OpenCode's messages as core messages, in the order the model sees them; parts that never reach it (step markers, patches) left out. */
 export const fromOpenCodeMessages = (messages: readonly OpenCodeMessage[]): Message[] => messages.flatMap(fromOpenCodeMessage);
 
 /**
- * `fromOpenCodeMessages` for one session's requests, giving back the same core message objects
- * for the messages a request shares with the previous one (core's reusing converter): OpenCode
- * reads each request afresh from storage, and hook-prune and token counting keep what they learnt
- * per message object. A test holds its output equal to `fromOpenCodeMessages`'.
+ * `fromOpenCodeMessages` for one session's requests, reusing the core messages of those a request
+ * repeats: OpenCode reads each request afresh, and hook-prune and token counting learn per message object.
  */
 export const createOpenCodeConversion = () => createReusingConverter(fromOpenCodeMessage, sameForConversion);
 
@@ -81,6 +75,7 @@ function fromOpenCodeMessage(message: OpenCodeMessage): Message[] {
   const info = message.info;
   const origin = (part: OpenCodePart) => ({ opencode: { messageID: info.id, partID: part.id, kind: part.type } });
   const text = (part: OpenCodePart, value: string): MessagePart => ({ type: 'text', text: value, providerMetadata: origin(part) });
+  // The summary a compaction left is marked `compactSummary`: nothing before it is pruned.
   if (info.role === 'user') {
     const parts = message.parts.flatMap((part): MessagePart[] => {
       if (part.type === 'text') return part.ignored ? [] : [text(part, part.text)];
@@ -121,12 +116,6 @@ function fromOpenCodeMessage(message: OpenCodeMessage): Message[] {
   return result;
 }
 
-/** What a hook changed, as applied to OpenCode's messages. */
-export interface AppliedEdits extends AppliedMessageEdits<OpenCodeMessage> {
-  /** Parts a hook added, which have no OpenCode part to land in (left out, reported). */
-  partsIgnored: number;
-}
-
 /** A copy of `part` that sends `text` (a tool's output or error, a text part's text); undefined when it already does. */
 function withText(part: OpenCodePart, text: string): OpenCodePart | undefined {
   if (part.type === 'text') return text === part.text ? undefined : { ...part, text };
@@ -136,16 +125,16 @@ function withText(part: OpenCodePart, text: string): OpenCodePart | undefined {
 }
 
 /**
- * Writes the hooks' edits back onto copies of OpenCode's messages (it stores the originals; the
- * edit is for this request only): a tool part keeps everything but its `state.output` (or
- * `state.error`), so every call keeps its result; a text part keeps all but its text. A message
- * none of whose parts a hook kept is left out; an unchanged one is the very same object.
+ * Writes the hooks' edits onto copies of OpenCode's messages (it stores the originals): a tool part
+ * keeps all but its `state.output` (or `error`), so every call keeps its result; a text part all but
+ * its text. A message a hook kept no part of is left out; an unchanged one is the same object.
+ * `partsIgnored`: parts a hook added, which have no OpenCode part to land in.
  */
 export function applyToOpenCodeMessages(
   original: readonly OpenCodeMessage[],
   transformed: readonly Message[],
   before: readonly Message[] = fromOpenCodeMessages(original),
-): AppliedEdits {
+): AppliedMessageEdits<OpenCodeMessage> & { partsIgnored: number } {
   // Messages that gave the model something: only those can have been dropped by a hook.
   const sent = new Set(before.flatMap((message) => message.parts.flatMap((part) => originOf(part)?.messageID ?? [])));
   const kept = new Set<string>();
@@ -182,9 +171,8 @@ export function applyToOpenCodeMessages(
 }
 
 /**
- * The context size OpenCode measured: a finished assistant message's input + cache read + cache
- * write tokens, as its overflow check counts them (not the output just produced). A compaction's
- * summary is skipped: its input is the old context it summarised.
+ * The context size OpenCode measured: an assistant message's input + cache read + cache write
+ * tokens, as its overflow check counts them; not a compaction's summary (its input is the old context).
  */
 export function contextTokensOf(info: OpenCodeInfo): number | undefined {
   if (info.role !== 'assistant' || info.summary === true || !info.tokens) return undefined;

@@ -32,7 +32,7 @@ export {
 export { createHost } from './host-kit/create-host.js';
 export type { Host, HostOptions, HostNotice, HostErrorReport, EmitCallOptions } from './host-kit/create-host.js';
 export type { HostSession, CommonFields } from './host-kit/host-session.js';
-export { CompactionSteps } from './host-kit/compaction-steps.js';
+export type { CompactionSteps } from './host-kit/compaction-steps.js';
 export { installedPackageFolder, readJsonObject, relativeEntry } from './host-kit/settings-file.js';
 export type { JsonObjectRead } from './host-kit/settings-file.js';
 export { checkSettingsEntry, entrySpec, mergeSettingsEntry, planSettingsEntry, settingsEntries } from './host-kit/settings-entry.js';

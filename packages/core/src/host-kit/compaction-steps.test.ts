@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { defineHook } from '../hooks.js';
 import { createMemoryStateStore } from '../state/file-state-store.js';
-import { CompactionSteps } from './compaction-steps.js';
 import { createHost } from './create-host.js';
 
 describe('CompactionSteps', () => {
@@ -30,22 +29,22 @@ describe('CompactionSteps', () => {
       createEngine: (options) => createEngine({ ...options, stateStore: createMemoryStateStore() }),
     });
     const session = host.session('s1');
-    const steps = new CompactionSteps();
-    await steps.settled(host);
+    const steps = session.compaction;
+    await steps.settled();
     steps.trigger = 'manual';
-    expect(await steps.begin(session, 'to stop this compaction')).toBe('KEEP');
+    expect(await steps.begin('to stop this compaction')).toBe('KEEP');
     expect(steps.running).toBe(true);
     expect(lines).toContain('a hook asked to stop this compaction: no');
-    await Promise.all([steps.end(session), steps.end(session)]);
-    await steps.end(session);
-    await steps.settled(host);
+    await Promise.all([steps.end(), steps.end()]);
+    await steps.end();
+    await steps.settled();
     expect(steps.running).toBe(false);
     expect(seen).toEqual(['before manual', 'after manual']);
     expect(await session.requestTexts()).toEqual(['HANDED BACK']);
     // The next compaction: no trigger told is `auto`; one the host gave up (never ended) runs no compact:after.
-    await steps.begin(session, 'to stop this compaction');
+    await steps.begin('to stop this compaction');
     steps.running = false;
-    await steps.end(session);
+    await steps.end();
     expect(seen).toEqual(['before manual', 'after manual', 'before auto']);
   });
 });

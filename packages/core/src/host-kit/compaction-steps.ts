@@ -3,7 +3,6 @@
 // may tell more than once (OpenCode: a hook it awaits after an automatic compaction, an event
 // after every one). compact:after runs once per compaction, and the next model request waits
 // for it, at most one deadline, to carry what hooks handed back.
-import type { Host } from './create-host.js';
 import type { HostSession } from './host-session.js';
 
 export class CompactionSteps {
@@ -13,26 +12,32 @@ export class CompactionSteps {
   running = false;
   private after: Promise<unknown> | undefined;
 
+  constructor(
+    private readonly session: HostSession<object>,
+    /** Waits for work at most one point's deadline (`Host.within`). */
+    private readonly within: (work: Promise<unknown>) => Promise<unknown>,
+  ) {}
+
   /** compact:before, a point whose block the host cannot honour (`asked` in the log line); its context. */
-  async begin<S extends object>(session: HostSession<S>, asked: string): Promise<string | undefined> {
+  async begin(asked: string): Promise<string | undefined> {
     this.running = true;
-    const outcome = await session.emitUnblockable('compact:before', () => ({ trigger: this.trigger ?? 'auto' }), asked);
+    const outcome = await this.session.emitUnblockable('compact:before', () => ({ trigger: this.trigger ?? 'auto' }), asked);
     return outcome?.context;
   }
 
   /** compact:after (core's `compacted`) once per compaction, however often the host tells its end; settles when it is done. */
-  async end<S extends object>(session: HostSession<S>): Promise<void> {
+  async end(): Promise<void> {
     if (this.running) {
       this.running = false;
       const trigger = this.trigger;
       this.trigger = undefined;
-      this.after = session.guard('compact:after', () => session.compacted({ trigger }));
+      this.after = this.session.guard('compact:after', () => this.session.compacted({ trigger }));
     }
     await this.after;
   }
 
   /** Waits for a compact:after in flight, at most one deadline. */
-  async settled<S extends object>(host: Host<S>): Promise<void> {
-    if (this.after) await host.within(this.after);
+  async settled(): Promise<void> {
+    if (this.after) await this.within(this.after);
   }
 }
