@@ -1,23 +1,9 @@
-import { createHooks, type BindingDependencies } from '@hookwise/adapter-opencode/binding';
+import { createHooks, type HookwiseOpenCodeOptions } from '@hookwise/adapter-opencode/binding';
+import type { ProjectEngineSeams } from '@hookwise/core/host';
 import type { Hooks, Plugin, PluginInput } from '@kilocode/plugin';
 
-/** Options given in `kilo.jsonc`: `"plugin": [["<spec>", { "configFile": "hookwise.config.json" }]]`. */
-export interface HookwiseKiloOptions {
-  /** The hookwise config, relative to the project; default: core's lookup of `hookwise.config.*`. */
-  configFile?: string;
-  /** Show notices as TUI toasts (default true); they always go to Kilo's log. */
-  toasts?: boolean;
-}
-
-type BoundHook =
-  | 'event'
-  | 'command.execute.before'
-  | 'chat.message'
-  | 'tool.execute.before'
-  | 'tool.execute.after'
-  | `experimental.${'chat.messages' | 'chat.system'}.transform`
-  | 'experimental.session.compacting'
-  | 'experimental.compaction.autocontinue';
+/** Options given in `kilo.jsonc`: `"plugin": [["<spec>", { "configFile": "hookwise.config.json", "toasts": false }]]`. */
+export type HookwiseKiloOptions = HookwiseOpenCodeOptions;
 
 /**
  * Kilo's hooks: OpenCode's binding (same hook names, same message shape), under the host name
@@ -27,12 +13,12 @@ type BoundHook =
 export function createKiloHooks(
   input: Pick<PluginInput, 'client' | 'directory'>,
   options: HookwiseKiloOptions = {},
-  dependencies: BindingDependencies = {},
+  dependencies: ProjectEngineSeams = {},
 ): Hooks {
   // Kilo's SDK client has OpenCode's `app.log` and `tui.showToast`, all the binding calls.
   const { dispose: _dispose, ...hooks } = createHooks(input as never, options, dependencies, 'kilo');
-  // The hooks the binding sets type-check as Kilo's (its tool and provider types differ from OpenCode's).
-  const bound: Pick<Hooks, BoundHook> = hooks;
+  // Every hook type-checks as Kilo's but `tool` and `provider`, whose types differ and which the binding does not set.
+  const bound: Omit<Hooks, 'tool' | 'provider'> = hooks;
   return bound;
 }
 

@@ -2,10 +2,6 @@ import type { HostSetup } from '@hookwise/cli';
 import { pluginEntrySetup } from '@hookwise/adapter-opencode/plugin-entry';
 import { KILO_HOST } from './kilo-config.js';
 
-/**
- * What `hookwise` (@hookwise/cli) does for Kilo; package.json's `"hookwise"` field points the
- * CLI here. Kilo loads hookwise in its own process, so there is nothing to build.
- */
+/** `hookwise init` and `doctor` for Kilo (package.json's `"hookwise"` field points the CLI here); nothing to build. */
 const setup: HostSetup = pluginEntrySetup(KILO_HOST, 'Kilo: the installed @hookwise/adapter-kilo as a plugin in kilo.jsonc');
-
 export default setup;

@@ -2,7 +2,18 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkOpenCodePlugin, isHookwiseEntry, mergeOpenCodePlugin, pluginSpec, readOpenCodeConfig } from './opencode-json.js';
+import { mergeSettingsEntry, relativeEntry } from '@hookwise/core/host';
+import { OPENCODE_HOST, readOpenCodeConfig } from './opencode-json.js';
+import { checkPluginEntry, pluginEntryMatcher } from './plugin-entry.js';
+
+// The entry init writes and doctor checks is core's settings entry, with OpenCode's file and matcher.
+const pluginSpec = relativeEntry;
+const isHookwiseEntry = pluginEntryMatcher(OPENCODE_HOST.packageName);
+const mergeOpenCodePlugin = (config: Record<string, unknown>, spec: string) => {
+  const merged = mergeSettingsEntry(config, 'plugin', isHookwiseEntry, spec);
+  return { config: merged.settings, changed: merged.changed };
+};
+const checkOpenCodePlugin = (projectDir: string) => checkPluginEntry(OPENCODE_HOST, projectDir);
 
 let root: string | undefined;
 afterEach(() => {

@@ -4,6 +4,7 @@
 import { definedFields, errorMessage } from '../host-kit.js';
 import type { MergedOutcome } from '../outcome.js';
 import type { PointInput, PointName } from '../points.js';
+import { CompactionSteps } from './compaction-steps.js';
 import type { EmitCallOptions, Host } from './create-host.js';
 
 /** What every payload of a session carries, as far as the host knows it. */
@@ -27,6 +28,8 @@ export class HostSession<S extends object = object> {
   usage: (() => CommonFields) | undefined;
   /** Contexts from points that cannot add to a request themselves, for the next model request only. */
   readonly nextRequest: string[] = [];
+  /** A compaction the host tells in steps (its trigger, compact:before, its end). */
+  readonly compaction: CompactionSteps = new CompactionSteps(this, (work) => this.host.within(work));
   private started = false;
   private kept: Record<string, string> = {};
   private restored: Promise<Record<string, string>> | undefined;
