@@ -1,5 +1,5 @@
 import { createHost, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
-import { describeEdits, estimateMessageTokens, parseSlashCommand, type Message } from '@hookwise/core/messages';
+import { parseSlashCommand, type Message } from '@hookwise/core/messages';
 import { contentText, extendCompactionSummary, fromPiMessages, PiConversion } from './messages.js';
 import type { PiContext, PiExtensionApi, PiMessage } from './pi-types.js';
 
@@ -26,18 +26,13 @@ export interface BindingDependencies extends ProjectEngineSeams {
 
 /** What the binding keeps of a pi session besides the kit's bookkeeping. */
 interface PiSession {
-  /** The command the raw input named (`/review x`), for the prompt pi expands from it. */
-  pendingCommand?: { name: string; args: string };
   conversion: PiConversion;
-  /** The llm:before context of the request being built (context → context_with_system). */
-  requestContext?: string;
-  compactTrigger?: 'manual' | 'auto';
 }
 
 const sourceOf = (reason: unknown): 'startup' | 'resume' | 'clear' =>
   reason === 'resume' || reason === 'reload' || reason === 'fork' ? 'resume' : reason === 'new' ? 'clear' : 'startup';
-const texts = (...values: Array<string | undefined>): string[] =>
-  values.filter((value): value is string => typeof value === 'string' && value.trim() !== '');
+type ToolEvent = { toolName?: unknown; toolCallId?: unknown; input?: unknown; content?: unknown; isError?: unknown };
+type CompactEvent = { reason?: unknown; customInstructions?: unknown; preparation?: { tokensBefore?: unknown } };
 const callId = (id: unknown) => (typeof id === 'string' ? id : undefined);
 const hidden = (content: string) => ({ message: { customType: CUSTOM_TYPE, content, display: false } });
 
@@ -84,7 +79,6 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     session.usage = () => {
       const usage = context.getContextUsage();
       return {
-        cwd: context.cwd,
         transcriptPath: context.sessionManager.getSessionFile(),
         model: context.model?.id,
         contextTokens: typeof usage?.tokens === 'number' && usage.tokens >= 0 ? usage.tokens : undefined,
@@ -113,22 +107,17 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   // The raw input, before pi expands a prompt template: the only place the command's name is seen.
   on('input', async (event: { text?: unknown; source?: unknown }, session) => {
     if (event.source === 'extension' || typeof event.text !== 'string') return;
-    const command = parseSlashCommand(event.text);
-    session.data.pendingCommand = command ? { name: command.name, args: command.args } : undefined;
+    session.pendingCommand = parseSlashCommand(event.text);
   });
 
   on('before_agent_start', async (event: { prompt?: unknown; messageType?: unknown }, session) => {
     const started = await session.start('resume');
     if (event.messageType === 'custom') return started ? hidden(started) : undefined;
-    const command = session.data.pendingCommand;
-    session.data.pendingCommand = undefined;
+    const command = session.takeCommand();
     const prompt = typeof event.prompt === 'string' ? event.prompt : '';
-    const outcome = await session.emitUnblockable(
-      'prompt:submit',
-      () => ({ prompt, command }),
-      'to stop this prompt, which pi does not allow here',
-    );
-    const added = texts(started, outcome?.context);
+    const asked = 'to stop this prompt, which pi does not allow here';
+    const outcome = await session.emitUnblockable('prompt:submit', () => ({ prompt, command }), asked);
+    const added = [started, outcome?.context].filter((text): text is string => !!text?.trim());
     // A hidden message after the prompt: the system prompt and the history before it stay as cached.
     return added.length > 0 ? hidden(added.join('\n\n')) : undefined;
   });
@@ -137,22 +126,17 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     if (!Array.isArray(event.messages)) return undefined;
     const original = event.messages as PiMessage[];
     const kept = await session.restore();
-    session.data.requestContext = undefined;
     let converted: Message[] = [];
-    // Converted only when a hook listens.
-    const outcome = await session.emit('llm:before', () => ({
+    // Converted only when a hook listens; the hooks' context goes to context_with_system.
+    const outcome = await session.beforeRequest(() => ({
       systemPrompt: context.getSystemPrompt?.() ?? '',
       messages: (converted = session.data.conversion.convert(original)),
     }));
-    session.data.requestContext = outcome?.context;
     let messages = original;
     if (outcome?.value !== undefined) {
       const applied = session.data.conversion.apply(original, converted, outcome.value);
       const logger = hostFor(context).logger;
-      if (applied.editsIgnored > 0)
-        logger.warn(
-          `llm:before asked for ${applied.editsIgnored} edit(s) pi's messages cannot take (added or dropped messages); they were left out`,
-        );
+      if (applied.editsIgnored > 0) logger.warn(`llm:before: ${applied.editsIgnored} edit(s) pi has no place for were left out`);
       logger.debug(`llm:before: ${applied.outputsReplaced} tool output(s), ${applied.inputsReplaced} tool input(s) replaced`);
       messages = applied.messages;
     }
@@ -160,12 +144,10 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     return messages === original ? undefined : { messages };
   });
 
-  // The system prompt of this request: what went back after the last compaction and the
-  // llm:before context, as a `hookwise` section of pi's head system message. Both change only
-  // when a compaction or the plugins' state does, so the prompt is the same from call to call.
+  // What went back after the last compaction and the llm:before context, as a `hookwise` section of
+  // pi's head system message: both change only with a compaction or the plugins' state, so the cache holds.
   on('context_with_system', async (event: { messages?: unknown }, session) => {
-    const added = await session.requestTexts(session.data.requestContext);
-    session.data.requestContext = undefined;
+    const added = await session.requestTexts();
     const head = Array.isArray(event.messages) ? (event.messages[0] as PiMessage | undefined) : undefined;
     if (added.length === 0 || head?.role !== 'system') return undefined;
     const text = added.join('\n\n');
@@ -177,7 +159,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     return { messages: [next, ...(event.messages as PiMessage[]).slice(1)] };
   });
 
-  on('tool_call', async (event: { toolName?: unknown; toolCallId?: unknown; input?: unknown }, session) => {
+  on('tool_call', async (event: ToolEvent, session) => {
     if (typeof event.toolName !== 'string') return undefined;
     const toolName = event.toolName;
     const outcome = await session.emit('tool:before', () => ({ toolName, input: event.input, toolUseId: callId(event.toolCallId) }));
@@ -186,72 +168,53 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
     return outcome?.block ? { block: true, reason: `hookwise: ${outcome.block.reason}` } : undefined;
   });
 
-  on(
-    'tool_result',
-    async (event: { toolName?: unknown; toolCallId?: unknown; input?: unknown; content?: unknown; isError?: unknown }, session) => {
-      if (typeof event.toolName !== 'string') return undefined;
-      const toolName = event.toolName;
-      const output = contentText(event.content);
-      const ok = event.isError !== true;
-      const outcome = await session.emit('tool:after', () => ({
-        toolName,
-        input: event.input,
-        output,
-        ok,
-        error: ok ? undefined : output,
-        toolUseId: callId(event.toolCallId),
-      }));
-      sendContext(outcome?.context, 'steer');
-      // tool:after transforms the output; pi persists what is returned here (hook-prune's arrival trim).
-      const value = (outcome as { value?: unknown } | undefined)?.value;
-      return typeof value === 'string' && value !== output ? { content: [{ type: 'text', text: value }] } : undefined;
-    },
-  );
-
-  on(
-    'session_before_compact',
-    async (event: { reason?: unknown; customInstructions?: unknown; preparation?: { tokensBefore?: unknown } }, session) => {
-      const trigger = event.reason === 'manual' ? 'manual' : 'auto';
-      session.data.compactTrigger = trigger;
-      const tokensBefore = event.preparation?.tokensBefore;
-      const outcome = await session.emit('compact:before', () => ({
-        trigger,
-        instructions: typeof event.customInstructions === 'string' ? event.customInstructions : undefined,
-        contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : session.common().contextTokens,
-      }));
-      if (outcome?.block) {
-        host?.logger.warn(`a hook stopped this compaction: ${outcome.block.reason}`);
-        return { cancel: true };
-      }
-      // pi 1.5.2 never reads customInstructions back from this event: the preserved block is added
-      // to the summary pi writes, in every request after the compaction.
-      await session.keep({ summaryAddition: outcome?.context });
-      return undefined;
-    },
-  );
-
-  on('session_compact', async (event: { compactionEntry?: { summary?: unknown; tokensBefore?: unknown } }, session, context) => {
-    const trigger = session.data.compactTrigger ?? 'auto';
-    session.data.compactTrigger = undefined;
-    const entry = event.compactionEntry ?? {};
-    // Right after a compaction pi knows no size yet: tokensAfter is the engine's count of what pi sends next.
-    const counter = (await hostFor(context).engine())?.services.tokenCounter;
-    const projected = context.sessionManager.buildSessionProjection?.().messages;
-    const tokensAfter =
-      counter && Array.isArray(projected)
-        ? fromPiMessages(projected).reduce((total, message) => total + estimateMessageTokens(message, (text) => counter.count(text)), 0)
-        : undefined;
-    await session.compacted({
-      contextTokens: undefined,
-      trigger,
-      tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined,
-      tokensAfter,
-      summary: typeof entry.summary === 'string' ? entry.summary : undefined,
-    });
+  on('tool_result', async (event: ToolEvent, session) => {
+    if (typeof event.toolName !== 'string') return undefined;
+    const toolName = event.toolName;
+    const output = contentText(event.content);
+    const ok = event.isError !== true;
+    const outcome = await session.emit('tool:after', () => ({
+      toolName,
+      input: event.input,
+      output,
+      ok,
+      error: ok ? undefined : output,
+      toolUseId: callId(event.toolCallId),
+    }));
+    sendContext(outcome?.context, 'steer');
+    // tool:after transforms the output; pi persists what is returned here (hook-prune's arrival trim).
+    const value = (outcome as { value?: unknown } | undefined)?.value;
+    return typeof value === 'string' && value !== output ? { content: [{ type: 'text', text: value }] } : undefined;
   });
 
-  on('session_compact_failed', async (_event, session) => {
-    session.data.compactTrigger = undefined;
+  on('session_before_compact', async (event: CompactEvent, session) => {
+    const trigger = (session.compactTrigger = event.reason === 'manual' ? 'manual' : 'auto');
+    const tokensBefore = event.preparation?.tokensBefore;
+    const outcome = await session.emit('compact:before', () => ({
+      trigger,
+      instructions: typeof event.customInstructions === 'string' ? event.customInstructions : undefined,
+      contextTokens: typeof tokensBefore === 'number' && tokensBefore >= 0 ? tokensBefore : session.common().contextTokens,
+    }));
+    if (outcome?.block) {
+      host?.logger.warn(`a hook stopped this compaction: ${outcome.block.reason}`);
+      return { cancel: true };
+    }
+    // pi 1.5.2 never reads customInstructions back from this event: the preserved block is added
+    // to the summary pi writes, in every request after the compaction.
+    await session.keep({ summaryAddition: outcome?.context });
+  });
+
+  on('session_compact', async (event: { compactionEntry?: { summary?: unknown; tokensBefore?: unknown } }, session, context) => {
+    const entry = event.compactionEntry ?? {};
+    // Right after a compaction pi knows no size yet: tokensAfter is the engine's count of what pi sends next.
+    const projected = context.sessionManager.buildSessionProjection?.().messages;
+    await session.compacted({
+      contextTokens: undefined,
+      trigger: session.compactTrigger ?? 'auto',
+      tokensBefore: typeof entry.tokensBefore === 'number' ? entry.tokensBefore : undefined,
+      tokensAfter: Array.isArray(projected) ? await hostFor(context).countTokens(fromPiMessages(projected)) : undefined,
+      summary: typeof entry.summary === 'string' ? entry.summary : undefined,
+    });
   });
 
   on('agent_settled', async (_event, session) => {

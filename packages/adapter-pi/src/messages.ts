@@ -2,6 +2,7 @@ import {
   applyPartEdits,
   createReusingConverter,
   sameJson,
+  type ImagePart,
   type Message,
   type MessagePart,
   type PartOrigin,
@@ -19,7 +20,6 @@ import type { PiMessage } from './pi-types.js';
  */
 
 type Block = Record<string, unknown>;
-type ImagePart = { type: 'image'; data?: string; mediaType?: string };
 const isRecord = (value: unknown): value is Block => typeof value === 'object' && value !== null;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -111,14 +111,9 @@ export function fromPiMessages(messages: readonly PiMessage[]): Message[] {
   return messages.flatMap((message, index) => fromPiMessage(message, index) ?? []);
 }
 
-/** A tool result is its own only part; an assistant message's parts are its content blocks. */
+/** Only tool results (their own only part) and assistant messages (their content blocks) hold parts with an origin. */
 const WRITER: PartWriter<PiMessage, Block> = {
-  parts: (message) =>
-    message.role === 'toolResult'
-      ? [message]
-      : message.role === 'assistant' && Array.isArray(message.content)
-        ? message.content
-        : undefined,
+  parts: (message) => (message.role === 'toolResult' ? [message] : (message.content as Block[])),
   withParts: (message, parts) => (message.role === 'toolResult' ? (parts[0] as PiMessage) : { ...message, content: parts }),
   output: (part, output) => ({ ...part, content: [{ type: 'text', text: output }] }),
   input: (part, input) => ({ ...part, arguments: input }),

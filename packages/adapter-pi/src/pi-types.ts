@@ -22,18 +22,14 @@ export interface PiContext {
   getSystemPrompt?(): string;
 }
 
-export interface PiCustomMessage {
-  customType: string;
-  content: string;
-  display: boolean;
-  details?: unknown;
-}
-
 /** `pi.on(event, handler)`: the handler's return value is the event's result (or nothing). */
 export type PiHandler = (event: any, context: PiContext) => unknown;
 
 /** The extension API object pi hands an extension's default export (`ExtensionAPI`). */
 export interface PiExtensionApi {
   on(event: string, handler: PiHandler): unknown;
-  sendMessage?(message: PiCustomMessage, options?: { deliverAs?: 'steer' | 'followUp' | 'nextTurn'; triggerTurn?: boolean }): void;
+  sendMessage?(
+    message: { customType: string; content: string; display: boolean; details?: unknown },
+    options?: { deliverAs?: 'steer' | 'followUp' | 'nextTurn'; triggerTurn?: boolean },
+  ): void;
 }
