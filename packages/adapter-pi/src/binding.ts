@@ -29,10 +29,10 @@ interface PiSession {
   conversion: PiConversion;
 }
 
-const sourceOf = (reason: unknown): 'startup' | 'resume' | 'clear' =>
-  reason === 'resume' || reason === 'reload' || reason === 'fork' ? 'resume' : reason === 'new' ? 'clear' : 'startup';
 type ToolEvent = { toolName?: unknown; toolCallId?: unknown; input?: unknown; content?: unknown; isError?: unknown };
 type CompactEvent = { reason?: unknown; customInstructions?: unknown; preparation?: { tokensBefore?: unknown } };
+const sourceOf = (reason: unknown): 'startup' | 'resume' | 'clear' =>
+  reason === 'resume' || reason === 'reload' || reason === 'fork' ? 'resume' : reason === 'new' ? 'clear' : 'startup';
 const callId = (id: unknown) => (typeof id === 'string' ? id : undefined);
 const hidden = (content: string) => ({ message: { customType: CUSTOM_TYPE, content, display: false } });
 
