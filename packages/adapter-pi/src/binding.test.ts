@@ -39,6 +39,33 @@ describe('the pi binding', () => {
     expect(messages).toEqual(originals);
   });
 
+  it("writes a hook's new tool input and output onto copies for the request, and leaves out a message pi has no place for", async () => {
+    const edit = (message: any) => ({
+      ...message,
+      parts: message.parts.map((part: any) =>
+        part.type === 'tool-call'
+          ? { ...part, input: { path: 'digest' } }
+          : part.type === 'tool-result'
+            ? { ...part, output: '[cleared]' }
+            : part,
+      ),
+    });
+    const added = { role: 'user', parts: [{ type: 'text', text: 'added by a hook' }] };
+    const pi = fakePi(
+      { plugins: [plugin({ 'llm:before': (payload: any) => ({ value: [...payload.messages.map(edit), added] }) })] },
+      { hasUI: false },
+    );
+    const messages = [user('go'), toolCall('c1', 'a.ts'), toolResult('c1', 'a'.repeat(100))];
+    const originals = structuredClone(messages);
+    const result = await pi.fire('context', { messages });
+    expect(result.messages).toHaveLength(3);
+    expect(result.messages[0]).toBe(messages[0]);
+    expect(result.messages[1].content[0]).toMatchObject({ type: 'toolCall', id: 'c1', arguments: { path: 'digest' } });
+    expect(result.messages[2]).toMatchObject({ role: 'toolResult', toolCallId: 'c1', content: [{ type: 'text', text: '[cleared]' }] });
+    expect(messages).toEqual(originals);
+    expect(pi.lines).toContainEqual(expect.stringContaining('1 edit(s) pi has no place for were left out'));
+  });
+
   it('gives pi nothing back when a hook throws, and writes the failure to the event log', async () => {
     const pi = fakePi({
       plugins: [

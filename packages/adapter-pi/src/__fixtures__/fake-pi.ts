@@ -1,7 +1,9 @@
 import type { HookwiseConfig } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore } from '@hookwise/core/host';
 import { registerHookwise } from '../binding.js';
-import type { PiContext, PiCustomMessage, PiHandler, PiMessage } from '../pi-types.js';
+import type { PiContext, PiExtensionApi, PiHandler, PiMessage } from '../pi-types.js';
+
+type PiCustomMessage = Parameters<NonNullable<PiExtensionApi['sendMessage']>>[0];
 
 /**
  * A fake pi for unit tests: records handlers by event, a context with a session id and a usage

@@ -126,6 +126,46 @@ describe('hookwise in the real pi', () => {
     expect(placeholders).toBe(applied[0]!.prunedCount);
   });
 
+  it("hook-prune's digest of an old write's input reaches the request body; the session file keeps the content", async () => {
+    const tags = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+    const project = createProject(install, 'digest', {
+      model: projectModel(),
+      // Written files are kept whole by default while in use: off here, so the old write is digested.
+      hookwiseConfig: { plugins: { '@hookwise/hook-prune': { keepEditedFiles: false, keepFileContext: 0 } } },
+      files: Object.fromEntries(tags.map((tag) => [`src/${tag}.txt`, bigFile(tag)])),
+      contextWindow: 200_000,
+    });
+    const content = bigFile('notes', 60);
+    model.setResponder(
+      scripted({
+        draft: [
+          [{ name: 'write', arguments: { path: 'notes.txt', content } }],
+          ...tags.map((tag) => [{ name: 'bash', arguments: { command: `cat src/${tag}.txt` } }]),
+        ],
+      }),
+    );
+    const start = model.requests.length;
+    expectCompleted(await project.run(['draft the notes, then read the files']), 'Finished step 11.');
+    const requests = turns(model.requests.slice(start)).filter((request) =>
+      request.body.messages.some((message) => message.role === 'tool'),
+    );
+    const writeInputs = requests.map(
+      (request) =>
+        request.body.messages.flatMap((message) => message.tool_calls ?? []).find((call) => call.function.name === 'write')!.function
+          .arguments,
+    );
+    expect(writeInputs[0]).toContain('notes-line-060');
+    expect(writeInputs.some((input) => input.includes('[Old input cleared: ') && !input.includes('notes-line-060'))).toBe(true);
+    for (const request of requests) expectPairing(request.body);
+    const stored = project
+      .sessionEntries()
+      .flatMap((entry) =>
+        entry.type === 'message' && entry.message.role === 'assistant' ? (entry.message.content as Array<Record<string, any>>) : [],
+      )
+      .find((block) => block['type'] === 'toolCall' && block['name'] === 'write');
+    expect(stored?.['arguments']?.content).toBe(content);
+  });
+
   it("a prompt template's Compact Summary survives a threshold compaction: in pi's summary and the system prompt of the first request after it", async () => {
     const project = createProject(install, 'precompact', {
       model: projectModel(),

@@ -9,6 +9,8 @@ import { DEFAULT_HOOK_TIMEOUT_MS, withDeadline, withDeadlineSignal } from '../de
 import type { Engine, EngineOptions } from '../engine.js';
 import { definedFields, emitIfListening, errorMessage, failOpen } from '../host-kit.js';
 import { createLevelLogger, type LogEntry, type Logger, type LogLevel } from '../logger.js';
+import { estimateMessageTokens } from '../messages/estimate.js';
+import type { Message } from '../messages/message-model.js';
 import { noticeText, type HookFailure, type MergedNotice, type MergedOutcome, type NoticeWording } from '../outcome.js';
 import type { PointInput, PointName } from '../points.js';
 import { createEventLog, createMemoryEventLog } from '../state/event-log.js';
@@ -154,6 +156,14 @@ export class Host<S extends object = object> {
     const made = await this.projectEngine();
     if (made) this.eventLog = made.services.eventLog;
     return made;
+  }
+
+  /** Core messages counted the engine's way (the config's token counter); undefined when hookwise is off. */
+  async countTokens(messages: readonly Message[]): Promise<number | undefined> {
+    const counter = (await this.engine())?.services.tokenCounter;
+    if (!counter) return undefined;
+    const count = (text: string) => counter.count(text);
+    return messages.reduce((total, message) => total + estimateMessageTokens(message, count), 0);
   }
 
   /** The config's log level once loaded (`warn` before, and after a failed load). */

@@ -5,6 +5,7 @@ import { definedFields, errorMessage } from '../host-kit.js';
 import type { MergedOutcome } from '../outcome.js';
 import type { PointInput, PointName } from '../points.js';
 import { CompactionSteps } from './compaction-steps.js';
+import type { SlashCommand } from '../slash-command.js';
 import type { EmitCallOptions, Host } from './create-host.js';
 
 /** What every payload of a session carries, as far as the host knows it. */
@@ -30,9 +31,14 @@ export class HostSession<S extends object = object> {
   readonly nextRequest: string[] = [];
   /** A compaction the host tells in steps (its trigger, compact:before, its end). */
   readonly compaction: CompactionSteps = new CompactionSteps(this, (work) => this.host.within(work));
+  /** The slash command the user typed, for the `prompt:submit` of the prompt the host expands from it. */
+  pendingCommand: SlashCommand | undefined;
+  /** The trigger of the compaction under way, from the host's `compact:before` to {@link compacted}. */
+  compactTrigger: PointInput<'compact:before'>['trigger'] | undefined;
   private started = false;
   private kept: Record<string, string> = {};
   private restored: Promise<Record<string, string>> | undefined;
+  private requestContext: string | undefined;
 
   constructor(
     private readonly host: Host<S>,
@@ -72,6 +78,13 @@ export class HostSession<S extends object = object> {
     return this.host.guard(what, this.id, body);
   }
 
+  /** The pending slash command, taken (a second call gives none). */
+  takeCommand(): SlashCommand | undefined {
+    const command = this.pendingCommand;
+    this.pendingCommand = undefined;
+    return command;
+  }
+
   /** The contexts waiting for the next request, taken (a second call gives none). */
   takeNextRequest(): string[] {
     return this.nextRequest.splice(0);
@@ -84,10 +97,24 @@ export class HostSession<S extends object = object> {
 
   /**
    * The texts hookwise adds to a model request, in order: what hooks handed back at the last
-   * compaction, the contexts waiting for this request (taken), then `extra`; empty ones left out.
+   * compaction, the contexts waiting for this request and `beforeRequest`'s (taken), then `extra`;
+   * empty ones left out.
    */
   async requestTexts(...extra: Array<string | undefined>): Promise<string[]> {
-    return [(await this.restore()).afterCompaction, ...this.takeNextRequest(), ...extra].filter(isText);
+    const requestContext = this.requestContext;
+    this.requestContext = undefined;
+    return [(await this.restore()).afterCompaction, ...this.takeNextRequest(), requestContext, ...extra].filter(isText);
+  }
+
+  /**
+   * `llm:before` of a request whose system text the host adds in a later step: the hooks' context
+   * waits for that step's `requestTexts` (after the waiting contexts, before `extra`).
+   */
+  async beforeRequest(fields: () => Partial<PointInput<'llm:before'>>): Promise<MergedOutcome<'llm:before'> | undefined> {
+    this.requestContext = undefined;
+    const outcome = await this.emit('llm:before', fields);
+    this.requestContext = outcome?.context;
+    return outcome;
   }
 
   /**
@@ -108,10 +135,13 @@ export class HostSession<S extends object = object> {
   /**
    * `compact:after`: the hooks' context is kept for every later request (and later processes),
    * in place of what an earlier compaction kept; the session's context size is the one `fields`
-   * give (undefined: unknown until the host measures it again).
+   * give (undefined: unknown until the host measures it again). The trigger is `compactTrigger`
+   * (taken) unless `fields` name one.
    */
   async compacted(fields: Partial<PointInput<'compact:after'>>): Promise<MergedOutcome<'compact:after'> | undefined> {
-    const outcome = await this.emit('compact:after', () => fields);
+    const trigger = fields.trigger ?? this.compactTrigger;
+    this.compactTrigger = undefined;
+    const outcome = await this.emit('compact:after', () => ({ ...fields, trigger }));
     this.fields.contextTokens = fields.contextTokens as number | undefined;
     await this.keep({ afterCompaction: isText(outcome?.context) ? outcome.context : undefined });
     return outcome;
