@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defineConfig, type HookwiseConfig } from './config.js';
 import { createEngine } from './engine.js';
+import type { HookMap } from './hooks.js';
 import { createMemoryLogger } from './logger.js';
 import { definePlugin } from './plugin.js';
 import { createMemoryEventLog } from './state/event-log.js';
@@ -64,6 +65,10 @@ describe('a plugin is one object', () => {
       }),
     );
     const outcome = await engine.emit('tool:after', toolAfter);
+    // Each hook of a list is typed by its point, as a single one is: tool:after cannot block.
+    // @ts-expect-error a block is no tool:after outcome
+    const mistyped: HookMap = { 'tool:after': [{ handler: () => ({ block: { reason: 'no' } }) }] };
+    void mistyped;
     expect(calls).toEqual(['plugin', 'config on', 'config named', 'config last']);
     expect(outcome.context).toBe('from the project');
     expect(engine.hooksFor('tool:after').map((hook) => `${hook.pluginName} › ${hook.hookName}`)).toEqual([

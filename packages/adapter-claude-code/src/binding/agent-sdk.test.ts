@@ -226,7 +226,7 @@ describe('deadlines', () => {
     try {
       writeFileSync(
         path.join(projectDir, 'hookwise.config.mjs'),
-        'await new Promise((resolve) => setTimeout(resolve, 600));\nexport default { hooks: [] };\n',
+        'await new Promise((resolve) => setTimeout(resolve, 600));\nexport default { on: {} };\n',
       );
       const errors: string[] = [];
       const hooks = hookwiseHooks({ projectDir, timeout: 0.5, onError: (error) => errors.push((error as Error).message) });
