@@ -190,7 +190,7 @@ export type BundledConfig =
       file: string;
       /** Plugin modules by the package name the JSON config lists. */
       plugins: Record<string, unknown>;
-      /** Hook modules by the specifier the JSON config lists. */
+      /** Hook modules by the specifier the JSON config lists under `on`. */
       hookModules: Record<string, unknown>;
       /** What was checked when the host's bundle was built; used only while the file still has `checked.text`. */
       checked?: CheckedJsonConfig;
@@ -236,7 +236,7 @@ export async function configFromBundle(bundled: BundledConfig): Promise<Hookwise
 export interface JsonConfigModules {
   /** The module (namespace) of a plugin package the config names. */
   plugin(name: string): unknown | Promise<unknown>;
-  /** The module (namespace) of a hook file the config lists, by its specifier. */
+  /** The module (namespace) of a hook file the config lists under `on`, by its specifier. */
   hooks(specifier: string): unknown | Promise<unknown>;
 }
 
