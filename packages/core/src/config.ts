@@ -93,7 +93,7 @@ function isHookMap(value: unknown): value is HookMap {
  * `defineHook`, which `@hookwise/core` no longer exports: Node's own words ("does not provide an
  * export named 'defineHook'", "defineHook is not a function") do not say it.
  */
-export function withRemovedApiHint(message: string): string {
+function withRemovedApiHint(message: string): string {
   return /\bdefineHook\b/.test(message) ? `${message} (defineHook is no longer part of @hookwise/core: ${ON_INSTEAD})` : message;
 }
 

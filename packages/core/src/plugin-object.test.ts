@@ -130,6 +130,15 @@ describe('a plugin is one object', () => {
     expect(() => engineWith({ plugins: [unknown()] })).toThrow(/unknown lifecycle point "tool:sideways"/);
     const notFunction = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:after': 42 } as never });
     expect(() => engineWith({ plugins: [notFunction()] })).toThrow(/on\["tool:after"\] is not a function/);
+    const badOrder = definePlugin({
+      meta: { name: 'bad', version: '1' },
+      on: { 'tool:after': [() => undefined, { handler: () => undefined, order: 'last' }] } as never,
+    });
+    expect(() => engineWith({ plugins: [badOrder()] })).toThrow(
+      /\[bad › tool:after\] on\["tool:after"\]\[1\] has order "last": 'pre' or 'post'/,
+    );
+    const badName = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:after': { handler: () => undefined, name: '' } } });
+    expect(() => engineWith({ plugins: [badName()] })).toThrow(/on\["tool:after"\] has a name that is not a non-empty string/);
   });
 });
 

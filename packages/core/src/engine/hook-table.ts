@@ -40,20 +40,18 @@ export function buildHookTable(
       list.forEach((entry: HookFunction<PointName> | HookEntry<PointName> | undefined, index) => {
         const where = Array.isArray(value) ? `on["${point}"][${index}]` : `on["${point}"]`;
         const handler = typeof entry === 'function' ? entry : entry?.handler;
-        const named = typeof entry === 'function' ? undefined : entry?.name;
-        const hookName = typeof named === 'string' && named.length > 0 ? named : point;
-        if (isRemovedHookSet(entry))
-          throw new PluginError(`${where} is a defineHook(...) set, which hookwise no longer takes: ${ON_INSTEAD}`, {
-            pluginName: plugin.meta.name,
-            hookName,
-          });
-        if (typeof handler !== 'function')
-          throw new PluginError(`${where} is not a function (nor { handler: function })`, { pluginName: plugin.meta.name, hookName });
+        const { name, order } = typeof entry === 'function' || entry === undefined ? {} : entry;
+        const hookName = name ?? point;
+        const fail = (message: string) => new PluginError(`${where} ${message}`, { pluginName: plugin.meta.name, hookName });
+        if (isRemovedHookSet(entry)) throw fail(`is a defineHook(...) set, which hookwise no longer takes: ${ON_INSTEAD}`);
+        if (typeof handler !== 'function') throw fail('is not a function (nor { handler: function })');
+        if (name !== undefined && (typeof name !== 'string' || name.length === 0)) throw fail('has a name that is not a non-empty string');
+        if (order !== undefined && order !== 'pre' && order !== 'post') throw fail(`has order ${JSON.stringify(order)}: 'pre' or 'post'`);
         hooks.push({
           point,
           pluginName: plugin.meta.name,
           hookName,
-          order: (typeof entry === 'function' ? undefined : entry?.order) ?? pluginOrder,
+          order: order ?? pluginOrder,
           plugin,
           call: (_scope, payload, context) => handler(payload as never, context),
         });
