@@ -4,7 +4,7 @@ import type { Options } from 'tsup';
  * tsup's SWC step (see below) also turns on esbuild's `keepNames`, which puts a
  * `__name(fn, "fn")` call beside every function and class of the output, run when the module
  * loads. No package here relies on a renamed function or class keeping its name (error
- * classes set `name` themselves; hooks are named by `defineHook`), and the calls are a hook
+ * classes set `name` themselves; hooks are named by their point or their `name`), and the calls are a hook
  * call's cost: in the run bundle they were ~1,600 per call, about 10% of its instructions.
  * This plugin runs after SWC's set-up and turns `keepNames` off again; SWC still emits the
  * decorator metadata. (The run bundle keeps names where decorated classes need them: bundle.ts.)

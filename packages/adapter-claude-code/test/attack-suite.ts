@@ -83,7 +83,7 @@ export function attackSuite(kind: InstallKind): void {
       JSON.stringify(
         {
           plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 100000 } },
-          hooks: ['./attack-hooks.mjs'],
+          on: ['./attack-hooks.mjs'],
           hookTimeoutMs: 2000,
           ...extra,
         },
@@ -140,16 +140,15 @@ export function attackSuite(kind: InstallKind): void {
       path.join(project, 'attack-hooks.mjs'),
       `import { writeFileSync, writeSync } from 'node:fs';
   import { spawn, spawnSync } from 'node:child_process';
-  import { defineHook } from '@hookwise/core';
   const mode = () => process.env.HW_ATTACK ?? '';
   if (mode() === 'import-loop') for (;;) {}
   if (mode() === 'import-throw') throw new Error('attack module failed at import');
-  export default [
-    defineHook({ name: 'witness', on: { 'tool:after': () => ({ context: 'witness-ran' }) } }),
-    defineHook({
-      name: 'attack',
-      on: {
-        'tool:after': async () => {
+  export default {
+    'tool:after': [
+      { name: 'witness', handler: () => ({ context: 'witness-ran' }) },
+      {
+        name: 'attack',
+        handler: async () => {
           const m = mode();
           if (process.env.HW_STARTED) writeFileSync(process.env.HW_STARTED, 'started');
           if (m === 'sync-loop') for (;;) {}
@@ -173,8 +172,8 @@ export function attackSuite(kind: InstallKind): void {
           return undefined;
         },
       },
-    }),
-  ];
+    ],
+  };
   `,
     );
     writeConfig();

@@ -142,7 +142,7 @@ describe('checkJsonConfig', () => {
   });
 
   it('leaves out a plugin whose resolved options are not plain data: it is validated on each call', async () => {
-    const { project, file } = scratch({ plugins: { 'hookwise-plugin-odd': {}, '@hookwise/hook-suggest': {} }, hooks: ['./hooks.mjs'] });
+    const { project, file } = scratch({ plugins: { 'hookwise-plugin-odd': {}, '@hookwise/hook-suggest': {} }, on: ['./hooks.mjs'] });
     const odd = path.join(project.dir, 'node_modules', 'hookwise-plugin-odd');
     mkdirSync(odd, { recursive: true });
     writeJson(path.join(odd, 'package.json'), { name: 'hookwise-plugin-odd', type: 'module', exports: './index.js' });

@@ -47,11 +47,10 @@ describe('bin/hookwise.cjs under Gemini CLI', () => {
 
   it("a plugin that throws leaves {} on stdout, its report on stderr, exit 0; another plugin's context still gets through", () => {
     const dir = project(
-      `import { defineHook } from '@hookwise/core';
-      export default { hooks: [
-        defineHook({ name: 'broken', on: { 'prompt:submit': () => { throw new Error('plugin exploded'); } } }),
-        defineHook({ name: 'fine', on: { 'prompt:submit': () => ({ context: 'still here' }) } }),
-      ] };\n`,
+      `export default { on: { 'prompt:submit': [
+        { name: 'broken', handler: () => { throw new Error('plugin exploded'); } },
+        { name: 'fine', handler: () => ({ context: 'still here' }) },
+      ] } };\n`,
     );
     const result = run(dir, ['run', 'BeforeAgent'], payload('BeforeAgent', { prompt: 'hi' }));
     expect(result.status).toBe(0);

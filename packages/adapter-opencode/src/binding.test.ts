@@ -1,4 +1,4 @@
-import { defineHook, definePlugin, type HookwiseConfig } from '@hookwise/core';
+import { definePlugin, type HookwiseConfig } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore } from '@hookwise/core/host';
 import { prune } from '@hookwise/hook-prune';
 import type { Hooks } from '@opencode-ai/plugin';
@@ -110,7 +110,7 @@ async function request(hooks: Hooks, messages: OpenCodeMessage[]) {
 const contextPlugin = (point: 'llm:before' | 'compact:before' | 'compact:after', text: string) =>
   definePlugin({
     meta: { name: `say-${point}`, version: '1.0.0' },
-    hooks: [defineHook({ name: 'say', on: { [point]: () => ({ context: text }) } })],
+    on: { [point]: () => ({ context: text }) },
   })();
 
 describe('createHooks', () => {
@@ -168,7 +168,7 @@ describe('createHooks', () => {
   it('tool:after may replace the output; a notice becomes a toast', async () => {
     const replace = definePlugin({
       meta: { name: 'shorten', version: '1.0.0' },
-      hooks: [defineHook({ name: 'shorten', on: { 'tool:after': () => ({ value: 'short', notice: 'shortened an output' }) as never } })],
+      on: { 'tool:after': () => ({ value: 'short', notice: 'shortened an output' }) as never },
     })();
     const { hooks, toasts } = hooksFor({ plugins: [replace] });
     const output = { title: 't', output: 'a long output', metadata: {} };
@@ -180,19 +180,14 @@ describe('createHooks', () => {
   it('fails open: a throwing hook, a broken config and an engine that cannot start never reach OpenCode', async () => {
     const throwing = definePlugin({
       meta: { name: 'throws', version: '1.0.0' },
-      hooks: [
-        defineHook({
-          name: 'throws',
-          on: {
-            'llm:before': () => {
-              throw new Error('boom');
-            },
-            'tool:after': () => {
-              throw new Error('boom');
-            },
-          },
-        }),
-      ],
+      on: {
+        'llm:before': () => {
+          throw new Error('boom');
+        },
+        'tool:after': () => {
+          throw new Error('boom');
+        },
+      },
     })();
     for (const setup of [hooksFor({ plugins: [throwing] }), hooksFor(undefined, { loadError: new Error('bad config') })]) {
       const messages = conversation();
@@ -211,7 +206,7 @@ describe('createHooks', () => {
   it('a deliberate tool:before block stops the tool with the reason', async () => {
     const guard = definePlugin({
       meta: { name: 'guard', version: '1.0.0' },
-      hooks: [defineHook({ name: 'guard', on: { 'tool:before': () => ({ block: { reason: 'no .env reads' } }) } })],
+      on: { 'tool:before': () => ({ block: { reason: 'no .env reads' } }) },
     })();
     const { hooks } = hooksFor({ plugins: [guard] });
     await expect(
@@ -223,7 +218,7 @@ describe('createHooks', () => {
     const seen: unknown[] = [];
     const recorder = definePlugin({
       meta: { name: 'recorder', version: '1.0.0' },
-      hooks: [defineHook({ name: 'recorder', on: { 'prompt:submit': (payload) => void seen.push(payload) } })],
+      on: { 'prompt:submit': (payload) => void seen.push(payload) },
     })();
     const { hooks } = hooksFor({ plugins: [recorder] });
     await hooks.event!({
@@ -258,7 +253,7 @@ describe('createHooks', () => {
     const seen: unknown[] = [];
     const handoff = definePlugin({
       meta: { name: 'handoff', version: '1.0.0' },
-      hooks: [defineHook({ name: 'handoff', on: { 'phase:end': (payload) => (seen.push(payload), { value: '- decision: PROCEED' }) } })],
+      on: { 'phase:end': (payload) => (seen.push(payload), { value: '- decision: PROCEED' }) },
     })();
     const { hooks } = hooksFor({ plugins: [handoff] });
     const output = { title: 'explore', output: 'Let me look… a long sub-agent report', metadata: { sessionId: 'ses_child' } };
@@ -293,17 +288,12 @@ describe('createHooks', () => {
       void seen.push(`${point}:${payload.sessionId}${payload.ok === false ? ':failed' : ''}`);
     const recorder = definePlugin({
       meta: { name: 'recorder', version: '1.0.0' },
-      hooks: [
-        defineHook({
-          name: 'recorder',
-          on: {
-            'session:start': record('session:start'),
-            'agent:stop': record('agent:stop'),
-            'session:end': record('session:end'),
-            'tool:after': record('tool:after'),
-          },
-        }),
-      ],
+      on: {
+        'session:start': record('session:start'),
+        'agent:stop': record('agent:stop'),
+        'session:end': record('session:end'),
+        'tool:after': record('tool:after'),
+      },
     })();
     const { hooks } = hooksFor({ plugins: [recorder] });
     await hooks.event!({ event: { type: 'session.created', properties: { info: { id: 'ses_2' } } } as never });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defineHook, definePlugin, type HookwiseConfig } from '@hookwise/core';
+import { definePlugin, type HookwiseConfig } from '@hookwise/core';
 import type { LoadedConfig } from '@hookwise/core/host';
 import { suggest } from '@hookwise/hook-suggest';
 import type * as vscode from 'vscode';
@@ -34,26 +34,21 @@ function suggestLike(dismissed: string[]) {
   let calls = 0;
   return definePlugin({
     meta: { name: 'suggest-like', version: '0.0.0' },
-    hooks: [
-      defineHook({
-        name: 'count',
-        on: {
-          'tool:after': () =>
-            ++calls === 2
-              ? {
-                  notice: {
-                    text: '2 tool calls: consider compacting.',
-                    about: ['tool-calls'],
-                    actions: [
-                      { label: 'Compact now', hostAction: 'compact' as const },
-                      { label: 'Dismiss', command: 'suggest dismiss' },
-                    ],
-                  },
-                }
-              : undefined,
-        },
-      }),
-    ],
+    on: {
+      'tool:after': () =>
+        ++calls === 2
+          ? {
+              notice: {
+                text: '2 tool calls: consider compacting.',
+                about: ['tool-calls'],
+                actions: [
+                  { label: 'Compact now', hostAction: 'compact' as const },
+                  { label: 'Dismiss', command: 'suggest dismiss' },
+                ],
+              },
+            }
+          : undefined,
+    },
     commands: [
       {
         name: 'suggest dismiss',
@@ -295,16 +290,14 @@ describe('activateHookwise', () => {
     const fake = createFakeVscode({ folders: [workspace] });
     const broken = definePlugin({
       meta: { name: 'broken', version: '0.0.0' },
-      hooks: [
-        defineHook({
+      on: {
+        'tool:after': {
           name: 'boom',
-          on: {
-            'tool:after': () => {
-              throw new Error('kaputt');
-            },
+          handler: () => {
+            throw new Error('kaputt');
           },
-        }),
-      ],
+        },
+      },
     })();
     const { extension } = await start(fake, { loadConfig: configLoader({ plugins: [broken] }) });
     await extension
@@ -368,7 +361,7 @@ describe('activateHookwise', () => {
     const workspace = await folder('a');
     const fake = createFakeVscode({ folders: [workspace] });
     const { context, extension } = await start(fake, {
-      loadConfig: configLoader({ hooks: [defineHook({ name: 'x', on: { 'llm:before': () => ({ context: 'S' }) } })] }),
+      loadConfig: configLoader({ on: { 'llm:before': () => ({ context: 'S' }) } }),
     });
     const engine = extension.engineFor(workspace.uri.fsPath)!;
     const disposeEngine = vi.spyOn(engine, 'dispose');

@@ -1,4 +1,4 @@
-import { defineHook, type HookFunction, type HookwiseConfig } from '@hookwise/core';
+import type { HookFunction, HookMap, HookwiseConfig } from '@hookwise/core';
 import {
   createEngine,
   createHost,
@@ -31,12 +31,12 @@ function engineWith(
   return { engine, host, logger };
 }
 
-function llmHook(handler: HookFunction<'llm:before'>) {
-  return defineHook({ name: 'intent-summary', on: { 'llm:before': handler } });
+function llmHook(handler: HookFunction<'llm:before'>): HookMap {
+  return { 'llm:before': { handler, name: 'intent-summary' } };
 }
 
 function taskWith(handler: HookFunction<'llm:before'>, events: string[] = []) {
-  const { engine, host, logger } = engineWith({ hooks: [llmHook(handler)] });
+  const { engine, host, logger } = engineWith({ on: llmHook(handler) });
   const api = createRecordingApi(events);
   const task = new RooLikeTask('task-1', api, createTaskBinding({ host }));
   task.apiConversationHistory.push({ role: 'user', content: 'Add a weather endpoint.' });
@@ -110,7 +110,7 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
   });
 
   it('5. also fails open when the engine itself throws', async () => {
-    const { engine, host, logger } = engineWith({ hooks: [llmHook(() => ({ context: 'never used' }))] });
+    const { engine, host, logger } = engineWith({ on: llmHook(() => ({ context: 'never used' })) });
     vi.spyOn(engine, 'emit').mockRejectedValue(new Error('engine broke'));
     const api = createRecordingApi();
     const task = new RooLikeTask('task-2', api, createTaskBinding({ host }));
@@ -138,7 +138,7 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
     expect(onEvent).not.toHaveBeenCalled();
 
     // A config without llm:before hooks: the engine is not called and nothing is converted.
-    const { engine, host } = engineWith({ hooks: [defineHook({ name: 'other', on: { 'tool:after': () => undefined } })] });
+    const { engine, host } = engineWith({ on: { 'tool:after': () => undefined } });
     const emit = vi.spyOn(engine, 'emit');
     const quiet = createRecordingApi();
     const quietTask = new RooLikeTask('task-5', quiet, createTaskBinding({ host }));
@@ -167,7 +167,7 @@ describe('beforeModelRequest keeps the contract of the Roo Code fork', () => {
     // Each request gets its own summary once, never the previous one stacked on top.
     expect(api.requests.map((sent) => sent.systemPrompt)).toEqual([`summary 1\n\n${SYSTEM_PROMPT}`, `summary 2\n\n${SYSTEM_PROMPT}`]);
 
-    const binding = createTaskBinding({ host: engineWith({ hooks: [llmHook(() => ({ context: 'S' }))] }).host });
+    const binding = createTaskBinding({ host: engineWith({ on: llmHook(() => ({ context: 'S' })) }).host });
     const result = await binding.beforeModelRequest({
       taskId: 't',
       systemPrompt: 'P',
@@ -188,13 +188,11 @@ describe('messages through llm:before', () => {
   it('hands hooks the neutral model and gives the task back Anthropic messages', async () => {
     const seenRoles: string[] = [];
     const { host } = engineWith({
-      hooks: [
-        llmHook((payload) => {
-          seenRoles.push(...payload.messages.map((message) => `${message.role}:${message.parts.map((part) => part.type).join('+')}`));
-          // Drop the first exchange.
-          return { value: payload.messages.slice(2) };
-        }),
-      ],
+      on: llmHook((payload) => {
+        seenRoles.push(...payload.messages.map((message) => `${message.role}:${message.parts.map((part) => part.type).join('+')}`));
+        // Drop the first exchange.
+        return { value: payload.messages.slice(2) };
+      }),
     });
     const binding = createTaskBinding({ host });
     const history = [
@@ -236,22 +234,17 @@ describe('the other lifecycle calls', () => {
   it('map to their points, with the task id as session id, and fail open', async () => {
     const seen: string[] = [];
     const { engine, host } = engineWith({
-      hooks: [
-        defineHook({
-          name: 'recorder',
-          on: {
-            'session:start': (payload) => void seen.push(`session:start ${payload.sessionId} ${payload.source}`),
-            'prompt:submit': (payload) => (payload.prompt.includes('rm -rf') ? { block: { reason: 'no' } } : undefined),
-            'tool:before': (payload) => void seen.push(`tool:before ${payload.toolName}`),
-            'tool:after': (payload) => ({ notice: `ran ${payload.toolName}` }),
-            'phase:end': (payload) => ({ value: `summary of ${payload.taskId}: ${payload.output.slice(0, 5)}` }),
-            'compact:before': () => ({ context: 'keep the plan', preserved: ['/plan'] }),
-            'compact:after': (payload) => ({ context: `restored ${payload.preserved?.join(',')}` }),
-            'agent:stop': () => undefined,
-            'session:end': (payload) => void seen.push(`session:end ${payload.reason}`),
-          },
-        }),
-      ],
+      on: {
+        'session:start': (payload) => void seen.push(`session:start ${payload.sessionId} ${payload.source}`),
+        'prompt:submit': (payload) => (payload.prompt.includes('rm -rf') ? { block: { reason: 'no' } } : undefined),
+        'tool:before': (payload) => void seen.push(`tool:before ${payload.toolName}`),
+        'tool:after': (payload) => ({ notice: `ran ${payload.toolName}` }),
+        'phase:end': (payload) => ({ value: `summary of ${payload.taskId}: ${payload.output.slice(0, 5)}` }),
+        'compact:before': () => ({ context: 'keep the plan', preserved: ['/plan'] }),
+        'compact:after': (payload) => ({ context: `restored ${payload.preserved?.join(',')}` }),
+        'agent:stop': () => undefined,
+        'session:end': (payload) => void seen.push(`session:end ${payload.reason}`),
+      },
     });
     const events: TaskBindingEvent[] = [];
     const binding = createTaskBinding({ host, onEvent: (event) => events.push(event) });

@@ -149,18 +149,16 @@ function engineWith(config) {
 
 // The no-op twin: one async hook per plugin hook, on the same points.
 const pluginEngine = engineWith({ plugins }).engine;
-const twins = [];
+const twins = {};
 for (const point of Object.keys(core.points)) {
   for (const hook of pluginEngine.hooksFor(point)) {
-    twins.push(
-      core.defineHook({
-        name: `${hook.pluginName}-${hook.hookName}-${point}`,
-        on: { [point]: async (_payload, context) => void (await context.state.read()) },
-      }),
-    );
+    (twins[point] ??= []).push({
+      handler: async (_payload, context) => void (await context.state.read()),
+      name: `${hook.pluginName}-${hook.hookName}-${point}`,
+    });
   }
 }
-const noopPlugin = core.definePlugin({ meta: { name: 'noop', version: '0.0.0' }, hooks: twins });
+const noopPlugin = core.definePlugin({ meta: { name: 'noop', version: '0.0.0' }, on: twins });
 
 async function replay(config) {
   const { engine, clock } = engineWith(config);

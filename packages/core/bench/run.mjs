@@ -10,10 +10,8 @@ const core = { ...(await import(dist('index').href)), ...(await import(dist('hos
 
 // 1. emit cost with 0, 1 and 10 no-op hooks
 function engineWith(hookCount) {
-  const hooks = Array.from({ length: hookCount }, (_, index) =>
-    core.defineHook({ name: `noop-${index}`, on: { 'tool:after': () => undefined } }),
-  );
-  const plugin = core.definePlugin({ meta: { name: 'noop', version: '0.0.0' }, hooks });
+  const hooks = Array.from({ length: hookCount }, (_, index) => ({ handler: () => undefined, name: `noop-${index}` }));
+  const plugin = core.definePlugin({ meta: { name: 'noop', version: '0.0.0' }, on: { 'tool:after': hooks } });
   return core.createEngine({
     config: { plugins: [plugin()] },
     projectDir: tmpdir(),

@@ -196,10 +196,10 @@ describe('loadConfig', () => {
     // CommonJS interop in bundles can wrap a default export twice.
     const modules = {
       plugin: (name: string) => (name === 'fake' ? { default: { default: factory } } : undefined),
-      hooks: () => ({ default: [] }),
+      hooks: () => ({ default: {} }),
     };
     const config = await configFromJson(
-      { plugins: { fake: { level: 1 } }, hooks: ['./none.mjs'], hookTimeoutMs: 50 },
+      { plugins: { fake: { level: 1 } }, on: ['./none.mjs'], hookTimeoutMs: 50 },
       '/p/hookwise.config.json',
       modules,
     );
@@ -211,6 +211,59 @@ describe('loadConfig', () => {
     await expect(configFromJson({ plugins: { other: true } }, '/p/hookwise.config.json', modules)).rejects.toThrow(
       /plugin "other" has no default export that makes a hookwise plugin/,
     );
+  });
+
+  it("takes a JSON config's own hooks from the modules its on lists, in order, several on a point", async () => {
+    const directory = project({
+      'hookwise.config.json': JSON.stringify({ on: ['./hooks/first.mjs', './hooks/second.mjs'] }),
+      'hooks/first.mjs': "export default { 'tool:after': () => ({ context: 'first' }), 'agent:stop': () => undefined };\n",
+      'hooks/second.mjs': "export default { 'tool:after': [{ handler: () => ({ context: 'second' }), name: 'second', order: 'post' }] };\n",
+    });
+    const { config } = await loadConfig(directory);
+    expect(Object.keys(config.on ?? {})).toEqual(['tool:after', 'agent:stop']);
+    const afterTool = config.on?.['tool:after'] as unknown[];
+    expect(afterTool).toHaveLength(2);
+    expect(afterTool[1]).toMatchObject({ name: 'second', order: 'post' });
+  });
+
+  describe('refuses the removed ways of declaring hooks, naming what to write instead', () => {
+    const oldSet = "{ [Symbol.for('hookwise.HookSet')]: true, name: 'legacy', on: { 'tool:after': () => undefined } }";
+
+    it('a config module with hooks', async () => {
+      const directory = project({ 'hookwise.config.mjs': `export default { hooks: [${oldSet}] };\n` });
+      await expect(loadConfig(directory)).rejects.toThrow(
+        /hookwise\.config\.mjs: at hooks: `hooks` \(and defineHook\) are no longer taken; write the hooks under `on` instead: `on: \{ 'tool:after': fn \}`, `\{ handler: fn, order: 'post', name: 'my-hook' \}`/,
+      );
+    });
+
+    it('a config module that imports defineHook', async () => {
+      const directory = project({
+        'node_modules/@hookwise/core/package.json': JSON.stringify({ name: '@hookwise/core', type: 'module', exports: './index.js' }),
+        'node_modules/@hookwise/core/index.js': 'export const defineConfig = (config) => config;\n',
+        'hookwise.config.mjs':
+          "import { defineConfig, defineHook } from '@hookwise/core';\nexport default defineConfig({ hooks: [defineHook({ name: 'x', on: {} })] });\n",
+      });
+      await expect(loadConfig(directory)).rejects.toThrow(
+        /could not import: .*defineHook.*\(defineHook is no longer part of @hookwise\/core: write the hooks under `on` instead/,
+      );
+    });
+
+    it('a JSON config with hooks, and a hook module that exports defineHook sets', async () => {
+      const old = project({
+        'hookwise.config.json': JSON.stringify({ hooks: ['./hooks.mjs'] }),
+        'hooks.mjs': `export default [${oldSet}];\n`,
+      });
+      await expect(loadConfig(old)).rejects.toThrow(
+        /hookwise\.config\.json: at hooks: "hooks" is no longer taken; list the hook modules under "on" instead \("on": \["\.\/hooks\.mjs"\]\)/,
+      );
+      const oldModule = project({
+        'hookwise.config.json': JSON.stringify({ on: ['./hooks.mjs'] }),
+        'hooks.mjs': `export default [${oldSet}];\n`,
+      });
+      await expect(loadConfig(oldModule)).rejects.toThrow(
+        /at on: "\.\/hooks\.mjs" must export its hooks by point as default \(export default \{ 'tool:after': fn \}\); defineHook\(\.\.\.\) is no longer taken: write the hooks under `on`/,
+      );
+    });
   });
 
   it('validates a config module a host imported itself', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
 import { ConfigError, HookwiseError, PluginError } from './errors.js';
-import { isHookSet, type HookMap, type HookSet } from './hooks.js';
+import { isRemovedHookSet, ON_INSTEAD, type HookMap } from './hooks.js';
 import type { LogLevel } from './logger.js';
 import { isPluginInstance, withResolvedOptions, type PluginInstance } from './plugin.js';
 import { fileStamps, stampsFresh, type FileStamp } from './state/file-stamps.js';
@@ -14,10 +14,12 @@ import { parseWith } from './schema.js';
 export interface HookwiseConfig {
   /** Plugin instances, in the order their hooks run. */
   plugins?: Array<PluginInstance<any>>;
-  /** The project's own hooks by point, `{ 'tool:after': (payload, context) => … }`; they run after the plugins' hooks. */
+  /**
+   * The project's own hooks by point, `{ 'tool:after': (payload, context) => … }` (or
+   * `{ handler, order, name }`, or a list of them); they run after the plugins' hooks. A JSON
+   * config lists modules instead, `"on": ["./hooks.mjs"]`, each exporting such an object by default.
+   */
   on?: HookMap;
-  /** The project's own hooks as `defineHook` sets (still accepted; `on` is the plainer form). */
-  hooks?: Array<HookSet<any>>;
   /** Deadline of each hook call in ms (default 5,000). */
   hookTimeoutMs?: number;
   /** Where session state lives, relative to the project (default `.hookwise`). */
@@ -74,17 +76,39 @@ const buildModuleConfigSchema = () =>
       ),
     ),
     on: z.optional(z.custom<HookMap>(isHookMap, { message: "expected hooks by point, e.g. { 'tool:after': (payload, context) => … }" })),
-    hooks: z.optional(z.array(z.custom<HookSet<any>>(isHookSet, { message: 'expected a hook set made with defineHook({ name, on })' }))),
     ...commonShape(),
   });
 
-/** An object of hook functions (or `{ handler, order }` entries) by point; the engine checks the point names. */
+/** An object of hook functions (or `{ handler, order, name }` entries, or lists of them) by point; the engine checks the point names. */
 function isHookMap(value: unknown): value is HookMap {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  return Object.values(value).every(
-    (entry) =>
-      typeof entry === 'function' ||
-      (typeof entry === 'object' && entry !== null && typeof (entry as { handler?: unknown }).handler === 'function'),
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || isRemovedHookSet(value)) return false;
+  const isHook = (entry: unknown) =>
+    typeof entry === 'function' ||
+    (typeof entry === 'object' && entry !== null && typeof (entry as { handler?: unknown }).handler === 'function');
+  return Object.values(value).every((entry) => (Array.isArray(entry) ? entry.every(isHook) : isHook(entry)));
+}
+
+/**
+ * `message` (of a config module that failed to load) with what to write instead when it names
+ * `defineHook`, which `@hookwise/core` no longer exports: Node's own words ("does not provide an
+ * export named 'defineHook'", "defineHook is not a function") do not say it.
+ */
+function withRemovedApiHint(message: string): string {
+  return /\bdefineHook\b/.test(message) ? `${message} (defineHook is no longer part of @hookwise/core: ${ON_INSTEAD})` : message;
+}
+
+/**
+ * A config that still declares hooks the removed ways (`hooks: [defineHook(…)]`, or a JSON
+ * config's `"hooks"` list): a ConfigError saying what to write instead, never an unknown-key
+ * message or hooks silently dropped.
+ */
+function refuseRemovedHooks(value: unknown, file: string, json: boolean): void {
+  if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, 'hooks')) return;
+  throw new ConfigError(
+    json
+      ? 'at hooks: "hooks" is no longer taken; list the hook modules under "on" instead ("on": ["./hooks.mjs"]), each exporting its hooks by point as default (export default { \'tool:after\': fn })'
+      : `at hooks: \`hooks\` (and defineHook) are no longer taken; ${ON_INSTEAD}`,
+    { file },
   );
 }
 
@@ -93,8 +117,8 @@ const buildJsonConfigSchema = () =>
     $schema: z.optional(z.string()),
     /** Package name → options (`true` for defaults, `false` to disable). */
     plugins: z.optional(z.record(z.string(), z.union([z.boolean(), z.record(z.string(), z.unknown())]))),
-    /** Modules (paths relative to the config file) whose default export is a hook set or a list of them. */
-    hooks: z.optional(z.array(z.string())),
+    /** Modules (paths relative to the config file) whose default export is an object of hooks by point (a config's `on`). */
+    on: z.optional(z.array(z.string())),
     ...commonShape(),
   });
 
@@ -135,7 +159,7 @@ export async function loadConfig(projectDir: string, options: { file?: string; c
       const module = (await import(pathToFileURL(target).href)) as { default?: unknown };
       exported = module.default;
     } catch (error) {
-      throw new ConfigError(`could not import: ${(error as Error).message}`, { file, cause: error });
+      throw new ConfigError(`could not import: ${withRemovedApiHint((error as Error).message)}`, { file, cause: error });
     }
     return { config: await configFromModule(exported, file), file };
   } catch (error) {
@@ -149,6 +173,7 @@ export async function configFromModule(exported: unknown, file: string): Promise
   let value = exported;
   if (typeof value === 'function') value = await (value as () => unknown)();
   if (value === undefined) throw new ConfigError('has no default export; write `export default defineConfig({ … })`', { file });
+  refuseRemovedHooks(value, file, false);
   const parsed = parseWith((moduleConfigSchema ??= buildModuleConfigSchema()), value);
   if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
   return parsed.data;
@@ -165,7 +190,7 @@ export type BundledConfig =
       file: string;
       /** Plugin modules by the package name the JSON config lists. */
       plugins: Record<string, unknown>;
-      /** Hook modules by the specifier the JSON config lists. */
+      /** Hook modules by the specifier the JSON config lists under `on`. */
       hookModules: Record<string, unknown>;
       /** What was checked when the host's bundle was built; used only while the file still has `checked.text`. */
       checked?: CheckedJsonConfig;
@@ -211,7 +236,7 @@ export async function configFromBundle(bundled: BundledConfig): Promise<Hookwise
 export interface JsonConfigModules {
   /** The module (namespace) of a plugin package the config names. */
   plugin(name: string): unknown | Promise<unknown>;
-  /** The module (namespace) of a hook file the config lists, by its specifier. */
+  /** The module (namespace) of a hook file the config lists under `on`, by its specifier. */
   hooks(specifier: string): unknown | Promise<unknown>;
 }
 
@@ -278,11 +303,12 @@ export async function configFromJson(
     // Validated when the bundle was built; the schema has no defaults or transforms, so its output is the JSON as parsed.
     data = raw as JsonConfig;
   } else {
+    refuseRemovedHooks(raw, file, true);
     const parsed = parseWith((jsonConfigSchema ??= buildJsonConfigSchema()), raw);
     if (!parsed.ok) throw new ConfigError(`invalid config\n${parsed.message}`, { file, cause: parsed.error });
     data = parsed.data;
   }
-  const { plugins: pluginMap, hooks: hookModules, $schema: _schema, ...rest } = data;
+  const { plugins: pluginMap, on: hookModules, $schema: _schema, ...rest } = data;
   const plugins: Array<PluginInstance<any>> = [];
   for (const [name, pluginOptions] of Object.entries(pluginMap ?? {})) {
     if (pluginOptions === false) continue;
@@ -309,17 +335,20 @@ export async function configFromJson(
     }
     plugins.push(withResolvedOptions(instance, options));
   }
-  const hooks: Array<HookSet<any>> = [];
+  // Each module's hooks follow the earlier modules' on the same point, in the order the config lists them.
+  const on: Record<string, unknown[]> = {};
   for (const specifier of hookModules ?? []) {
     const exported = defaultExport(await modules.hooks(specifier));
-    const sets = Array.isArray(exported) ? exported : [exported];
-    for (const set of sets) {
-      if (!isHookSet(set))
-        throw new ConfigError(`at hooks: "${specifier}" must export defineHook(...) (or a list of them) as default`, { file });
-      hooks.push(set);
+    if (!isHookMap(exported)) {
+      const removed = isRemovedHookSet(exported) || (Array.isArray(exported) && exported.some(isRemovedHookSet));
+      throw new ConfigError(
+        `at on: "${specifier}" must export its hooks by point as default (export default { 'tool:after': fn })${removed ? `; defineHook(...) is no longer taken: ${ON_INSTEAD}` : ''}`,
+        { file },
+      );
     }
+    for (const [point, entry] of Object.entries(exported)) (on[point] ??= []).push(...(Array.isArray(entry) ? entry : [entry]));
   }
-  return { ...rest, plugins, hooks };
+  return { ...rest, plugins, ...(hookModules !== undefined ? { on: on as HookMap } : {}) };
 }
 
 /**
@@ -331,7 +360,7 @@ export function defaultExport(module: unknown): unknown {
   if (typeof module === 'function') return module;
   if (typeof module !== 'object' || module === null) return module;
   let inner = (module as { default?: unknown }).default;
-  if (typeof inner === 'object' && inner !== null && !isHookSet(inner) && !isPluginInstance(inner) && 'default' in inner)
+  if (typeof inner === 'object' && inner !== null && !isPluginInstance(inner) && 'default' in inner)
     inner = (inner as { default?: unknown }).default;
   return inner;
 }

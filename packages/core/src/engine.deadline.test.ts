@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createEngine } from './engine.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from './deadline.js';
-import { defineHook } from './hooks.js';
 import { createMemoryLogger } from './logger.js';
 import { definePlugin } from './plugin.js';
 import { createMemoryEventLog } from './state/event-log.js';
@@ -16,14 +15,13 @@ const toolAfter = { sessionId: 's', toolName: 'Bash', input: { command: 'ls' }, 
 
 /** One async hook: `output: 'hang'` waits for its signal, anything else returns at once. */
 function engineWith(hookTimeoutMs?: number) {
-  const hooks = defineHook({
-    name: 'h',
+  const plugin = definePlugin({
+    meta: { name: 'p', version: '1' },
     on: {
       'tool:after': async (payload, context) =>
         payload.output === 'hang' ? new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())) : undefined,
     },
   });
-  const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [hooks] });
   return createEngine({
     config: { plugins: [plugin()] },
     projectDir,
@@ -74,21 +72,23 @@ describe('a hook that fails after its deadline', () => {
   function engineWithLateHook() {
     const logger = createMemoryLogger();
     const eventLog = createMemoryEventLog();
-    const hooks = defineHook({
-      name: 'late',
+    const plugin = definePlugin({
+      meta: { name: 'p', version: '1' },
       on: {
-        'tool:after': async (payload, context) => {
-          if (payload.output === 'stops') {
-            return new Promise<void>((_resolve, reject) =>
-              context.signal.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError'))),
-            );
-          }
-          await new Promise((resolve) => setTimeout(resolve, 30));
-          throw new Error('the state update was refused');
+        'tool:after': {
+          name: 'late',
+          handler: async (payload, context) => {
+            if (payload.output === 'stops') {
+              return new Promise<void>((_resolve, reject) =>
+                context.signal.addEventListener('abort', () => reject(new DOMException('stopped', 'AbortError'))),
+              );
+            }
+            await new Promise((resolve) => setTimeout(resolve, 30));
+            throw new Error('the state update was refused');
+          },
         },
       },
     });
-    const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [hooks] });
     const engine = createEngine({
       config: { plugins: [plugin()] },
       projectDir,

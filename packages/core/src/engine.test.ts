@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { inject, injectable } from './di.js';
 import { createEngine, type EngineOptions } from './engine.js';
-import { defineHook, On } from './hooks.js';
+import { On, type HookMap } from './hooks.js';
 import { createMemoryLogger } from './logger.js';
 import type { HookwiseConfig } from './config.js';
 import { definePlugin } from './plugin.js';
@@ -39,23 +39,23 @@ describe('ordering', () => {
     };
     const first = definePlugin({
       meta: { name: 'first', version: '1.0.0' },
-      hooks: [defineHook({ name: 'a', on: { 'tool:after': record('first') } })],
+      on: { 'tool:after': { handler: record('first'), name: 'a' } },
     });
     const late = definePlugin({
       meta: { name: 'late', version: '1.0.0' },
-      hooks: [defineHook({ name: 'b', on: { 'tool:after': { handler: record('late-post'), order: 'post' } } })],
+      on: { 'tool:after': { handler: record('late-post'), order: 'post', name: 'b' } },
     });
     const early = definePlugin({
       meta: { name: 'early', version: '1.0.0' },
-      hooks: [defineHook({ name: 'c', on: { 'tool:after': { handler: record('early-pre'), order: 'pre' } } })],
+      on: { 'tool:after': { handler: record('early-pre'), order: 'pre' } },
     });
     const second = definePlugin({
       meta: { name: 'second', version: '1.0.0' },
-      hooks: [defineHook({ name: 'd', on: { 'tool:after': record('second') } })],
+      on: { 'tool:after': record('second') },
     });
     const { engine } = engineWith({
       plugins: [first(), late(), early(), second()],
-      hooks: [defineHook({ name: 'user', on: { 'tool:after': record('user') } })],
+      on: { 'tool:after': { handler: record('user'), name: 'user' } },
     });
     await engine.emit('tool:after', toolAfter);
     expect(calls).toEqual(['early-pre', 'first', 'second', 'user', 'late-post']);
@@ -64,8 +64,7 @@ describe('ordering', () => {
 });
 
 describe('merge rules', () => {
-  const plugin = (name: string, on: Parameters<typeof defineHook>[0]['on']) =>
-    definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })] })();
+  const plugin = (name: string, on: HookMap) => definePlugin({ meta: { name, version: '1.0.0' }, on })();
 
   it('joins contexts in order with a blank line and notices with a newline, skipping empty ones', async () => {
     const { engine } = engineWith({
@@ -91,7 +90,7 @@ describe('merge rules', () => {
       ],
     });
     const outcome = await engine.emit('tool:before', { ...session, toolName: 'Bash', input: { command: 'rm -rf /' } });
-    expect(outcome.block).toEqual({ reason: 'no rm', pluginName: 'deny', hookName: 'deny-hook' });
+    expect(outcome.block).toEqual({ reason: 'no rm', pluginName: 'deny', hookName: 'tool:before' });
     expect(ran).toEqual(['allow', 'deny']);
   });
 
@@ -150,20 +149,18 @@ describe('fail open', () => {
   it('reports a hook that throws with plugin and hook name, and runs the others', async () => {
     const broken = definePlugin({
       meta: { name: 'broken', version: '1.0.0' },
-      hooks: [
-        defineHook({
-          name: 'explode',
-          on: {
-            'tool:after': () => {
-              throw new Error('kaboom');
-            },
+      on: {
+        'tool:after': {
+          handler: () => {
+            throw new Error('kaboom');
           },
-        }),
-      ],
+          name: 'explode',
+        },
+      },
     });
     const fine = definePlugin({
       meta: { name: 'fine', version: '1.0.0' },
-      hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ notice: 'still here' }) } })],
+      on: { 'tool:after': { handler: () => ({ notice: 'still here' }), name: 'ok' } },
     });
     const { engine, eventLog, logger } = engineWith({ plugins: [broken(), fine()] });
     const outcome = await engine.emit('tool:after', toolAfter);
@@ -178,24 +175,22 @@ describe('fail open', () => {
     let aborted = false;
     const slow = definePlugin({
       meta: { name: 'slow', version: '1.0.0' },
-      hooks: [
-        defineHook({
+      on: {
+        'tool:after': {
+          handler: (_payload, context) =>
+            new Promise<void>((resolve) =>
+              context.signal.addEventListener('abort', () => {
+                aborted = true;
+                resolve();
+              }),
+            ),
           name: 'sleepy',
-          on: {
-            'tool:after': (_payload, context) =>
-              new Promise<void>((resolve) =>
-                context.signal.addEventListener('abort', () => {
-                  aborted = true;
-                  resolve();
-                }),
-              ),
-          },
-        }),
-      ],
+        },
+      },
     });
     const fine = definePlugin({
       meta: { name: 'fine', version: '1.0.0' },
-      hooks: [defineHook({ name: 'ok', on: { 'tool:after': () => ({ context: 'after the slow one' }) } })],
+      on: { 'tool:after': { handler: () => ({ context: 'after the slow one' }), name: 'ok' } },
     });
     const { engine } = engineWith({ plugins: [slow(), fine()] }, { hookTimeoutMs: 30 });
     const outcome = await engine.emit('tool:after', toolAfter);
@@ -209,24 +204,22 @@ describe('fail open', () => {
     const timedOut: number[] = [];
     const slow = definePlugin({
       meta: { name: 'slow', version: '1.0.0' },
-      hooks: [
-        defineHook({
-          name: 'sleepy',
-          on: {
-            'tool:after': (payload, context) => {
-              const index = started.push(performance.now()) - 1;
-              // `output` says how long this call takes; 'hang' never settles by itself.
-              if (payload.output !== 'hang')
-                return new Promise<{ notice: string }>((resolve) =>
-                  setTimeout(() => resolve({ notice: `done ${String(payload.output)}` }), Number(payload.output)),
-                );
-              return new Promise<void>((resolve) =>
-                context.signal.addEventListener('abort', () => resolve(void timedOut.push(performance.now() - started[index]!))),
+      on: {
+        'tool:after': {
+          handler: (payload, context) => {
+            const index = started.push(performance.now()) - 1;
+            // `output` says how long this call takes; 'hang' never settles by itself.
+            if (payload.output !== 'hang')
+              return new Promise<{ notice: string }>((resolve) =>
+                setTimeout(() => resolve({ notice: `done ${String(payload.output)}` }), Number(payload.output)),
               );
-            },
+            return new Promise<void>((resolve) =>
+              context.signal.addEventListener('abort', () => resolve(void timedOut.push(performance.now() - started[index]!))),
+            );
           },
-        }),
-      ],
+          name: 'sleepy',
+        },
+      },
     });
     const { engine } = engineWith({ plugins: [slow()] }, { hookTimeoutMs: 40 });
     const emit = (output: string) => engine.emit('tool:after', { ...toolAfter, output });
@@ -254,28 +247,26 @@ describe('fail open', () => {
     let aborted = false;
     const first = definePlugin({
       meta: { name: 'first', version: '1.0.0' },
-      hooks: [defineHook({ name: 'quick', on: { 'tool:after': () => ({ notice: 'from the quick hook' }) } })],
+      on: { 'tool:after': { handler: () => ({ notice: 'from the quick hook' }), name: 'quick' } },
     });
     const slow = definePlugin({
       meta: { name: 'slow', version: '1.0.0' },
-      hooks: [
-        defineHook({
+      on: {
+        'tool:after': {
+          handler: (_payload, context) =>
+            new Promise<void>((resolve) =>
+              context.signal.addEventListener('abort', () => {
+                aborted = true;
+                resolve();
+              }),
+            ),
           name: 'sleepy',
-          on: {
-            'tool:after': (_payload, context) =>
-              new Promise<void>((resolve) =>
-                context.signal.addEventListener('abort', () => {
-                  aborted = true;
-                  resolve();
-                }),
-              ),
-          },
-        }),
-      ],
+        },
+      },
     });
     const last = definePlugin({
       meta: { name: 'last', version: '1.0.0' },
-      hooks: [defineHook({ name: 'never', on: { 'tool:after': () => ({ context: 'too late' }) } })],
+      on: { 'tool:after': { handler: () => ({ context: 'too late' }), name: 'never' } },
     });
     const { engine, eventLog } = engineWith({ plugins: [first(), slow(), last()] }, { hookTimeoutMs: 60_000 });
     const host = new AbortController();
@@ -296,25 +287,23 @@ describe('fail open', () => {
   it('reports a hook whose returned thenable throws or rejects as an error, and runs the next hook', async () => {
     const odd = definePlugin({
       meta: { name: 'odd', version: '1' },
-      hooks: [
-        defineHook({
+      on: {
+        'tool:after': {
+          handler: (payload) =>
+            (payload.output === 'throws'
+              ? {
+                  then: () => {
+                    throw new Error('then threw');
+                  },
+                }
+              : Promise.reject(new Error('rejected'))) as never,
           name: 'h',
-          on: {
-            'tool:after': (payload) =>
-              (payload.output === 'throws'
-                ? {
-                    then: () => {
-                      throw new Error('then threw');
-                    },
-                  }
-                : Promise.reject(new Error('rejected'))) as never,
-          },
-        }),
-      ],
+        },
+      },
     });
     const fine = definePlugin({
       meta: { name: 'fine', version: '1' },
-      hooks: [defineHook({ name: 'h', on: { 'tool:after': async () => ({ context: 'yes' }) } })],
+      on: { 'tool:after': { handler: async () => ({ context: 'yes' }), name: 'h' } },
     });
     const { engine } = engineWith({ plugins: [odd(), fine()] });
     for (const [output, message] of [
@@ -332,12 +321,9 @@ describe('fail open', () => {
     let aborted = 0;
     const quick = definePlugin({
       meta: { name: 'quick', version: '1' },
-      hooks: [
-        defineHook({
-          name: 'h',
-          on: { 'tool:after': async (_payload, context) => void context.signal.addEventListener('abort', () => aborted++) },
-        }),
-      ],
+      on: {
+        'tool:after': { handler: async (_payload, context) => void context.signal.addEventListener('abort', () => aborted++), name: 'h' },
+      },
     });
     const { engine } = engineWith({ plugins: [quick()] }, { hookTimeoutMs: 20 });
     expect((await engine.emit('tool:after', toolAfter)).errors).toEqual([]);
@@ -350,7 +336,7 @@ describe('fail open', () => {
       plugins: [
         definePlugin({
           meta: { name: 'p', version: '1' },
-          hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })],
+          on: { 'tool:after': { handler: () => ({ context: 'x' }), name: 'h' } },
         })(),
       ],
     });
@@ -366,17 +352,15 @@ describe('fail open', () => {
       plugins: [
         definePlugin({
           meta: { name: 'p', version: '1' },
-          hooks: [
-            defineHook({
-              name: 'h',
-              on: {
-                'tool:after': (payload) => {
-                  seen.push({ ...payload });
-                  (payload as Record<string, unknown>)['toolName'] = 'changed by a hook';
-                },
+          on: {
+            'tool:after': {
+              handler: (payload) => {
+                seen.push({ ...payload });
+                (payload as Record<string, unknown>)['toolName'] = 'changed by a hook';
               },
-            }),
-          ],
+              name: 'h',
+            },
+          },
         })(),
       ],
     });
@@ -421,7 +405,7 @@ describe('fail open', () => {
           plugins: [
             fresh.definePlugin({
               meta: { name: 'p', version: '1' },
-              hooks: [fresh.defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'x' }) } })],
+              on: { 'tool:after': { handler: () => ({ context: 'x' }), name: 'h' } },
             })(),
           ],
         },
@@ -443,7 +427,7 @@ describe('fail open', () => {
       plugins: [
         definePlugin({
           meta: { name: 'p', version: '1' },
-          hooks: [defineHook({ name: 'h', on: { 'llm:before': (payload) => void (seen = payload.messages) } })],
+          on: { 'llm:before': { handler: (payload) => void (seen = payload.messages), name: 'h' } },
         })(),
       ],
     });
@@ -469,14 +453,14 @@ describe('fail open', () => {
   it('reports a plugin whose register throws on each of its hooks, without stopping others', async () => {
     const failing = definePlugin({
       meta: { name: 'failing', version: '1' },
-      hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'never' }) } })],
+      on: { 'tool:after': { handler: () => ({ context: 'never' }), name: 'h' } },
       register: () => {
         throw new Error('no service');
       },
     });
     const fine = definePlugin({
       meta: { name: 'fine', version: '1' },
-      hooks: [defineHook({ name: 'h', on: { 'tool:after': () => ({ context: 'yes' }) } })],
+      on: { 'tool:after': { handler: () => ({ context: 'yes' }), name: 'h' } },
     });
     const { engine } = engineWith({ plugins: [failing(), fine()] });
     const outcome = await engine.emit('tool:after', toolAfter);
@@ -589,9 +573,9 @@ describe('plugins and DI', () => {
   it('refuses unknown lifecycle points at build time', () => {
     const bad = definePlugin({
       meta: { name: 'bad', version: '1' },
-      hooks: [defineHook({ name: 'h', on: { 'tool:during': () => undefined } as never })],
+      on: { 'tool:during': () => undefined } as never,
     });
-    expect(() => engineWith({ plugins: [bad()] })).toThrowError(/\[bad › h\] unknown lifecycle point "tool:during"/);
+    expect(() => engineWith({ plugins: [bad()] })).toThrowError(/\[bad › tool:during\] unknown lifecycle point "tool:during"/);
   });
 
   it('returns quickly with nothing to do when no hook listens', async () => {
@@ -609,11 +593,8 @@ describe('plugins and DI', () => {
 });
 
 describe('issue 11: engine bugs and the structured notice', () => {
-  const plugin = (
-    name: string,
-    on: Parameters<typeof defineHook>[0]['on'],
-    commands: Parameters<typeof definePlugin>[0]['commands'] = [],
-  ) => definePlugin({ meta: { name, version: '1.0.0' }, hooks: [defineHook({ name: `${name}-hook`, on })], commands })();
+  const plugin = (name: string, on: HookMap, commands: Parameters<typeof definePlugin>[0]['commands'] = []) =>
+    definePlugin({ meta: { name, version: '1.0.0' }, on, commands })();
 
   it('runs a detached runCommand (was a TypeError on `this`)', async () => {
     const withCommand = plugin('cmd', {}, [{ name: 'cmd show', description: 'show', run: (_args, context) => context.sessionId }]);
@@ -683,13 +664,13 @@ describe('issue 11: engine bugs and the structured notice', () => {
         statement: 'Context at 72%.',
         about: ['capacity'],
         pluginName: 'suggest-like',
-        hookName: 'suggest-like-hook',
+        hookName: 'tool:after',
         actions: [
           { label: 'Compact now', hostAction: 'compact' },
           { label: 'Dismiss', command: 'x dismiss', note: 'quiet until 80%' },
         ],
       },
-      { text: 'plain text', statement: 'plain text', about: [], pluginName: 'plain', hookName: 'plain-hook', actions: [] },
+      { text: 'plain text', statement: 'plain text', about: [], pluginName: 'plain', hookName: 'tool:after', actions: [] },
     ]);
     expect(outcome.errors).toMatchObject([
       { pluginName: 'suggest-like', kind: 'invalid-outcome', message: expect.stringContaining('"Steal" names no command') },
@@ -726,7 +707,7 @@ describe('issue 11: engine bugs and the structured notice', () => {
     );
     const lines = logger.lines.filter((line) => line.includes('boom'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('[Task#t1] for intent REQ-1 broken › broken-hook on llm:before failed: boom (skipped)');
+    expect(lines[0]).toContain('[Task#t1] for intent REQ-1 broken › llm:before on llm:before failed: boom (skipped)');
     expect(lines[0]).toContain('"intentId":"REQ-1"');
     expect(lines[0]).toContain('"stack":"Error: boom');
   });
@@ -747,16 +728,14 @@ describe('failure lines stay one line for plain calls', () => {
   it('adds kind and stack only when the host names the call', async () => {
     const plugin = definePlugin({
       meta: { name: 'broken', version: '1.0.0' },
-      hooks: [
-        defineHook({
-          name: 'b',
-          on: {
-            'tool:after': () => {
-              throw new Error('boom');
-            },
+      on: {
+        'tool:after': {
+          handler: () => {
+            throw new Error('boom');
           },
-        }),
-      ],
+          name: 'b',
+        },
+      },
     })();
     const { engine, logger } = engineWith({ plugins: [plugin] });
     await engine.emit('tool:after', toolAfter, { signal: new AbortController().signal });

@@ -164,13 +164,14 @@ export function createEngine(options: EngineOptions): Engine {
     meta: instance.meta,
     options: instance.resolveOptions(parseWith),
   }));
+  // Checked first: a hook declared in a form hookwise no longer takes is named as such, not as missing DI.
+  const byPoint = buildHookTable(plugins, config);
   // A plugin with hook classes or a `register` needs DI: say so when the engine is built.
   for (const plugin of plugins) {
     const definition = plugin.instance?.definition;
     if (definition?.register !== undefined || definition?.hooks?.some((entry) => typeof entry === 'function'))
       requireDi(`plugin "${plugin.meta.name}" (a hook class or a register function)`);
   }
-  const byPoint = buildHookTable(plugins, config.hooks, config.on);
   const scopes = new SessionScopes(engineContainerOf, stateStore, options.container !== undefined);
   const records = createSessionRecords(stateStore, clock, logger);
   const { fail, invalid, late } = createFailureReporter(logger, eventLog);

@@ -66,34 +66,32 @@ export type HookFunction<P extends PointName, Options = unknown> = (
 
 export interface HookEntry<P extends PointName, Options = unknown> {
   handler: HookFunction<P, Options>;
+  /** Where this hook runs among the point's others: `pre` first, `post` last (default: its plugin's order, else config order). */
   order?: HookOrder;
+  /** The name failures, timings and blocks report it by (default: the point). */
+  name?: string;
 }
+
+/** One hook on a point: a function, or `{ handler, order?, name? }`. */
+export type HookSpec<P extends PointName, Options = unknown> = HookFunction<P, Options> | HookEntry<P, Options>;
 
 /**
- * Hooks by point: `{ 'tool:after': fn }`, or `{ 'compact:before': { handler, order: 'pre' } }`
- * for one hook whose order differs from its plugin's. What `definePlugin({ on })` and
- * `defineConfig({ on })` take.
+ * Hooks by point, what `definePlugin({ on })` and `defineConfig({ on })` take:
+ * `{ 'tool:after': fn }`; `{ 'compact:before': { handler, order: 'pre', name: 'keep-rules' } }` for
+ * a hook with its own order or name; a list, `{ 'tool:after': [first, second] }`, for several
+ * hooks on one point (they run in list order).
  */
-export type HookMap<Options = unknown> = { [P in PointName]?: HookFunction<P, Options> | HookEntry<P, Options> };
+export type HookMap<Options = unknown> = {
+  [P in PointName]?: HookSpec<P, Options> | ReadonlyArray<HookSpec<P, Options>>;
+};
 
-const hookSetMarker = Symbol.for('hookwise.HookSet');
+/** How to write what `defineHook` and a config's `hooks` used to say; quoted by every error about them. */
+export const ON_INSTEAD =
+  "write the hooks under `on` instead: `on: { 'tool:after': fn }`, `{ handler: fn, order: 'post', name: 'my-hook' }` for an order or a name, a list for several hooks on one point";
 
-/** A named set of hooks (`defineHook`): still accepted in `hooks`; new code writes `on` instead. */
-export interface HookSet<Options = unknown> {
-  readonly [hookSetMarker]: true;
-  name: string;
-  on: HookMap<Options>;
-}
-
-export function defineHook<Options = unknown>(definition: { name: string; on: HookMap<Options> }): HookSet<Options> {
-  if (!definition || typeof definition.name !== 'string' || definition.name.length === 0) {
-    throw new TypeError('defineHook needs a non-empty name');
-  }
-  return { [hookSetMarker]: true, name: definition.name, on: definition.on ?? {} };
-}
-
-export function isHookSet(value: unknown): value is HookSet {
-  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[hookSetMarker] === true;
+/** What `defineHook(...)` made before it was removed (marked with a `Symbol.for` key, so any copy of core made it). */
+export function isRemovedHookSet(value: unknown): value is { name?: unknown; on?: unknown } {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[Symbol.for('hookwise.HookSet')] === true;
 }
 
 /** Metadata `@On` leaves on a class; a `Symbol.for` key so two copies of core agree on it. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it, vi, onTestFinished } from 'vitest';
 import { createEngine } from './engine.js';
-import { defineHook } from './hooks.js';
+import type { HookMap } from './hooks.js';
 import { createLevelLogger, definedFields, emitIfListening, errorMessage, failOpen, type LogEntry } from './host-kit.js';
 import { createLogger, createMemoryLogger, type LogLevel } from './logger.js';
 import { definePlugin } from './plugin.js';
@@ -14,8 +14,8 @@ import { createMemoryStateStore } from './state/file-state-store.js';
 const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-host-kit-'));
 afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
 
-function engineListeningOn(on: Parameters<typeof defineHook>[0]['on']) {
-  const plugin = definePlugin({ meta: { name: 'p', version: '1' }, hooks: [defineHook({ name: 'h', on })] });
+function engineListeningOn(on: HookMap) {
+  const plugin = definePlugin({ meta: { name: 'p', version: '1' }, on });
   return createEngine({
     config: { plugins: [plugin()] },
     projectDir,

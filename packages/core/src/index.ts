@@ -7,8 +7,7 @@
 // Writing plugins and hooks
 export { definePlugin } from './plugin.js';
 export type { PluginDefinition, PluginInstance, PluginFactory, PluginMeta, PluginCommand, PluginCommandContext } from './plugin.js';
-export { defineHook } from './hooks.js';
-export type { HookContext, PluginContext, HookFunction, HookEntry, HookMap, HookSet, HookOrder, HookClass } from './hooks.js';
+export type { HookContext, PluginContext, HookFunction, HookEntry, HookSpec, HookMap, HookOrder, HookClass } from './hooks.js';
 export type { Measurements } from './outcome.js';
 export type { RecordEntry } from './engine/recorder.js';
 export type { SchemaLike } from './schema.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defineConfig, type HookwiseConfig } from './config.js';
 import { createEngine } from './engine.js';
-import { defineHook } from './hooks.js';
+import type { HookMap } from './hooks.js';
 import { createMemoryLogger } from './logger.js';
 import { definePlugin } from './plugin.js';
 import { createMemoryEventLog } from './state/event-log.js';
@@ -49,24 +49,69 @@ describe('a plugin is one object', () => {
     expect(calls).toEqual(['early', 'mixed', 'plain', 'late']);
   });
 
-  it('takes a config’s own hooks as an on map, after the plugins’ hooks, beside defineHook sets', async () => {
+  it('takes a config’s own hooks as an on map, after the plugins’ hooks: several on a point as a list, each with its name and order', async () => {
     const calls: string[] = [];
     const plugin = definePlugin({ meta: { name: 'p', version: '1' }, on: { 'tool:after': () => void calls.push('plugin') } });
     const { engine } = engineWith(
       defineConfig({
         plugins: [plugin()],
-        on: { 'tool:after': () => (calls.push('config on'), { context: 'from the project' }) },
-        hooks: [defineHook({ name: 'legacy', on: { 'tool:after': () => void calls.push('config set') } })],
+        on: {
+          'tool:after': [
+            { handler: () => void calls.push('config last'), order: 'post', name: 'last' },
+            () => (calls.push('config on'), { context: 'from the project' }),
+            { handler: () => void calls.push('config named'), name: 'remind' },
+          ],
+        },
       }),
     );
     const outcome = await engine.emit('tool:after', toolAfter);
-    expect(calls).toEqual(['plugin', 'config on', 'config set']);
+    // Each hook of a list is typed by its point, as a single one is: tool:after cannot block.
+    // @ts-expect-error a block is no tool:after outcome
+    const mistyped: HookMap = { 'tool:after': [{ handler: () => ({ block: { reason: 'no' } }) }] };
+    void mistyped;
+    expect(calls).toEqual(['plugin', 'config on', 'config named', 'config last']);
     expect(outcome.context).toBe('from the project');
     expect(engine.hooksFor('tool:after').map((hook) => `${hook.pluginName} › ${hook.hookName}`)).toEqual([
       'p › tool:after',
       'config › tool:after',
-      'config › legacy',
+      'config › remind',
+      'config › last',
     ]);
+  });
+
+  describe('refuses the removed ways of declaring hooks, naming what to write instead', () => {
+    // What `defineHook` made (any copy of core: a plugin built against an older one).
+    const oldSet = { [Symbol.for('hookwise.HookSet')]: true, name: 'legacy', on: { 'tool:after': () => undefined } };
+
+    it('a plugin listing defineHook(...) sets in hooks', () => {
+      const old = definePlugin({ meta: { name: 'old', version: '1' }, hooks: [oldSet as never] });
+      expect(() => engineWith({ plugins: [old()] })).toThrow(
+        /\[old\] hooks\[0\] is a defineHook\(\.\.\.\) set, which hookwise no longer takes: write the hooks under `on` instead: `on: \{ 'tool:after': fn \}`/,
+      );
+    });
+
+    it('a plugin listing a plain function, or a class without @On methods, in hooks', () => {
+      class Plain {}
+      for (const entry of [() => undefined, Plain]) {
+        const odd = definePlugin({ meta: { name: 'odd', version: '1' }, hooks: [entry as never] });
+        expect(() => engineWith({ plugins: [odd()] })).toThrow(
+          /\[odd\] hooks\[0\] is not an @injectable class with @On methods; .*a plain hook function goes under on: \{ 'tool:after': fn \}/,
+        );
+      }
+    });
+
+    it('a defineHook(...) set put in on', () => {
+      const odd = definePlugin({ meta: { name: 'odd', version: '1' }, on: { 'tool:after': oldSet as never } });
+      expect(() => engineWith({ plugins: [odd()] })).toThrow(
+        /on\["tool:after"\] is a defineHook\(\.\.\.\) set.*write the hooks under `on`/,
+      );
+    });
+
+    it('a config given to the engine with hooks (a host that skips loadConfig)', () => {
+      expect(() => engineWith({ hooks: [oldSet] } as never)).toThrow(
+        /\[config\] the config's `hooks` is no longer taken: write the hooks under `on` instead/,
+      );
+    });
   });
 
   it('gives a hook no container while dependency injection is not loaded', async () => {
@@ -84,7 +129,16 @@ describe('a plugin is one object', () => {
     const unknown = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:sideways': () => undefined } as never });
     expect(() => engineWith({ plugins: [unknown()] })).toThrow(/unknown lifecycle point "tool:sideways"/);
     const notFunction = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:after': 42 } as never });
-    expect(() => engineWith({ plugins: [notFunction()] })).toThrow(/on\.tool:after is not a function/);
+    expect(() => engineWith({ plugins: [notFunction()] })).toThrow(/on\["tool:after"\] is not a function/);
+    const badOrder = definePlugin({
+      meta: { name: 'bad', version: '1' },
+      on: { 'tool:after': [() => undefined, { handler: () => undefined, order: 'last' }] } as never,
+    });
+    expect(() => engineWith({ plugins: [badOrder()] })).toThrow(
+      /\[bad › tool:after\] on\["tool:after"\]\[1\] has order "last": 'pre' or 'post'/,
+    );
+    const badName = definePlugin({ meta: { name: 'bad', version: '1' }, on: { 'tool:after': { handler: () => undefined, name: '' } } });
+    expect(() => engineWith({ plugins: [badName()] })).toThrow(/on\["tool:after"\] has a name that is not a non-empty string/);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import { PluginError } from './errors.js';
-import type { HookClass, HookMap, HookOrder, HookSet, PluginContext } from './hooks.js';
+import type { HookClass, HookMap, HookOrder, PluginContext } from './hooks.js';
 import type { parseWith, SchemaLike } from './schema.js';
 
 export interface PluginMeta {
@@ -22,8 +22,9 @@ export interface PluginDefinition<Options, Input = Options> {
    */
   options?: SchemaLike<Options, Input> | (() => SchemaLike<Options, Input>);
   /**
-   * The plugin's hooks by point: `{ 'tool:after': (payload, context) => ({ notice: '…' }) }`.
-   * Each is typed by its point (what it may return: observe, guard or transform outcomes).
+   * The plugin's hooks by point: `{ 'tool:after': (payload, context) => ({ notice: '…' }) }`,
+   * `{ handler, order, name }` for one with its own order or name, a list for several on one
+   * point. Each is typed by its point (what it may return: observe, guard or transform outcomes).
    */
   on?: HookMap<Options>;
   /**
@@ -35,8 +36,11 @@ export interface PluginDefinition<Options, Input = Options> {
   needs?: ReadonlyArray<'contextUsage'>;
   /** Where the plugin's hooks run among the others': `pre` first, `post` last, else config order. */
   order?: HookOrder;
-  /** `@injectable()` classes with `@On` methods, for hooks that want injected services (`defineHook` sets also work). */
-  hooks?: ReadonlyArray<HookClass | HookSet<Options>>;
+  /**
+   * `@injectable()` classes with `@On` methods, for hooks that want injected services (the DI
+   * path; needs `@hookwise/core/di`). Plain hook functions go under `on`.
+   */
+  hooks?: ReadonlyArray<HookClass>;
   /** Registers the plugin's own services in its container (a child of the session's). */
   register?: (container: DependencyContainer, options: Options) => void;
   /**

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineHook, type PointPayload } from '@hookwise/core';
+import type { PointPayload } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryLogger, createMemoryStateStore } from '@hookwise/core/host';
 import { defaultTokenCounter } from '@hookwise/core/plugin';
 import { parseSlashCommand } from '@hookwise/core/messages';
@@ -42,7 +42,6 @@ function setup(options: PrecompactOptionsInput = {}) {
   const logger = createMemoryLogger();
   const seenAfterCompact: Array<PointPayload<'compact:after'>> = [];
   let now = Date.parse('2026-03-01T10:00:00Z');
-  const spy = defineHook({ name: 'spy', on: { 'compact:after': (payload) => void seenAfterCompact.push(payload) } });
   const engine = createEngine({
     config: {
       plugins: [
@@ -58,7 +57,7 @@ function setup(options: PrecompactOptionsInput = {}) {
                 },
         }),
       ],
-      hooks: [spy],
+      on: { 'compact:after': (payload) => void seenAfterCompact.push(payload) },
     },
     projectDir,
     host: 'test',

@@ -11,7 +11,7 @@
 // Medians of wall time (tinybench) and of this process's CPU time per session. Imports the
 // built packages: run `npx tsup` in packages/core and here first.
 //   node bench/replay.mjs [transcript.jsonl]
-import { defineHook, definePlugin } from '@hookwise/core';
+import { definePlugin } from '@hookwise/core';
 import { createEngine, createLogger, createMemoryEventLog, createMemoryStateStore } from '@hookwise/core/host';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,7 +50,7 @@ function pruneSession(history) {
 
 const noop = definePlugin({
   meta: { name: 'noop', version: '0.0.0' },
-  hooks: [defineHook({ name: 'noop', on: { 'llm:before': () => undefined } })],
+  on: { 'llm:before': () => undefined },
 });
 function engineWith(plugin) {
   return createEngine({

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defineHook, type HookSet, type StateStore } from '@hookwise/core';
+import type { HookMap, StateStore } from '@hookwise/core';
 import {
   createEngine,
   createFileStateStore,
@@ -28,7 +28,7 @@ function setup(
   options: {
     plugin?: SuggestOptionsInput;
     host?: string;
-    hooks?: HookSet[];
+    on?: HookMap;
     stateStore?: StateStore;
     now?: () => number;
     ephemeral?: boolean;
@@ -40,7 +40,7 @@ function setup(
   const logger = createMemoryLogger();
   const stateStore = options.stateStore ?? createMemoryStateStore();
   const engine = createEngine({
-    config: { plugins: [suggest(options.plugin)], hooks: options.hooks ?? [] },
+    config: { plugins: [suggest(options.plugin)], ...(options.on ? { on: options.on } : {}) },
     projectDir,
     host: options.host ?? 'vscode',
     stateStore,
@@ -293,26 +293,23 @@ describe('commands', () => {
 describe('compaction events', () => {
   it('record sizes, give later hooks the sizes as measurements, log one line and tell the user what was kept', async () => {
     const seenByUser: Array<Record<string, unknown>> = [];
-    const userHooks = defineHook({
-      name: 'user',
-      on: {
-        'compact:before': (payload, context) => {
-          seenByUser.push({ point: 'before', contextTokens: context.measurements['contextTokens'], payload: payload.contextTokens });
-          return { preserved: ['/babysit', 'intent REQ-WEATHER-API-001'] };
-        },
-        'compact:after': (payload, context) => {
-          const { tokensBefore, tokensAfter } = context.measurements;
-          seenByUser.push({
-            point: 'after',
-            tokensBefore,
-            tokensAfter,
-            payload: [payload.tokensBefore, payload.tokensAfter],
-            preserved: payload.preserved,
-          });
-        },
+    const userHooks: HookMap = {
+      'compact:before': (payload, context) => {
+        seenByUser.push({ point: 'before', contextTokens: context.measurements['contextTokens'], payload: payload.contextTokens });
+        return { preserved: ['/babysit', 'intent REQ-WEATHER-API-001'] };
       },
-    });
-    const { engine, advance, stateStore } = setup({ hooks: [userHooks] });
+      'compact:after': (payload, context) => {
+        const { tokensBefore, tokensAfter } = context.measurements;
+        seenByUser.push({
+          point: 'after',
+          tokensBefore,
+          tokensAfter,
+          payload: [payload.tokensBefore, payload.tokensAfter],
+          preserved: payload.preserved,
+        });
+      },
+    };
+    const { engine, advance, stateStore } = setup({ on: userHooks });
     for (let index = 0; index < 12; index++) await engine.emit('tool:after', toolAfter({ contextTokens: 150_000 }));
     const before = await engine.emit('compact:before', { sessionId: 's1', trigger: 'auto', contextTokens: 150_000 });
     expect(before).toMatchObject({ errors: [], preserved: ['/babysit', 'intent REQ-WEATHER-API-001'] });
@@ -368,15 +365,11 @@ describe('compaction events', () => {
 
   it('under Claude Code takes preTokens from the compact boundary and the size after from the next turn', async () => {
     const sizes: unknown[] = [];
-    const userHooks = defineHook({
-      name: 'user',
-      on: {
-        'compact:before': (_payload, context) => void sizes.push(context.measurements['contextTokens']),
-        'compact:after': (_payload, context) =>
-          void sizes.push([context.measurements['tokensBefore'], context.measurements['tokensAfter']]),
-      },
-    });
-    const { engine } = setup({ host: 'claude-code', hooks: [userHooks] });
+    const userHooks: HookMap = {
+      'compact:before': (_payload, context) => void sizes.push(context.measurements['contextTokens']),
+      'compact:after': (_payload, context) => void sizes.push([context.measurements['tokensBefore'], context.measurements['tokensAfter']]),
+    };
+    const { engine } = setup({ host: 'claude-code', on: userHooks });
     const first = assistantLine(141_787, 'a1');
     const transcriptPath = await writeTranscript([first]);
     await emitAsClaudeCode(engine, 'compact:before', { sessionId: 's1', trigger: 'manual', transcriptPath });

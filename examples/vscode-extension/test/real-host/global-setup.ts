@@ -30,33 +30,29 @@ const CONFIG = {
     '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 3, toolCallBackoff: 1, quietBelowPercent: 0 },
     '@hookwise/hook-prune': { policy: 'window', protectTokens: 0, minimumTokens: 0 },
   },
-  hooks: ['./hooks/example-hooks.mjs'],
+  on: ['./hooks/example-hooks.mjs'],
 };
 
 // The project's own hooks: the intent summary the Roo fork prepended, and a hook that throws on
 // the first model request of every task (the adapter must log it and let the task go on).
-const HOOKS = `import { defineHook } from '@hookwise/core';
+const HOOKS = `const failedOnce = new Set();
 
-const failedOnce = new Set();
-
-export default [
-  defineHook({
-    name: 'intent-summary',
-    on: {
-      'llm:before': (payload) => (payload.intentId ? { context: '## Active intent\\n' + payload.intentId } : undefined),
+export default {
+  'llm:before': [
+    {
+      name: 'intent-summary',
+      handler: (payload) => (payload.intentId ? { context: '## Active intent\\n' + payload.intentId } : undefined),
     },
-  }),
-  defineHook({
-    name: 'flaky',
-    on: {
-      'llm:before': (payload) => {
+    {
+      name: 'flaky',
+      handler: (payload) => {
         if (failedOnce.has(payload.sessionId)) return undefined;
         failedOnce.add(payload.sessionId);
         throw new Error('flaky hook failed on purpose');
       },
     },
-  }),
-];
+  ],
+};
 `;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -1,4 +1,4 @@
-import { defineHook, type HookwiseConfig, type PointName, type StateStore } from '@hookwise/core';
+import type { HookEntry, HookFunction, PointName, StateStore } from '@hookwise/core';
 import { createMemoryEventLog, createMemoryStateStore, createEngine, silentLogger } from '@hookwise/core/host';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,19 +10,14 @@ const signal = new AbortController().signal;
 const engine = () =>
   createEngine({
     config: {
-      hooks: [
-        defineHook({
-          name: 'sdk-test',
-          on: {
-            'tool:after': () => ({ context: 'seen by the model' }),
-            'compact:before': () => ({ context: 'keep the rules' }),
-            'tool:before': (payload) => (JSON.stringify(payload.input).includes('rm -rf') ? { block: { reason: 'dangerous' } } : undefined),
-            'session:end': () => {
-              throw new Error('broken hook');
-            },
-          },
-        }),
-      ],
+      on: {
+        'tool:after': () => ({ context: 'seen by the model' }),
+        'compact:before': () => ({ context: 'keep the rules' }),
+        'tool:before': (payload) => (JSON.stringify(payload.input).includes('rm -rf') ? { block: { reason: 'dangerous' } } : undefined),
+        'session:end': () => {
+          throw new Error('broken hook');
+        },
+      },
     },
     projectDir: '/work/project',
     host: 'agent-sdk',
@@ -138,8 +133,11 @@ describe('hookwiseHooks (Agent SDK)', () => {
   });
 });
 
-/** An engine whose hooks record the points they see; `extra` adds hook sets. */
-function recording(extra: HookwiseConfig['hooks'] = [], stateStore: StateStore = createMemoryStateStore()) {
+/** An engine whose hooks record the points they see; `extra` adds tool:after hooks after them. */
+function recording(
+  extra: Array<HookFunction<'tool:after'> | HookEntry<'tool:after'>> = [],
+  stateStore: StateStore = createMemoryStateStore(),
+) {
   const seen: Array<{ point: PointName; source?: unknown; command?: unknown }> = [];
   const record = (point: PointName) => (payload: { source?: unknown; command?: unknown }) => {
     seen.push({
@@ -151,7 +149,7 @@ function recording(extra: HookwiseConfig['hooks'] = [], stateStore: StateStore =
   const points: PointName[] = ['session:start', 'prompt:submit', 'tool:before', 'tool:after', 'phase:end'];
   const built = createEngine({
     config: {
-      hooks: [defineHook({ name: 'recorder', on: Object.fromEntries(points.map((point) => [point, record(point)])) }), ...(extra ?? [])],
+      on: Object.fromEntries(points.map((point) => [point, point === 'tool:after' ? [record(point), ...extra] : record(point)])),
     },
     projectDir: '/work/project',
     host: 'agent-sdk',
@@ -228,7 +226,7 @@ describe('deadlines', () => {
     try {
       writeFileSync(
         path.join(projectDir, 'hookwise.config.mjs'),
-        'await new Promise((resolve) => setTimeout(resolve, 600));\nexport default { hooks: [] };\n',
+        'await new Promise((resolve) => setTimeout(resolve, 600));\nexport default { on: {} };\n',
       );
       const errors: string[] = [];
       const hooks = hookwiseHooks({ projectDir, timeout: 0.5, onError: (error) => errors.push((error as Error).message) });
@@ -245,13 +243,11 @@ describe('deadlines', () => {
   });
 
   it('returns the outputs of hooks that finished when one outlives the deadline, and reports the cut', async () => {
-    const quick = defineHook({ name: 'quick', on: { 'tool:after': () => ({ notice: 'Consider /compact' }) } });
-    const sleeper = defineHook({
+    const quick: HookFunction<'tool:after'> = () => ({ notice: 'Consider /compact' });
+    const sleeper: HookEntry<'tool:after'> = {
       name: 'sleeper',
-      on: {
-        'tool:after': (_payload, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())),
-      },
-    });
+      handler: (_payload, context) => new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve())),
+    };
     const { built } = recording([quick, sleeper]);
     const errors: string[] = [];
     // 0.5 s matcher timeout: hookwise stops waiting at 250 ms.

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineHook, definePlugin, points, type HookMap, type PointName, type StateStore } from '@hookwise/core';
+import { definePlugin, points, type HookMap, type PointName, type StateStore } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ADAPTER_NAMESPACE, dispatchEvent, replaceAgentOutput } from './binding.js';
@@ -31,7 +31,7 @@ function recordingEngine(
     ]),
   ) as HookMap;
   const engine = createEngine({
-    config: { hooks: [defineHook({ name: 'recorder', on })] },
+    config: { on },
     projectDir: '/work/project',
     host: 'claude-code',
     stateStore,
@@ -322,17 +322,17 @@ describe('outcomes out', () => {
   it('a hook that throws is reported and the event still renders the others', async () => {
     const engine = createEngine({
       config: {
-        hooks: [
-          defineHook({
-            name: 'boom',
-            on: {
-              'tool:after': () => {
+        on: {
+          'tool:after': [
+            {
+              handler: () => {
                 throw new Error('boom');
               },
+              name: 'boom',
             },
-          }),
-          defineHook({ name: 'fine', on: { 'tool:after': () => ({ context: 'still here' }) } }),
-        ],
+            () => ({ context: 'still here' }),
+          ],
+        },
       },
       projectDir: '/work/project',
       host: 'claude-code',

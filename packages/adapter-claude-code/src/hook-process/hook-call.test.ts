@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, defineHook } from '@hookwise/core';
+import { ConfigError, type HookMap } from '@hookwise/core';
 import { SyncGuard } from '@hookwise/core/command-hook';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,9 +25,9 @@ const request = (event: string | undefined, stdin: unknown, projectDir: string):
   cwd: projectDir,
 });
 
-function engineWith(projectDir: string, on: Parameters<typeof defineHook>[0]['on']): Engine {
+function engineWith(projectDir: string, on: HookMap): Engine {
   return createEngine({
-    config: { hooks: [defineHook({ name: 'test', on })] },
+    config: { on },
     projectDir,
     host: 'claude-code',
     stateStore: createMemoryStateStore(),
@@ -216,17 +216,17 @@ describe("the call scope's guard", () => {
     const engine = createEngine({
       config: {
         hookTimeoutMs: 100,
-        hooks: [
-          defineHook({
-            name: 'stuck',
-            on: {
-              'tool:after': () => {
+        on: {
+          'tool:after': [
+            {
+              handler: () => {
                 for (;;) {}
               },
+              name: 'stuck',
             },
-          }),
-          defineHook({ name: 'after', on: { 'tool:after': () => ({ context: 'after ran' }) } }),
-        ],
+            () => ({ context: 'after ran' }),
+          ],
+        },
       },
       projectDir: os.tmpdir(),
       host: 'test',

@@ -62,10 +62,7 @@ const recorder = definePlugin({ meta: { name: 'e2e-recorder', version: '1.0.0' }
 function projectWithConfig(body: string): ScratchProject {
   const project = createScratchProject('hookwise-sdk-e2e-');
   projects.push(project);
-  writeFileSync(
-    path.join(project.dir, 'hookwise.config.mjs'),
-    `import { defineConfig, defineHook, definePlugin } from '@hookwise/core';\n${body}\n`,
-  );
+  writeFileSync(path.join(project.dir, 'hookwise.config.mjs'), `import { defineConfig, definePlugin } from '@hookwise/core';\n${body}\n`);
   return project;
 }
 
@@ -74,7 +71,7 @@ import { precompact } from '@hookwise/hook-precompact';
 import { suggest } from '@hookwise/hook-suggest';
 ${RECORDER}
 ${extra}
-export default defineConfig({ plugins: [precompact(), suggest({ toolCalls: 2 }), recorder()]${extra ? ', hooks: extraHooks' : ''} });
+export default defineConfig({ plugins: [precompact(), suggest({ toolCalls: 2 }), recorder()]${extra ? ', on: extraHooks' : ''} });
 `;
 
 /** Wraps every callback to time it; the first call of a binding loads the engine. */
@@ -260,7 +257,8 @@ describe('hookwiseHooks with the real Agent SDK', { timeout: 120_000 }, () => {
   it('completes the session when a hook throws; the failure is in the event log and the other plugins still run', async () => {
     const project = projectWithConfig(
       standardConfig(`const fail = () => { throw new Error('thrown by the e2e hook'); };
-const extraHooks = [defineHook({ name: 'throws', on: { 'session:start': fail, 'prompt:submit': fail, 'tool:before': fail, 'tool:after': fail, 'agent:stop': fail } })];`),
+const throws = { name: 'throws', handler: fail };
+const extraHooks = { 'session:start': throws, 'prompt:submit': throws, 'tool:before': throws, 'tool:after': throws, 'agent:stop': throws };`),
     );
     api.setResponder(threeToolCalls());
     const { errors, onError } = collectErrors();
@@ -296,7 +294,7 @@ const extraHooks = [defineHook({ name: 'throws', on: { 'session:start': fail, 'p
       projectWithConfig(
         standardConfig(`// Sleeps past the matcher timeout on the second tool result, and ignores its abort signal.
 let calls = 0;
-const extraHooks = [defineHook({ name: 'sleeps', on: { 'tool:after': () => (++calls === 2 ? new Promise((resolve) => setTimeout(resolve, 4000)) : undefined) } })];`),
+const extraHooks = { 'tool:after': { name: 'sleeps', handler: () => (++calls === 2 ? new Promise((resolve) => setTimeout(resolve, 4000)) : undefined) } };`),
       );
 
     it('with timeout set through hookwiseHooks: hookwise returns what finished before the SDK cuts, and reports the cut', async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineHook } from '@hookwise/core';
+import type { HookMap } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHook } from '@hookwise/core/command-hook';
@@ -18,9 +18,9 @@ function project(): string {
 }
 
 /** One engine per test, shared by its calls (as the state store of a real project is). */
-function engineWith(dir: string, on: Parameters<typeof defineHook>[0]['on']): () => Promise<Engine> {
+function engineWith(dir: string, on: HookMap): () => Promise<Engine> {
   const engine = createEngine({
-    config: { hooks: [defineHook({ name: 'test', on })] },
+    config: { on },
     projectDir: dir,
     host: 'codex',
     stateStore: createMemoryStateStore(),

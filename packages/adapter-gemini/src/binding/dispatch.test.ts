@@ -1,7 +1,7 @@
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineHook, type PointName } from '@hookwise/core';
+import type { PointName } from '@hookwise/core';
 import { createEngine, createMemoryEventLog, createMemoryStateStore, silentLogger, type Engine } from '@hookwise/core/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchEvent } from './dispatch.js';
@@ -55,7 +55,7 @@ function engineRecording(
     ]),
   );
   return createEngine({
-    config: { hooks: [defineHook({ name: 'recorder', on })] },
+    config: { on },
     projectDir: dir,
     host: 'gemini',
     stateStore: createMemoryStateStore(),

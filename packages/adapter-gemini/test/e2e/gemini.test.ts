@@ -22,17 +22,17 @@ const BRIDGE = path.resolve(packageRoot, '..', 'adapter-pi', 'test', 'e2e', 'net
 const PUBLISHED = ['core', 'hook-precompact', 'hook-suggest', 'adapter-gemini', 'cli'] as const;
 const RULES = 'BABYSIT RULES: run the tests after every edit; never push to main.';
 
-const CONFIG = `import { defineConfig, defineHook } from '@hookwise/core';
+const CONFIG = `import { defineConfig } from '@hookwise/core';
 import { precompact } from '@hookwise/hook-precompact';
 import { suggest } from '@hookwise/hook-suggest';
 
 export default defineConfig({
   hookTimeoutMs: 1500,
   plugins: [precompact(), suggest({ toolCalls: 3, toolCallStep: 100 })],
-  hooks: [
-    defineHook({ name: 'throws', on: { 'tool:after': () => { throw new Error('e2e plugin exploded'); } } }),
-    defineHook({ name: 'sleeps', on: { 'prompt:submit': () => new Promise((resolve) => setTimeout(resolve, 4000)) } }),
-  ],
+  on: {
+    'tool:after': { name: 'throws', handler: () => { throw new Error('e2e plugin exploded'); } },
+    'prompt:submit': { name: 'sleeps', handler: () => new Promise((resolve) => setTimeout(resolve, 4000)) },
+  },
 });
 `;
 const COMMAND = [

@@ -54,8 +54,8 @@ export async function checkJsonConfig(configFile: string, bundle: { code: string
     const loaded = loadFromSource(bundle.code, bundle.file) as UncheckedBundle;
     const lazy = loaded.config;
     if (lazy.kind !== 'json') return undefined;
-    // Hook files play no part in plugin options: an empty list of hook sets stands in for each.
-    const hookLoaders = Object.fromEntries(Object.keys(lazy.hookModules).map((specifier) => [specifier, () => ({ default: [] })]));
+    // Hook files play no part in plugin options: an empty object of hooks stands in for each.
+    const hookLoaders = Object.fromEntries(Object.keys(lazy.hookModules).map((specifier) => [specifier, () => ({ default: {} })]));
     const bundled = loaded.loadBundledModules({ ...lazy, hookModules: hookLoaders }, CHECK_TIMEOUT_MS);
     const config = await loaded.configFromBundle(bundled);
     const instances = config.plugins ?? [];

@@ -192,13 +192,14 @@ export function generateEntry(configFile: string, runtime: string, carried?: Car
   const lines = [`import { runBundled } from ${JSON.stringify(runtime)};`];
   const loader = (specifier: string) => `() => require(${JSON.stringify(specifier)})`;
   if (configFile.endsWith('.json')) {
-    const raw = JSON.parse(readFileSync(configFile, 'utf8')) as { plugins?: Record<string, unknown>; hooks?: unknown };
+    const raw = JSON.parse(readFileSync(configFile, 'utf8')) as { plugins?: Record<string, unknown>; on?: unknown };
     const plugins: string[] = [];
     for (const [name, options] of Object.entries(raw?.plugins ?? {})) {
       if (options !== false) plugins.push(`${JSON.stringify(name)}: ${loader(name)}`);
     }
     const hooks: string[] = [];
-    for (const specifier of Array.isArray(raw?.hooks) ? (raw.hooks as unknown[]) : []) {
+    // The config's own hook modules (its `on`); an old `hooks` list is left to core, which refuses it and says what to write.
+    for (const specifier of Array.isArray(raw?.on) ? (raw.on as unknown[]) : []) {
       if (typeof specifier === 'string')
         hooks.push(`${JSON.stringify(specifier)}: ${loader(path.resolve(path.dirname(configFile), specifier))}`);
     }

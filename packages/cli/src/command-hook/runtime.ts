@@ -19,7 +19,7 @@ export type LazyBundledConfig =
       file: string;
       /** Loaders of the plugin modules by the package name the JSON config lists. */
       plugins: Record<string, () => unknown>;
-      /** Loaders of the hook modules by the specifier the JSON config lists. */
+      /** Loaders of the hook modules by the specifier the JSON config lists under `on`. */
       hookModules: Record<string, () => unknown>;
       /** What the bundle's build checked of the config (see checked-config.ts): core skips that on the call. */
       checked?: CheckedJsonConfig;

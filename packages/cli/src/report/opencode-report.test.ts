@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineHook } from '@hookwise/core';
+import type { HookFunction } from '@hookwise/core';
 import type { Message } from '@hookwise/core/messages';
 import { buildReport, type Report } from './analyze.js';
 import { renderHtml } from './render-html.js';
@@ -86,9 +86,9 @@ describe('hookwise report on an OpenCode export', () => {
   beforeAll(async () => {
     fromExport = await buildReport(exportFile, { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
     fromTranscript = await buildReport(transcript, { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
-    const record = defineHook({ name: 'record', on: { 'llm:before': (payload) => void histories.push(payload.messages) } });
-    customExport = await buildReport(exportFile, { projectDir: dir, config: { hooks: [record, keepNewestResult] } });
-    customTranscript = await buildReport(transcript, { projectDir: dir, config: { hooks: [keepNewestResult] } });
+    const record: HookFunction<'llm:before'> = (payload) => void histories.push(payload.messages);
+    customExport = await buildReport(exportFile, { projectDir: dir, config: { on: { 'llm:before': [record, keepNewestResult] } } });
+    customTranscript = await buildReport(transcript, { projectDir: dir, config: { on: { 'llm:before': keepNewestResult } } });
   });
 
   it('says where the session came from', () => {

@@ -86,8 +86,8 @@ describe.each(SESSIONS)('hookwise report on the pi session %s', (name) => {
     await writeFile(transcript, equivalentTranscript(fixture(name)));
     fromPi = await buildReport(fixture(name), { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
     fromTranscript = await buildReport(transcript, { projectDir: dir, config: await threePlugins(SHORT_SESSION_PRUNE) });
-    customPi = await buildReport(fixture(name), { projectDir: dir, config: { hooks: [keepNewestResult] } });
-    customTranscript = await buildReport(transcript, { projectDir: dir, config: { hooks: [keepNewestResult] } });
+    customPi = await buildReport(fixture(name), { projectDir: dir, config: { on: { 'llm:before': keepNewestResult } } });
+    customTranscript = await buildReport(transcript, { projectDir: dir, config: { on: { 'llm:before': keepNewestResult } } });
   });
 
   it('says the session came from pi, and heads the llm:before figures as what hookwise did there', () => {
@@ -166,7 +166,10 @@ describe.each(SESSIONS)('hookwise report on the pi session %s', (name) => {
 
 describe('hookwise report on the long pi session', () => {
   it('finds the edit pi made and whether its old text was still shown', async () => {
-    const report = await buildReport(fixture('pi-session-long.jsonl'), { projectDir: dir, config: { hooks: [keepNewestResult] } });
+    const report = await buildReport(fixture('pi-session-long.jsonl'), {
+      projectDir: dir,
+      config: { on: { 'llm:before': keepNewestResult } },
+    });
     // The edit's old text came from a read two requests back, cleared by the transformer: one lost edit.
     expect(report.cost?.edits).toMatchObject({ sourced: 1, lost: 1 });
   });

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineHook, type HookwiseConfig } from '@hookwise/core';
+import type { HookwiseConfig } from '@hookwise/core';
 import { buildReport } from './analyze.js';
 import { createReplayEngine } from './replay-engine.js';
 import { sessionIdFor } from './replay.js';
@@ -95,19 +95,16 @@ function spyConfig(plugins: HookwiseConfig['plugins'] = []): {
   const record = (point: string) => (payload: unknown) => {
     events.push({ point, payload: payload as Record<string, unknown> });
   };
-  const spy = defineHook({
-    name: 'spy',
-    on: {
-      'session:start': record('session:start'),
-      'prompt:submit': record('prompt:submit'),
-      'tool:before': record('tool:before'),
-      'tool:after': record('tool:after'),
-      'compact:before': record('compact:before'),
-      'compact:after': record('compact:after'),
-      'agent:stop': record('agent:stop'),
-    },
-  });
-  return { config: { plugins: plugins ?? [], hooks: [spy] }, events };
+  const on: HookwiseConfig['on'] = {
+    'session:start': record('session:start'),
+    'prompt:submit': record('prompt:submit'),
+    'tool:before': record('tool:before'),
+    'tool:after': record('tool:after'),
+    'compact:before': record('compact:before'),
+    'compact:after': record('compact:after'),
+    'agent:stop': record('agent:stop'),
+  };
+  return { config: { plugins: plugins ?? [], on }, events };
 }
 
 describe('the events a transcript implies', () => {
@@ -453,11 +450,10 @@ describe('plugins when the project has no config', () => {
       path.join(broken, 'package.json'),
       JSON.stringify({ name: 'hook-broken', keywords: ['hookwise-plugin'], type: 'module', exports: './missing.js' }),
     );
-    // A stand-in plugin: the marker core recognises, one hook set, no import of core.
+    // A stand-in plugin: the marker core recognises, one hook, no import of core.
     await writeFile(
       path.join(pluginDir, 'index.js'),
-      `const hooks = { [Symbol.for('hookwise.HookSet')]: true, name: 'fake', on: { 'tool:after': () => ({ notice: 'fake notice' }) } };
-       const definition = { meta: { name: '@hookwise/hook-suggest', version: '9.9.9' }, hooks: [hooks] };
+      `const definition = { meta: { name: '@hookwise/hook-suggest', version: '9.9.9' }, on: { 'tool:after': () => ({ notice: 'fake notice' }) } };
        export default () => ({ [Symbol.for('hookwise.Plugin')]: true, specificationVersion: 'v1', meta: definition.meta, definition, rawOptions: undefined, resolveOptions: () => ({}) });`,
     );
     const { engine, configSource, missingPlugins } = await createReplayEngine({ projectDir: project });

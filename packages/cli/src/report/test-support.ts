@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineHook, type HookwiseConfig } from '@hookwise/core';
+import type { HookEntry, HookwiseConfig } from '@hookwise/core';
 
 /** Test helpers for src/report (not part of the package's API). */
 
@@ -40,22 +40,20 @@ export async function threePlugins(pruneOptions?: { protectTokens: number; minim
 export const SHORT_SESSION_PRUNE = { protectTokens: 1_000, minimumTokens: 200 };
 
 /** Keeps only the newest tool result of a history whole: figures that are never all zero. */
-export const keepNewestResult = defineHook({
+export const keepNewestResult: HookEntry<'llm:before'> = {
   name: 'keep-newest-result',
-  on: {
-    'llm:before': (payload) => {
-      const results = payload.messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result'));
-      if (results.length < 2) return undefined;
-      const newest = results.at(-1);
-      return {
-        value: payload.messages.map((message) => ({
-          ...message,
-          parts: message.parts.map((part) => (part.type === 'tool-result' && part !== newest ? { ...part, output: '[cleared]' } : part)),
-        })),
-      };
-    },
+  handler: (payload) => {
+    const results = payload.messages.flatMap((message) => message.parts.filter((part) => part.type === 'tool-result'));
+    if (results.length < 2) return undefined;
+    const newest = results.at(-1);
+    return {
+      value: payload.messages.map((message) => ({
+        ...message,
+        parts: message.parts.map((part) => (part.type === 'tool-result' && part !== newest ? { ...part, output: '[cleared]' } : part)),
+      })),
+    };
   },
-});
+};
 
 export interface IndependentFigures {
   lines: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HookwiseConfig } from '../config.js';
 import { createEngine } from '../engine.js';
-import { defineHook } from '../hooks.js';
+import type { HookMap } from '../hooks.js';
 import { createMemoryEventLog } from '../state/event-log.js';
 import { createMemoryStateStore } from '../state/file-state-store.js';
 import { createHost, type HostErrorReport, type HostNotice } from './create-host.js';
@@ -33,7 +33,7 @@ function hostFor(
   return { host, eventLog, stateStore, notices, errors, lines };
 }
 
-const hooks = (on: Parameters<typeof defineHook>[0]['on']): HookwiseConfig => ({ hooks: [defineHook({ name: 'h', on })] });
+const hooks = (on: HookMap): HookwiseConfig => ({ on });
 
 describe('createHost', () => {
   it('without a config, hookwise is off: emits give undefined and nothing is reported', async () => {
@@ -116,10 +116,9 @@ describe('createHost', () => {
 
   it('bounds a point by one deadline and gives what finished; the late hook is reported', async () => {
     const config: HookwiseConfig = {
-      hooks: [
-        defineHook({ name: 'quick', on: { 'tool:after': () => ({ context: 'quick' }) } }),
-        defineHook({ name: 'stuck', on: { 'tool:after': () => new Promise(() => undefined) } }),
-      ],
+      on: {
+        'tool:after': [() => ({ context: 'quick' }), { handler: () => new Promise(() => undefined), name: 'stuck' }],
+      },
     };
     const { host, errors } = hostFor(config, { hookTimeoutMs: 30 });
     const outcome = await host.session('s1').emit('tool:after', () => ({ toolName: 'Read', input: {}, output: 'x', ok: true }));

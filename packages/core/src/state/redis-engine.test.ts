@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../../../../test-support/redis-server.js';
 import { createEngine } from '../engine.js';
-import { defineHook } from '../hooks.js';
 import { createMemoryLogger } from '../logger.js';
 import { definePlugin } from '../plugin.js';
 import { createMemoryEventLog } from './event-log.js';
@@ -25,16 +24,11 @@ afterAll(async () => {
 
 const counter = definePlugin({
   meta: { name: 'counter', version: '1.0.0' },
-  hooks: [
-    defineHook({
-      name: 'count',
-      on: {
-        'tool:after': async (_payload, context) => ({
-          context: `call ${await context.state.update<number>((current) => (current ?? 0) + 1)}`,
-        }),
-      },
+  on: {
+    'tool:after': async (_payload, context) => ({
+      context: `call ${await context.state.update<number>((current) => (current ?? 0) + 1)}`,
     }),
-  ],
+  },
 });
 
 describe('the engine on a Redis that goes away and comes back', () => {
