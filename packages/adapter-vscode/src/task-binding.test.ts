@@ -212,12 +212,10 @@ describe('messages through llm:before', () => {
   });
   it('adds a system message the hooks put into the messages to the summary, not to the history', async () => {
     const { host } = engineWith({
-      hooks: [
-        llmHook((payload) => ({
-          context: 'S',
-          value: [{ role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] }, ...payload.messages],
-        })),
-      ],
+      on: llmHook((payload) => ({
+        context: 'S',
+        value: [{ role: 'system', parts: [{ type: 'text', text: 'Be brief.' }] }, ...payload.messages],
+      })),
     });
     const result = await createTaskBinding({ host }).beforeModelRequest({
       taskId: 't',

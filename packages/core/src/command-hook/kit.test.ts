@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defineHook } from '../hooks.js';
 import { createEngine } from '../engine.js';
 import { silentLogger } from '../logger.js';
 import { createMemoryEventLog } from '../state/event-log.js';
@@ -148,15 +147,10 @@ describe("the command-hook kit's dispatch", () => {
     };
     const engine = createEngine({
       config: {
-        hooks: [
-          defineHook({
-            name: 'h',
-            on: {
-              'compact:before': on('compact:before', { context: 'too late' }),
-              'compact:after': on('compact:after', { context: 'KEEP', notice: 'n' }),
-            },
-          }),
-        ],
+        on: {
+          'compact:before': on('compact:before', { context: 'too late' }),
+          'compact:after': on('compact:after', { context: 'KEEP', notice: 'n' }),
+        },
       },
       projectDir: os.tmpdir(),
       host: 'test',

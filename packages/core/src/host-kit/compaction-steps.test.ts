@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
-import { defineHook } from '../hooks.js';
 import { createMemoryStateStore } from '../state/file-state-store.js';
 import { createHost } from './create-host.js';
 
@@ -14,15 +13,10 @@ describe('CompactionSteps', () => {
       log: (entry) => void lines.push(entry.text),
       loadConfig: async () => ({
         config: {
-          hooks: [
-            defineHook({
-              name: 'h',
-              on: {
-                'compact:before': (payload) => (seen.push(`before ${payload.trigger}`), { context: 'KEEP', block: { reason: 'no' } }),
-                'compact:after': (payload) => (seen.push(`after ${payload.trigger}`), { context: 'HANDED BACK' }),
-              },
-            }),
-          ],
+          on: {
+            'compact:before': (payload) => (seen.push(`before ${payload.trigger}`), { context: 'KEEP', block: { reason: 'no' } }),
+            'compact:after': (payload) => (seen.push(`after ${payload.trigger}`), { context: 'HANDED BACK' }),
+          },
         },
         file: '/project/hookwise.config.json',
       }),

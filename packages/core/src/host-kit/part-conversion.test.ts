@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HookwiseConfig } from '../config.js';
 import { createEngine } from '../engine.js';
-import { defineHook } from '../hooks.js';
 import type { Message } from '../messages/message-model.js';
 import { createLevelLogger } from '../logger.js';
 import { createMemoryEventLog } from '../state/event-log.js';
@@ -86,7 +85,7 @@ describe('emitLlmBefore', () => {
 
   it("gives the very messages when no hook listens, and the hooks' edits and context when one does", async () => {
     const messages = conversation(2);
-    const quiet = sessionWith({ hooks: [] });
+    const quiet = sessionWith({});
     conversions = 0;
     const untouched = await emitLlmBefore(quiet.session, createPartConversion(spec), { systemPrompt: '', messages }, quiet);
     expect(untouched).toEqual({ messages, context: undefined });
@@ -95,17 +94,12 @@ describe('emitLlmBefore', () => {
     const prune = pruner();
     const seen: string[] = [];
     const { session, logger, lines } = sessionWith({
-      hooks: [
-        defineHook({
-          name: 'prune',
-          on: {
-            'llm:before': (payload) => {
-              seen.push(payload.systemPrompt);
-              return { value: [...prune(payload.messages), { role: 'user', parts: [] }], context: 'pruned' };
-            },
-          },
-        }),
-      ],
+      on: {
+        'llm:before': (payload) => {
+          seen.push(payload.systemPrompt);
+          return { value: [...prune(payload.messages), { role: 'user', parts: [] }], context: 'pruned' };
+        },
+      },
     });
     const edited = await emitLlmBefore(session, createPartConversion(spec), { systemPrompt: 'rules', messages }, { logger });
     expect(seen).toEqual(['rules']);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HookwiseConfig } from '../config.js';
 import { createEngine } from '../engine.js';
-import { defineHook } from '../hooks.js';
 import type { Message } from '../messages/message-model.js';
 import { estimateMessageTokens } from '../messages/estimate.js';
 import { createMemoryEventLog } from '../state/event-log.js';
@@ -21,7 +20,7 @@ const hostFor = (config: HookwiseConfig | undefined) =>
 describe("the host kit's session helpers", () => {
   it("keeps beforeRequest's context for the next requestTexts only, after the waiting contexts", async () => {
     const contexts = ['intent A', undefined, 'intent B', 'intent C'];
-    const host = hostFor({ hooks: [defineHook({ name: 'h', on: { 'llm:before': () => ({ context: contexts.shift() }) } })] });
+    const host = hostFor({ on: { 'llm:before': () => ({ context: contexts.shift() }) } });
     const session = host.session('s1');
     const fields = () => ({ systemPrompt: '', messages: [] });
     expect((await session.beforeRequest(fields))?.context).toBe('intent A');
@@ -38,7 +37,7 @@ describe("the host kit's session helpers", () => {
 
   it('hands the pending slash command to one prompt, and the compact:before trigger to compact:after unless it names one', async () => {
     const seen: unknown[] = [];
-    const host = hostFor({ hooks: [defineHook({ name: 'h', on: { 'compact:after': (payload) => void seen.push(payload.trigger) } })] });
+    const host = hostFor({ on: { 'compact:after': (payload) => void seen.push(payload.trigger) } });
     const session = host.session('s1');
     session.pendingCommand = { name: 'review', args: 'a.ts' };
     expect(session.takeCommand()).toEqual({ name: 'review', args: 'a.ts' });
@@ -58,7 +57,7 @@ describe("the host kit's session helpers", () => {
       { role: 'user', parts: [{ type: 'text', text: 'read the file please' }] },
       { role: 'tool', parts: [{ type: 'tool-result', toolCallId: 'c1', output: 'x'.repeat(4_000) }] },
     ];
-    const host = hostFor({ hooks: [] });
+    const host = hostFor({});
     const counter = (await host.engine())!.services.tokenCounter;
     const expected = messages.reduce((total, message) => total + estimateMessageTokens(message, (text) => counter.count(text)), 0);
     expect(expected).toBeGreaterThan(1_000);

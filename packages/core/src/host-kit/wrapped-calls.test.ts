@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { HookMap } from '../hooks.js';
 import type { HookwiseConfig } from '../config.js';
 import { createEngine } from '../engine.js';
-import { defineHook } from '../hooks.js';
 import { createMemoryEventLog } from '../state/event-log.js';
 import { createMemoryStateStore } from '../state/file-state-store.js';
 import { createHost } from './create-host.js';
 import { runCompaction, runTool } from './wrapped-calls.js';
 
-function sessionWith(on: Parameters<typeof defineHook>[0]['on']) {
+function sessionWith(on: HookMap) {
   const lines: string[] = [];
-  const config: HookwiseConfig = { hooks: [defineHook({ name: 'h', on })] };
+  const config: HookwiseConfig = { on };
   const host = createHost({
     host: 'test-host',
     projectDir: '/project',
