@@ -1,9 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { networkNamespaceAvailable } from './netns.mjs';
 
 /**
  * A local npm registry for the tests that install hookwise the way users do: Verdaccio from
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
  * served from it; third-party dependencies come from the usual registry.
  */
 const workspaceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const packagesDir = path.join(workspaceRoot, 'packages');
 export const PNPM = ['-y', 'pnpm@10.34.9'] as const;
 
 export interface LocalRegistry {
@@ -152,4 +154,53 @@ export function installProject(
   const options = { cwd: project, stdio: 'pipe' as const, timeout: 600_000, env };
   if (kind === 'npm') execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', ...packages], options);
   else execFileSync('npx', [...PNPM, 'add', '--save-dev', '--config.confirmModulesPurge=false', ...packages], options);
+}
+
+export interface RegistryInstall {
+  root: string;
+  /** Where the packages were installed by name; projects live below it. */
+  installDir: string;
+  /** Whether the host can run under `unshare -n` here (see netns.mjs). */
+  isolated: boolean;
+  /** The registry, running until `remove()` (undefined with `keepRegistry: false`). */
+  registry: LocalRegistry | undefined;
+  remove(): Promise<void>;
+}
+
+/**
+ * What a user of `host` has: a fresh folder with the workspace's `packageFolders` installed by
+ * name with npm from a local Verdaccio. The registry keeps running for `hookwise init` and the
+ * host's own installs unless `keepRegistry` is false. `HOOKWISE_E2E_KEEP=1` keeps the folder.
+ */
+export async function installFromRegistry(
+  host: string,
+  packageFolders: readonly string[],
+  options: { env: NodeJS.ProcessEnv | Record<string, string>; keepRegistry?: boolean; beforeRemove?: (root: string) => void },
+): Promise<RegistryInstall> {
+  const missing = packageFolders.filter((folder) => !existsSync(path.join(packagesDir, folder, 'dist', 'index.js')));
+  if (missing.length > 0) throw new Error(`packages ${missing.join(', ')} have no dist/ yet; build first (CI runs build before test)`);
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), `hookwise-${host}-`)));
+  const installDir = path.join(root, 'install');
+  let registry: LocalRegistry | undefined = await startRegistry(packageFolders);
+  try {
+    installProject('npm', registry, installDir, specifiersOf(packageFolders), options.env as NodeJS.ProcessEnv);
+  } catch (error) {
+    await registry.stop();
+    throw error;
+  }
+  if (options.keepRegistry === false) {
+    await registry.stop();
+    registry = undefined;
+  }
+  return {
+    root,
+    installDir,
+    isolated: networkNamespaceAvailable(),
+    registry,
+    async remove() {
+      await registry?.stop();
+      options.beforeRemove?.(root);
+      if (!process.env['HOOKWISE_E2E_KEEP']) rmSync(root, { recursive: true, force: true });
+    },
+  };
 }

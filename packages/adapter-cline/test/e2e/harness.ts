@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCline } from '../../../../scripts/install-cline.mjs';
@@ -13,58 +12,32 @@ import {
   type HostRun,
   type ProjectFiles,
 } from '../../../../test-support/host-e2e.js';
-import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
+import { isolatedCommand } from '../../../../test-support/netns.mjs';
+import { installFromRegistry, type RegistryInstall } from '../../../../test-support/registry.js';
 
 /**
  * Runs the real Cline CLI (3.0.65, its binary installed into ~/.cache/hookwise by
  * scripts/install-cline.mjs; its plugin sandbox on install-pi.mjs's Node 22) offline against the
  * loopback stand-in model, with hookwise installed from the local Verdaccio registry by name and
  * set up by `hookwise init --host cline`. Cline runs under `unshare -n` (only loopback, reaching
- * the stand-in through adapter-pi's netns-bridge.mjs) where the machine allows it.
+ * the stand-in through test-support/netns.mjs) where the machine allows it.
  *
  * When a scenario fails: `HOOKWISE_E2E_KEEP=1` keeps the scratch folder.
  */
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BRIDGE = path.join(packageRoot, '..', 'adapter-pi', 'test', 'e2e', 'netns-bridge.mjs');
 
 /** The workspace packages a Cline user installs (@hookwise/cli brings `hookwise init`). */
 export const PUBLISHED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-cline', 'cli'] as const;
 
-export function networkNamespaceAvailable(): boolean {
-  return spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
-}
-
-export interface ScratchInstall {
-  root: string;
-  installDir: string;
+export interface ScratchInstall extends RegistryInstall {
   cline: { cline: string; node: string };
-  isolated: boolean;
-  remove(): Promise<void>;
 }
 
 export async function createScratchInstall(): Promise<ScratchInstall> {
   const cline = ensureCline();
-  for (const folder of PUBLISHED)
-    if (!existsSync(path.join(packageRoot, '..', folder, 'dist', 'index.js')))
-      throw new Error(`packages/${folder} has no dist/ yet; build first (CI runs build before test)`);
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-cline-')));
-  const installDir = path.join(root, 'install');
-  const registry: LocalRegistry = await startRegistry(PUBLISHED);
-  try {
-    installProject('npm', registry, installDir, specifiersOf(PUBLISHED), shellEnv());
-  } finally {
-    await registry.stop();
-  }
-  return {
-    root,
-    installDir,
-    cline,
-    isolated: networkNamespaceAvailable(),
-    async remove() {
-      killLeftovers(root);
-      if (!process.env['HOOKWISE_E2E_KEEP']) rmSync(root, { recursive: true, force: true });
-    },
-  };
+  // The registry is needed only to install: Cline loads the plugin from the project.
+  const install = await installFromRegistry('cline', PUBLISHED, { env: shellEnv(), keepRegistry: false, beforeRemove: killLeftovers });
+  return { ...install, cline };
 }
 
 /** Ends, by pid, any process whose arguments name the scratch folder (a plugin sandbox left behind). */
@@ -124,12 +97,10 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
     hookwise: installedHookwise(install.installDir, dir, shellEnv()),
     run(prompt, runOptions = {}) {
       const args = ['--json', '--compaction', runOptions.compaction ?? 'off', prompt];
-      if (install.isolated && options.model.socketPath) {
-        const quoted = [install.cline.cline, ...args].map((arg) => JSON.stringify(arg)).join(' ');
-        const script = `ip link set lo up && exec node ${JSON.stringify(BRIDGE)} ${JSON.stringify(options.model.socketPath)} ${options.model.port} ${quoted}`;
-        return runHost('unshare', ['-n', 'sh', '-c', script], dir, env);
-      }
-      return runHost(install.cline.cline, args, dir, env);
+      const isolate =
+        install.isolated && options.model.socketPath ? { socketPath: options.model.socketPath, port: options.model.port } : undefined;
+      const command = isolatedCommand(install.cline.cline, args, isolate);
+      return runHost(command.command, command.args, dir, env);
     },
     storedMessages() {
       const ids = readdirSync(sessionsDir).sort();

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error -- a plain .mjs script without types
@@ -14,60 +12,29 @@ import {
   type HostRun,
   type ProjectFiles,
 } from '../../../../test-support/host-e2e.js';
-import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
+import { isolatedCommand } from '../../../../test-support/netns.mjs';
+import { installFromRegistry, type RegistryInstall } from '../../../../test-support/registry.js';
 
 /**
  * Runs the real Codex CLI (0.169.0, installed into ~/.cache/hookwise by scripts/install-codex.mjs)
  * offline against the loopback Responses API stand-in, with hookwise installed from the local
  * Verdaccio registry by name — what a user has. Codex runs under `unshare -n` (only loopback,
- * reaching the stand-in through netns-bridge.mjs) where the machine allows it.
+ * reaching the stand-in through test-support/netns.mjs) where the machine allows it.
  *
  * When a scenario fails: `HOOKWISE_E2E_KEEP=1` keeps the scratch folder.
  */
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BRIDGE = path.join(packageRoot, 'test', 'e2e', 'netns-bridge.mjs');
 
 /** The workspace packages a Codex user installs (@hookwise/cli brings `hookwise init`). */
 export const PUBLISHED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-codex', 'cli'] as const;
 
-export function networkNamespaceAvailable(): boolean {
-  return spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
-}
-
-export interface ScratchInstall {
-  root: string;
-  installDir: string;
+export interface ScratchInstall extends RegistryInstall {
   launcher: string;
-  isolated: boolean;
-  registry: LocalRegistry;
-  remove(): Promise<void>;
 }
 
 export async function createScratchInstall(): Promise<ScratchInstall> {
   const { launcher } = ensureCodex() as { launcher: string };
-  for (const folder of PUBLISHED)
-    if (!existsSync(path.join(packageRoot, '..', folder, 'dist', 'index.js')))
-      throw new Error(`packages/${folder} has no dist/ yet; build first (CI runs build before test)`);
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-codex-')));
-  const installDir = path.join(root, 'install');
-  const registry = await startRegistry(PUBLISHED);
-  try {
-    installProject('npm', registry, installDir, specifiersOf(PUBLISHED), shellEnv());
-  } catch (error) {
-    await registry.stop();
-    throw error;
-  }
-  return {
-    root,
-    installDir,
-    launcher,
-    isolated: networkNamespaceAvailable(),
-    registry,
-    async remove() {
-      await registry.stop();
-      if (!process.env['HOOKWISE_E2E_KEEP']) rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return { ...(await installFromRegistry('codex', PUBLISHED, { env: shellEnv() })), launcher };
 }
 
 export interface Project {
@@ -133,11 +100,10 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
         path.join(codexHome, 'last.txt'),
         prompt,
       ];
-      if (install.isolated && options.model.socketPath) {
-        const script = `ip link set lo up && exec node ${JSON.stringify(BRIDGE)} ${JSON.stringify(options.model.socketPath)} ${options.model.port} node ${args.map((arg) => JSON.stringify(arg)).join(' ')} < /dev/null`;
-        return runHost('unshare', ['-n', 'sh', '-c', script], dir, env);
-      }
-      return runHost(process.execPath, args, dir, env);
+      const isolate =
+        install.isolated && options.model.socketPath ? { socketPath: options.model.socketPath, port: options.model.port } : undefined;
+      const command = isolatedCommand(process.execPath, args, isolate);
+      return runHost(command.command, command.args, dir, env);
     },
     rolloutFile: () => newestRollout(path.join(codexHome, 'sessions')),
     events: () => readJsonLines(path.join(dir, '.hookwise', 'logs', 'events.jsonl')),

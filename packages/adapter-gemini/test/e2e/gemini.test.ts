@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installedHookwise, readJsonLines, runHost, shellEnv, type HostRun } from '../../../../test-support/host-e2e.js';
+import { isolatedCommand, networkNamespaceAvailable } from '../../../../test-support/netns.mjs';
 import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
 // @ts-expect-error: a plain .mjs script without types
 import { ensureGemini } from '../../../../scripts/install-gemini.mjs';
@@ -18,7 +18,6 @@ import { shellCall, startGeminiStandIn, type GeminiStandIn } from './stand-in-ge
  * mid-turn; `--resume` again. `HOOKWISE_E2E_KEEP=1` keeps the scratch folder.
  */
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BRIDGE = path.resolve(packageRoot, '..', 'adapter-pi', 'test', 'e2e', 'netns-bridge.mjs');
 const PUBLISHED = ['core', 'hook-precompact', 'hook-suggest', 'adapter-gemini', 'cli'] as const;
 const RULES = 'BABYSIT RULES: run the tests after every edit; never push to main.';
 
@@ -84,7 +83,7 @@ beforeAll(async () => {
     path.join(project, '.gemini', 'settings.json'),
     JSON.stringify({ hooks: { AfterTool: [{ matcher: 'write_file', hooks: [{ type: 'command', command: 'true' }] }] } }),
   );
-  isolated = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
+  isolated = networkNamespaceAvailable();
   standIn = await startGeminiStandIn({
     socketPath: path.join(root, 'api.sock'),
     answer: (request: { index: number; body: any }) => plan(request),
@@ -119,9 +118,8 @@ function gemini(prompt: string, resume: boolean): Promise<HostRun> {
     'gemini-2.5-flash',
     ...(resume ? ['--resume', 'latest'] : []),
   ];
-  if (!isolated) return runHost(process.execPath, args, project, env());
-  const script = `ip link set lo up && exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BRIDGE)} ${JSON.stringify(standIn.socketPath)} ${standIn.port} ${JSON.stringify(process.execPath)} ${args.map((arg) => JSON.stringify(arg)).join(' ')}`;
-  return runHost('unshare', ['-n', 'sh', '-c', script], project, env());
+  const command = isolatedCommand(process.execPath, args, isolated ? { socketPath: standIn.socketPath!, port: standIn.port } : undefined);
+  return runHost(command.command, command.args, project, env());
 }
 
 const isToolResultTurn = (body: any) => body.contents.at(-1)?.parts?.some((part: any) => part.functionResponse) === true;

@@ -1,18 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installedHookwise, readJsonLines, shellEnv, writeProjectFiles, type ProjectFiles } from '../../../../test-support/host-e2e.js';
-import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
-import {
-  ensureKilo,
-  exportKiloSession,
-  networkNamespaceAvailable,
-  offlineKiloEnv,
-  runKilo,
-  standInKiloConfig,
-  type KiloRun,
-} from './offline-kilo.mjs';
+import { installFromRegistry, type RegistryInstall } from '../../../../test-support/registry.js';
+import { ensureKilo, exportKiloSession, offlineKiloEnv, runKilo, standInKiloConfig, type KiloRun } from './offline-kilo.mjs';
 
 /**
  * Runs the real Kilo (installed into ~/.cache/hookwise by scripts/install-kilo.mjs) offline
@@ -28,44 +19,16 @@ export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 /** The workspace packages a Kilo user installs (@hookwise/cli brings `hookwise init`). */
 export const PUBLISHED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-kilo', 'cli'] as const;
 
-export interface ScratchInstall {
-  root: string;
-  installDir: string;
+export interface ScratchInstall extends RegistryInstall {
   kilo: string;
   /** The version of the binary that runs (the wrapper's platform package may be older). */
   kiloVersion: string;
-  isolated: boolean;
-  registry: LocalRegistry;
-  remove(): Promise<void>;
 }
 
 /** Installs Kilo (cached), starts Verdaccio with the workspace's packages and installs them by name. */
 export async function createScratchInstall(): Promise<ScratchInstall> {
   const kilo = ensureKilo() as { kilo: string; binaryVersion: string };
-  for (const folder of PUBLISHED)
-    if (!existsSync(path.join(packageRoot, '..', folder, 'dist', 'index.js')))
-      throw new Error(`packages/${folder} has no dist/ yet; build first (CI runs build before test)`);
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-kilo-')));
-  const installDir = path.join(root, 'install');
-  const registry = await startRegistry(PUBLISHED);
-  try {
-    installProject('npm', registry, installDir, specifiersOf(PUBLISHED), shellEnv());
-  } catch (error) {
-    await registry.stop();
-    throw error;
-  }
-  return {
-    root,
-    installDir,
-    kilo: kilo.kilo,
-    kiloVersion: kilo.binaryVersion,
-    isolated: networkNamespaceAvailable(),
-    registry,
-    async remove() {
-      await registry.stop();
-      if (!process.env['HOOKWISE_E2E_KEEP']) rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return { ...(await installFromRegistry('kilo', PUBLISHED, { env: shellEnv() })), kilo: kilo.kilo, kiloVersion: kilo.binaryVersion };
 }
 
 export interface StoredSession {

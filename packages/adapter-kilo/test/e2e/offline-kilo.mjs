@@ -5,12 +5,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isolatedCommand, networkNamespaceAvailable } from '../../../../test-support/netns.mjs';
 
 export { ensureKilo, KILO_VERSION } from '../../../../scripts/install-kilo.mjs';
-
-/** Forwards loopback inside a network namespace to the stand-in's Unix socket outside (shared with pi's suite). */
-const BRIDGE = fileURLToPath(new URL('../../../adapter-pi/test/e2e/netns-bridge.mjs', import.meta.url));
 
 /** A scratch home and XDG folders, and the switches that keep Kilo from reaching the network. */
 export function offlineKiloEnv({ home, tmp }) {
@@ -61,21 +58,13 @@ export function standInKiloConfig(baseURL, { contextWindow = 200_000 } = {}) {
   return `// Kilo config of this project: the loopback stand-in model, nothing from the network.\n${JSON.stringify(config, null, 2)}\n`;
 }
 
-/** Whether `unshare -n` works here (root or user namespaces) with `ip` to bring loopback up. */
-export function networkNamespaceAvailable() {
-  return spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' }).status === 0;
-}
+export { networkNamespaceAvailable };
 
 /**
  * `kilo <args>` as a command line: inside its own network namespace with only loopback (the
  * stand-in reached through the bridge) when `isolate` gives the model's socket and port.
  */
-export function kiloCommand(kilo, args, isolate) {
-  if (!isolate) return { command: kilo, args };
-  const quoted = [kilo, ...args].map((arg) => JSON.stringify(arg)).join(' ');
-  const script = `ip link set lo up && exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BRIDGE)} ${JSON.stringify(isolate.socketPath)} ${isolate.port} ${quoted}`;
-  return { command: 'unshare', args: ['-n', 'sh', '-c', script] };
-}
+export const kiloCommand = isolatedCommand;
 
 /** `kilo <args>` to the end (killed after `timeoutMs`): exit code, output, the session id of `run --format json`. */
 export function runKilo(kilo, args, { cwd, env, isolate, timeoutMs = 240_000 }) {

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePi, newestSessionFile, writeAgentDir } from './offline-pi.mjs';
@@ -13,19 +11,19 @@ import {
   type HostRun,
   type ProjectFiles,
 } from '../../../../test-support/host-e2e.js';
-import { installProject, specifiersOf, startRegistry, type LocalRegistry } from '../../../../test-support/registry.js';
+import { isolatedCommand } from '../../../../test-support/netns.mjs';
+import { installFromRegistry, type RegistryInstall } from '../../../../test-support/registry.js';
 
 /**
  * Runs the real pi (1.5.2, installed with its Node 22 into ~/.cache/hookwise by
  * scripts/install-pi.mjs) offline against the loopback stand-in model, with hookwise installed
  * from the local Verdaccio registry by name — what a user has. One install serves every project
  * of a suite. pi runs under `unshare -n` (only loopback, reaching the stand-in through
- * netns-bridge.mjs) where the machine allows it, else on the host's loopback.
+ * test-support/netns.mjs) where the machine allows it, else on the host's loopback.
  *
  * When a scenario fails: `HOOKWISE_E2E_KEEP=1` keeps the scratch folder.
  */
 export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BRIDGE = path.join(packageRoot, 'test', 'e2e', 'netns-bridge.mjs');
 
 /** The workspace packages a pi user installs (@hookwise/cli brings `hookwise init`). */
 export const PUBLISHED = ['core', 'hook-prune', 'hook-precompact', 'hook-suggest', 'adapter-pi', 'cli'] as const;
@@ -35,47 +33,14 @@ interface PiPaths {
   nodeBinDir: string;
 }
 
-/** Whether `unshare -n` works here (root or user namespaces) with `ip` to bring loopback up. */
-export function networkNamespaceAvailable(): boolean {
-  const result = spawnSync('unshare', ['-n', 'sh', '-c', 'ip link set lo up'], { stdio: 'ignore' });
-  return result.status === 0;
-}
-
-export interface ScratchInstall {
-  root: string;
-  installDir: string;
+export interface ScratchInstall extends RegistryInstall {
   pi: PiPaths;
-  isolated: boolean;
-  registry: LocalRegistry;
-  remove(): Promise<void>;
 }
 
 /** Installs pi (cached), starts Verdaccio with the workspace's packages and installs them by name. */
 export async function createScratchInstall(): Promise<ScratchInstall> {
   const pi = ensurePi() as PiPaths;
-  for (const folder of PUBLISHED)
-    if (!existsSync(path.join(packageRoot, '..', folder, 'dist', 'index.js')))
-      throw new Error(`packages/${folder} has no dist/ yet; build first (CI runs build before test)`);
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'hookwise-pi-')));
-  const installDir = path.join(root, 'install');
-  const registry = await startRegistry(PUBLISHED);
-  try {
-    installProject('npm', registry, installDir, specifiersOf(PUBLISHED), shellEnv());
-  } catch (error) {
-    await registry.stop();
-    throw error;
-  }
-  return {
-    root,
-    installDir,
-    pi,
-    isolated: networkNamespaceAvailable(),
-    registry,
-    async remove() {
-      await registry.stop();
-      if (!process.env['HOOKWISE_E2E_KEEP']) rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return { ...(await installFromRegistry('pi', PUBLISHED, { env: shellEnv() })), pi };
 }
 
 export type PiRun = HostRun;
@@ -132,11 +97,10 @@ export function createProject(install: ScratchInstall, name: string, options: Pr
     hookwise: installedHookwise(install.installDir, dir, shellEnv()),
     run(prompts) {
       const piArgs = [install.pi.piCli, '-p', ...prompts];
-      if (install.isolated && options.model.socketPath) {
-        const script = `ip link set lo up && exec node ${JSON.stringify(BRIDGE)} ${JSON.stringify(options.model.socketPath)} ${options.model.port} node ${piArgs.map((arg) => JSON.stringify(arg)).join(' ')}`;
-        return runHost('unshare', ['-n', 'sh', '-c', script], dir, env);
-      }
-      return runHost(path.join(install.pi.nodeBinDir, 'node'), piArgs, dir, env);
+      const isolate =
+        install.isolated && options.model.socketPath ? { socketPath: options.model.socketPath, port: options.model.port } : undefined;
+      const command = isolatedCommand(path.join(install.pi.nodeBinDir, 'node'), piArgs, isolate);
+      return runHost(command.command, command.args, dir, env);
     },
     sessionFile: () => newestSessionFile(agentDir),
     sessionEntries: () => readJsonLines(project.sessionFile()),

@@ -1,7 +1,7 @@
 // Runs inside `unshare -n` (a network namespace with only loopback): listens on 127.0.0.1:<port>
 // there and forwards every connection to the stand-in model's Unix socket outside (a socket
 // file crosses network namespaces; TCP does not), then runs the given command and exits with
-// its code. So pi reaches the stand-in and nothing else.
+// its code. So the host reaches the stand-in and nothing else.
 //
 //   node netns-bridge.mjs <unix socket> <port> <command> [args…]
 import { spawn } from 'node:child_process';
