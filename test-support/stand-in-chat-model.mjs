@@ -157,7 +157,7 @@ export async function startStandInModel(respond, { socketPath } = {}) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
   // The same server on a Unix socket too: a process in another network namespace reaches it
-  // through a bridge (adapter-pi's netns-bridge.mjs).
+  // through a bridge (test-support/netns-bridge.mjs).
   let socketServer;
   if (socketPath) {
     socketServer = http.createServer(server.listeners('request')[0]);
