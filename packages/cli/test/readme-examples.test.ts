@@ -31,8 +31,6 @@ const SKIPPED: Record<string, string> = {
     'a host adapter module, loaded by the CLI (tested through adapter-opencode in cli.test.ts)',
   'cli // dist/hook-process/bundle-runtime.js: what every bundle includes (the manifest names this file)':
     "two modules of a command-hook adapter (run through adapter-claude-code's bin in its test suites)",
-  "adapter-vscode import { createEngine, loadConfig } from '@hookwise/core/host';":
-    "a fragment of an extension's task loop (its workspace folder comes from VS Code)",
 };
 
 // What an example expects to find in the project, as its prose says.
