@@ -1,5 +1,14 @@
 import { createPartConversion, type PartConversion, type PartConversionSpec } from '@hookwise/core/host';
-import { sameJson, stringify, type Message, type MessagePart, type PartOriginTable, type ToolResultContent } from '@hookwise/core/messages';
+import {
+  fromTypedPartMessage,
+  sameJson,
+  stringify,
+  type Message,
+  type PartOriginTable,
+  type ToolResultContent,
+  type TypedPartMessage,
+  type TypedPartOptions,
+} from '@hookwise/core/messages';
 
 /**
  * The AI SDK's language model prompt (`LanguageModelV2/V3/V4Prompt` in ai 5/6/7: one shape), typed
@@ -49,34 +58,16 @@ function resultContent(output: unknown): { content: ToolResultContent; isError: 
   }
 }
 
-/**
- * One prompt message as a core message (none for a system message). Provider-executed tools are
- * left out, calls and results both: hookwise never edits them, and the pairing stays whole.
- */
-function convertMessage(message: PromptMessage, messageIndex: number, origins: PartOriginTable): Message | undefined {
-  if (message.role === 'system') return undefined;
-  const parts: MessagePart[] = [];
-  message.content.forEach((part, partIndex) => {
-    let converted: MessagePart;
-    if (part.type === 'text' || part.type === 'reasoning')
-      converted = { type: part.type, text: typeof part.text === 'string' ? part.text : '' };
-    else if (part.type === 'file' || part.type === 'image')
-      converted = { type: 'image', ...(typeof part.mediaType === 'string' ? { mediaType: part.mediaType } : {}) };
-    else if (part.type === 'tool-call' && part.providerExecuted !== true && message.role === 'assistant')
-      converted = { type: 'tool-call', toolCallId: String(part.toolCallId), toolName: String(part.toolName), input: part.input };
-    else if (part.type === 'tool-result' && message.role === 'tool') {
-      const { content, isError } = resultContent(part.output);
-      const ids = { toolCallId: String(part.toolCallId), toolName: String(part.toolName) };
-      converted = { type: 'tool-result', ...ids, output: content, ...(isError ? { isError: true } : {}) };
-    } else return;
-    if (converted.type === 'tool-call' || converted.type === 'tool-result')
-      origins.set(converted, { message: messageIndex, part: partIndex });
-    parts.push(converted);
-  });
+/** The AI SDK's typed parts (core's), its typed tool outputs, and Anthropic's server-side compaction as the summary. */
+const TYPED_PARTS: TypedPartOptions<PromptMessage & TypedPartMessage> = {
+  result: resultContent,
   // Core's rule: nothing before the latest compaction summary is pruned.
-  const summary = message.role === 'assistant' && message.content.some(isServerCompaction);
-  return { role: message.role, parts, ...(summary ? { compactSummary: true } : {}) };
-}
+  isCompactSummary: (message) => message.role === 'assistant' && message.content.some(isServerCompaction),
+};
+
+/** One prompt message as a core message (none for a system message). */
+const convertMessage = (message: PromptMessage, messageIndex: number, origins: PartOriginTable): Message | undefined =>
+  message.role === 'system' ? undefined : fromTypedPartMessage(message, messageIndex, origins, TYPED_PARTS);
 
 /** Whether two prompt parts say the same to the model (strings compare by pointer first; other parts never match). */
 function samePart(a: PromptPart, b: PromptPart): boolean {

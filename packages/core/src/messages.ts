@@ -27,7 +27,7 @@ export {
   fromTypedPartMessage,
   fromTypedPartMessages,
 } from './messages/part-messages.js';
-export type { IsCompactSummary, TypedPart, TypedPartMessage } from './messages/part-messages.js';
+export type { IsCompactSummary, TypedPart, TypedPartMessage, TypedPartOptions } from './messages/part-messages.js';
 export { applyPartEdits, createReusingConverter, describeEdits, sameJson, stringify, toolResultText } from './messages/part-edits.js';
 export type {
   AppliedMessageEdits,

@@ -2,7 +2,7 @@
 // it hand their hooks too: `{ role, content: [{ type: 'text' | 'reasoning' | 'image' | 'file' |
 // 'tool-call' | 'tool-result', … }] }`. Converted to core messages remembering where each tool part
 // came from, so a hook's edits go back onto copies of the host's parts (`applyPartEdits`).
-import type { Message, MessagePart } from './message-model.js';
+import type { Message, MessagePart, ToolResultContent } from './message-model.js';
 import {
   applyPartEdits,
   createReusingConverter,
@@ -26,6 +26,7 @@ export interface TypedPart {
   output?: unknown;
   isError?: unknown;
   mediaType?: unknown;
+  providerExecuted?: unknown;
 }
 
 export interface TypedPartMessage {
@@ -39,16 +40,26 @@ export type IsCompactSummary<M> = (message: M) => boolean;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** How a host's typed parts differ from the plain shape. */
+export interface TypedPartOptions<M> {
+  isCompactSummary?: IsCompactSummary<M>;
+  /** A tool result's output as core content (default: a string as it is, anything else as its JSON; `isError` from the part). */
+  result?: (output: unknown, part: TypedPart) => { content: ToolResultContent; isError: boolean };
+}
+
+const plainResult = (output: unknown, part: TypedPart) => ({ content: stringify(output ?? ''), isError: part.isError === true });
+
 /**
  * One message as a core message (undefined for a role other than user, assistant, tool): texts,
- * reasoning, images and files (as an image), tool calls, and tool results whose output is the text
- * a provider is sent (a string as it is, anything else as its JSON).
+ * reasoning, images and files (as an image), an assistant's tool calls and a tool message's
+ * results, whose output is the text a provider is sent. A provider-executed call is left out:
+ * hookwise never edits it, and the pairing stays whole.
  */
 export function fromTypedPartMessage<M extends TypedPartMessage>(
   message: M,
   messageIndex: number,
   origins: PartOriginTable,
-  isCompactSummary?: IsCompactSummary<M>,
+  options: TypedPartOptions<M> = {},
 ): Message | undefined {
   if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'tool') return undefined;
   const parts: MessagePart[] = [];
@@ -57,17 +68,18 @@ export function fromTypedPartMessage<M extends TypedPartMessage>(
     if (part.type === 'text' || part.type === 'reasoning') return void parts.push({ type: part.type, text: text(part.text) });
     if (part.type === 'image' || part.type === 'file')
       return void parts.push({ type: 'image', ...(typeof part.mediaType === 'string' ? { mediaType: part.mediaType } : {}) });
-    if (part.type === 'tool-call')
+    if (part.type === 'tool-call' && message.role === 'assistant' && part.providerExecuted !== true)
       tool = { type: 'tool-call', toolCallId: text(part.toolCallId), toolName: text(part.toolName), input: part.input ?? {} };
-    else if (part.type === 'tool-result')
+    else if (part.type === 'tool-result' && message.role === 'tool') {
+      const { content, isError } = (options.result ?? plainResult)(part.output, part);
       tool = {
         type: 'tool-result',
         toolCallId: text(part.toolCallId),
         toolName: text(part.toolName),
-        output: stringify(part.output ?? ''),
-        ...(part.isError === true ? { isError: true } : {}),
+        output: content,
+        ...(isError ? { isError: true } : {}),
       };
-    else return;
+    } else return;
     origins.set(tool, { message: messageIndex, part: partIndex });
     parts.push(tool);
   });
@@ -75,7 +87,7 @@ export function fromTypedPartMessage<M extends TypedPartMessage>(
     role: message.role,
     ...(message.id !== undefined ? { id: message.id } : {}),
     parts,
-    ...(isCompactSummary?.(message) ? { compactSummary: true } : {}),
+    ...(options.isCompactSummary?.(message) ? { compactSummary: true } : {}),
   };
 }
 
@@ -87,7 +99,7 @@ export function fromTypedPartMessages<M extends TypedPartMessage>(
   const origins = new Map<MessagePart, PartOrigin>();
   const converted: Message[] = [];
   messages.forEach((message, index) => {
-    const one = fromTypedPartMessage(message, index, origins, isCompactSummary);
+    const one = fromTypedPartMessage(message, index, origins, { isCompactSummary });
     if (one) converted.push(one);
   });
   return { messages: converted, origins };
@@ -103,7 +115,7 @@ export function createTypedPartConverter<M extends TypedPartMessage>(
 ): (messages: readonly M[]) => ConvertedParts {
   const origins = new WeakMap<MessagePart, PartOrigin>();
   const convert = createReusingConverter(
-    (message: M, index) => fromTypedPartMessage(message, index, origins, isCompactSummary),
+    (message: M, index) => fromTypedPartMessage(message, index, origins, { isCompactSummary }),
     (a, b) => a.id === b.id && a.role === b.role && sameJson(a.content, b.content),
     { prefix: true },
   );
