@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readCall, readResult, user } from './__fixtures__/fake-cline.js';
 import type { ClineMessage } from './index.js';
-import { applyToClineMessages, createClineConverter, fromClineMessages, withHookwiseText } from './messages.js';
+import { clineConversion, fromClineMessages, withHookwiseText } from './messages.js';
 
 describe("Cline's messages and core's", () => {
   const messages: ClineMessage[] = [
@@ -32,7 +32,7 @@ describe("Cline's messages and core's", () => {
     const edited = converted.messages.map((message, index) =>
       index === 2 ? { ...message, parts: [{ ...message.parts[0]!, output: '[cleared]' } as never] } : message,
     );
-    const applied = applyToClineMessages(messages, converted, edited);
+    const applied = clineConversion().apply(messages, converted, edited);
     expect(applied.outputsReplaced).toBe(1);
     expect(applied.messages[2]!.content[0]).toEqual({ ...messages[2]!.content[0], output: '[cleared]' });
     expect(applied.messages[0]).toBe(messages[0]);
@@ -40,7 +40,7 @@ describe("Cline's messages and core's", () => {
   });
 
   it('the reusing conversion gives what the plain one gives, and the same core messages for a repeated prefix', () => {
-    const convert = createClineConverter();
+    const { convert } = clineConversion();
     const first = convert(JSON.parse(JSON.stringify(messages)));
     const next = [...messages, readCall('c2', 'b.ts'), readResult('c2', 'b.ts', 'bravo')];
     const second = convert(JSON.parse(JSON.stringify(next)));

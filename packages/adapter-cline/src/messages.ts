@@ -1,12 +1,4 @@
-import {
-  applyToTypedPartMessages,
-  createTypedPartConverter,
-  fromTypedPartMessages,
-  stringify,
-  type AppliedPartMemo,
-  type ConvertedParts,
-  type Message,
-} from '@hookwise/core/messages';
+import { fromTypedPartMessages, stringify, typedPartConversion } from '@hookwise/core/messages';
 import type { AgentMessage as ClineMessage } from '@cline/shared';
 
 // Cline's `beforeModel` hands hooks `AgentMessage`s, the AI SDK's typed parts (core's
@@ -19,18 +11,11 @@ export const outputText = (output: unknown): string => stringify(output ?? '');
 const isCompactionSummary = (message: ClineMessage): boolean =>
   message.metadata?.['kind'] === 'compaction_summary' || message.metadata?.['kind'] === 'compaction';
 
-/** The plain conversion; {@link createClineConverter} gives the same. */
+/** The plain conversion; {@link clineConversion} gives the same. */
 export const fromClineMessages = (messages: readonly ClineMessage[]) => fromTypedPartMessages(messages, isCompactionSummary);
 
 /** One session's conversion: the unchanged prefix of Cline's fresh JSON copy keeps its core messages. */
-export const createClineConverter = () => createTypedPartConverter(isCompactionSummary);
-
-export const applyToClineMessages = (
-  original: readonly ClineMessage[],
-  converted: ConvertedParts,
-  transformed: readonly Message[],
-  memo?: AppliedPartMemo<ClineMessage>,
-) => applyToTypedPartMessages(original, converted, transformed, memo);
+export const clineConversion = () => typedPartConversion(isCompactionSummary);
 
 const count = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;

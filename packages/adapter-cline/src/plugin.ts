@@ -1,7 +1,7 @@
-import { createHost, type Host, type HostSession, type ProjectEngineSeams } from '@hookwise/core/host';
-import { parseSlashCommand, type AppliedPartMemo, type ConvertedParts } from '@hookwise/core/messages';
+import { createHost, emitLlmBefore, type Host, type HostSession, type PartConversion, type ProjectEngineSeams } from '@hookwise/core/host';
+import { parseSlashCommand } from '@hookwise/core/messages';
 import type { AgentExtension, AgentMessage as ClineMessage, AgentRuntimeHooks, AgentRuntimeStateSnapshot } from '@cline/shared';
-import { applyToClineMessages, compactionOf, createClineConverter, estimatedTokens, outputText, withHookwiseText } from './messages.js';
+import { clineConversion, compactionOf, estimatedTokens, outputText, withHookwiseText } from './messages.js';
 
 /** The host name hookwise payloads and logs carry. */
 export const HOST = 'cline';
@@ -27,8 +27,7 @@ export interface PluginDependencies extends ProjectEngineSeams {
 }
 
 interface ClineSession {
-  convert: ReturnType<typeof createClineConverter>;
-  memo: AppliedPartMemo<ClineMessage>;
+  conversion: PartConversion<ClineMessage>;
 }
 
 /** The non-empty texts joined, or undefined. */
@@ -68,7 +67,7 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
       notify: (notice) => writeLine(`[hookwise] ${notice.hostText}`),
       hookTimeoutMs: options.hookTimeoutMs ?? CLINE_HOOK_TIMEOUT_MS,
       ...(options.configFile ? { configFile: options.configFile } : {}),
-      session: () => ({ convert: createClineConverter(), memo: new WeakMap() }),
+      session: () => ({ conversion: clineConversion() }),
     }));
   const sessionOf = (snapshot: AgentRuntimeStateSnapshot | undefined): HostSession<ClineSession> =>
     hostOf().session(sessionId ?? snapshot?.conversationId ?? snapshot?.agentId ?? 'cline');
@@ -107,20 +106,14 @@ export function createHookwisePlugin(options: HookwiseClineOptions = {}, depende
           const tokensAfter = estimatedTokens(systemPrompt, original);
           return { ...compaction, tokensAfter, contextTokens: tokensAfter };
         });
-      let converted: ConvertedParts | undefined;
-      const outcome = await session.emit('llm:before', () => ({
-        systemPrompt,
-        messages: (converted = session.data.convert(original)).messages,
-      }));
-      let messages: readonly ClineMessage[] = original;
-      if (outcome?.value !== undefined && converted) {
-        const applied = applyToClineMessages(original, converted, outcome.value, session.data.memo);
-        if (applied.editsIgnored > 0)
-          hostOf().logger.debug(`llm:before: ${applied.editsIgnored} edit(s) Cline has no place for were left out`);
-        messages = applied.messages;
-      }
+      const { messages: edited, context } = await emitLlmBefore(
+        session,
+        session.data.conversion,
+        { systemPrompt, messages: original },
+        { logger: hostOf().logger },
+      );
       // What hooks handed back at the last compaction and the llm:before context: this request only.
-      messages = withHookwiseText(messages, await session.requestTexts(outcome?.context));
+      const messages = withHookwiseText(edited, await session.requestTexts(context));
       return messages === original ? undefined : { messages };
     }),
 

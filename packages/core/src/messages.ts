@@ -21,12 +21,7 @@ export { isUserPrompt } from './messages/user-prompt.js';
 export { parseSlashCommand } from './slash-command.js';
 export type { SlashCommand } from './slash-command.js';
 export { estimateMessageTokens, IMAGE_TOKEN_ESTIMATE } from './messages/estimate.js';
-export {
-  applyToTypedPartMessages,
-  createTypedPartConverter,
-  fromTypedPartMessage,
-  fromTypedPartMessages,
-} from './messages/part-messages.js';
+export { fromTypedPartMessage, fromTypedPartMessages, typedPartConversion } from './messages/part-messages.js';
 export type { IsCompactSummary, TypedPart, TypedPartMessage, TypedPartOptions } from './messages/part-messages.js';
 export { applyPartEdits, createReusingConverter, describeEdits, sameJson, stringify, toolResultText } from './messages/part-edits.js';
 export type {

@@ -1,49 +1,10 @@
-// `llm:before` for an in-process host whose request messages core can point back to: a session's
-// conversion (the origin of each tool call and result, the core messages of an unchanged start
-// reused) and a hook's edits written back onto copies, with a memo of what each message became.
+// `llm:before` for an in-process host whose request messages core can point back to, through a
+// session's conversion (core's `createPartConversion`): converted when a hook listens, the
+// hooks' edits written back onto copies.
 import type { Logger } from '../logger.js';
-import type { Message, MessagePart } from '../messages/message-model.js';
-import {
-  applyPartEdits,
-  createReusingConverter,
-  type AppliedPartMemo,
-  type ConvertedParts,
-  type PartEditCounts,
-  type PartOrigin,
-  type PartOriginTable,
-  type PartWriter,
-} from '../messages/part-edits.js';
+import type { Message } from '../messages/message-model.js';
+import type { ConvertedParts, PartConversion } from '../messages/part-edits.js';
 import type { HostSession } from './host-session.js';
-
-/** How a host's messages convert, compare and take edits. */
-export interface PartConversionSpec<H, P> extends PartWriter<H, P> {
-  /** One host message as a core message (undefined: none), recording where its tool parts came from. */
-  convert(message: H, index: number, origins: PartOriginTable): Message | undefined;
-  /** Whether two host messages convert the same, so the first's core message serves the second. */
-  same(a: H, b: H): boolean;
-}
-
-/** One session's conversion: each call's messages repeat the last call's and add to them. */
-export interface PartConversion<H> {
-  convert(messages: readonly H[]): ConvertedParts;
-  /** A hook's edits on copies of `messages` (core's `applyPartEdits`, with the session's memo). */
-  apply(
-    messages: readonly H[],
-    converted: ConvertedParts,
-    transformed: readonly Message[],
-    options?: { toolResults?: boolean },
-  ): PartEditCounts & { messages: H[] };
-}
-
-export function createPartConversion<H, P>(spec: PartConversionSpec<H, P>): PartConversion<H> {
-  const origins = new WeakMap<MessagePart, PartOrigin>();
-  const memo: AppliedPartMemo<H> = new WeakMap();
-  const reuse = createReusingConverter((message: H, index) => spec.convert(message, index, origins), spec.same, { prefix: true });
-  return {
-    convert: (messages) => ({ messages: reuse(messages), origins }),
-    apply: (messages, converted, transformed, options = {}) => applyPartEdits(messages, converted, transformed, spec, { ...options, memo }),
-  };
-}
 
 /**
  * `llm:before` on a request: converted only when a hook listens, the hooks' edits written back
@@ -73,3 +34,5 @@ export async function emitLlmBefore<H>(
   );
   return { messages, context: outcome.context };
 }
+
+export { createPartConversion, type PartConversion, type PartConversionSpec } from '../messages/part-edits.js';

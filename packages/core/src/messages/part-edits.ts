@@ -266,3 +266,38 @@ export interface AppliedMessageEdits<H> {
 export function describeEdits(applied: Omit<AppliedMessageEdits<unknown>, 'messages'>): string {
   return `${applied.outputsReplaced} tool output(s) replaced, ${applied.textsReplaced} text(s) replaced, ${applied.messagesDropped} message(s) left out`;
 }
+
+/** How a host's messages convert, compare and take edits. */
+export interface PartConversionSpec<H, P> extends PartWriter<H, P> {
+  /** One host message as a core message (undefined: none), recording where its tool parts came from. */
+  convert(message: H, index: number, origins: PartOriginTable): Message | undefined;
+  /** Whether two host messages convert the same, so the first's core message serves the second. */
+  same(a: H, b: H): boolean;
+}
+
+/** One session's conversion: each call's messages repeat the last call's and add to them. */
+export interface PartConversion<H> {
+  convert(messages: readonly H[]): ConvertedParts;
+  /** A hook's edits on copies of `messages` (core's `applyPartEdits`, with the session's memo). */
+  apply(
+    messages: readonly H[],
+    converted: ConvertedParts,
+    transformed: readonly Message[],
+    options?: { toolResults?: boolean },
+  ): PartEditCounts & { messages: H[] };
+}
+
+/**
+ * A session's conversion: the core messages of an unchanged start reused (see
+ * {@link createReusingConverter}), the origin of each tool part kept, and a hook's edits written
+ * back with a memo of what each message became.
+ */
+export function createPartConversion<H, P>(spec: PartConversionSpec<H, P>): PartConversion<H> {
+  const origins = new WeakMap<MessagePart, PartOrigin>();
+  const memo: AppliedPartMemo<H> = new WeakMap();
+  const reuse = createReusingConverter((message: H, index) => spec.convert(message, index, origins), spec.same, { prefix: true });
+  return {
+    convert: (messages) => ({ messages: reuse(messages), origins }),
+    apply: (messages, converted, transformed, options = {}) => applyPartEdits(messages, converted, transformed, spec, { ...options, memo }),
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyToTypedPartMessages, createTypedPartConverter, fromTypedPartMessages, type TypedPartMessage } from './part-messages.js';
+import { fromTypedPartMessages, typedPartConversion, type TypedPartMessage } from './part-messages.js';
 
 const messages: TypedPartMessage[] = [
   {
@@ -60,7 +60,7 @@ describe('messages of typed parts (the AI SDK shape) and core messages', () => {
     const edited = converted.messages.map((message) =>
       message.role === 'tool' ? { ...message, parts: [{ ...message.parts[0]!, output: '[cleared]' } as never] } : message,
     );
-    const applied = applyToTypedPartMessages(messages, converted, edited);
+    const applied = typedPartConversion().apply(messages, converted, edited);
     expect(applied.outputsReplaced).toBe(1);
     expect(applied.messages[2]!.content[0]).toEqual({ ...messages[2]!.content[0], output: '[cleared]' });
     expect(applied.messages[0]).toBe(messages[0]);
@@ -68,7 +68,7 @@ describe('messages of typed parts (the AI SDK shape) and core messages', () => {
   });
 
   it('the reusing conversion gives what the plain one gives, and the same core messages for a repeated prefix', () => {
-    const convert = createTypedPartConverter();
+    const { convert } = typedPartConversion();
     const first = convert(JSON.parse(JSON.stringify(messages)));
     const next = [...messages, { id: 'u2', role: 'user', content: [{ type: 'text', text: 'more' }] }];
     const second = convert(JSON.parse(JSON.stringify(next)));

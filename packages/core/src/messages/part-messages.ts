@@ -4,13 +4,11 @@
 // came from, so a hook's edits go back onto copies of the host's parts (`applyPartEdits`).
 import type { Message, MessagePart, ToolResultContent } from './message-model.js';
 import {
-  applyPartEdits,
-  createReusingConverter,
+  createPartConversion,
   sameJson,
   stringify,
-  type AppliedPartMemo,
   type ConvertedParts,
-  type PartEditCounts,
+  type PartConversion,
   type PartOrigin,
   type PartOriginTable,
   type PartWriter,
@@ -91,7 +89,7 @@ export function fromTypedPartMessage<M extends TypedPartMessage>(
   };
 }
 
-/** The messages as core messages, with the origin of each tool part: the spec of {@link createTypedPartConverter}. */
+/** The messages as core messages, with the origin of each tool part: the spec of {@link typedPartConversion}. */
 export function fromTypedPartMessages<M extends TypedPartMessage>(
   messages: readonly M[],
   isCompactSummary?: IsCompactSummary<M>,
@@ -105,23 +103,6 @@ export function fromTypedPartMessages<M extends TypedPartMessage>(
   return { messages: converted, origins };
 }
 
-/**
- * The conversion for one conversation's requests (core's reusing converter): a host that hands
- * every request a fresh copy keeps the core messages of the unchanged prefix, so plugins that
- * keep work per message pay only for what is new. It gives what {@link fromTypedPartMessages} gives.
- */
-export function createTypedPartConverter<M extends TypedPartMessage>(
-  isCompactSummary?: IsCompactSummary<M>,
-): (messages: readonly M[]) => ConvertedParts {
-  const origins = new WeakMap<MessagePart, PartOrigin>();
-  const convert = createReusingConverter(
-    (message: M, index) => fromTypedPartMessage(message, index, origins, { isCompactSummary }),
-    (a, b) => a.id === b.id && a.role === b.role && sameJson(a.content, b.content),
-    { prefix: true },
-  );
-  return (messages) => ({ messages: convert(messages), origins });
-}
-
 const WRITER: PartWriter<TypedPartMessage, TypedPart> = {
   parts: (message) => (Array.isArray(message.content) ? message.content : undefined),
   withParts: (message, content) => ({ ...message, content }),
@@ -129,12 +110,16 @@ const WRITER: PartWriter<TypedPartMessage, TypedPart> = {
   input: (part, input) => ({ ...part, input }),
 };
 
-/** Writes a hook's edits onto copies of the messages (a new output as its text); untouched messages stay the same objects. */
-export function applyToTypedPartMessages<M extends TypedPartMessage>(
-  original: readonly M[],
-  converted: ConvertedParts,
-  transformed: readonly Message[],
-  memo?: AppliedPartMemo<M>,
-): PartEditCounts & { messages: M[] } {
-  return applyPartEdits(original, converted, transformed, WRITER as unknown as PartWriter<M, TypedPart>, memo ? { memo } : {});
+/**
+ * The conversion for one conversation's requests (core's `createPartConversion`): a host that
+ * hands every request a fresh copy keeps the core messages of the unchanged prefix, so plugins
+ * that keep work per message pay only for what is new; a hook's edits go back onto copies (a new
+ * output as its text). It converts as {@link fromTypedPartMessages} does.
+ */
+export function typedPartConversion<M extends TypedPartMessage>(isCompactSummary?: IsCompactSummary<M>): PartConversion<M> {
+  return createPartConversion<M, TypedPart>({
+    ...(WRITER as unknown as PartWriter<M, TypedPart>),
+    convert: (message, index, origins) => fromTypedPartMessage(message, index, origins, { isCompactSummary }),
+    same: (a, b) => a.id === b.id && a.role === b.role && sameJson(a.content, b.content),
+  });
 }
