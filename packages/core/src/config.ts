@@ -88,20 +88,12 @@ function isHookMap(value: unknown): value is HookMap {
   return Object.values(value).every((entry) => (Array.isArray(entry) ? entry.every(isHook) : isHook(entry)));
 }
 
-/**
- * `message` (of a config module that failed to load) with what to write instead when it names
- * `defineHook`, which `@hookwise/core` no longer exports: Node's own words ("does not provide an
- * export named 'defineHook'", "defineHook is not a function") do not say it.
- */
+/** A config module's load error naming `defineHook` (no longer exported), with what to write instead: Node's words do not say it. */
 function withRemovedApiHint(message: string): string {
   return /\bdefineHook\b/.test(message) ? `${message} (defineHook is no longer part of @hookwise/core: ${ON_INSTEAD})` : message;
 }
 
-/**
- * A config that still declares hooks the removed ways (`hooks: [defineHook(…)]`, or a JSON
- * config's `"hooks"` list): a ConfigError saying what to write instead, never an unknown-key
- * message or hooks silently dropped.
- */
+/** Hooks declared the removed ways (`hooks: [defineHook(…)]`, JSON `"hooks"`): an error saying what to write instead, never dropped. */
 function refuseRemovedHooks(value: unknown, file: string, json: boolean): void {
   if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, 'hooks')) return;
   throw new ConfigError(
