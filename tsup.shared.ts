@@ -46,3 +46,23 @@ export const copyCommandHookBin: NonNullable<Options['onSuccess']> = async () =>
   const source = createRequire(path.join(process.cwd(), 'package.json')).resolve('@hookwise/cli/command-hook/bin');
   copyFileSync(source, path.join(process.cwd(), 'dist', 'command-hook-bin.cjs'));
 };
+
+/**
+ * The build of a command-hook adapter. Its entries go by path, because they are loaded by path:
+ * bin/hookwise.cjs (through the shared hook bin copied to dist/command-hook-bin.cjs) loads
+ * `hook-process/build-or-load` and `hook-process/run-command`; the per-project run bundle
+ * includes `hook-process/bundle-runtime` (the kit's run-time bound to the host); @hookwise/cli
+ * loads `setup/index` (package.json's "hookwise" field).
+ */
+export const commandHookAdapterBuild: Options = {
+  ...libraryBuild,
+  entry: {
+    index: 'src/index.ts',
+    'setup/index': 'src/setup/index.ts',
+    'hook-process/build-or-load': 'src/hook-process/build-or-load.ts',
+    'hook-process/run-command': 'src/hook-process/run-command.ts',
+    'hook-process/bundle-runtime': 'src/hook-process/bundle-runtime.ts',
+  },
+  dts: { entry: { index: 'src/index.ts' } },
+  onSuccess: copyCommandHookBin,
+};
