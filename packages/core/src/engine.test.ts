@@ -707,7 +707,7 @@ describe('issue 11: engine bugs and the structured notice', () => {
     );
     const lines = logger.lines.filter((line) => line.includes('boom'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('[Task#t1] for intent REQ-1 broken › llm:before on llm:before failed: boom (skipped)');
+    expect(lines[0]).toContain('[Task#t1] for intent REQ-1 broken › llm:before failed: boom (skipped)');
     expect(lines[0]).toContain('"intentId":"REQ-1"');
     expect(lines[0]).toContain('"stack":"Error: boom');
   });

@@ -8,6 +8,7 @@
 // Engine and config
 export { createEngine } from './engine.js';
 export type { Engine, EngineOptions, EmitOptions, RegisteredHook } from './engine.js';
+export { hookLabel } from './engine/failure-report.js';
 export { loadConfig, findConfigFile, configFromBundle, loadPlugin } from './config.js';
 export type { LoadedConfig, BundledConfig, CheckedJsonConfig } from './config.js';
 export { pointSchema } from './point-schemas.js';

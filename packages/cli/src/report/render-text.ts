@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { hookLabel } from '@hookwise/core/host';
 import type { Report } from './analyze.js';
 import { clip, formatNumber, formatPercent, requestTransformsHeading, sessionHostText, stripControl } from './format.js';
 
@@ -179,9 +180,7 @@ export function renderText(report: Report, options: { htmlFile?: string } = {}):
     out.push('');
     out.push(`Hook errors (skipped, the replay went on): ${report.hookErrors.length}`);
     for (const error of report.hookErrors.slice(0, 10))
-      out.push(
-        `  line ${String(error.line).padEnd(6)} ${error.pluginName} › ${error.hookName} on ${error.point}: ${clip(stripControl(error.message), 100)}`,
-      );
+      out.push(`  line ${String(error.line).padEnd(6)} ${hookLabel(error, error.point)}: ${clip(stripControl(error.message), 100)}`);
   }
   if (report.malformed.length > 0) {
     out.push('');

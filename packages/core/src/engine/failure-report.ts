@@ -33,11 +33,15 @@ export interface FailureReporter {
   late(failure: HookFailure, sessionId: string, point: PointName): Promise<void>;
 }
 
+/** How a failed hook is named: `plugin › hook on point`, or `plugin › point` for a hook named after its point. */
+export const hookLabel = ({ pluginName, hookName }: Pick<HookFailure, 'pluginName' | 'hookName'>, point: PointName): string =>
+  hookName === point ? `${pluginName} › ${point}` : `${pluginName} › ${hookName} on ${point}`;
+
 /** The one place a hook failure is logged, so hosts never log it again. */
 export function createFailureReporter(logger: Logger, eventLog: EventLog): FailureReporter {
   const report = async (failure: HookFailure, sessionId: string, point: PointName, emitOptions: EmitOptions | undefined) => {
     const label = emitOptions?.label ? `${emitOptions.label} ` : '';
-    logger.warn(`${label}${failure.pluginName} › ${failure.hookName} on ${point} failed: ${failure.message} (skipped)`, {
+    logger.warn(`${label}${hookLabel(failure, point)} failed: ${failure.message} (skipped)`, {
       ...emitOptions?.details,
       // A host that names its calls (an editor's output channel) gets the kind and the stack too;
       // a plain call (a hook process's stderr) keeps to one line.
