@@ -3,12 +3,12 @@
 // runs with @hookwise/adapter-cline against a loopback stand-in model; every request Cline sent
 // is shown with what hookwise took out of it, next to what Cline stored.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStandInModel } from '../../../test-support/stand-in-chat-model.mjs';
 import { CLINE_VERSION, ensureCline } from '../../../scripts/install-cline.mjs';
-import { appliedLine, format, hookwiseEvents, hookwiseInit, toolOutputsSent } from './live-session.mjs';
+import { appliedLine, demoProject, format, hookwiseEvents, hookwiseInit, textFiles, toolOutputsSent } from './live-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const FILES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india'];
@@ -32,15 +32,7 @@ function runCline(cline, args, { cwd, env }) {
 
 /** One project and one Cline run: `hookwise init --host cline`, then nine reads. */
 async function session({ root, installed, prune, print }) {
-  rmSync(root, { recursive: true, force: true });
-  const project = path.join(root, 'project');
-  mkdirSync(path.join(project, 'src'), { recursive: true });
-  for (const name of FILES)
-    writeFileSync(
-      path.join(project, 'src', `${name}.txt`),
-      `${Array.from({ length: 100 }, (_, index) => line(name, index + 1)).join('\n')}\n`,
-    );
-  writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins: { '@hookwise/hook-prune': prune } }, null, 2)}\n`);
+  const project = demoProject(root, { files: textFiles(FILES, 100, line), plugins: { '@hookwise/hook-prune': prune } });
   // Cline's workspace is the git repository around the folder: a project of its own, not this clone.
   spawnSync('git', ['init', '-q'], { cwd: project });
   hookwiseInit(project, 'cline', print);

@@ -4,12 +4,12 @@
 // than its limit; what hookwise added to each request is shown, then the compaction log and
 // `hookwise report` on Codex's rollout file.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CODEX_VERSION, codexPaths, ensureCodex } from '../../../scripts/install-codex.mjs';
 import { itemText, startStandInResponses } from '../../../test-support/stand-in-responses.mjs';
-import { format, hookwiseEvents, hookwiseInit } from './live-session.mjs';
+import { demoProject, format, hookwiseEvents, hookwiseInit, textFiles } from './live-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const INSTALL_SCRIPT = fileURLToPath(new URL('../../../scripts/install-codex.mjs', import.meta.url));
@@ -56,21 +56,15 @@ export async function runCodexSession({ print }) {
   const codex = installCodex(print);
   if (!codex) return undefined;
   const root = path.join(demoDir, 'out', 'codex-demo');
-  rmSync(root, { recursive: true, force: true });
-  const project = path.join(root, 'project');
+  const project = demoProject(root, {
+    files: {
+      ...textFiles(['a', 'b'], 40, (name) => name),
+      '.codex/prompts/review-rules.md': `Review the change against the rules.\n\n<!-- COMPACT_SUMMARY_START -->\n${RULES}\n<!-- COMPACT_SUMMARY_END -->\n`,
+    },
+    plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 100 } },
+  });
   const codexHome = path.join(root, 'codex-home');
-  mkdirSync(path.join(project, 'src'), { recursive: true });
-  mkdirSync(path.join(project, '.codex', 'prompts'), { recursive: true });
   mkdirSync(codexHome, { recursive: true });
-  for (const name of ['a', 'b']) writeFileSync(path.join(project, 'src', `${name}.txt`), `${name}\n`.repeat(40));
-  writeFileSync(
-    path.join(project, '.codex', 'prompts', 'review-rules.md'),
-    `Review the change against the rules.\n\n<!-- COMPACT_SUMMARY_START -->\n${RULES}\n<!-- COMPACT_SUMMARY_END -->\n`,
-  );
-  writeFileSync(
-    path.join(project, 'hookwise.config.json'),
-    `${JSON.stringify({ plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 3, toolCallStep: 100 } } }, null, 2)}\n`,
-  );
   // Codex takes the enclosing git repository's root as the project (its .codex/ and its trust):
   // the demo's project below this clone is made a repository of its own.
   spawnSync('git', ['init', '-q'], { cwd: project });

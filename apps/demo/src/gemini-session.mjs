@@ -4,12 +4,12 @@
 // 900,000 prompt tokens, so Gemini compresses; what each request carried, the compaction hookwise
 // logged, then Gemini's session file through `hookwise report`.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellCall, startGeminiStandIn } from '../../../packages/adapter-gemini/test/e2e/stand-in-gemini.mjs';
 import { GEMINI_VERSION, geminiPaths } from '../../../scripts/install-gemini.mjs';
-import { format, hookwiseInit } from './live-session.mjs';
+import { demoProject, format, hookwiseInit } from './live-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const INSTALL_SCRIPT = fileURLToPath(new URL('../../../scripts/install-gemini.mjs', import.meta.url));
@@ -36,10 +36,13 @@ export async function runGeminiSession({ print }) {
   const gemini = installGemini(print);
   if (!gemini) return undefined;
   const root = path.join(demoDir, 'out', 'gemini-demo');
-  rmSync(root, { recursive: true, force: true });
-  const project = path.join(root, 'project');
+  const project = demoProject(root, {
+    files: {
+      '.gemini/commands/babysit.toml': `description = "Keep an eye on the build"\nprompt = """\nWatch the build and report.\n\n<!-- COMPACT_SUMMARY_START -->\n${RULES}\n<!-- COMPACT_SUMMARY_END -->\n"""\n`,
+    },
+    plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 3 } },
+  });
   const home = path.join(root, 'home');
-  mkdirSync(path.join(project, '.gemini', 'commands'), { recursive: true });
   mkdirSync(path.join(home, '.gemini'), { recursive: true });
   writeFileSync(
     path.join(home, '.gemini', 'settings.json'),
@@ -49,14 +52,6 @@ export async function runGeminiSession({ print }) {
       telemetry: { enabled: false },
       general: { disableAutoUpdate: true, disableUpdateNag: true },
     }),
-  );
-  writeFileSync(
-    path.join(project, '.gemini', 'commands', 'babysit.toml'),
-    `description = "Keep an eye on the build"\nprompt = """\nWatch the build and report.\n\n<!-- COMPACT_SUMMARY_START -->\n${RULES}\n<!-- COMPACT_SUMMARY_END -->\n"""\n`,
-  );
-  writeFileSync(
-    path.join(project, 'hookwise.config.json'),
-    `${JSON.stringify({ plugins: { '@hookwise/hook-precompact': {}, '@hookwise/hook-suggest': { toolCalls: 3 } } }, null, 2)}\n`,
   );
   const hookwise = hookwiseInit(project, 'gemini', print);
 

@@ -3,7 +3,7 @@
 // every request Kilo sent is shown with what hook-prune took out of it, then the session, exported
 // with `kilo export`, goes through `hookwise report`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The adapter's end-to-end helpers: one copy for the tests and the demo.
@@ -15,7 +15,7 @@ import {
   standInKiloConfig,
 } from '../../../packages/adapter-kilo/test/e2e/offline-kilo.mjs';
 import { planStep, startStandInModel } from '../../../packages/adapter-kilo/test/e2e/stand-in-model.mjs';
-import { appliedLine, format, hookwiseEvents, hookwiseInit, toolOutputsSent } from './live-session.mjs';
+import { appliedLine, demoProject, format, hookwiseEvents, hookwiseInit, textFiles, toolOutputsSent } from './live-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const FILES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -42,18 +42,10 @@ export async function runKiloSession({ print }) {
   const kilo = installKilo(print);
   if (!kilo) return undefined;
   const root = path.join(demoDir, 'out', 'kilo-demo');
-  rmSync(root, { recursive: true, force: true });
-  const project = path.join(root, 'project');
-  mkdirSync(path.join(project, 'src'), { recursive: true });
-  for (const name of FILES)
-    writeFileSync(
-      path.join(project, 'src', `${name}.txt`),
-      `${Array.from({ length: 200 }, (_, line) => `${name}-line-${line + 1}: ${'lorem ipsum '.repeat(6)}`).join('\n')}\n`,
-    );
-  writeFileSync(
-    path.join(project, 'hookwise.config.json'),
-    `${JSON.stringify({ plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-suggest': {}, '@hookwise/hook-precompact': {} } }, null, 2)}\n`,
-  );
+  const project = demoProject(root, {
+    files: textFiles(FILES, 200, (name, line) => `${name}-line-${line}: ${'lorem ipsum '.repeat(6)}`),
+    plugins: { '@hookwise/hook-prune': {}, '@hookwise/hook-suggest': {}, '@hookwise/hook-precompact': {} },
+  });
   const model = await startStandInModel((body, kind) => {
     if (kind !== 'turn') return undefined;
     const { calls, call } = planStep(

@@ -1,7 +1,7 @@
 // What the demo's live host sessions (OpenCode, pi) share: setting hookwise up in a project the
 // way a user does, reading back what each request sent, and what hookwise logged.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defaultTokenCounter } from '@hookwise/core/plugin';
@@ -10,6 +10,28 @@ import { contentText } from '../../../test-support/stand-in-chat-model.mjs';
 const require = createRequire(import.meta.url);
 
 export const format = (value) => Math.round(value).toLocaleString('en-US');
+
+/**
+ * A fresh demo project under `root` (emptied first): `files` (paths relative to the project, with
+ * their text) and a `hookwise.config.json` listing `plugins`. Gives the project's path.
+ */
+export function demoProject(root, { files = {}, plugins }) {
+  rmSync(root, { recursive: true, force: true });
+  const project = path.join(root, 'project');
+  mkdirSync(project, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(project, name)), { recursive: true });
+    writeFileSync(path.join(project, name), text);
+  }
+  writeFileSync(path.join(project, 'hookwise.config.json'), `${JSON.stringify({ plugins }, null, 2)}\n`);
+  return project;
+}
+
+/** `src/<name>.txt` for each name, of `lines` lines made by `lineOf(name, number)`. */
+export const textFiles = (names, lines, lineOf) =>
+  Object.fromEntries(
+    names.map((name) => [`src/${name}.txt`, `${Array.from({ length: lines }, (_, index) => lineOf(name, index + 1)).join('\n')}\n`]),
+  );
 
 /** `hookwise init --host <host>` in `project`, printed; gives the installed CLI's path for later commands. */
 export function hookwiseInit(project, host, print) {

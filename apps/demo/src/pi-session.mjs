@@ -3,7 +3,7 @@
 // stand-in model; every request pi sent is shown with what hookwise took out of it, then pi's
 // session file (the originals) goes through `hookwise report`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The adapter's end-to-end helpers: one copy for the tests and the demo.
@@ -17,7 +17,7 @@ import {
 } from '../../../packages/adapter-pi/test/e2e/offline-pi.mjs';
 import { planStep, prefixCacheUsage, startStandInModel } from '../../../packages/adapter-pi/test/e2e/stand-in-model.mjs';
 import { piPaths } from '../../../scripts/install-pi.mjs';
-import { appliedLine, format, hookwiseEvents, hookwiseInit, toolOutputsSent } from './live-session.mjs';
+import { appliedLine, demoProject, format, hookwiseEvents, hookwiseInit, textFiles, toolOutputsSent } from './live-session.mjs';
 
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const INSTALL_SCRIPT = fileURLToPath(new URL('../../../scripts/install-pi.mjs', import.meta.url));
@@ -49,18 +49,10 @@ function responder() {
 
 /** One project and one pi run: `hookwise init --host pi`, then three prompts of one session. */
 async function session({ root, pi, prune, print }) {
-  rmSync(root, { recursive: true, force: true });
-  const project = path.join(root, 'project');
-  mkdirSync(path.join(project, 'src'), { recursive: true });
-  for (const name of FILES)
-    writeFileSync(
-      path.join(project, 'src', `${name}.txt`),
-      `${Array.from({ length: 120 }, (_, index) => line(name, index + 1)).join('\n')}\n`,
-    );
-  writeFileSync(
-    path.join(project, 'hookwise.config.json'),
-    `${JSON.stringify({ plugins: { '@hookwise/hook-prune': prune, '@hookwise/hook-suggest': {}, '@hookwise/hook-precompact': {} } }, null, 2)}\n`,
-  );
+  const project = demoProject(root, {
+    files: textFiles(FILES, 120, line),
+    plugins: { '@hookwise/hook-prune': prune, '@hookwise/hook-suggest': {}, '@hookwise/hook-precompact': {} },
+  });
   const hookwise = hookwiseInit(project, 'pi', print);
 
   const model = await startStandInModel(responder());
