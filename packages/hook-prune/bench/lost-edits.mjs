@@ -15,11 +15,22 @@ const LINE_NUMBERS = /^ *\d+(?:→|\t|\| ?)/gm;
 const OLD_KEYS = ['old_string', 'oldText', 'old_str', 'oldString'];
 
 const rows = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-// The third and fourth sets' folders (sets.mjs): held out, so no per-edit dump of them by default.
-const HELD_OUT = ['PackmindHub', 'Safecast', 'entireio-skills', 'nakamura-shuta-tij', 'dougnukem-orpheus', 'punt-labs-langlearn-tts'];
+// The third, fourth and fifth sets' folders (sets.mjs): held out, so no per-edit dump of them by default.
+const HELD_OUT = [
+  'PackmindHub',
+  'Safecast',
+  'entireio-skills',
+  'nakamura-shuta-tij',
+  'dougnukem-orpheus',
+  'punt-labs-langlearn-tts',
+  'polecatspeaks-StarCar',
+  'entireio-git-sync',
+  'entireio-entire-graph',
+  'teslamint-entirecontext',
+];
 const held = rows.filter((row) => HELD_OUT.some((folder) => row.session.startsWith(folder)));
 if (held.length > 0 && !process.argv.includes('--held-out'))
-  throw new Error('the third and fourth sets are held out: pass --held-out to dump them');
+  throw new Error('the third, fourth and fifth sets are held out: pass --held-out to dump them');
 
 function editedTexts(input, into = []) {
   if (input === null || typeof input !== 'object') return into;

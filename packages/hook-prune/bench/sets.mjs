@@ -50,6 +50,16 @@ export const SETS = {
     'punt-labs-langlearn-tts/0742cd3c-db27-4429-8ec3-839db1c6c5e2',
     'punt-labs-langlearn-tts/e16d7f5a-724b-4966-97fc-e6d6b350a1d7',
   ],
+  // Held out: added when the fourth became a tuning set, never looked at before its one run.
+  fifth: [
+    'polecatspeaks-StarCar/64c15364-0933-4d6d-9b2e-d1ddbc918f9f',
+    'polecatspeaks-StarCar/e92f5a0b-1b9e-4913-98b3-c319b4d5e90b',
+    'entireio-git-sync/d0406407-d612-489d-b375-1372d062af82',
+    'entireio-git-sync/ff472454-eb84-4842-8ba7-e8420248533a',
+    'entireio-entire-graph/5632e712-bdd3-4fd5-baac-7af16a8f7258',
+    'teslamint-entirecontext/da81b1d5-eb50-45b5-b9c2-a57df460d77b',
+    'teslamint-entirecontext/d29c2adb-9a9e-45ac-b435-bce63d920d59',
+  ],
 };
 
 // One report in a child process (`--one <session> <scratch>`): in process, not through the CLI's
