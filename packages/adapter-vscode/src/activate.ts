@@ -1,14 +1,5 @@
-import path from 'node:path';
 import type { Logger, NoticeAction } from '@hookwise/core';
-import {
-  createHost,
-  errorMessage,
-  type Engine,
-  type Host,
-  type HostNotice,
-  type HostSession,
-  type LoadedConfig,
-} from '@hookwise/core/host';
+import { createProjectHosts, errorMessage, type Engine, type HostNotice, type HostSession, type LoadedConfig } from '@hookwise/core/host';
 import type * as vscode from 'vscode';
 import { createHookwiseTaskProvider, DEFAULT_HOOKWISE_CLI, HOOKWISE_TASK_TYPE, type HookwiseCli } from './hookwise-tasks.js';
 import { createOutputChannelLogger } from './output-logger.js';
@@ -53,21 +44,6 @@ export interface HookwiseExtension {
   dispose(): Promise<void>;
 }
 
-type CommandAction = Extract<NoticeAction, { command: string }>;
-/** What the extension keeps of a task in its session: tool calls, and the plugin command its latest notice offered. */
-interface TaskData {
-  toolCalls: number;
-  folder: Folder;
-  action?: CommandAction;
-}
-interface Folder {
-  folder: vscode.WorkspaceFolder;
-  host: Host<TaskData>;
-  engine: Engine;
-}
-
-const tokens = (value: number) => value.toLocaleString('en-US');
-
 /**
  * Starts hookwise in an extension's `activate()`: one host (engine, sessions, state in the
  * folder's `.hookwise/`) per workspace folder that has a `hookwise.config.*`, the commands, a
@@ -84,9 +60,9 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
   };
   const channel = own(api.window.createOutputChannel(options.outputChannelName ?? 'hookwise', { log: true }));
   const logger = createOutputChannelLogger(channel);
-  const folders = new Map<string, Folder>();
-  const tasks = new Map<string, HostSession<TaskData>>();
-  let activeTaskId: string | undefined;
+  // The kit's hosts, one per configured folder: a task goes to the innermost folder holding its cwd.
+  const hosts = createProjectHosts();
+  let active: HostSession | undefined;
   let disposed = false;
 
   const statusItem = own(api.window.createStatusBarItem('hookwise.status', api.StatusBarAlignment.Right, 100));
@@ -95,43 +71,31 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
 
   function renderStatus(): void {
     if (disposed) return;
-    if (folders.size === 0) return statusItem.hide();
-    const task = activeTaskId === undefined ? undefined : tasks.get(activeTaskId);
+    if (hosts.size === 0) return statusItem.hide();
     const parts: string[] = [];
-    const tooltip = [task ? `hookwise: task ${activeTaskId}` : 'hookwise: no task yet.'];
-    if (task) {
-      const { contextTokens: used, contextWindow: window } = task.fields;
-      if (used !== undefined && window !== undefined) {
-        const percent = Math.round((used / window) * 100);
-        parts.push(`${percent}%`);
-        tooltip.push(`Context: ${tokens(used)} of ${tokens(window)} tokens (${percent}%)`);
-      } else if (used !== undefined) {
-        parts.push(`${tokens(used)} tok`);
-        tooltip.push(`Context: ${tokens(used)} tokens`);
-      }
-      parts.push(`${task.data.toolCalls} ${task.data.toolCalls === 1 ? 'tool' : 'tools'}`);
-      tooltip.push(`Tool calls: ${task.data.toolCalls}`);
+    const tooltip = [active ? `hookwise: task ${active.id}` : 'hookwise: no task yet.'];
+    if (active) {
+      const usage = active.contextUsage();
+      if (usage) parts.push(usage.short);
+      if (usage) tooltip.push(`Context: ${usage.long}`);
+      parts.push(`${active.toolCalls} ${active.toolCalls === 1 ? 'tool' : 'tools'}`);
+      tooltip.push(`Tool calls: ${active.toolCalls}`);
     }
     statusItem.text = `$(pulse) ${parts.join(' · ') || 'hookwise'}`;
-    statusItem.tooltip = [...tooltip, 'Click to show the log.'].join(task ? '\n' : ' ');
+    statusItem.tooltip = [...tooltip, 'Click to show the log.'].join(active ? '\n' : ' ');
     statusItem.show();
   }
-
-  // --- a host per configured workspace folder ---------------------------------------------------
 
   async function startFolder(folder: vscode.WorkspaceFolder): Promise<void> {
     // Lines of the folder's host carry its name; the channel has its own level filter.
     const folderLogger = createOutputChannelLogger(channel, { prefix: folder.name });
-    const entry = { folder } as Folder;
-    entry.host = createHost<TaskData>({
+    await hosts.add(folder.uri.fsPath, {
       host: options.host ?? 'vscode',
-      projectDir: folder.uri.fsPath,
       scope: 'folder',
       logLevel: 'debug',
       log: (line) => folderLogger[line.level](line.message, line.details),
       ...(options.loadConfig ? { loadConfig: options.loadConfig } : {}),
-      session: () => ({ toolCalls: 0, folder: entry }),
-      notify: (notice) => show(track(entry.host.session(notice.sessionId)), notice),
+      notify: show,
       onError: (report) => {
         if (report.kind !== 'config') return;
         const text = `hookwise: the config of ${folder.name} could not be loaded. Hooks are off there.`;
@@ -141,55 +105,33 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
         );
       },
     });
-    const engine = await entry.host.engine();
-    if (!engine) return;
-    if (disposed) return entry.host.dispose();
-    folders.set(folder.uri.fsPath, Object.assign(entry, { engine }));
   }
 
-  /** The folder holding `cwd` (the innermost); without `cwd`, the first one. A task outside every folder gets no hooks. */
-  function folderFor(cwd?: string): Folder | undefined {
-    if (cwd === undefined) return folders.get(api.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '');
-    const target = path.resolve(cwd);
-    let best: Folder | undefined;
-    for (const entry of folders.values()) {
-      const root = entry.folder.uri.fsPath;
-      const inside = target === root || target.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
-      if (inside && (!best || root.length > best.folder.uri.fsPath.length)) best = entry;
-    }
-    return best;
-  }
+  /** The host of the folder holding `cwd` (the innermost); without `cwd`, the first folder's. A task outside every folder gets no hooks. */
+  const hostFor = (cwd?: string) =>
+    cwd === undefined ? hosts.get(api.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '') : hosts.hostFor(cwd);
 
   // --- notices and commands ----------------------------------------------------------------------
 
-  const track = (session: HostSession<TaskData>) => {
-    tasks.set(session.id, session);
-    return session;
-  };
   const shown = new Set<string>();
 
-  async function runAction(task: HostSession<TaskData>, action: NoticeAction, quiet = false): Promise<void> {
+  /** Runs what a notice offered: the plugin's command through the kit (its answer shown unless `quiet`), or compaction. */
+  async function runAction(task: HostSession, action: NoticeAction, quiet = false): Promise<void> {
     if (!('command' in action)) return compactNow(task.id);
-    try {
-      const text = await task.data.folder.engine.runCommand(action.command, action.args ?? [], { sessionId: task.id });
-      logger.info(`${action.command} (task ${task.id}): ${text || 'done'}`);
-      if (!quiet && text) void api.window.showInformationMessage(`hookwise: ${text}`);
-    } catch (error) {
-      logger.warn(`${action.command} failed: ${errorMessage(error)}`);
-      if (!quiet) void api.window.showWarningMessage(`hookwise: ${errorMessage(error)}`);
-    }
+    const result = await task.runCommand(action);
+    if (quiet) return;
+    if ('error' in result) void api.window.showWarningMessage(`hookwise: ${result.error}`);
+    else if (result.text) void api.window.showInformationMessage(`hookwise: ${result.text}`);
   }
 
   /**
    * A notice that offers actions becomes a non-modal notification with one button per action (the
    * plugin said what it offers, so nothing here names a plugin); other notices go to the log.
    */
-  function show(task: HostSession<TaskData>, notice: HostNotice): void {
+  function show(notice: HostNotice, task: HostSession): void {
     // The actions this host can take: plugin commands always, `compact` only when the extension can compact.
     const actions = notice.actions.filter((action) => 'command' in action || options.compact !== undefined);
     if (actions.length === 0) return logger.info(`[Task#${task.id}] ${notice.point}: ${notice.text}`);
-    const command = actions.find((action): action is CommandAction => 'command' in action);
-    if (command) task.data.action = command;
     const key = `${task.id}\u0000${notice.text}`;
     if (shown.has(key)) return; // the same notice is still on screen
     shown.add(key);
@@ -206,7 +148,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     );
   }
 
-  async function compactNow(taskId = activeTaskId): Promise<void> {
+  async function compactNow(taskId = active?.id): Promise<void> {
     if (taskId === undefined) return void api.window.showWarningMessage('hookwise: no task is running, nothing to compact.');
     if (!options.compact)
       return void api.window.showWarningMessage('hookwise: this extension does not offer compaction; use its own condense command.');
@@ -219,11 +161,11 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
   }
 
   /** Runs the plugin command the task's latest notice offered (hook-suggest's: dismiss the suggestion). */
-  async function dismissSuggestion(taskId = activeTaskId): Promise<void> {
-    const task = taskId === undefined ? undefined : tasks.get(taskId);
-    if (!task?.data.action)
+  async function dismissSuggestion(taskId = active?.id): Promise<void> {
+    const task = taskId === undefined ? undefined : hosts.findSession(taskId);
+    if (!task?.offeredCommand)
       return void api.window.showWarningMessage(`hookwise: no suggestion to dismiss${taskId === undefined ? '' : ` for task ${taskId}`}.`);
-    await runAction(task, task.data.action);
+    await runAction(task, task.offeredCommand);
   }
 
   const taskArgument = (command: (taskId?: string) => Promise<void>) => (taskId?: unknown) =>
@@ -231,16 +173,12 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
   own(api.commands.registerCommand(HOOKWISE_COMMANDS.compactNow, taskArgument(compactNow)));
   own(api.commands.registerCommand(HOOKWISE_COMMANDS.dismissSuggestion, taskArgument(dismissSuggestion)));
   own(api.commands.registerCommand(HOOKWISE_COMMANDS.showLog, () => channel.show(true)));
-  const defaultTranscript = () => (activeTaskId !== undefined ? options.transcriptPath?.(activeTaskId) : undefined);
+  const defaultTranscript = () => (active ? options.transcriptPath?.(active.id) : undefined);
   const cli = options.cli ?? DEFAULT_HOOKWISE_CLI;
   own(api.tasks.registerTaskProvider(HOOKWISE_TASK_TYPE, createHookwiseTaskProvider({ vscode: api, cli, defaultTranscript })));
   own(
     api.workspace.onDidChangeWorkspaceFolders(async (change) => {
-      for (const removed of change.removed) {
-        const entry = folders.get(removed.uri.fsPath);
-        folders.delete(removed.uri.fsPath);
-        await entry?.host.dispose(); // the kit's dispose never throws
-      }
+      for (const removed of change.removed) await hosts.remove(removed.uri.fsPath);
       for (const added of change.added) await startFolder(added);
       renderStatus();
     }),
@@ -253,22 +191,19 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
   const extension: HookwiseExtension = {
     createTaskBinding: ({ cwd } = {}) =>
       createTaskBinding({
-        host: () => (disposed ? undefined : folderFor(cwd)?.host),
+        host: () => (disposed ? undefined : hostFor(cwd)),
         logger,
         onEvent: (event) => {
-          const folder = folderFor(cwd);
-          if (disposed || !folder) return;
+          const host = hostFor(cwd);
+          if (disposed || !host) return;
           // The task that did something last is the one the status bar and the commands act on.
-          activeTaskId = event.point === 'session:end' ? undefined : event.taskId;
-          if (event.point === 'session:end') tasks.delete(event.taskId);
-          else if (event.point === 'tool:after') track(folder.host.session(event.taskId)).data.toolCalls++;
-          else track(folder.host.session(event.taskId));
+          active = event.point === 'session:end' ? undefined : host.session(event.taskId);
           renderStatus();
         },
       }),
-    engineFor: (cwd) => folderFor(cwd)?.engine,
+    engineFor: (cwd) => hostFor(cwd)?.loadedEngine,
     get activeTaskId() {
-      return activeTaskId;
+      return active?.id;
     },
     logger,
     dispose() {
@@ -283,9 +218,7 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
           // one failing dispose must not keep the others alive
         }
       }
-      const open = [...folders.values()];
-      folders.clear();
-      disposing = Promise.all(open.map(({ host }) => host.dispose())).then(() => channel.dispose());
+      disposing = hosts.dispose().then(() => channel.dispose());
       return disposing;
     },
   };

@@ -13,7 +13,7 @@ export interface HookwiseTaskDefinition extends vscode.TaskDefinition {
   readonly transcript?: string;
 }
 
-/** How the `hookwise` CLI of @hookwise/adapter-claude-code is started. */
+/** How the `hookwise` CLI (@hookwise/cli) is started. */
 export interface HookwiseCli {
   command: string;
   args: string[];
@@ -31,7 +31,7 @@ export interface HookwiseTaskProviderOptions {
 
 const descriptions: Record<HookwiseTaskCommand, string> = {
   report: 'What hookwise did in a session: a Claude Code, OpenCode or pi session file (needs @hookwise/cli)',
-  doctor: 'Check the hookwise setup of this workspace (needs @hookwise/adapter-claude-code)',
+  doctor: 'Check the hookwise setup of this workspace (needs @hookwise/cli and a host adapter, e.g. @hookwise/adapter-claude-code)',
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger, LogLevel } from '@hookwise/core';
-import { createLevelLogger, type LogEntry } from '@hookwise/core/host';
+import { createLevelLogger } from '@hookwise/core/host';
 import type * as vscode from 'vscode';
 
 type LogChannel = Pick<vscode.LogOutputChannel, 'error' | 'warn' | 'info' | 'debug'>;
@@ -11,21 +11,5 @@ type LogChannel = Pick<vscode.LogOutputChannel, 'error' | 'warn' | 'info' | 'deb
  */
 export function createOutputChannelLogger(channel: LogChannel, options: { level?: LogLevel; prefix?: string } = {}): Logger {
   const prefix = options.prefix ? `[${options.prefix}] ` : '';
-  return createLevelLogger((entry) => channel[entry.level](`${prefix}${lineOf(entry)}`), options.level ?? 'debug');
-}
-
-/** The entry's text, but with a stack on lines of its own after the other details. */
-function lineOf(entry: LogEntry): string {
-  if (entry.details === undefined || !('stack' in entry.details)) return entry.text;
-  const { stack, ...rest } = entry.details;
-  const line = Object.keys(rest).length > 0 ? `${entry.message} ${safeJson(rest)}` : entry.message;
-  return typeof stack === 'string' && stack !== '' ? `${line}\n${stack}` : line;
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, (_key, inner) => (inner instanceof Error ? { name: inner.name, message: inner.message } : inner));
-  } catch {
-    return '[unserialisable details]';
-  }
+  return createLevelLogger((entry) => channel[entry.level](`${prefix}${entry.text}`), options.level ?? 'debug', { stackLines: true });
 }

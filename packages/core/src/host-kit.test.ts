@@ -128,6 +128,25 @@ describe('createLevelLogger', () => {
     expect(levels).toEqual(['info']);
   });
 
+  it('with stackLines, puts a stack on lines of its own after the other details (without it, JSON as before)', () => {
+    const texts: string[] = [];
+    const lines = createLevelLogger((entry) => texts.push(entry.text), 'debug', { stackLines: true });
+    const plain = createLevelLogger((entry) => texts.push(entry.text), 'debug');
+    const stack = 'Error: boom\n    at hook (hooks.mjs:3:9)';
+    lines.error('[Task#7] llm:before failed: boom', { taskId: '7', stack });
+    lines.error('only a stack', { stack });
+    lines.warn('an empty stack', { stack: '' });
+    lines.info('no stack', { taskId: '7' });
+    plain.error('one line', { stack });
+    expect(texts).toEqual([
+      `[Task#7] llm:before failed: boom {"taskId":"7"}\n${stack}`,
+      `only a stack\n${stack}`,
+      'an empty stack',
+      'no stack {"taskId":"7"}',
+      `one line ${JSON.stringify({ stack })}`,
+    ]);
+  });
+
   it('is what createLogger writes its lines through: same prefix, level and details as before', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'warn', write: (line) => lines.push(line) });

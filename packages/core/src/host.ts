@@ -32,7 +32,9 @@ export {
 } from './host-kit.js';
 export { createHost } from './host-kit/create-host.js';
 export type { Host, HostOptions, HostNotice, HostErrorReport, EmitCallOptions } from './host-kit/create-host.js';
-export type { HostSession, CommonFields } from './host-kit/host-session.js';
+export type { HostSession, CommandAction, CommonFields, ContextUsage } from './host-kit/host-session.js';
+export { createProjectHosts } from './host-kit/project-hosts.js';
+export type { ProjectHosts } from './host-kit/project-hosts.js';
 export { createPartConversion, emitLlmBefore } from './host-kit/part-conversion.js';
 export type { PartConversion, PartConversionSpec } from './host-kit/part-conversion.js';
 export { runCompaction, runTool } from './host-kit/wrapped-calls.js';

@@ -22,16 +22,30 @@ export interface LogEntry {
  * A logger that hands each message at `level` or more severe to `sink`, with its level, so a
  * host can route it to its own log (an editor's output channel, OpenCode's `app.log`) without
  * parsing text. `level` may be a function, read at each message, for a host that learns its
- * level after the logger is made (from the config it loads later).
+ * level after the logger is made (from the config it loads later). With `stackLines`, a
+ * `stack` among the details goes on lines of its own after the text, so a log that shows many
+ * lines (an editor's output panel) reads it as a stack, not as one JSON string.
  */
-export function createLevelLogger(sink: (entry: LogEntry) => void, level: LogLevel | (() => LogLevel) = 'warn'): Logger {
+export function createLevelLogger(
+  sink: (entry: LogEntry) => void,
+  level: LogLevel | (() => LogLevel) = 'warn',
+  options: { stackLines?: boolean } = {},
+): Logger {
   const fixed = typeof level === 'function' ? undefined : rank[level];
   const emit = (name: Exclude<LogLevel, 'silent'>) => (message: string, details?: Record<string, unknown>) => {
     if (rank[name] > (fixed ?? rank[(level as () => LogLevel)()])) return;
     const hasDetails = details !== undefined && Object.keys(details).length > 0;
-    sink({ level: name, message, ...(hasDetails ? { details } : {}), text: hasDetails ? `${message} ${safeJson(details)}` : message });
+    sink({ level: name, message, ...(hasDetails ? { details } : {}), text: hasDetails ? textOf(message, details, options) : message });
   };
   return { error: emit('error'), warn: emit('warn'), info: emit('info'), debug: emit('debug') };
+}
+
+/** `message` and its details as JSON; with `stackLines`, a stack after them on its own lines. */
+function textOf(message: string, details: Record<string, unknown>, options: { stackLines?: boolean }): string {
+  if (options.stackLines !== true || !('stack' in details)) return `${message} ${safeJson(details)}`;
+  const { stack, ...rest } = details;
+  const line = Object.keys(rest).length > 0 ? `${message} ${safeJson(rest)}` : message;
+  return typeof stack === 'string' && stack !== '' ? `${line}\n${stack}` : line;
 }
 
 /**

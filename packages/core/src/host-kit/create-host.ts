@@ -20,7 +20,7 @@ import type { HookwiseError } from '../errors.js';
 import { isSafeName } from '../state/safe-name.js';
 import type { EventLog, StateStore } from '../state/types.js';
 import { lazyProjectEngine, type ProjectEngineSeams } from '../project-engine.js';
-import { HostSession, type CommonFields } from './host-session.js';
+import { HostSession, type CommandAction, type CommonFields } from './host-session.js';
 
 /** Extra time on top of the engine's per-hook deadline before a whole point is abandoned. */
 const DEADLINE_MARGIN_MS = 1_000;
@@ -59,8 +59,9 @@ export interface HostOptions<S extends object = object> extends ProjectEngineSea
   logLevel?: LogLevel;
   /** A logger of the host's own, used as it is (instead of `log`). */
   logger?: Logger;
-  /** Shows a notice to the user; it is also in the event log. */
-  notify?: (notice: HostNotice) => void | Promise<void>;
+  /** Shows a notice to the user (its session has the command it offers, if any); it is also in the event log. */
+  // Method syntax (bivariant parameters): a `Host<S>` still passes where a `Host<object>` is taken.
+  notify?(notice: HostNotice, session: HostSession<S>): void | Promise<void>;
   /** How the compact action of a notice reads in this host. */
   noticeWording?: NoticeWording;
   /** Told of every problem hookwise stepped aside from (also logged and in the event log). */
@@ -106,6 +107,7 @@ export class Host<S extends object = object> {
   private readonly options: HostOptions<S>;
   private readonly projectEngine;
   private eventLog: EventLog | undefined;
+  private loaded: Engine | undefined;
   private readonly sessions = new Map<string, HostSession<S>>();
 
   constructor(options: HostOptions<S>) {
@@ -154,8 +156,16 @@ export class Host<S extends object = object> {
   /** The project's engine, built once on first use; undefined when hookwise is off here. */
   async engine(): Promise<Engine | undefined> {
     const made = await this.projectEngine();
-    if (made) this.eventLog = made.services.eventLog;
+    if (made) {
+      this.eventLog = made.services.eventLog;
+      this.loaded = made;
+    }
     return made;
+  }
+
+  /** The engine once {@link engine} has built it; undefined before and when hookwise is off. For a host's synchronous API. */
+  get loadedEngine(): Engine | undefined {
+    return this.loaded;
   }
 
   /** Core messages counted the engine's way (the config's token counter); undefined when hookwise is off. */
@@ -200,6 +210,11 @@ export class Host<S extends object = object> {
     return withDeadline(work, this.hookTimeoutMs + DEADLINE_MARGIN_MS, () => undefined, { keepAlive: this.options.keepAlive === true });
   }
 
+  /** A session's bookkeeping if the host has it (none is made). */
+  findSession(sessionId: string): HostSession<S> | undefined {
+    return this.sessions.get(sessionId);
+  }
+
   /** Forgets a session's bookkeeping (it ended). */
   forget(sessionId: string): void {
     this.sessions.delete(sessionId);
@@ -224,6 +239,7 @@ export class Host<S extends object = object> {
   ): Promise<MergedOutcome<P> | undefined> {
     const engine = await this.engine();
     if (!engine) return undefined;
+    if (point === 'tool:after') session.toolCalls++;
     const label = call.label ?? `[${this.host}]`;
     const payload = () => definedFields({ ...session.common(), ...fields() }) as unknown as PointInput<P>;
     const bound = this.hookTimeoutMs + DEADLINE_MARGIN_MS;
@@ -250,7 +266,7 @@ export class Host<S extends object = object> {
         pluginName: failure.pluginName,
         hookName: failure.hookName,
       });
-    for (const notice of outcome.notices) await this.notice(session.id, point, notice);
+    for (const notice of outcome.notices) await this.notice(session, point, notice);
     return outcome;
   }
 
@@ -282,7 +298,10 @@ export class Host<S extends object = object> {
     this.call('onError', () => this.options.onError?.(report));
   }
 
-  private async notice(sessionId: string, point: PointName, notice: MergedNotice): Promise<void> {
+  private async notice(session: HostSession<S>, point: PointName, notice: MergedNotice): Promise<void> {
+    const sessionId = session.id;
+    const command = notice.actions.find((action): action is CommandAction => 'command' in action);
+    if (command) session.offeredCommand = command;
     const hostText = this.options.noticeWording
       ? noticeText({ text: notice.statement, actions: notice.actions }, this.options.noticeWording)
       : notice.text;
@@ -297,7 +316,7 @@ export class Host<S extends object = object> {
     });
     const notify = this.options.notify;
     if (notify)
-      await failOpen('showing a notice', () => Promise.resolve(notify({ ...notice, sessionId, point, hostText })), {
+      await failOpen('showing a notice', () => Promise.resolve(notify({ ...notice, sessionId, point, hostText }, session)), {
         error: (message) => this.logger.debug(message),
       });
   }

@@ -2,7 +2,7 @@
 // carries, contexts waiting for the next model request, and what hooks handed back at a
 // compaction, kept in the state store so a later process of the same session has it too.
 import { definedFields, errorMessage } from '../host-kit.js';
-import type { MergedOutcome } from '../outcome.js';
+import type { MergedOutcome, NoticeAction } from '../outcome.js';
 import type { PointInput, PointName } from '../points.js';
 import { CompactionSteps } from './compaction-steps.js';
 import type { SlashCommand } from '../slash-command.js';
@@ -16,6 +16,20 @@ export interface CommonFields {
   contextWindow?: number | undefined;
   transcriptPath?: string | undefined;
 }
+
+/** A notice's offer of a plugin command, run through the engine for the session. */
+export type CommandAction = Extract<NoticeAction, { command: string }>;
+
+/** The context in use, for a status display: `short` as `62%` of the window (`48,000 tok` without one), `long` with both figures. */
+export interface ContextUsage {
+  tokens: number;
+  window?: number;
+  percent?: number;
+  short: string;
+  long: string;
+}
+
+const tokens = (value: number) => value.toLocaleString('en-US');
 
 /** Where a session keeps the key of the last compaction it reported after the fact. */
 const SEEN_COMPACTION = 'seenCompaction';
@@ -35,6 +49,10 @@ export class HostSession<S extends object = object> {
   pendingCommand: SlashCommand | undefined;
   /** The trigger of the compaction under way, from the host's `compact:before` to {@link compacted}. */
   compactTrigger: PointInput<'compact:before'>['trigger'] | undefined;
+  /** `tool:after` emits while hookwise is on: the session's tool calls, for a status display. */
+  toolCalls = 0;
+  /** The plugin command the latest notice that offered one offered (a host's button or command runs it later). */
+  offeredCommand: CommandAction | undefined;
   private started = false;
   private kept: Record<string, string> = {};
   private restored: Promise<Record<string, string>> | undefined;
@@ -71,6 +89,32 @@ export class HostSession<S extends object = object> {
     this.started = true;
     const outcome = await this.emit('session:start', () => ({ source }));
     return outcome?.context;
+  }
+
+  /** The context in use as far as the host knows it (`usage`, else `fields`); undefined when it was not told. */
+  contextUsage(): ContextUsage | undefined {
+    const { contextTokens: used, contextWindow: window } = this.common();
+    if (used === undefined) return undefined;
+    if (window === undefined || window <= 0) return { tokens: used, short: `${tokens(used)} tok`, long: `${tokens(used)} tokens` };
+    const percent = Math.round((used / window) * 100);
+    return { tokens: used, window, percent, short: `${percent}%`, long: `${tokens(used)} of ${tokens(window)} tokens (${percent}%)` };
+  }
+
+  /**
+   * Runs a plugin command a notice offered (`engine.runCommand`) for this session. Its answer is
+   * logged at info and a failure as a warning; either is given back for the host to show. Never throws.
+   */
+  async runCommand(action: Pick<CommandAction, 'command' | 'args'>): Promise<{ text: string } | { error: string }> {
+    const engine = await this.host.engine();
+    if (!engine) return { error: `hookwise is off here: ${action.command} did not run` };
+    try {
+      const text = await engine.runCommand(action.command, action.args ?? [], { sessionId: this.id });
+      this.host.logger.info(`${action.command} (session ${this.id}): ${text || 'done'}`);
+      return { text };
+    } catch (error) {
+      this.host.logger.warn(`${action.command} (session ${this.id}) failed: ${errorMessage(error)}`);
+      return { error: errorMessage(error) };
+    }
   }
 
   /** Runs a piece of the host's handling for this session fail-open; see {@link Host.guard}. */
