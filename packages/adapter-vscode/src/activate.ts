@@ -76,8 +76,10 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
     const tooltip = [active ? `hookwise: task ${active.id}` : 'hookwise: no task yet.'];
     if (active) {
       const usage = active.contextUsage();
-      if (usage) parts.push(usage.short);
-      if (usage) tooltip.push(`Context: ${usage.long}`);
+      if (usage) {
+        parts.push(usage.short);
+        tooltip.push(`Context: ${usage.long}`);
+      }
       parts.push(`${active.toolCalls} ${active.toolCalls === 1 ? 'tool' : 'tools'}`);
       tooltip.push(`Tool calls: ${active.toolCalls}`);
     }
