@@ -110,8 +110,11 @@ export async function activateHookwise(context: ExtensionContextLike, options: A
   }
 
   /** The host of the folder holding `cwd` (the innermost); without `cwd`, the first folder's. A task outside every folder gets no hooks. */
-  const hostFor = (cwd?: string) =>
-    cwd === undefined ? hosts.get(api.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '') : hosts.hostFor(cwd);
+  function hostFor(cwd?: string) {
+    if (cwd !== undefined) return hosts.hostFor(cwd);
+    const first = api.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return first === undefined ? undefined : hosts.get(first);
+  }
 
   // --- notices and commands ----------------------------------------------------------------------
 
