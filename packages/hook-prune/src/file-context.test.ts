@@ -63,10 +63,10 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
     results++;
     for (const file of keys[at]!) inUse.add(file);
   }
-  // Whole-file reads: in use while one of the newest results that are not plan calls touched the file.
+  // Whole-file reads: in use while one of the newest results that are not plan calls touched the file (not under pressure).
   const inUseByWork = new Set<string>();
   let work = 0;
-  for (let at = entries.length - 1; at >= from && work < keepFileContext; at--) {
+  for (let at = entries.length - 1; keepEditedFiles && at >= from && work < keepFileContext; at--) {
     if ((flags[at]! & F_PROMPT) !== 0 || isPlanTool(entries[at]!.toolName)) continue;
     work++;
     for (const file of keys[at]!) inUseByWork.add(file);
@@ -262,7 +262,8 @@ describe('prompt reads (issue #36, third round)', () => {
       ...steps(6),
     ];
     expect(kept(planned, 2)).toBe(true);
-    expect(kept(planned, 2, false)).toBe(true);
+    // Not under pressure: then only the results count, as for any read.
+    expect(kept(planned, 2, false)).toBe(false);
     expect(kept(planned, 4)).toBe(false);
     // Eight steps: out of use like any read.
     expect(kept([...planned, ...steps(2)], 2)).toBe(false);

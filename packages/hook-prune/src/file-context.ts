@@ -100,8 +100,9 @@ const DEPENDENCY_DIR = /(^|\/)(node_modules|vendor|site-packages|\.venv|venv|\.c
  * `TodoWrite`, OpenCode `todowrite`, Codex `update_plan`, Gemini CLI `write_todos`). Agents read
  * the files of a request whole, write their plan of it in a run of these calls, then edit the
  * files one by one: such calls do not take a whole-file read out of use (`keepFileContext`
- * counts the other results for it). Line-range reads are looks and count as before: keeping
- * those past the plan kept too much (bench/README.md, issue #36, row 36).
+ * counts the other results for it; not under pressure, like the edited files). Line-range reads
+ * are looks and count as before: keeping those past the plan kept too much (bench/README.md,
+ * issue #36, row 36).
  */
 const PLAN_TOOL = /^(taskcreate|taskupdate|tasklist|taskget|todowrite|todoread|update_plan|write_todos)$/i;
 
@@ -165,13 +166,14 @@ export function fileContextEntries(
   let recentWhole: Set<string> | undefined;
   let results = 0;
   let workResults = 0;
-  for (let at = entries.length - 1; at >= 0 && workResults < keepFileContext; at--) {
+  for (let at = entries.length - 1; at >= 0 && (results < keepFileContext || (keepEditedFiles && workResults < keepFileContext)); at--) {
     const flag = flags[at]!;
     if ((flag & F_SUMMARY) !== 0) break;
     if ((flag & F_PROMPT) !== 0) continue;
     const files = entries[at]!.files;
     if (results++ < keepFileContext && files) for (const file of files) if (written?.has(file) !== true) (recent ??= new Set()).add(file);
-    if (isPlanTool(entries[at]!.toolName)) continue;
+    // Like the edited files, they go under pressure (`keepEditedFiles` off).
+    if (!keepEditedFiles || isPlanTool(entries[at]!.toolName)) continue;
     workResults++;
     if (files) for (const file of files) (recentWhole ??= new Set()).add(file);
   }
