@@ -7,6 +7,7 @@ import {
   fileContextEntries,
   filesOfCall,
   isDependencyPath,
+  isPlanTool,
   PHASE_READ_MAX_CHARS,
   PROMPT_READ_MAX_CHARS,
   SHELL_VIEW_MAX_CHARS,
@@ -62,6 +63,14 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
     results++;
     for (const file of keys[at]!) inUse.add(file);
   }
+  // Whole-file reads: in use while one of the newest results that are not plan calls touched the file (not under pressure).
+  const inUseByWork = new Set<string>();
+  let work = 0;
+  for (let at = entries.length - 1; keepEditedFiles && at >= from && work < keepFileContext; at--) {
+    if ((flags[at]! & F_PROMPT) !== 0 || isPlanTool(entries[at]!.toolName)) continue;
+    work++;
+    for (const file of keys[at]!) inUseByWork.add(file);
+  }
   const keepShort = keepFileContext > 0;
   if (inUse.size === 0 && !keepShort) return undefined;
   const kept = new Set<number>();
@@ -94,21 +103,27 @@ function plainFileContext(index: HistoryIndex, keepFileContext: number, keepEdit
   let lastPrompt = from - 1;
   for (let at = from; at < entries.length; at++) if ((flags[at]! & F_PROMPT) !== 0) lastPrompt = at;
   const input = (at: number) => (entries[at]!.call?.part.input ?? {}) as Record<string, unknown>;
-  const promptRead = (at: number) =>
-    keepShort &&
-    keepEditedFiles &&
-    at > lastPrompt &&
+  const wholeRead = (at: number) =>
     keys[at]!.length === 1 &&
     !writes(at) &&
     !isShellTool(entries[at]!.toolName ?? '') &&
-    textOf(entries[at]!.part?.output).length <= PROMPT_READ_MAX_CHARS &&
     !isDependencyPath(keys[at]![0]!) &&
     ['offset', 'limit', 'start_line', 'end_line', 'startLine', 'endLine', 'view_range'].every((field) => input(at)[field] == null);
+  const promptRead = (at: number) =>
+    keepShort && keepEditedFiles && at > lastPrompt && wholeRead(at) && textOf(entries[at]!.part?.output).length <= PROMPT_READ_MAX_CHARS;
   // A long shell output marks its files in use without being kept with them.
   const longShell = (at: number) =>
     isShellTool(entries[at]!.toolName ?? '') && textOf(entries[at]!.part?.output).length > SHELL_VIEW_MAX_CHARS;
   for (let at = from; at < entries.length; at++)
-    if ((keys[at]!.some((file) => inUse.has(file)) || short(at) || phaseReads.has(at) || promptRead(at)) && !longShell(at)) kept.add(at);
+    if (
+      (keys[at]!.some((file) => inUse.has(file)) ||
+        short(at) ||
+        phaseReads.has(at) ||
+        promptRead(at) ||
+        (wholeRead(at) && inUseByWork.has(keys[at]![0]!))) &&
+      !longShell(at)
+    )
+      kept.add(at);
   return kept;
 }
 
@@ -230,6 +245,29 @@ describe('prompt reads (issue #36, third round)', () => {
     expect(kept(history, 10)).toBe(false);
     // Under pressure they go, like the edited files' reads.
     expect(kept(history, 4, false)).toBe(false);
+  });
+
+  it('keeps a whole read in use while the agent writes its plan; plan calls still push a line-range read out', () => {
+    const plan = (count: number) =>
+      Array.from({ length: count }, (_, n) =>
+        toolTurn(`Task #${n} created`, { toolName: 'TaskCreate', input: { subject: `step ${n}` } }),
+      ).flat();
+    const big = PROMPT_READ_MAX_CHARS + 1;
+    // Two reads, ten plan calls, six steps: seven results that are not plan calls came after the whole read.
+    const planned = [
+      prompt('implement the plan'),
+      ...read('/repo/src/big.ts', big),
+      ...read('/repo/src/c.ts', big, { offset: 1, limit: 500 }),
+      ...plan(10),
+      ...steps(6),
+    ];
+    expect(kept(planned, 2)).toBe(true);
+    // Not under pressure: then only the results count, as for any read.
+    expect(kept(planned, 2, false)).toBe(false);
+    expect(kept(planned, 4)).toBe(false);
+    // Eight steps: out of use like any read.
+    expect(kept([...planned, ...steps(2)], 2)).toBe(false);
+    expect(isPlanTool('todowrite') && isPlanTool('TodoWrite') && isPlanTool('update_plan') && !isPlanTool('Task')).toBe(true);
   });
 
   it('lets them go at the next prompt, except the edited file, kept as an edited file', () => {

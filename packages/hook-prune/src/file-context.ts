@@ -95,6 +95,22 @@ export const PROMPT_READ_MAX_CHARS = 16_000;
 const RANGE_FIELDS = ['offset', 'limit', 'start_line', 'end_line', 'startLine', 'endLine', 'view_range'] as const;
 const DEPENDENCY_DIR = /(^|\/)(node_modules|vendor|site-packages|\.venv|venv|\.cargo|\.gradle)\//i;
 
+/**
+ * Plan bookkeeping: the agent's todo list or task list (Claude Code `TaskCreate`/`TaskUpdate`/
+ * `TodoWrite`, OpenCode `todowrite`, Codex `update_plan`, Gemini CLI `write_todos`). Agents read
+ * the files of a request whole, write their plan of it in a run of these calls, then edit the
+ * files one by one: such calls do not take a whole-file read out of use (`keepFileContext`
+ * counts the other results for it; not under pressure, like the edited files). Line-range reads
+ * are looks and count as before: keeping those past the plan kept too much (bench/README.md,
+ * issue #36, row 36).
+ */
+const PLAN_TOOL = /^(taskcreate|taskupdate|tasklist|taskget|todowrite|todoread|update_plan|write_todos)$/i;
+
+/** Whether a tool only keeps the agent's plan (`PLAN_TOOL`). */
+export function isPlanTool(toolName: string | undefined): boolean {
+  return toolName !== undefined && PLAN_TOOL.test(toolName);
+}
+
 /** Whether a file key is inside a dependency directory (read for reference, not edited). */
 export function isDependencyPath(file: string): boolean {
   return DEPENDENCY_DIR.test(file);
@@ -146,14 +162,20 @@ export function fileContextEntries(
   // In use: edited since the compaction (edits come in runs), or touched by one of the newest results.
   const written = keepEditedFiles && touches.written.size > 0 ? touches.written : undefined;
   let recent: Set<string> | undefined;
+  // The same for whole-file reads, plan calls not counted (`PLAN_TOOL`).
+  let recentWhole: Set<string> | undefined;
   let results = 0;
-  for (let at = entries.length - 1; at >= 0 && results < keepFileContext; at--) {
+  let workResults = 0;
+  for (let at = entries.length - 1; at >= 0 && (results < keepFileContext || (keepEditedFiles && workResults < keepFileContext)); at--) {
     const flag = flags[at]!;
     if ((flag & F_SUMMARY) !== 0) break;
     if ((flag & F_PROMPT) !== 0) continue;
-    results++;
     const files = entries[at]!.files;
-    if (files) for (const file of files) if (written?.has(file) !== true) (recent ??= new Set()).add(file);
+    if (results++ < keepFileContext && files) for (const file of files) if (written?.has(file) !== true) (recent ??= new Set()).add(file);
+    // Like the edited files, they go under pressure (`keepEditedFiles` off).
+    if (!keepEditedFiles || isPlanTool(entries[at]!.toolName)) continue;
+    workResults++;
+    if (files) for (const file of files) (recentWhole ??= new Set()).add(file);
   }
   // Short reads and views are kept with the file context on, under pressure too: clearing them frees little.
   const keepShort = keepFileContext > 0;
@@ -161,7 +183,7 @@ export function fileContextEntries(
   // Prompt reads go with the edited files: under pressure both are cleared.
   const promptReads = keepShort && keepEditedFiles && touches.promptReads.size > 0 ? touches.promptReads : undefined;
   if (written === undefined && recent === undefined && !keepShort) return undefined;
-  return new FilesInUse(entries, touches.from, written, recent, keepShort, phaseReads, promptReads);
+  return new FilesInUse(entries, touches.from, written, recent, keepShort, phaseReads, promptReads, recentWhole);
 }
 
 /** In an editing phase (`EDITING_PHASE_RESULTS`), the newest read of each file not edited yet, when short enough; else undefined. */
@@ -196,6 +218,8 @@ class FilesInUse implements FileContext {
     private readonly phaseReads: ReadonlySet<number> | undefined,
     /** Prompt reads (`PROMPT_READ_MAX_CHARS`): per file, the first entry kept. */
     private readonly promptReads: ReadonlyMap<string, number> | undefined,
+    /** Files touched by one of the newest results that are not plan calls: their whole-file reads are kept. */
+    private readonly recentWhole: ReadonlySet<string> | undefined,
   ) {}
 
   has(at: number): boolean {
@@ -204,6 +228,7 @@ class FilesInUse implements FileContext {
     if (entry?.files == null || !entry.keptWithFile) return false;
     if (this.keepShort && entry.shortView) return true;
     if (this.phaseReads?.has(at) === true) return true;
+    if (entry.wholeRead && this.recentWhole?.has(entry.files[0]!) === true) return true;
     if (entry.promptRead && this.promptReads !== undefined) {
       const since = this.promptReads.get(entry.files[0]!);
       if (since !== undefined && at >= since) return true;
@@ -261,8 +286,8 @@ function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined
       for (const file of files) touches.newestRead.set(file, at);
       // A shell view is kept whole only when short (`SHELL_VIEW_MAX_CHARS`): the short-read rule has it.
       const file = files[0]!;
-      entry.promptRead =
-        !shell && files.length === 1 && chars <= PROMPT_READ_MAX_CHARS && !isDependencyPath(file) && readsWholeFile(entry.call?.part.input);
+      entry.wholeRead = !shell && files.length === 1 && !isDependencyPath(file) && readsWholeFile(entry.call?.part.input);
+      entry.promptRead = entry.wholeRead && chars <= PROMPT_READ_MAX_CHARS;
       if (entry.promptRead && !touches.written.has(file) && !touches.promptReads.has(file)) touches.promptReads.set(file, at);
     }
   }

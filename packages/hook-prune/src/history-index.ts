@@ -58,7 +58,9 @@ export class Entry {
   shortView = false;
   /** Characters of its output (reads and views; 0 otherwise), set with `files`. */
   outputChars = 0;
-  /** Whether it reads a whole project file (no line range, no dependency directory) in `PROMPT_READ_MAX_CHARS` or less. */
+  /** Whether it reads a whole project file (no line range, no dependency directory, not through the shell). */
+  wholeRead = false;
+  /** Whether it is a `wholeRead` in `PROMPT_READ_MAX_CHARS` or less. */
   promptRead = false;
 
   constructor(

@@ -174,6 +174,24 @@ describe('prune() plugin on llm:before', () => {
       expect((await raised.request(history, { contextTokens: 141_000, contextWindow: 1_000_000 })).value).toBeUndefined();
     });
 
+    it('asks pressure of the whole history and of what is sent: the host measures its request pruned', async () => {
+      // The first request clears the two 60,000-token outputs (about 120,000 tokens off what is sent).
+      const first = [prompt('fix the bug'), ...bash(60_000), ...bash(60_000), ...bash(1_000)];
+      // Then two 5,000-token outputs behind the newest 10,000: they pay at ratio 1 (pressure) only.
+      const second = [...first, ...bash(5_000), ...bash(5_000), ...bash(10_000)];
+      const newlyCleared = (messages: Message[]) => cleared(messages).slice(first.length).filter(Boolean).length;
+
+      // The host measured 100,000 sent: with what the first prune took off, the history is past 140,000.
+      const measured = setup(undefined, { opencode: false });
+      expect(cleared((await measured.request(first, { contextTokens: 40_000 })).value!).filter(Boolean).length).toBe(2);
+      expect(newlyCleared((await measured.request(second, { contextTokens: 100_000 })).value!)).toBe(2);
+
+      // No measure: the history's estimate (about 141,000) is past 140,000, but what is sent (about 21,000) is not near it.
+      const estimated = setup(undefined, { opencode: false });
+      expect(cleared((await estimated.request(first, { contextTokens: 40_000 })).value!).filter(Boolean).length).toBe(2);
+      expect(newlyCleared((await estimated.request(second)).value!)).toBe(0);
+    });
+
     it('under pressure, still clears only what frees at least what the cache writes again after it (ratio 1)', async () => {
       const { request } = setup(undefined, { opencode: false });
       // 5,000 behind the newest 10,000: clearing it would make the cache write twice what it frees.

@@ -135,6 +135,15 @@ export const DEFAULT_PRESSURE_TOKENS = 140_000;
  * still reclaims at least 35 % at every compaction point and needs no more compactions (bench/README.md, issue #36).
  */
 export const PRESSURE_CACHE_BREAK_RATIO = 1;
+/**
+ * Pressure needs two sizes: the history as it would be without hook-prune (the host's measure
+ * plus what hook-prune cleared from the request it measured) reaches the pressure point, and what
+ * is sent (pi and OpenCode measure their last response: pruned) reaches this share of it. A
+ * session whose prunes keep what is sent well below the point is not pressed; one whose history
+ * is small is not either. Fewer edits lost on the sets it was not chosen on, every compaction
+ * still avoided (bench/README.md, issue #36, row 35).
+ */
+export const PRESSURE_SENT_SHARE = 0.7;
 
 /** Sessions whose pruners a plugin instance keeps (a host runs a few at once). */
 const SESSIONS_KEPT = 32;
@@ -145,13 +154,17 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
   const cacheAware = options.policy !== 'window';
   const sticky = options.sticky !== false;
   const previouslyPruned = sticky ? await readPrunedIds(context) : undefined;
-  const contextTokens = payload.contextTokens ?? session.historyTokens(payload.messages, context.tokenCounter);
-  const { contextWindow } = resolveContextWindow({ hostWindow: payload.contextWindow, model: payload.model, contextTokens });
+  // The host measures what it sent (pruned); the estimate of the messages is of the whole history.
+  const reclaimed = session.lastReclaimed;
+  const measured = payload.contextTokens;
+  const wholeTokens = measured !== undefined ? measured + reclaimed : session.historyTokens(payload.messages, context.tokenCounter);
+  const sentTokens = measured ?? Math.max(0, wholeTokens - reclaimed);
+  const { contextWindow } = resolveContextWindow({ hostWindow: payload.contextWindow, model: payload.model, contextTokens: wholeTokens });
   const pressureAt = Math.min(
     (contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100,
     options.pressureTokens ?? (cacheAware ? DEFAULT_PRESSURE_TOKENS : Infinity),
   );
-  const underPressure = contextTokens >= pressureAt;
+  const underPressure = wholeTokens >= pressureAt && sentTokens >= PRESSURE_SENT_SHARE * pressureAt;
 
   // Options left out stay undefined: pruneToolOutputs takes undefined as its default.
   const result = session.pruner.prune(payload.messages, {
@@ -177,6 +190,7 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     tokenCounter: context.tokenCounter,
   });
   context.logger.debug(`hook-prune: ${result.reason}`, { decision: result.decision });
+  session.lastReclaimed = result.messages === payload.messages ? 0 : result.tokensReclaimed;
   if (result.messages === payload.messages) return undefined;
 
   if (result.decision === 'pruned') {

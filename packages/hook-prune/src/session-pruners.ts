@@ -5,6 +5,8 @@ import { createPruner, type Pruner } from './pruner.js';
 /** What the plugin keeps for one session: its pruner and the token estimate of each message it saw. */
 export class SessionPruning {
   readonly pruner: Pruner = createPruner();
+  /** Tokens the latest request's prune took off what was sent (re-applied prunes included): the host measured that request pruned. */
+  lastReclaimed = 0;
   private counter: TokenCounter | undefined;
   private messageTokens = new WeakMap<Message, number>();
 

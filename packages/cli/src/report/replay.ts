@@ -143,12 +143,19 @@ class Replayer {
 
   /**
    * The context size events carry, and the line that measured it: during a compaction's own
-   * events its sizes; else the latest measured request since the latest compaction; else that
+   * events its sizes; else the latest measured request since the latest compaction, as sent
+   * (less what the transforms took off it); else that
    * compaction's `postTokens` (core's rule for the current size); else unknown.
    */
   private context(): { tokens?: number; usageLine?: number } {
     if (this.compactionFacts?.contextTokens !== undefined) return { tokens: this.compactionFacts.contextTokens };
-    if (this.lastUsage) return { tokens: this.lastUsage.contextTokens, usageLine: this.lastUsage.line };
+    if (this.lastUsage) {
+      // A live host measures its context from the last response's usage: what it sent, with the
+      // llm:before transforms applied. The recorded usage is the unpruned request, so what the
+      // transforms reclaimed from that request comes off (adapter-pi, adapter-opencode).
+      const reclaimed = this.lastUsage.prune?.reclaimedTokens ?? 0;
+      return { tokens: this.lastUsage.contextTokens - reclaimed, usageLine: this.lastUsage.line };
+    }
     return this.sizeAfterCompaction !== undefined ? { tokens: this.sizeAfterCompaction } : {};
   }
 
