@@ -2,9 +2,9 @@ import { joinText, type HookFailure, type PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
 import { EventDispatch, fileSize, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
+import { geminiCompressionsSince, lastGeminiUsage, type GeminiUsage } from '@hookwise/core/gemini';
 import { expandedCommand } from './commands.js';
 import type { GeminiInput, MappedEvent } from './events.js';
-import { compressionsSince, lastUsage, type Usage } from './session-file.js';
 
 /** The adapter's own state namespace (per session). */
 export const ADAPTER_NAMESPACE = 'hookwise-gemini';
@@ -31,7 +31,7 @@ interface AdapterState {
   model?: string;
   /** A PreCompress seen and not yet judged: the session file's size then, and the prompt size. */
   pending?: { trigger: 'manual' | 'auto'; file: string; offset: number; tokensBefore?: number };
-  /** The last compression's snapshot key (see `compressionsSince`). */
+  /** The last compression's snapshot key (see `geminiCompressionsSince`). */
   snapshot?: string;
   /** What hooks handed back at the last compaction: added to every later prompt (BeforeAgent). */
   afterCompaction?: string;
@@ -52,8 +52,8 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
     namespace: ADAPTER_NAMESPACE,
     wording: GEMINI_WORDING,
     contextUsage: {
-      read: async (file) => lastUsage(file),
-      fieldsOf: (_point, usage: Usage) => ({ contextTokens: usage.tokens, contextSource: 'usage' }),
+      read: async (file) => lastGeminiUsage(file),
+      fieldsOf: (_point, usage: GeminiUsage) => ({ contextTokens: usage.input, contextSource: 'usage' }),
     },
   });
   const state = (await dispatch.state()) ?? {};
@@ -63,7 +63,7 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
   // A PreCompress earlier in the session: judge it now, from what the session file says happened since.
   if (state.pending && event !== 'SessionStart') {
     const { trigger, tokensBefore } = state.pending;
-    const found = compressionsSince(state.pending.file, state.pending.offset).at(-1);
+    const found = geminiCompressionsSince(state.pending.file, state.pending.offset).at(-1);
     changes.pending = undefined;
     if (found && found.snapshot !== state.snapshot) {
       changes.snapshot = found.snapshot;
@@ -113,10 +113,10 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
     case 'PreCompress': {
       const file = input.transcript_path;
       const offset = fileSize(file);
-      const last = lastUsage(file);
+      const last = lastGeminiUsage(file);
       if (last?.model && last.model !== state.model) changes.model = last.model;
       const trigger = input.trigger === 'manual' ? 'manual' : 'auto';
-      if (file && offset !== undefined) changes.pending = { trigger, file, offset, ...(last ? { tokensBefore: last.tokens } : {}) };
+      if (file && offset !== undefined) changes.pending = { trigger, file, offset, ...(last ? { tokensBefore: last.input } : {}) };
       break;
     }
     case 'AfterAgent':
