@@ -67,7 +67,7 @@ describe('geminiCompressionsSince', () => {
     line({ $set: { messages: history('first') } });
     response(3_000);
     response(3_500);
-    expect(geminiCompressionsSince(file, offset)).toEqual([{ snapshot: expect.any(String), tokensAfter: 3_000 }]);
+    expect(geminiCompressionsSince(file, offset)).toEqual([{ key: expect.any(String), tokensAfter: 3_000 }]);
   });
 
   it('counts a history rewritten again with the same snapshot once, and a new snapshot as a new compression', () => {
@@ -77,7 +77,7 @@ describe('geminiCompressionsSince', () => {
     line({ $set: { messages: history('second') } });
     const found = geminiCompressionsSince(file, offset);
     expect(found).toHaveLength(2);
-    expect(found[0]!.snapshot).not.toBe(found[1]!.snapshot);
+    expect(found[0]!.key).not.toBe(found[1]!.key);
     expect(found.map((compression) => compression.tokensAfter)).toEqual([undefined, undefined]);
   });
 

@@ -56,7 +56,7 @@ export function lastGeminiUsage(file: string | undefined): GeminiUsage | undefin
 
 export interface GeminiCompression {
   /** Identifies the snapshot: a history rewritten again with the same one is no new compression. */
-  snapshot: string;
+  key: string;
   /** The prompt tokens of the first response after it, when one is written already. */
   tokensAfter: number | undefined;
 }
@@ -69,8 +69,8 @@ export function geminiCompressionsSince(file: string, offset: number): GeminiCom
     const text = snapshotTextOf(isRecord(set) ? set['messages'] : undefined);
     const last = found.at(-1);
     if (text !== undefined) {
-      const snapshot = snapshotKey(text);
-      if (last?.snapshot !== snapshot) found.push({ snapshot, tokensAfter: undefined });
+      const key = snapshotKey(text);
+      if (last?.key !== key) found.push({ key, tokensAfter: undefined });
     } else if (last && last.tokensAfter === undefined) last.tokensAfter = geminiUsageOf(record)?.input;
   }
   return found;

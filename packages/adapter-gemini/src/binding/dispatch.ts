@@ -1,7 +1,7 @@
 import { joinText, type HookFailure, type PointName } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
-import { EventDispatch, fileSize, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
+import { EventDispatch, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
 import { geminiCompressionsSince, lastGeminiUsage, type GeminiUsage } from '@hookwise/core/gemini';
 import { expandedCommand } from './commands.js';
 import type { GeminiInput, MappedEvent } from './events.js';
@@ -29,10 +29,6 @@ const FORMAT: HookOutputFormat = {
 
 interface AdapterState {
   model?: string;
-  /** A PreCompress seen and not yet judged: the session file's size then, and the prompt size. */
-  pending?: { trigger: 'manual' | 'auto'; file: string; offset: number; tokensBefore?: number };
-  /** The last compression's snapshot key (see `geminiCompressionsSince`). */
-  snapshot?: string;
   /** What hooks handed back at the last compaction: added to every later prompt (BeforeAgent). */
   afterCompaction?: string;
   /** A compaction happened mid-turn: the next tool result carries `afterCompaction` too. */
@@ -61,16 +57,12 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
   const result = dispatch.result;
 
   // A PreCompress earlier in the session: judge it now, from what the session file says happened since.
-  if (state.pending && event !== 'SessionStart') {
-    const { trigger, tokensBefore } = state.pending;
-    const found = geminiCompressionsSince(state.pending.file, state.pending.offset).at(-1);
-    changes.pending = undefined;
-    if (found && found.snapshot !== state.snapshot) {
-      changes.snapshot = found.snapshot;
-      // Gemini gives no hook a say in its summary: what must survive is handed back on later prompts.
-      changes.afterCompaction = await dispatch.compactedEarlier(trigger, { tokensBefore, tokensAfter: found.tokensAfter });
-      changes.deliverOnTool = changes.afterCompaction !== undefined;
-    }
+  const compacted =
+    event === 'SessionStart' ? undefined : await dispatch.settleCompaction((file, offset) => geminiCompressionsSince(file, offset).at(-1));
+  if (compacted) {
+    // Gemini gives no hook a say in its summary: what must survive is handed back on later prompts.
+    changes.afterCompaction = compacted.kept;
+    changes.deliverOnTool = compacted.kept !== undefined;
   }
   const kept = 'afterCompaction' in changes ? changes.afterCompaction : state.afterCompaction;
 
@@ -111,12 +103,9 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
       break;
     }
     case 'PreCompress': {
-      const file = input.transcript_path;
-      const offset = fileSize(file);
-      const last = lastGeminiUsage(file);
+      const last = lastGeminiUsage(input.transcript_path);
       if (last?.model && last.model !== state.model) changes.model = last.model;
-      const trigger = input.trigger === 'manual' ? 'manual' : 'auto';
-      if (file && offset !== undefined) changes.pending = { trigger, file, offset, ...(last ? { tokensBefore: last.input } : {}) };
+      await dispatch.mayCompact(input.trigger === 'manual' ? 'manual' : 'auto', last?.input);
       break;
     }
     case 'AfterAgent':

@@ -3,6 +3,7 @@ import type { ContextUsageFields } from '../messages/context-usage.js';
 import { joinText, noticeText, type HookFailure, type MergedOutcome, type NoticeWording } from '../outcome.js';
 import type { PointInput, PointName } from '../points.js';
 import { isListening } from '../host-kit.js';
+import { fileSize } from './json-lines.js';
 
 /** The fields every point's payload carries, from the fields every hook event carries. */
 export type CommonFields = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string; contextWindow?: number };
@@ -198,6 +199,40 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
     return kept?.trim() ? kept : undefined;
   }
 
+  /**
+   * For a host whose event fires before a compaction that may not happen (Gemini's PreCompress
+   * fires before every model request): remembers the transcript's size and the context size now,
+   * for {@link settleCompaction} at a later event to judge from what the transcript shows since.
+   */
+  async mayCompact(trigger: 'manual' | 'auto', tokensBefore: number | undefined): Promise<void> {
+    const file = this.common.transcriptPath;
+    const offset = fileSize(file);
+    if (!file || offset === undefined) return;
+    const pending: PendingCompaction = { trigger, file, offset };
+    if (tokensBefore !== undefined) pending.tokensBefore = tokensBefore;
+    await this.update((state) => ({ ...state, compactionWatch: { ...(state as Watched).compactionWatch, pending } }));
+  }
+
+  /**
+   * Judges what {@link mayCompact} remembered: `find` reads the compaction the transcript shows
+   * after the offset, if any (a key that stays the same when the host rewrites that history
+   * again, and the context size after it); a new one runs {@link compactedEarlier}. Returns
+   * undefined when there was none, else what compact:after handed back (`kept`).
+   */
+  async settleCompaction(
+    find: (file: string, offset: number) => { key: string; tokensAfter?: number | undefined } | undefined,
+  ): Promise<{ kept: string | undefined } | undefined> {
+    const watch = ((await this.state()) as Watched | undefined)?.compactionWatch;
+    if (!watch?.pending) return undefined;
+    const { trigger, file, offset, tokensBefore } = watch.pending;
+    const found = find(file, offset);
+    const fresh = found !== undefined && found.key !== watch.last ? found : undefined;
+    const last = fresh?.key ?? watch.last;
+    await this.update((state) => ({ ...state, compactionWatch: last === undefined ? {} : { last } }));
+    if (!fresh) return undefined;
+    return { kept: await this.compactedEarlier(trigger, { tokensBefore, tokensAfter: fresh.tokensAfter }) };
+  }
+
   /** Merges an outcome into {@link result}: contexts and notices joined in order, the first block wins. */
   absorb(merged: MergedOutcome | undefined): void {
     if (!merged) return;
@@ -209,6 +244,9 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
 }
 
 type Kept = { kept?: Record<string, { text: string; at: number }> };
+type PendingCompaction = { trigger: 'manual' | 'auto'; file: string; offset: number; tokensBefore?: number };
+/** What {@link EventDispatch.mayCompact} keeps: a compaction not judged yet, and the key of the last one found. */
+type Watched = { compactionWatch?: { pending?: PendingCompaction; last?: string } };
 
 const stateFailure = (message: string): HookFailure => ({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message });
 
