@@ -1,7 +1,7 @@
-import { joinText, type HookFailure, type PointName } from '@hookwise/core';
+import { joinText } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
-import { EventDispatch, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
+import { EventDispatch, type DispatchResult, type HookOutputFormat } from '@hookwise/core/command-hook';
 import { geminiCompressionsSince, lastGeminiUsage, type GeminiUsage } from '@hookwise/core/gemini';
 import { expandedCommand } from './commands.js';
 import type { GeminiInput, MappedEvent } from './events.js';
@@ -34,9 +34,6 @@ interface AdapterState {
   /** A compaction happened mid-turn: the next tool result carries `afterCompaction` too. */
   deliverOnTool?: boolean;
 }
-
-/** What to print on stdout ('' for nothing), the failures and the points that ran. */
-export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
 
 /** Runs the points a Gemini event maps to and renders what the plugins decided in the form the event accepts. */
 export async function dispatchEvent(engine: Engine, event: MappedEvent, input: GeminiInput): Promise<DispatchResult> {
@@ -118,10 +115,6 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
       await dispatch.run('session:end', { reason: input.reason ?? 'other' });
       break;
   }
-  if (Object.keys(changes).length > 0) await dispatch.update((current) => definedOf({ ...current, ...changes }));
-  const json = renderHookJson(event, result, FORMAT);
-  return { stdout: json ? JSON.stringify(json) : '', errors: dispatch.errors, points: dispatch.points };
+  await dispatch.patch(changes);
+  return dispatch.render(event, FORMAT);
 }
-
-const definedOf = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== undefined)) as T;

@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostDoctorContext } from '@hookwise/cli';
 import type { PointName } from '@hookwise/core';
-import { checkHooksFile, checkRunBundle } from '@hookwise/cli/command-hook';
+import { checkHooksFile, checkRunBundle, readHooksFile } from '@hookwise/cli/command-hook';
 import { EVENT_POINTS } from '../binding/events.js';
 import { files } from '../hook-process/package-files.js';
-import { readSettings, settingsFileOf } from './gemini-files.js';
+import { settingsFileOf } from './gemini-files.js';
 
 /** Why Gemini CLI 0.61.0 gives no hook for a point plugins use, said once per point in use (see the kit's `checkHooksFile`). */
 const NOT_IN_GEMINI: Partial<Record<PointName, string>> = {
@@ -21,7 +21,7 @@ const NOT_IN_GEMINI: Partial<Record<PointName, string>> = {
  */
 export async function checkGeminiSetup(context: HostDoctorContext): Promise<void> {
   const { projectDir, ok, problem, warn } = context;
-  const reads = (['project', 'user'] as const).map((scope) => readSettings(settingsFileOf(scope, projectDir, context.home ?? '')));
+  const reads = (['project', 'user'] as const).map((scope) => readHooksFile(settingsFileOf(scope, projectDir, context.home ?? '')));
   const list = reads.flatMap((read) => (read.ok ? [read.value] : []));
   if (list.some((settings) => (settings.hooksConfig as { enabled?: unknown } | undefined)?.enabled === false))
     problem('hooksConfig.enabled is false in the Gemini settings: no hook runs');

@@ -1,8 +1,8 @@
 import type { HostInitContext, HostInitPlan } from '@hookwise/cli';
-import { defaultCommandPrefix, planHooksFileInit } from '@hookwise/cli/command-hook';
+import { defaultCommandPrefix, planHooksFileInit, readHooksFile } from '@hookwise/cli/command-hook';
 import { EVENT_POINTS } from '../binding/events.js';
 import { files } from '../hook-process/package-files.js';
-import { ENTRY_FIELDS, HOOK_TIMEOUT_MS, readSettings, settingsFileOf } from './gemini-files.js';
+import { ENTRY_FIELDS, HOOK_TIMEOUT_MS, settingsFileOf } from './gemini-files.js';
 
 /**
  * `hookwise init --host gemini`: one `hookwise run <Event>` command per event the plugins need,
@@ -15,7 +15,7 @@ export async function planGeminiInit(context: HostInitContext): Promise<HostInit
   const local = { allowed: scope === 'project', projectVar: 'GEMINI_PROJECT_DIR', varQuotedByHost: true };
   const prefix = (context.options['command'] as string | undefined) ?? defaultCommandPrefix(files, context.projectDir, local);
   return planHooksFileInit(context, {
-    read: readSettings(settingsFileOf(scope, context.projectDir, context.home ?? '')),
+    read: readHooksFile(settingsFileOf(scope, context.projectDir, context.home ?? '')),
     eventPoints: EVENT_POINTS,
     always: ['SessionStart'],
     commandFor: (event) => `${prefix} run ${event}`,

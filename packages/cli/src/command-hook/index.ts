@@ -24,5 +24,13 @@ export type { BuildResult, BundleManifest } from './bundle.js';
 export { checkJsonConfig, sourceOf } from './checked-config.js';
 export type { CarriedConfig } from './checked-config.js';
 export { runCommand } from './run-command.js';
-export { adapterFiles, checkHooksFile, commandHookSetup, defaultCommandPrefix, planHooksFileInit, runThroughBin } from './setup.js';
+export {
+  adapterFiles,
+  checkHooksFile,
+  commandHookSetup,
+  defaultCommandPrefix,
+  planHooksFileInit,
+  readHooksFile,
+  runThroughBin,
+} from './setup.js';
 export type { AdapterFiles, HooksFileInit } from './setup.js';

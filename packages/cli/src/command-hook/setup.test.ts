@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PointName } from '@hookwise/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HostDoctorContext } from '../host-setup.js';
-import { checkHooksFile, commandHookSetup, defaultCommandPrefix } from './setup.js';
+import { checkHooksFile, commandHookSetup, defaultCommandPrefix, readHooksFile } from './setup.js';
 
 const EVENT_POINTS = { SessionStart: ['session:start'], AfterTool: ['tool:after'], Stop: ['agent:stop'] };
 const settings = (hooks: object) => ({ ok: true as const, file: '/p/hooks.json', value: { hooks }, text: '{}' });
@@ -101,5 +101,24 @@ describe('the default command prefix init writes', () => {
     expect(setup.initOptions?.map((option) => option.flags)).toEqual(['--command <prefix>']);
     expect(setup.initOptions?.[0]?.description).toContain('"npx hookwise-x"');
     expect(typeof setup.run).toBe('function');
+  });
+});
+
+describe("the command-hook kit's hooks file reader", () => {
+  it('takes an empty file as {} and refuses a file with comments rather than rewrite it without them', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hookwise-hooks-file-'));
+    try {
+      const file = path.join(dir, 'settings.json');
+      expect(readHooksFile(file)).toEqual({ ok: true, file, value: {}, text: undefined });
+      writeFileSync(file, '  \n');
+      expect(readHooksFile(file)).toEqual({ ok: true, file, value: {}, text: '  \n' });
+      writeFileSync(file, '{\n  // my model\n  "model": { "name": "gemini-2.5-pro" }\n}\n');
+      const read = readHooksFile(file);
+      expect(!read.ok && read.message).toMatch(/is not plain JSON \(it has comments, which hookwise would not keep\)/);
+      writeFileSync(file, '{"a":');
+      expect(readHooksFile(file)).toMatchObject({ ok: false, message: expect.stringMatching(/is not valid JSON/) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

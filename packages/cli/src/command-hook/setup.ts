@@ -11,7 +11,7 @@ import {
   missingProgram,
   type HookSettings,
 } from '@hookwise/core/command-hook';
-import type { JsonObjectRead } from '@hookwise/core/host';
+import { readJsonObject, type JsonObjectRead } from '@hookwise/core/host';
 import type { PointName } from '@hookwise/core';
 import type { HostDoctorContext, HostInitContext, HostInitPlan, HostOption, HostSetup } from '../host-setup.js';
 import { buildBundleIfStale } from './bundle.js';
@@ -70,6 +70,21 @@ export function commandHookSetup(
     description: `command prefix the hooks call, e.g. "npx ${bin}" (default: node and the path of this adapter's bin)`,
   };
   return { ...setup, initOptions: [...(setup.initOptions ?? []), command], run: (args) => runThroughBin(files.bin, args) };
+}
+
+/**
+ * Reads a host's JSON hooks file (absent: init writes it); an empty one is `{}`. Some hosts
+ * accept comments there (Gemini CLI); hookwise writes plain JSON, so a file with comments is
+ * refused, with what is wrong, rather than rewritten without them.
+ */
+export function readHooksFile(file: string): JsonObjectRead {
+  const read = readJsonObject(file);
+  if (read.ok) return read;
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') return { ok: true, file, value: {}, text };
+  return /^\s*\/\/|\/\*/m.test(text)
+    ? { ok: false, file, message: `${file} is not plain JSON (it has comments, which hookwise would not keep)` }
+    : read;
 }
 
 export interface HooksFileInit {

@@ -4,11 +4,15 @@ import { joinText, noticeText, type HookFailure, type MergedOutcome, type Notice
 import type { PointInput, PointName } from '../points.js';
 import { isListening } from '../host-kit.js';
 import { fileSize } from './json-lines.js';
+import { renderHookJson, type HookOutputFormat } from './output.js';
 
 /** The fields every point's payload carries, from the fields every hook event carries. */
 export type CommonFields = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string; contextWindow?: number };
 /** What an adapter passes for a point: the payload without the fields every event carries. */
 export type PointFields<P extends PointName> = Omit<PointInput<P>, keyof CommonFields>;
+
+/** What a command-hook adapter's dispatch returns: what to print on stdout ('' for nothing), the failures and the points that ran. */
+export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
 
 /** What the plugins decided for one hook call, in host-neutral terms; the adapter renders it. */
 export interface EventResult {
@@ -155,6 +159,16 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
     }
   }
 
+  /** Sets fields of the adapter state, an undefined value removing its field; one update, none when nothing changes. */
+  async patch(changes: Partial<State>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.update((current) => {
+      const next: Record<string, unknown> = { ...current, ...changes };
+      for (const [name, value] of Object.entries(changes)) if (value === undefined) delete next[name];
+      return next as State;
+    });
+  }
+
   /**
    * Keeps text in the adapter state for a later event of the session: for a host that drops the
    * context one event gives but keeps another's (Codex: PostCompact's, SessionStart(compact)'s).
@@ -231,6 +245,12 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
     await this.update((state) => ({ ...state, compactionWatch: last === undefined ? {} : { last } }));
     if (!fresh) return undefined;
     return { kept: await this.compactedEarlier(trigger, { tokensBefore, tokensAfter: fresh.tokensAfter }) };
+  }
+
+  /** {@link result} as JSON in the form the event accepts (see `renderHookJson`), with the failures and the points that ran. */
+  render(event: string, format: HookOutputFormat): DispatchResult {
+    const json = renderHookJson(event, this.result, format);
+    return { stdout: json ? JSON.stringify(json) : '', errors: this.errors, points: this.points };
   }
 
   /** Merges an outcome into {@link result}: contexts and notices joined in order, the first block wins. */
