@@ -1,6 +1,7 @@
+import type { CommandHookAdapter } from '@hookwise/cli/command-hook';
 import { snakeCaseHost } from '@hookwise/core/command-hook';
 import { dispatchEvent } from '../binding/dispatch.js';
-import { isGeminiEvent, isMappedEvent, parseHookInput, type GeminiInput, type MappedEvent } from '../binding/events.js';
+import { GEMINI_EVENTS, isGeminiEvent, isMappedEvent, parseHookInput, type GeminiInput, type MappedEvent } from '../binding/events.js';
 
 /**
  * Gemini CLI for the command-hook kit (core's `runHook(geminiHost, …)`). `{}` when there is
@@ -16,3 +17,6 @@ export const geminiHost = snakeCaseHost<GeminiInput>({
   emptyStdout: '{}',
   dispatch: (engine, event, input) => dispatchEvent(engine, event as MappedEvent, input),
 });
+
+/** What the entries bin/hookwise.cjs loads are made from (tsup.shared.ts's `commandHookAdapterBuild`). */
+export const commandHook: CommandHookAdapter<GeminiInput> = { host: geminiHost, title: 'Gemini CLI', events: GEMINI_EVENTS };

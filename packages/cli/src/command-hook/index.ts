@@ -7,7 +7,7 @@
  * `@hookwise/cli/command-hook/runtime`.
  */
 export { runBuildOrLoad, runUnbundled } from './build-or-load.js';
-export type { BundledHost } from './build-or-load.js';
+export type { BundledHost, CommandHookAdapter } from './build-or-load.js';
 // Building and checking the bundle (init, doctor); the kit's slow path uses them itself.
 export {
   buildBundleIfStale,
