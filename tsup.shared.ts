@@ -48,20 +48,62 @@ export const copyCommandHookBin: NonNullable<Options['onSuccess']> = async () =>
 };
 
 /**
+ * The entries a command-hook adapter's bin loads by path, the same for every such adapter: each
+ * binds a kit function to the `commandHook` (`CommandHookAdapter`) its
+ * `src/hook-process/hook-call.ts` exports, and finds the adapter's run-time from its own URL.
+ * `bundle-runtime` imports only the kit's run-time module (it goes into every project's run
+ * bundle); `build-or-load` and `run-command` are the bin's slow paths.
+ */
+const COMMAND_HOOK_ENTRIES: Record<string, string> = {
+  'build-or-load': `import { adapterFiles, runBuildOrLoad as run } from '@hookwise/cli/command-hook';
+const { runtime } = adapterFiles(import.meta.url);
+export const runBuildOrLoad = (request, options = {}) => run({ host: commandHook.host, runtime }, request, options);`,
+  'run-command': `import { adapterFiles, runCommand as run } from '@hookwise/cli/command-hook';
+const { runtime } = adapterFiles(import.meta.url);
+export const runCommand = (argv) => run({ ...commandHook, runtime }, argv);`,
+  'bundle-runtime': `import { runBundled as run } from '@hookwise/cli/command-hook/runtime';
+export const runBundled = (request, lazy) => run(commandHook.host, request, lazy);
+export { configFromBundle, loadBundledModules } from '@hookwise/cli/command-hook/runtime';`,
+};
+
+/** Adds {@link COMMAND_HOOK_ENTRIES} to the build as `dist/hook-process/<name>.js`, made in memory (tsup wants entry files to exist). */
+export const commandHookEntries = {
+  name: 'hookwise-command-hook-entries',
+  setup(build: {
+    initialOptions: { entryPoints?: unknown };
+    onResolve: (options: { filter: RegExp }, callback: (args: { path: string }) => { path: string; namespace: string }) => void;
+    onLoad: (
+      options: { filter: RegExp; namespace: string },
+      callback: (args: { path: string }) => { contents: string; loader: 'js'; resolveDir: string },
+    ) => void;
+  }) {
+    const entries = build.initialOptions.entryPoints as Record<string, string>;
+    for (const name of Object.keys(COMMAND_HOOK_ENTRIES)) entries[`hook-process/${name}`] = `hookwise-entry:${name}`;
+    build.onResolve({ filter: /^hookwise-entry:/ }, (args) => ({
+      path: args.path.slice('hookwise-entry:'.length),
+      namespace: 'hookwise-entry',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'hookwise-entry' }, (args) => ({
+      contents: `import { commandHook } from './src/hook-process/hook-call.ts';\n${COMMAND_HOOK_ENTRIES[args.path]}\n`,
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
+
+/**
  * The build of a command-hook adapter. Its entries go by path, because they are loaded by path:
  * bin/hookwise.cjs (through the shared hook bin copied to dist/command-hook-bin.cjs) loads
  * `hook-process/build-or-load` and `hook-process/run-command`; the per-project run bundle
- * includes `hook-process/bundle-runtime` (the kit's run-time bound to the host); @hookwise/cli
- * loads `setup/index` (package.json's "hookwise" field).
+ * includes `hook-process/bundle-runtime`; @hookwise/cli loads `setup/index` (package.json's
+ * "hookwise" field). The three `hook-process` entries are {@link commandHookEntries}.
  */
 export const commandHookAdapterBuild: Options = {
   ...libraryBuild,
+  esbuildPlugins: [withoutKeepNames, commandHookEntries],
   entry: {
     index: 'src/index.ts',
     'setup/index': 'src/setup/index.ts',
-    'hook-process/build-or-load': 'src/hook-process/build-or-load.ts',
-    'hook-process/run-command': 'src/hook-process/run-command.ts',
-    'hook-process/bundle-runtime': 'src/hook-process/bundle-runtime.ts',
   },
   dts: { entry: { index: 'src/index.ts' } },
   onSuccess: copyCommandHookBin,

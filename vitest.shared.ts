@@ -13,6 +13,7 @@ export const coreSourceAlias = {
   '@hookwise/core/messages': fileURLToPath(new URL('./packages/core/src/messages.ts', import.meta.url)),
   '@hookwise/core/claude-code': fileURLToPath(new URL('./packages/core/src/claude-code.ts', import.meta.url)),
   '@hookwise/core/codex': fileURLToPath(new URL('./packages/core/src/codex.ts', import.meta.url)),
+  '@hookwise/core/gemini': fileURLToPath(new URL('./packages/core/src/gemini.ts', import.meta.url)),
   '@hookwise/core/di': fileURLToPath(new URL('./packages/core/src/di.ts', import.meta.url)),
   '@hookwise/core/fs': fileURLToPath(new URL('./packages/core/src/fs.ts', import.meta.url)),
   '@hookwise/core/counting': fileURLToPath(new URL('./packages/core/src/counting.ts', import.meta.url)),

@@ -13,6 +13,7 @@ export default defineConfig({
     messages: 'src/messages.ts',
     'claude-code': 'src/claude-code.ts',
     codex: 'src/codex.ts',
+    gemini: 'src/gemini.ts',
     di: 'src/di.ts',
     fs: 'src/fs.ts',
     counting: 'src/counting.ts',

@@ -18,8 +18,8 @@ export { fromAnthropicMessages, toAnthropicMessages } from './messages/anthropic
 export { fromOpenAIMessages, toOpenAIMessages } from './messages/openai.js';
 export { validateToolPairing } from './messages/validate.js';
 export { isUserPrompt } from './messages/user-prompt.js';
-export { parseSlashCommand } from './slash-command.js';
-export type { SlashCommand } from './slash-command.js';
+export { expandedCommandOf, parseSlashCommand } from './slash-command.js';
+export type { SlashCommand, TemplateSyntax } from './slash-command.js';
 export { estimateMessageTokens, IMAGE_TOKEN_ESTIMATE } from './messages/estimate.js';
 export { fromTypedPartMessage, fromTypedPartMessages, typedPartConversion } from './messages/part-messages.js';
 export type { IsCompactSummary, TypedPart, TypedPartMessage, TypedPartOptions } from './messages/part-messages.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSlashCommand } from './slash-command.js';
+import { expandedCommandOf, parseSlashCommand } from './slash-command.js';
 
 describe('parseSlashCommand (the one parser)', () => {
   it('reads a command and its arguments', () => {
@@ -36,5 +36,34 @@ describe('parseSlashCommand (the one parser)', () => {
     expect(parseSlashCommand(recorded)).toEqual({ name: 'babysit', args: 'EPIC-1' });
     expect(parseSlashCommand('<command-name>/compact</command-name>')).toEqual({ name: 'compact', args: '' });
     expect(parseSlashCommand('<command-name>/usr/bin/x</command-name>')).toBeUndefined();
+  });
+});
+
+describe('expandedCommandOf (a host that expands a custom command before hooks see the prompt)', () => {
+  const syntax = { placeholder: /\$ARGS|%[a-z]+%/, args: '$ARGS' };
+  const templates = [
+    { name: 'review', template: 'Review $ARGS with care.\n' },
+    { name: 'status', template: 'Status: %output% done' },
+  ];
+
+  it('finds the template a prompt fills, with the arguments trimmed; other placeholders stand for any text', () => {
+    expect(expandedCommandOf('Review  src/a.ts  with care.  \n', templates, syntax)).toEqual({ name: 'review', args: 'src/a.ts' });
+    expect(expandedCommandOf('Status: a\nb done', templates, syntax)).toEqual({ name: 'status', args: '' });
+  });
+
+  it('takes template text literally, and refuses a prompt that is no expansion', () => {
+    expect(expandedCommandOf('Review x with care!', templates, syntax)).toBeUndefined();
+    expect(expandedCommandOf('Status: (.*) done', [{ name: 'dot', template: 'Status: (.*) done.' }], syntax)).toBeUndefined();
+    expect(expandedCommandOf('anything', [], syntax)).toBeUndefined();
+  });
+
+  it('reads the typed command a host appends to a template without the arguments placeholder, only when told to', () => {
+    const appended = 'Status: ok done\n\n/status now';
+    expect(expandedCommandOf(appended, templates, syntax)).toBeUndefined();
+    expect(expandedCommandOf(appended, templates, { ...syntax, typedAfter: '\n\n' })).toEqual({ name: 'status', args: 'now' });
+    expect(expandedCommandOf('Status: ok done\n\n/status', templates, { ...syntax, typedAfter: '\n\n' })).toEqual({
+      name: 'status',
+      args: '',
+    });
   });
 });

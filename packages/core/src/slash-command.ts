@@ -30,3 +30,43 @@ export function parseSlashCommand(prompt: string): SlashCommand | undefined {
   if (!recorded) return undefined;
   return { name: recorded[1]!, args: (RECORDED_ARGS.exec(prompt)?.[1] ?? '').trim() };
 }
+
+/** How a host writes its command templates (see {@link expandedCommandOf}). */
+export interface TemplateSyntax {
+  /** Matches a placeholder in a template (no capture groups of its own): each stands for any text. */
+  placeholder: RegExp;
+  /** The placeholder whose text is the command's arguments (`{{args}}`). */
+  args: string;
+  /** A template without the arguments placeholder may get what the user typed (`/name args`) appended after this separator. */
+  typedAfter?: string;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Which custom command a prompt is the expansion of, for a host that expands the command before
+ * a hook sees the prompt: the first of `templates` whose text, its placeholders filled with any
+ * text, is the whole prompt (trailing whitespace aside), with the arguments it carried (trimmed;
+ * '' for none). Undefined when the prompt is no template's expansion.
+ */
+export function expandedCommandOf(
+  prompt: string,
+  templates: Iterable<{ name: string; template: string }>,
+  syntax: TemplateSyntax,
+): SlashCommand | undefined {
+  const text = prompt.replace(/\s+$/, '');
+  const split = new RegExp(`(${syntax.placeholder.source})`, syntax.placeholder.flags.replace('g', ''));
+  for (const { name, template } of templates) {
+    // Literal text and placeholders alternate: literal, placeholder, literal, …
+    const parts = template.replace(/\s+$/, '').split(split);
+    const hasArgs = parts.includes(syntax.args);
+    const pattern = parts
+      .map((piece, index) => (index % 2 === 0 ? escapeRegExp(piece) : piece === syntax.args ? '([\\s\\S]*?)' : '[\\s\\S]*?'))
+      .join('');
+    const typed =
+      hasArgs || syntax.typedAfter === undefined ? '' : `(?:${escapeRegExp(`${syntax.typedAfter}/${name}`)}(?:\\s+([\\s\\S]*))?)?`;
+    const match = new RegExp(`^${pattern}${typed}$`).exec(text);
+    if (match) return { name, args: (match.slice(1).find((group) => group !== undefined) ?? '').trim() };
+  }
+  return undefined;
+}

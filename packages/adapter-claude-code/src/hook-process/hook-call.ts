@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CommandHookAdapter } from '@hookwise/cli/command-hook';
 import type { Engine } from '@hookwise/core/host';
 import {
   runHook as runCommandHook,
@@ -10,7 +11,7 @@ import {
   type RunResult,
 } from '@hookwise/core/command-hook';
 import { dispatchEvent } from '../binding/binding.js';
-import { isClaudeCodeEvent, isMappedEvent, parseHookInput, type AnyHookInput } from '../binding/events.js';
+import { CLAUDE_CODE_EVENTS, isClaudeCodeEvent, isMappedEvent, parseHookInput, type AnyHookInput } from '../binding/events.js';
 import { serializeOutput } from '../binding/output.js';
 
 export {
@@ -47,6 +48,9 @@ export const claudeCodeHost: CommandHookHost<AnyHookInput> = {
     return { stdout: serializeOutput(result.rendered), errors: result.errors };
   },
 };
+
+/** What the entries bin/hookwise.cjs loads are made from (tsup.shared.ts's `commandHookAdapterBuild`). */
+export const commandHook: CommandHookAdapter<AnyHookInput> = { host: claudeCodeHost, title: 'Claude Code', events: CLAUDE_CODE_EVENTS };
 
 /** One Claude Code hook call (see core's `runHook`): never throws, every problem is a no-op with one line on stderr. */
 export const runHook = (request: RunRequest, loadEngine: EngineLoader, progress?: RunProgress): Promise<RunResult> =>

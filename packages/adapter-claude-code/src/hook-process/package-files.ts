@@ -1,19 +1,4 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { adapterFiles } from '@hookwise/cli/command-hook';
 
-let root: string | undefined;
-
-/** This package's folder: the nearest one above this module with a package.json (the build puts modules at several depths of dist/). */
-function packageRoot(): string {
-  if (root) return root;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return (root = dir);
-}
-
-/** `bin/hookwise.cjs`: the command Claude Code's settings run. */
-export const binPath = (): string => path.join(packageRoot(), 'bin', 'hookwise.cjs');
-
-/** The run-time the per-project bundle includes; the manifest records this path and bin/hookwise.cjs checks it. */
-export const runtimeFile = (): string => path.join(packageRoot(), 'dist', 'hook-process', 'bundle-runtime.js');
+/** This package's folder, `bin/hookwise.cjs` (the command Claude Code's settings run) and the run-time its run bundle includes. */
+export const files = adapterFiles(import.meta.url);

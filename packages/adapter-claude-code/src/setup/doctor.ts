@@ -4,7 +4,7 @@ import { POINT_EVENTS } from '../binding/events.js';
 import { missingCommandFile } from '@hookwise/core/command-hook';
 import { checkRunBundle } from '@hookwise/cli/command-hook';
 import { claudeCodeHost } from '../hook-process/hook-call.js';
-import { runtimeFile } from '../hook-process/package-files.js';
+import { files } from '../hook-process/package-files.js';
 import { hookwiseEventsIn, readSettings, settingsFileOf, type Settings } from './settings.js';
 
 /**
@@ -44,7 +44,7 @@ export async function checkClaudeCodeSetup(context: HostDoctorContext): Promise<
 
   const { configFile } = context;
   if (!configFile) return;
-  await checkRunBundle({ projectDir, host: claudeCodeHost.name, configFile, runtime: runtimeFile() }, { ok, warn });
+  await checkRunBundle({ projectDir, host: claudeCodeHost.name, configFile, runtime: files.runtime }, { ok, warn });
 }
 
 /** The file a `node "<file>" run …` command names, when it does not exist. */

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { HostInitContext, HostInitPlan } from '@hookwise/cli';
-import { buildBundleIfStale } from '@hookwise/cli/command-hook';
+import { buildBundleIfStale, defaultCommandPrefix } from '@hookwise/cli/command-hook';
 import { claudeCodeHost, findProjectConfig } from '../hook-process/hook-call.js';
 import { EVENT_POINTS, type MappedEvent } from '../binding/events.js';
 import { eventsForPoints, mergeHookwiseHooks, readSettings, settingsFileOf, type SettingsScope } from './settings.js';
-import { binPath, runtimeFile } from '../hook-process/package-files.js';
+import { files } from '../hook-process/package-files.js';
 
 /**
  * Claude Code's part of `hookwise init`: one `hookwise run <Event>` command hook per event the
@@ -30,12 +29,13 @@ export async function planClaudeCodeInit(context: HostInitContext): Promise<Host
   const settingsFile = settingsFileOf(scope, projectDir, context.home);
   const settings = readSettings(settingsFile);
   if (!settings.ok) return { ok: false, message: `${settings.message}; fix or remove it, then run init again` };
-  const prefix = command ?? defaultCommandPrefix(projectDir, binPath(), scope);
+  // The project's install through "$CLAUDE_PROJECT_DIR" (the settings file can be committed), else this bin.
+  const prefix = command ?? defaultCommandPrefix(files, projectDir, { allowed: scope !== 'user', projectVar: 'CLAUDE_PROJECT_DIR' });
   const merged = mergeHookwiseHooks(settings.value, events, (event) => `${prefix} run ${event}`);
-  const files = [];
+  const planned = [];
   if (merged.changed) {
     const before = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
-    files.push({
+    planned.push({
       file: settingsFile,
       before,
       after: `${JSON.stringify(merged.settings, null, 2)}\n`,
@@ -45,25 +45,13 @@ export async function planClaudeCodeInit(context: HostInitContext): Promise<Host
   }
   return {
     ok: true,
-    files,
+    files: planned,
     finish: () =>
       buildBundleIfStale(
-        { projectDir, host: claudeCodeHost.name, configFile: findProjectConfig(projectDir), runtime: runtimeFile() },
+        { projectDir, host: claudeCodeHost.name, configFile: findProjectConfig(projectDir), runtime: files.runtime },
         stderr,
       ),
   };
-}
-
-/**
- * The command settings run: this package's bin inside the project when it is installed there
- * (so the settings file can be committed and works on every checkout), else this bin by its
- * absolute path. `node` is named directly: a package-manager shim (npx) costs 100+ ms per call.
- */
-export function defaultCommandPrefix(projectDir: string, bin: string, scope: SettingsScope): string {
-  const local = path.join(projectDir, 'node_modules', '@hookwise', 'adapter-claude-code', 'bin', 'hookwise.cjs');
-  if (scope !== 'user' && existsSync(local))
-    return 'node "$CLAUDE_PROJECT_DIR/node_modules/@hookwise/adapter-claude-code/bin/hookwise.cjs"';
-  return `node ${JSON.stringify(bin)}`;
 }
 
 function firstLine(error: unknown): string {

@@ -1,12 +1,12 @@
-import { joinText, type HookFailure, type PointName } from '@hookwise/core';
+import { joinText } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
 import { readRolloutTail, rolloutUsageFields } from '@hookwise/core/codex';
 import {
   compactTrigger,
   EventDispatch,
-  renderHookJson,
   sessionSource,
+  type DispatchResult,
   type HookOutputFormat,
   type PointFields,
 } from '@hookwise/core/command-hook';
@@ -29,9 +29,6 @@ const FORMAT: HookOutputFormat = {
 
 /** A context a PostCompact left for SessionStart(compact) older than this is of another compaction. */
 const AFTER_COMPACT_MAX_AGE_MS = 10 * 60_000;
-
-/** What to print on stdout ('' for nothing), the failures and the points that ran. */
-export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
 
 /** Runs the lifecycle points a Codex event maps to and renders what the plugins decided in the form the event accepts. */
 export async function dispatchEvent(engine: Engine, event: MappedEvent, input: AnyHookInput): Promise<DispatchResult> {
@@ -122,6 +119,5 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: A
   const result = dispatch.result;
   if ((event === 'PreToolUse' || event === 'PostToolUse') && result.notice)
     result.context = joinText(result.context, result.notice, 'context');
-  const json = renderHookJson(event, result, FORMAT);
-  return { stdout: json ? JSON.stringify(json) : '', errors: dispatch.errors, points: dispatch.points };
+  return dispatch.render(event, FORMAT);
 }

@@ -1,5 +1,5 @@
 import type { PointName } from '@hookwise/core';
-import { BASE_INPUT_FIELDS, createInputParser, type InputFields, type InputOf } from '@hookwise/core/command-hook';
+import { BASE_INPUT_FIELDS, createInputParser, hostEvents, type InputFields, type InputOf } from '@hookwise/core/command-hook';
 
 /**
  * THE Codex event map: which lifecycle points each event feeds; `hookwise init` registers an
@@ -24,14 +24,8 @@ export type MappedEvent = keyof typeof EVENT_POINTS;
 
 /** Every hook event Codex CLI 0.169.0 knows (the hook schemas in its binary): the mapped ones and these. */
 const UNMAPPED = ['PermissionRequest', 'SubagentStart', 'Interrupt', 'PreModelRequest', 'PostModelRequest'] as const;
-export const CODEX_EVENTS: readonly CodexEvent[] = [...(Object.keys(EVENT_POINTS) as MappedEvent[]), ...UNMAPPED];
 export type CodexEvent = MappedEvent | (typeof UNMAPPED)[number];
-
-export const isCodexEvent = (value: unknown): value is CodexEvent =>
-  typeof value === 'string' && (CODEX_EVENTS as readonly string[]).includes(value);
-
-export const isMappedEvent = (value: unknown): value is MappedEvent =>
-  typeof value === 'string' && Object.prototype.hasOwnProperty.call(EVENT_POINTS, value);
+export const { all: CODEX_EVENTS, isEvent: isCodexEvent, isMapped: isMappedEvent } = hostEvents(EVENT_POINTS, UNMAPPED);
 
 /** What each event's stdin carries (Codex 0.169.0's hook schemas); unknown fields pass through. */
 const BASE = { ...BASE_INPUT_FIELDS, model: 'string?', turn_id: 'string?' } as const;

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readJsonObject, type JsonObjectRead } from '@hookwise/core/host';
+import { readHooksFile as readJsonHooksFile } from '@hookwise/cli/command-hook';
+import type { JsonObjectRead } from '@hookwise/core/host';
 
 /** The project's hooks file Codex loads (in a trusted project only). */
 export const hooksFileOf = (projectDir: string): string => path.join(projectDir, '.codex', 'hooks.json');
-export const readHooksFile = (projectDir: string): JsonObjectRead => readJsonObject(hooksFileOf(projectDir));
+export const readHooksFile = (projectDir: string): JsonObjectRead => readJsonHooksFile(hooksFileOf(projectDir));
 
 /** `$CODEX_HOME`, else `~/.codex`. */
 export const codexHomeOf = (env: NodeJS.ProcessEnv, home = env['HOME'] ?? os.homedir()): string =>

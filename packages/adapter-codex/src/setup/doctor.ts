@@ -1,7 +1,7 @@
 import type { HostDoctorContext } from '@hookwise/cli';
 import { checkHooksFile, checkRunBundle } from '@hookwise/cli/command-hook';
 import { EVENT_POINTS } from '../binding/events.js';
-import { runtimeFile } from '../hook-process/package-files.js';
+import { files } from '../hook-process/package-files.js';
 import { codexHomeOf, readCodexTrust, readHooksFile } from './codex-files.js';
 
 /** What hookwise cannot do under Codex 0.169.0, said once by doctor (and in the README's table). */
@@ -42,5 +42,5 @@ export async function checkCodexSetup(context: HostDoctorContext): Promise<void>
     );
   for (const limit of CODEX_LIMITS) warn(`under Codex: ${limit}`);
   if (context.configFile)
-    await checkRunBundle({ projectDir, host: 'codex', configFile: context.configFile, runtime: runtimeFile }, { ok, warn });
+    await checkRunBundle({ projectDir, host: 'codex', configFile: context.configFile, runtime: files.runtime }, { ok, warn });
 }

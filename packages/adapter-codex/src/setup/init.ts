@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import type { HostInitContext, HostInitPlan } from '@hookwise/cli';
-import { planHooksFileInit } from '@hookwise/cli/command-hook';
+import { defaultCommandPrefix, planHooksFileInit } from '@hookwise/cli/command-hook';
 import { EVENT_POINTS } from '../binding/events.js';
-import { binPath, runtimeFile } from '../hook-process/package-files.js';
+import { files } from '../hook-process/package-files.js';
 import { readHooksFile, timeoutSecondsOf } from './codex-files.js';
 
 /**
@@ -12,15 +10,14 @@ import { readHooksFile, timeoutSecondsOf } from './codex-files.js';
  * project's install when there is one.
  */
 export async function planCodexInit(context: HostInitContext): Promise<HostInitPlan> {
-  const local = path.join(context.projectDir, 'node_modules', '@hookwise', 'adapter-codex', 'bin', 'hookwise.cjs');
-  const prefix = (context.options['command'] as string | undefined) ?? `node ${JSON.stringify(existsSync(local) ? local : binPath)}`;
+  const prefix = (context.options['command'] as string | undefined) ?? defaultCommandPrefix(files, context.projectDir, { allowed: true });
   const plan = await planHooksFileInit(context, {
     read: readHooksFile(context.projectDir),
     eventPoints: EVENT_POINTS,
     always: ['SessionStart'],
     commandFor: (event) => `${prefix} run ${event}`,
     timeoutOf: timeoutSecondsOf,
-    runtime: runtimeFile,
+    runtime: files.runtime,
     host: 'codex',
   });
   if (plan.ok && plan.files.length > 0)

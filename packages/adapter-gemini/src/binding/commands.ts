@@ -4,6 +4,7 @@
 // Code's UserPromptExpansion does.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { expandedCommandOf, type SlashCommand } from '@hookwise/core/messages';
 
 /** The `prompt` string of a command file (TOML: `"""…"""`, `'''…'''`, `"…"` or `'…'`). */
 export function tomlPrompt(text: string): string | undefined {
@@ -35,25 +36,21 @@ function commandFiles(folder: string, prefix = '', depth = 0): Array<{ name: str
   });
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** The arguments when `prompt` is `template` expanded ({{args}}, `!{…}` and `@{…}` stand for anything), else undefined. */
-export function matchExpansion(template: string, prompt: string, name: string): string | undefined {
-  const pieces = template.split(/(\{\{args\}\}|[!@]\{[^}]*\})/);
-  const hasArgs = pieces.includes('{{args}}');
-  const pattern = pieces
-    .map((piece) => (piece === '{{args}}' ? '([\\s\\S]*?)' : /^[!@]\{/.test(piece) ? '[\\s\\S]*?' : escape(piece)))
-    .join('');
-  const match = new RegExp(`^${pattern}${hasArgs ? '' : `(?:\\n\\n/${escape(name)}(?:\\s+([\\s\\S]*))?)?`}$`).exec(
-    prompt.trim() === prompt ? prompt : prompt.replace(/\s+$/, ''),
-  );
-  if (!match) return undefined;
-  return (match.slice(1).find((group) => group !== undefined) ?? '').trim();
-}
+/**
+ * Gemini's placeholders: `{{args}}` is what the user typed after the name, `!{…}` a shell
+ * command's output and `@{…}` a file's content; without `{{args}}`, Gemini appends the typed
+ * command after a blank line.
+ */
+const GEMINI_SYNTAX = { placeholder: /\{\{args\}\}|[!@]\{[^}]*\}/, args: '{{args}}', typedAfter: '\n\n' };
 
 /** The project's commands first, then the user's (Gemini's own precedence), as `{ name, args }`. */
-export function expandedCommand(prompt: string, projectDir: string, home: string | undefined): { name: string; args: string } | undefined {
+export function expandedCommand(prompt: string, projectDir: string, home: string | undefined): SlashCommand | undefined {
   const folders = [path.join(projectDir, '.gemini', 'commands'), ...(home ? [path.join(home, '.gemini', 'commands')] : [])];
+  return expandedCommandOf(prompt, templatesIn(folders), GEMINI_SYNTAX);
+}
+
+/** The non-empty prompts of the command files in `folders`, read one at a time (the first match ends the reading). */
+function* templatesIn(folders: string[]): Generator<{ name: string; template: string }> {
   for (const folder of folders)
     for (const { name, file } of commandFiles(folder)) {
       let template: string | undefined;
@@ -62,9 +59,6 @@ export function expandedCommand(prompt: string, projectDir: string, home: string
       } catch {
         continue;
       }
-      if (template === undefined || template.trim() === '') continue;
-      const args = matchExpansion(template.replace(/\s+$/, ''), prompt, name);
-      if (args !== undefined) return { name, args };
+      if (template !== undefined && template.trim() !== '') yield { name, template };
     }
-  return undefined;
 }

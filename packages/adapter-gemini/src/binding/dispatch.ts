@@ -1,10 +1,10 @@
-import { joinText, type HookFailure, type PointName } from '@hookwise/core';
+import { joinText } from '@hookwise/core';
 import type { Engine } from '@hookwise/core/host';
 import { parseSlashCommand } from '@hookwise/core/messages';
-import { EventDispatch, fileSize, renderHookJson, type HookOutputFormat } from '@hookwise/core/command-hook';
+import { EventDispatch, type DispatchResult, type HookOutputFormat } from '@hookwise/core/command-hook';
+import { geminiCompressionsSince, lastGeminiUsage, type GeminiUsage } from '@hookwise/core/gemini';
 import { expandedCommand } from './commands.js';
 import type { GeminiInput, MappedEvent } from './events.js';
-import { compressionsSince, lastUsage, type Usage } from './session-file.js';
 
 /** The adapter's own state namespace (per session). */
 export const ADAPTER_NAMESPACE = 'hookwise-gemini';
@@ -29,18 +29,11 @@ const FORMAT: HookOutputFormat = {
 
 interface AdapterState {
   model?: string;
-  /** A PreCompress seen and not yet judged: the session file's size then, and the prompt size. */
-  pending?: { trigger: 'manual' | 'auto'; file: string; offset: number; tokensBefore?: number };
-  /** The last compression's snapshot key (see `compressionsSince`). */
-  snapshot?: string;
   /** What hooks handed back at the last compaction: added to every later prompt (BeforeAgent). */
   afterCompaction?: string;
   /** A compaction happened mid-turn: the next tool result carries `afterCompaction` too. */
   deliverOnTool?: boolean;
 }
-
-/** What to print on stdout ('' for nothing), the failures and the points that ran. */
-export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
 
 /** Runs the points a Gemini event maps to and renders what the plugins decided in the form the event accepts. */
 export async function dispatchEvent(engine: Engine, event: MappedEvent, input: GeminiInput): Promise<DispatchResult> {
@@ -52,8 +45,8 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
     namespace: ADAPTER_NAMESPACE,
     wording: GEMINI_WORDING,
     contextUsage: {
-      read: async (file) => lastUsage(file),
-      fieldsOf: (_point, usage: Usage) => ({ contextTokens: usage.tokens, contextSource: 'usage' }),
+      read: async (file) => lastGeminiUsage(file),
+      fieldsOf: (_point, usage: GeminiUsage) => ({ contextTokens: usage.input, contextSource: 'usage' }),
     },
   });
   const state = (await dispatch.state()) ?? {};
@@ -61,16 +54,12 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
   const result = dispatch.result;
 
   // A PreCompress earlier in the session: judge it now, from what the session file says happened since.
-  if (state.pending && event !== 'SessionStart') {
-    const { trigger, tokensBefore } = state.pending;
-    const found = compressionsSince(state.pending.file, state.pending.offset).at(-1);
-    changes.pending = undefined;
-    if (found && found.snapshot !== state.snapshot) {
-      changes.snapshot = found.snapshot;
-      // Gemini gives no hook a say in its summary: what must survive is handed back on later prompts.
-      changes.afterCompaction = await dispatch.compactedEarlier(trigger, { tokensBefore, tokensAfter: found.tokensAfter });
-      changes.deliverOnTool = changes.afterCompaction !== undefined;
-    }
+  const compacted =
+    event === 'SessionStart' ? undefined : await dispatch.settleCompaction((file, offset) => geminiCompressionsSince(file, offset).at(-1));
+  if (compacted) {
+    // Gemini gives no hook a say in its summary: what must survive is handed back on later prompts.
+    changes.afterCompaction = compacted.kept;
+    changes.deliverOnTool = compacted.kept !== undefined;
   }
   const kept = 'afterCompaction' in changes ? changes.afterCompaction : state.afterCompaction;
 
@@ -111,12 +100,9 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
       break;
     }
     case 'PreCompress': {
-      const file = input.transcript_path;
-      const offset = fileSize(file);
-      const last = lastUsage(file);
+      const last = lastGeminiUsage(input.transcript_path);
       if (last?.model && last.model !== state.model) changes.model = last.model;
-      const trigger = input.trigger === 'manual' ? 'manual' : 'auto';
-      if (file && offset !== undefined) changes.pending = { trigger, file, offset, ...(last ? { tokensBefore: last.tokens } : {}) };
+      await dispatch.mayCompact(input.trigger === 'manual' ? 'manual' : 'auto', last?.input);
       break;
     }
     case 'AfterAgent':
@@ -129,10 +115,6 @@ export async function dispatchEvent(engine: Engine, event: MappedEvent, input: G
       await dispatch.run('session:end', { reason: input.reason ?? 'other' });
       break;
   }
-  if (Object.keys(changes).length > 0) await dispatch.update((current) => definedOf({ ...current, ...changes }));
-  const json = renderHookJson(event, result, FORMAT);
-  return { stdout: json ? JSON.stringify(json) : '', errors: dispatch.errors, points: dispatch.points };
+  await dispatch.patch(changes);
+  return dispatch.render(event, FORMAT);
 }
-
-const definedOf = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, inner]) => inner !== undefined)) as T;

@@ -1,5 +1,5 @@
 import type { PointName } from '@hookwise/core';
-import { BASE_INPUT_FIELDS, createInputParser, type InputFields, type InputOf } from '@hookwise/core/command-hook';
+import { BASE_INPUT_FIELDS, createInputParser, hostEvents, type InputFields, type InputOf } from '@hookwise/core/command-hook';
 
 /**
  * THE Gemini event map: the points each event feeds; `hookwise init` registers an event for the
@@ -21,11 +21,8 @@ export type MappedEvent = keyof typeof EVENT_POINTS;
 
 /** Every hook event Gemini CLI 0.61.0 knows (`HookEventName`): the mapped ones and these; another name is refused as unknown. */
 const UNMAPPED = ['Notification', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'] as const;
-export const GEMINI_EVENTS: readonly GeminiEvent[] = [...(Object.keys(EVENT_POINTS) as MappedEvent[]), ...UNMAPPED];
 export type GeminiEvent = MappedEvent | (typeof UNMAPPED)[number];
-
-export const isGeminiEvent = (value: string): value is GeminiEvent => (GEMINI_EVENTS as readonly string[]).includes(value);
-export const isMappedEvent = (value: string): value is MappedEvent => Object.prototype.hasOwnProperty.call(EVENT_POINTS, value);
+export const { all: GEMINI_EVENTS, isEvent: isGeminiEvent, isMapped: isMappedEvent } = hostEvents(EVENT_POINTS, UNMAPPED);
 
 /** The stdin fields hookwise reads ([ran] with 0.61.0), on any event; each event's own are required there. Unknown fields pass. */
 const FIELDS = {

@@ -5,7 +5,6 @@ import type { HostDoctorContext } from '@hookwise/cli';
 import type { PointName } from '@hookwise/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { checkGeminiSetup } from './doctor.js';
-import { readSettings } from './gemini-files.js';
 
 let root: string;
 let project: string;
@@ -74,15 +73,5 @@ describe('doctor --host gemini', () => {
     const lines = await doctor(['llm:before', 'tool:after']);
     expect(lines).toContainEqual(expect.stringMatching(/^warn Gemini lets no hook rewrite a model request/));
     expect(lines).toContainEqual(expect.stringMatching(/oversized outputs are not trimmed here/));
-  });
-});
-
-describe('readSettings', () => {
-  it('refuses a settings file with comments rather than rewrite it without them', () => {
-    const file = path.join(project, '.gemini', 'settings.json');
-    writeFileSync(file, '{\n  // my model\n  "model": { "name": "gemini-2.5-pro" }\n}\n');
-    const read = readSettings(file);
-    expect(read.ok).toBe(false);
-    expect(!read.ok && read.message).toMatch(/is not plain JSON \(it has comments, which hookwise would not keep\)/);
   });
 });

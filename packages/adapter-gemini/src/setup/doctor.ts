@@ -2,12 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HostDoctorContext } from '@hookwise/cli';
 import type { PointName } from '@hookwise/core';
-import { checkHooksFile, checkRunBundle } from '@hookwise/cli/command-hook';
+import { checkHooksFile, checkRunBundle, readHooksFile } from '@hookwise/cli/command-hook';
 import { EVENT_POINTS } from '../binding/events.js';
-import { runtimeFile } from '../hook-process/package-files.js';
-import { readSettings, settingsFileOf } from './gemini-files.js';
+import { files } from '../hook-process/package-files.js';
+import { settingsFileOf } from './gemini-files.js';
 
-/** What plugins ask of a point that Gemini CLI 0.61.0 gives no hook, said once per point in use. */
+/** Why Gemini CLI 0.61.0 gives no hook for a point plugins use, said once per point in use (see the kit's `checkHooksFile`). */
 const NOT_IN_GEMINI: Partial<Record<PointName, string>> = {
   'llm:before': 'Gemini lets no hook rewrite a model request: llm:before never runs, so nothing prunes the request',
   'phase:end': 'Gemini has no sub-agent hand-off event: phase:end never runs',
@@ -21,7 +21,7 @@ const NOT_IN_GEMINI: Partial<Record<PointName, string>> = {
  */
 export async function checkGeminiSetup(context: HostDoctorContext): Promise<void> {
   const { projectDir, ok, problem, warn } = context;
-  const reads = (['project', 'user'] as const).map((scope) => readSettings(settingsFileOf(scope, projectDir, context.home ?? '')));
+  const reads = (['project', 'user'] as const).map((scope) => readHooksFile(settingsFileOf(scope, projectDir, context.home ?? '')));
   const list = reads.flatMap((read) => (read.ok ? [read.value] : []));
   if (list.some((settings) => (settings.hooksConfig as { enabled?: unknown } | undefined)?.enabled === false))
     problem('hooksConfig.enabled is false in the Gemini settings: no hook runs');
@@ -34,18 +34,15 @@ export async function checkGeminiSetup(context: HostDoctorContext): Promise<void
     vars: { GEMINI_PROJECT_DIR: projectDir, CLAUDE_PROJECT_DIR: projectDir },
     programs: true,
     unresolvedMeans: 'Gemini takes its exit 127 as a deny and drops the turn',
+    unserved: NOT_IN_GEMINI,
   });
   trust(context, list);
-  for (const [point, plugins] of context.pointsInUse) {
-    const why = NOT_IN_GEMINI[point];
-    if (why) warn(`${why} (${plugins.join(', ')})`);
-  }
   if (context.pointsInUse.has('tool:after'))
     ok(
       'Gemini cannot replace a tool result with a shorter one (a hook can only turn it into an error): oversized outputs are not trimmed here',
     );
   if (context.configFile)
-    await checkRunBundle({ projectDir, host: 'gemini', configFile: context.configFile, runtime: runtimeFile }, { ok, warn });
+    await checkRunBundle({ projectDir, host: 'gemini', configFile: context.configFile, runtime: files.runtime }, { ok, warn });
 }
 
 /** What makes Gemini run project hooks: an env switch, folder trust turned off, or a trusted folder. */

@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { mergeHookwiseHooks, type HookSettings } from '@hookwise/core/command-hook';
-import { readJsonObject, type JsonObjectRead } from '@hookwise/core/host';
 
 /** Gemini's per-hook `timeout`, in MILLISECONDS: above the hook call's own 30 s deadline, so hookwise ends first, exit 0. */
 export const HOOK_TIMEOUT_MS = 60_000;
@@ -15,17 +13,3 @@ export const mergeGeminiHooks = (settings: HookSettings, events: readonly string
 /** `<project>/.gemini/settings.json` or `~/.gemini/settings.json`. */
 export const settingsFileOf = (scope: 'project' | 'user', projectDir: string, home: string): string =>
   path.join(scope === 'user' ? home : projectDir, '.gemini', 'settings.json');
-
-/**
- * Reads a settings file; an empty one is `{}`. Gemini accepts comments in it; hookwise writes
- * plain JSON, so a file with comments is refused (with what to add by hand) rather than rewritten without them.
- */
-export function readSettings(file: string): JsonObjectRead {
-  const read = readJsonObject(file);
-  if (read.ok) return read;
-  const text = readFileSync(file, 'utf8');
-  if (text.trim() === '') return { ok: true, file, value: {}, text };
-  return /^\s*\/\/|\/\*/m.test(text)
-    ? { ok: false, file, message: `${file} is not plain JSON (it has comments, which hookwise would not keep)` }
-    : read;
-}

@@ -31,6 +31,19 @@ export interface BundledHost<Input = unknown> {
 }
 
 /**
+ * What a command-hook adapter's `src/hook-process/hook-call.ts` exports as `commandHook`: the
+ * host, its title in `run --help` and its hook events. The adapter build (tsup.shared.ts's
+ * `commandHookAdapterBuild`) makes the entries its bin loads from it.
+ */
+export interface CommandHookAdapter<Input = unknown> {
+  readonly host: CommandHookHost<Input>;
+  /** The host's name in the help (`Claude Code`). */
+  readonly title: string;
+  /** Its hook events (the first four are shown in the help). */
+  readonly events: readonly string[];
+}
+
+/**
  * The path a host's bin takes when the project's bundle is missing or stale: build it, then run
  * the call through it; if it cannot be built, run unbundled (every plugin loaded as ESM through
  * `loadConfig`, several times slower to start, same behaviour).

@@ -184,7 +184,7 @@ export async function importEsbuild(from?: string): Promise<typeof import('esbui
 /**
  * The entry module: imports the run-time and exports `run(request)`. The config's modules are
  * `require`d inside loaders, which esbuild bundles as modules initialised on first call: the
- * run-time runs each one's top level under the call's deadline (see bundle-runtime.ts). JSON configs
+ * run-time runs each one's top level under the call's deadline (see runtime.ts). JSON configs
  * name plugins by package; they resolve from the config's folder. `carried`: what the build
  * checked of a JSON config (checked-config.ts), handed to core as `checked`.
  */

@@ -7,7 +7,7 @@
  * `@hookwise/cli/command-hook/runtime`.
  */
 export { runBuildOrLoad, runUnbundled } from './build-or-load.js';
-export type { BundledHost } from './build-or-load.js';
+export type { BundledHost, CommandHookAdapter } from './build-or-load.js';
 // Building and checking the bundle (init, doctor); the kit's slow path uses them itself.
 export {
   buildBundleIfStale,
@@ -24,5 +24,13 @@ export type { BuildResult, BundleManifest } from './bundle.js';
 export { checkJsonConfig, sourceOf } from './checked-config.js';
 export type { CarriedConfig } from './checked-config.js';
 export { runCommand } from './run-command.js';
-export { adapterFiles, checkHooksFile, planHooksFileInit, runThroughBin } from './setup.js';
-export type { HooksFileInit } from './setup.js';
+export {
+  adapterFiles,
+  checkHooksFile,
+  commandHookSetup,
+  defaultCommandPrefix,
+  planHooksFileInit,
+  readHooksFile,
+  runThroughBin,
+} from './setup.js';
+export type { AdapterFiles, HooksFileInit } from './setup.js';

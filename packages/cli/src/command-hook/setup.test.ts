@@ -1,7 +1,10 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { PointName } from '@hookwise/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { HostDoctorContext } from '../host-setup.js';
-import { checkHooksFile } from './setup.js';
+import { checkHooksFile, commandHookSetup, defaultCommandPrefix, readHooksFile } from './setup.js';
 
 const EVENT_POINTS = { SessionStart: ['session:start'], AfterTool: ['tool:after'], Stop: ['agent:stop'] };
 const settings = (hooks: object) => ({ ok: true as const, file: '/p/hooks.json', value: { hooks }, text: '{}' });
@@ -44,5 +47,78 @@ describe("the command-hook kit's doctor check", () => {
       'problem the Stop hook runs no-such-hookwise-program, which does not resolve: the host denies; run `hookwise init --host x` again',
       'ok the hooks in the settings call hookwise for Stop',
     ]);
+  });
+});
+
+describe("the command-hook kit's doctor check of points no event feeds", () => {
+  it('warns of each such point in use, in the words given for it, only when asked', () => {
+    const read = settings({ Stop: entry('hookwise run Stop') });
+    const unserved = { 'llm:before': 'the host lets no hook rewrite a request' };
+    expect(check(['agent:stop', 'llm:before', 'phase:end'], read, { unserved })).toEqual([
+      'ok the hooks in the settings call hookwise for Stop',
+      'warn the host lets no hook rewrite a request (plugin-x)',
+      'warn no x hook event feeds phase:end: it never runs there (plugin-x)',
+    ]);
+    expect(check(['agent:stop', 'llm:before'], read)).toEqual(['ok the hooks in the settings call hookwise for Stop']);
+  });
+});
+
+describe('the default command prefix init writes', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'hookwise-prefix-'));
+  const adapter = path.join(root, 'adapter');
+  const project = path.join(root, 'project');
+  mkdirSync(adapter);
+  writeFileSync(
+    path.join(adapter, 'package.json'),
+    JSON.stringify({ name: '@hookwise/adapter-x', bin: { 'hookwise-x': './bin/hookwise.cjs' } }),
+  );
+  const files = { root: adapter, bin: path.join(adapter, 'bin', 'hookwise.cjs'), runtime: '' };
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("is this bin's path until the project has its own install, then that install as the host may name it", () => {
+    const own = `node ${JSON.stringify(files.bin)}`;
+    expect(defaultCommandPrefix(files, project, { allowed: true })).toBe(own);
+    const installed = path.join(project, 'node_modules', '@hookwise', 'adapter-x', 'bin');
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(path.join(installed, 'hookwise.cjs'), '');
+    expect(defaultCommandPrefix(files, project, { allowed: true })).toBe(`node ${JSON.stringify(path.join(installed, 'hookwise.cjs'))}`);
+    expect(defaultCommandPrefix(files, project, { allowed: true, projectVar: 'X_DIR' })).toBe(
+      'node "$X_DIR/node_modules/@hookwise/adapter-x/bin/hookwise.cjs"',
+    );
+    expect(defaultCommandPrefix(files, project, { allowed: true, projectVar: 'X_DIR', varQuotedByHost: true })).toBe(
+      'node $X_DIR/node_modules/@hookwise/adapter-x/bin/hookwise.cjs',
+    );
+    expect(defaultCommandPrefix(files, project, { allowed: false, projectVar: 'X_DIR' })).toBe(own);
+  });
+
+  it("gives a command-hook host's setup the --command option, naming the adapter's bin", () => {
+    const setup = commandHookSetup(files, {
+      host: 'x',
+      describe: 'X',
+      init: async () => ({ ok: true, files: [] }),
+      doctor: async () => {},
+    });
+    expect(setup.initOptions?.map((option) => option.flags)).toEqual(['--command <prefix>']);
+    expect(setup.initOptions?.[0]?.description).toContain('"npx hookwise-x"');
+    expect(typeof setup.run).toBe('function');
+  });
+});
+
+describe("the command-hook kit's hooks file reader", () => {
+  it('takes an empty file as {} and refuses a file with comments rather than rewrite it without them', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hookwise-hooks-file-'));
+    try {
+      const file = path.join(dir, 'settings.json');
+      expect(readHooksFile(file)).toEqual({ ok: true, file, value: {}, text: undefined });
+      writeFileSync(file, '  \n');
+      expect(readHooksFile(file)).toEqual({ ok: true, file, value: {}, text: '  \n' });
+      writeFileSync(file, '{\n  // my model\n  "model": { "name": "gemini-2.5-pro" }\n}\n');
+      const read = readHooksFile(file);
+      expect(!read.ok && read.message).toMatch(/is not plain JSON \(it has comments, which hookwise would not keep\)/);
+      writeFileSync(file, '{"a":');
+      expect(readHooksFile(file)).toMatchObject({ ok: false, message: expect.stringMatching(/is not valid JSON/) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

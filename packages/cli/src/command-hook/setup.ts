@@ -1,4 +1,5 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -10,18 +11,80 @@ import {
   missingProgram,
   type HookSettings,
 } from '@hookwise/core/command-hook';
-import type { JsonObjectRead } from '@hookwise/core/host';
-import type { HostDoctorContext, HostInitContext, HostInitPlan } from '../host-setup.js';
+import { readJsonObject, type JsonObjectRead } from '@hookwise/core/host';
+import type { PointName } from '@hookwise/core';
+import type { HostDoctorContext, HostInitContext, HostInitPlan, HostOption, HostSetup } from '../host-setup.js';
 import { buildBundleIfStale } from './bundle.js';
 
 // What `hookwise init` and `doctor` of a command-hook host share: the adapter's own files, the
 // hooks settings file with one `hookwise run <Event>` per needed event, and its check.
 
+/** A command-hook adapter's own files: its folder, its bin (the command the host runs) and the run-time its run bundle includes. */
+export interface AdapterFiles {
+  root: string;
+  bin: string;
+  runtime: string;
+}
+
 /** A command-hook adapter's files from one of its modules' URL: the nearest folder above with a package.json (modules sit at several depths of dist/). */
-export function adapterFiles(moduleUrl: string): { root: string; bin: string; runtime: string } {
+export function adapterFiles(moduleUrl: string): AdapterFiles {
   let dir = path.dirname(fileURLToPath(moduleUrl));
   while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return { root: dir, bin: path.join(dir, 'bin', 'hookwise.cjs'), runtime: path.join(dir, 'dist', 'hook-process', 'bundle-runtime.js') };
+}
+
+const packageJsonOf = (root: string): { name?: string; bin?: Record<string, string> } =>
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { name?: string; bin?: Record<string, string> };
+
+/**
+ * The command prefix `init` writes unless `--command` says otherwise: `node` and the adapter's bin
+ * as installed in the project when `local` allows it and it is there (through the host's project
+ * variable when it has one, so the file can be committed; `varQuotedByHost` when the host puts
+ * the value in shell-quoted itself), else this bin's own path. `node` directly: a
+ * package-manager shim costs 100+ ms per call.
+ */
+export function defaultCommandPrefix(
+  files: Pick<AdapterFiles, 'root' | 'bin'>,
+  projectDir: string,
+  local: { allowed: boolean; projectVar?: string; varQuotedByHost?: boolean },
+): string {
+  const installed = ['node_modules', packageJsonOf(files.root).name ?? '', 'bin', 'hookwise.cjs'].join('/');
+  if (!local.allowed || !existsSync(path.join(projectDir, installed))) return `node ${JSON.stringify(files.bin)}`;
+  if (!local.projectVar) return `node ${JSON.stringify(path.join(projectDir, installed))}`;
+  const file = `$${local.projectVar}/${installed}`;
+  return `node ${local.varQuotedByHost ? file : `"${file}"`}`;
+}
+
+/**
+ * A command-hook adapter's `HostSetup` (package.json's `"hookwise"` field points the CLI to it):
+ * its `init` and `doctor`, its own init options, the `--command <prefix>` option every such host
+ * takes, and `hookwise run` through its bin (see {@link runThroughBin}).
+ */
+export function commandHookSetup(
+  files: AdapterFiles,
+  setup: Pick<HostSetup, 'host' | 'describe' | 'init' | 'doctor'> & { initOptions?: readonly HostOption[] },
+): HostSetup {
+  const bin = Object.keys(packageJsonOf(files.root).bin ?? {})[0] ?? 'hookwise';
+  const command = {
+    flags: '--command <prefix>',
+    description: `command prefix the hooks call, e.g. "npx ${bin}" (default: node and the path of this adapter's bin)`,
+  };
+  return { ...setup, initOptions: [...(setup.initOptions ?? []), command], run: (args) => runThroughBin(files.bin, args) };
+}
+
+/**
+ * Reads a host's JSON hooks file (absent: init writes it); an empty one is `{}`. Some hosts
+ * accept comments there (Gemini CLI); hookwise writes plain JSON, so a file with comments is
+ * refused, with what is wrong, rather than rewritten without them.
+ */
+export function readHooksFile(file: string): JsonObjectRead {
+  const read = readJsonObject(file);
+  if (read.ok) return read;
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') return { ok: true, file, value: {}, text };
+  return /^\s*\/\/|\/\*/m.test(text)
+    ? { ok: false, file, message: `${file} is not plain JSON (it has comments, which hookwise would not keep)` }
+    : read;
 }
 
 export interface HooksFileInit {
@@ -88,6 +151,11 @@ export function checkHooksFile(
     always?: readonly string[];
     programs?: boolean;
     unresolvedMeans?: string;
+    /**
+     * Warn of each point in use that no event of `eventPoints` feeds (it never runs under this
+     * host), in the host's words when a text is given for the point.
+     */
+    unserved?: Partial<Record<PointName, string>>;
   },
 ): Map<string, string[]> {
   const { ok, problem } = context;
@@ -119,6 +187,13 @@ export function checkHooksFile(
   }
   if (needed.size > 0 && [...needed.keys()].every((event) => registered.get(event)?.length === 1))
     ok(`the hooks in ${check.label} call hookwise for ${[...needed.keys()].join(', ')}`);
+  const fed = new Set(Object.values(check.eventPoints).flat());
+  if (check.unserved)
+    for (const [point, plugins] of context.pointsInUse)
+      if (!fed.has(point))
+        context.warn(
+          `${check.unserved[point] ?? `no ${check.host} hook event feeds ${point}: it never runs there`} (${plugins.join(', ')})`,
+        );
   return registered;
 }
 
@@ -135,7 +210,11 @@ function isExecutable(file: string): boolean {
  * `hookwise run <args…>` through an adapter's bin, as if the host had called it (hooks written
  * with `--command "npx hookwise"`). The bin ends the process on every path: the promise never settles.
  */
-export function runThroughBin(bin: string, args: readonly string[], require: (id: string) => unknown): Promise<never> {
+export function runThroughBin(
+  bin: string,
+  args: readonly string[],
+  require: (id: string) => unknown = createRequire(import.meta.url),
+): Promise<never> {
   process.argv = [process.argv[0]!, bin, 'run', ...args];
   require(bin);
   return new Promise<never>(() => undefined);

@@ -1,3 +1,4 @@
+import { geminiUsageOf, hasStateSnapshot } from '@hookwise/core/gemini';
 import { parseSlashCommand } from '@hookwise/core/messages';
 import type { ReplayEntry } from './replay-result.js';
 
@@ -57,9 +58,6 @@ function geminiBlocks(record: Json): unknown[] {
   return blocks;
 }
 
-const hasSnapshot = (messages: unknown[]): boolean =>
-  messages.slice(0, 3).some((message) => JSON.stringify(isRecord(message) ? message['content'] : '').includes('<state_snapshot>'));
-
 export function geminiSessionEntries(text: string): { sessionId: string; entries: ReplayEntry[] } {
   const records: Array<{ line: number; value: Json }> = [];
   const entries: ReplayEntry[] = [];
@@ -98,7 +96,7 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
     if (set && Array.isArray(set['messages'])) {
       const messages = set['messages'] as unknown[];
       const into: ReplayEntry[] = [];
-      if (hasSnapshot(messages)) {
+      if (hasStateSnapshot(messages)) {
         into.push({ type: 'compact-boundary', line, trigger: 'auto', ...(lastInput !== undefined ? { preTokens: lastInput } : {}) });
         if (open.size > 0) deferred = into;
       }
@@ -112,7 +110,7 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
             line,
             role: gemini ? 'assistant' : 'user',
             content,
-            ...(hasSnapshot([message]) ? { compactSummary: true as const } : {}),
+            ...(hasStateSnapshot([message]) ? { compactSummary: true as const } : {}),
           });
       }
       if (into !== deferred) entries.push(...into);
@@ -140,9 +138,7 @@ export function geminiSessionEntries(text: string): { sessionId: string; entries
       emitted.add(value['id']);
       const record = lastVersion.get(value['id']) ?? value;
       const model = typeof record['model'] === 'string' ? { model: record['model'] } : {};
-      const tokens = isRecord(record['tokens']) ? record['tokens'] : {};
-      const input = typeof tokens['input'] === 'number' ? tokens['input'] : 0;
-      const cached = typeof tokens['cached'] === 'number' ? Math.min(tokens['cached'], input) : 0;
+      const { input, cached } = geminiUsageOf(record) ?? { input: 0, cached: 0 };
       if (input > 0) {
         lastInput = input;
         entries.push({

@@ -3,11 +3,16 @@ import type { ContextUsageFields } from '../messages/context-usage.js';
 import { joinText, noticeText, type HookFailure, type MergedOutcome, type NoticeWording } from '../outcome.js';
 import type { PointInput, PointName } from '../points.js';
 import { isListening } from '../host-kit.js';
+import { fileSize } from './json-lines.js';
+import { renderHookJson, type HookOutputFormat } from './output.js';
 
 /** The fields every point's payload carries, from the fields every hook event carries. */
 export type CommonFields = { sessionId: string; cwd?: string; transcriptPath?: string; model?: string; contextWindow?: number };
 /** What an adapter passes for a point: the payload without the fields every event carries. */
 export type PointFields<P extends PointName> = Omit<PointInput<P>, keyof CommonFields>;
+
+/** What a command-hook adapter's dispatch returns: what to print on stdout ('' for nothing), the failures and the points that ran. */
+export type DispatchResult = { stdout: string; errors: HookFailure[]; points: PointName[] };
 
 /** What the plugins decided for one hook call, in host-neutral terms; the adapter renders it. */
 export interface EventResult {
@@ -154,6 +159,16 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
     }
   }
 
+  /** Sets fields of the adapter state, an undefined value removing its field; one update, none when nothing changes. */
+  async patch(changes: Partial<State>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await this.update((current) => {
+      const next: Record<string, unknown> = { ...current, ...changes };
+      for (const [name, value] of Object.entries(changes)) if (value === undefined) delete next[name];
+      return next as State;
+    });
+  }
+
   /**
    * Keeps text in the adapter state for a later event of the session: for a host that drops the
    * context one event gives but keeps another's (Codex: PostCompact's, SessionStart(compact)'s).
@@ -198,6 +213,46 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
     return kept?.trim() ? kept : undefined;
   }
 
+  /**
+   * For a host whose event fires before a compaction that may not happen (Gemini's PreCompress
+   * fires before every model request): remembers the transcript's size and the context size now,
+   * for {@link settleCompaction} at a later event to judge from what the transcript shows since.
+   */
+  async mayCompact(trigger: 'manual' | 'auto', tokensBefore: number | undefined): Promise<void> {
+    const file = this.common.transcriptPath;
+    const offset = fileSize(file);
+    if (!file || offset === undefined) return;
+    const pending: PendingCompaction = { trigger, file, offset };
+    if (tokensBefore !== undefined) pending.tokensBefore = tokensBefore;
+    await this.update((state) => ({ ...state, compactionWatch: { ...(state as Watched).compactionWatch, pending } }));
+  }
+
+  /**
+   * Judges what {@link mayCompact} remembered: `find` reads the compaction the transcript shows
+   * after the offset, if any (a key that stays the same when the host rewrites that history
+   * again, and the context size after it); a new one runs {@link compactedEarlier}. Returns
+   * undefined when there was none, else what compact:after handed back (`kept`).
+   */
+  async settleCompaction(
+    find: (file: string, offset: number) => { key: string; tokensAfter?: number | undefined } | undefined,
+  ): Promise<{ kept: string | undefined } | undefined> {
+    const watch = ((await this.state()) as Watched | undefined)?.compactionWatch;
+    if (!watch?.pending) return undefined;
+    const { trigger, file, offset, tokensBefore } = watch.pending;
+    const found = find(file, offset);
+    const fresh = found !== undefined && found.key !== watch.last ? found : undefined;
+    const last = fresh?.key ?? watch.last;
+    await this.update((state) => ({ ...state, compactionWatch: last === undefined ? {} : { last } }));
+    if (!fresh) return undefined;
+    return { kept: await this.compactedEarlier(trigger, { tokensBefore, tokensAfter: fresh.tokensAfter }) };
+  }
+
+  /** {@link result} as JSON in the form the event accepts (see `renderHookJson`), with the failures and the points that ran. */
+  render(event: string, format: HookOutputFormat): DispatchResult {
+    const json = renderHookJson(event, this.result, format);
+    return { stdout: json ? JSON.stringify(json) : '', errors: this.errors, points: this.points };
+  }
+
   /** Merges an outcome into {@link result}: contexts and notices joined in order, the first block wins. */
   absorb(merged: MergedOutcome | undefined): void {
     if (!merged) return;
@@ -209,6 +264,9 @@ export class EventDispatch<State extends { model?: string } = { model?: string }
 }
 
 type Kept = { kept?: Record<string, { text: string; at: number }> };
+type PendingCompaction = { trigger: 'manual' | 'auto'; file: string; offset: number; tokensBefore?: number };
+/** What {@link EventDispatch.mayCompact} keeps: a compaction not judged yet, and the key of the last one found. */
+type Watched = { compactionWatch?: { pending?: PendingCompaction; last?: string } };
 
 const stateFailure = (message: string): HookFailure => ({ pluginName: 'hookwise', hookName: 'adapter-state', kind: 'error', message });
 

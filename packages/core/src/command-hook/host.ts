@@ -1,5 +1,7 @@
+import path from 'node:path';
 import type { Engine } from '../engine.js';
 import type { HookFailure } from '../outcome.js';
+import type { PointName } from '../points.js';
 
 /**
  * What a command-hook host (Claude Code, Codex CLI, Gemini CLI: one process per event, JSON on
@@ -31,4 +33,46 @@ export interface CommandHookHost<Input = unknown> {
   readonly emptyStdout?: string;
   /** Runs the points the event maps to; returns the host's output, already serialized ('' for none), and the failures. */
   dispatch(engine: Engine, event: string, input: Input): Promise<{ stdout: string; errors: HookFailure[] }>;
+}
+
+/** The input fields every command-hook host names alike (snake_case, as Claude Code's hooks started them). */
+type SnakeCaseInput = { session_id: string };
+
+/**
+ * A host whose payloads name the event, the session and the transcript as Claude Code's do
+ * (`hook_event_name`, `session_id`, `transcript_path`), as the kit's `CommandHookHost`. The
+ * project is the host's variable `projectEnv` when it sets one, else the payload's absolute
+ * `cwd`, else the process's.
+ */
+export function snakeCaseHost<Input extends SnakeCaseInput>(
+  host: Omit<CommandHookHost<Input>, 'eventOf' | 'projectDirOf' | 'sessionIdOf' | 'transcriptPathOf'> & { projectEnv?: string },
+): CommandHookHost<Input> {
+  const { projectEnv, ...rest } = host;
+  return {
+    ...rest,
+    eventOf: (payload) => (typeof payload.hook_event_name === 'string' ? payload.hook_event_name : undefined),
+    projectDirOf: (env, { cwd }, processCwd) => {
+      const fromEnv = projectEnv ? env[projectEnv] : undefined;
+      if (fromEnv) return path.resolve(fromEnv);
+      return typeof cwd === 'string' && path.isAbsolute(cwd) ? cwd : processCwd;
+    },
+    sessionIdOf: (input) => input.session_id,
+    transcriptPathOf: (payload) => payload.transcript_path,
+  };
+}
+
+/**
+ * A host's event names from its event map (events → points) and the events it has that hookwise
+ * does not map: `all` of them (a name outside is refused as unknown), and the two tests.
+ */
+export function hostEvents<Mapped extends string, Unmapped extends string>(
+  eventPoints: Readonly<Record<Mapped, readonly PointName[]>>,
+  unmapped: readonly Unmapped[],
+) {
+  const all: ReadonlyArray<Mapped | Unmapped> = [...(Object.keys(eventPoints) as Mapped[]), ...unmapped];
+  return {
+    all,
+    isEvent: (value: unknown): value is Mapped | Unmapped => typeof value === 'string' && (all as readonly string[]).includes(value),
+    isMapped: (value: unknown): value is Mapped => typeof value === 'string' && Object.prototype.hasOwnProperty.call(eventPoints, value),
+  };
 }

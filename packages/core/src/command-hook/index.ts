@@ -1,3 +1,4 @@
+export { hostEvents, snakeCaseHost } from './host.js';
 export type { CommandHookHost } from './host.js';
 export {
   callScope,
@@ -14,7 +15,7 @@ export type { CallScope, EngineLoader, RunProgress, RunRequest, RunResult } from
 export { runHookProcess } from './process.js';
 export { describeError, escapeControl, printable, realExit, writeAllSync } from './process-io.js';
 export { EventDispatch, compactTrigger, noticeIn, sessionSource } from './dispatch.js';
-export type { CommonFields, ContextUsageReader, EventDispatchOptions, EventResult, PointFields } from './dispatch.js';
+export type { CommonFields, ContextUsageReader, DispatchResult, EventDispatchOptions, EventResult, PointFields } from './dispatch.js';
 export { capText, renderHookJson } from './output.js';
 export { fileSize, jsonLinesFrom } from './json-lines.js';
 export type { HookJsonOutput, HookOutputFormat } from './output.js';

@@ -166,4 +166,44 @@ describe("the command-hook kit's dispatch", () => {
     ]);
     expect(dispatch.result).toEqual({ context: undefined, notice: 'n' });
   });
+
+  it('judges a compaction announced before it may happen at a later event, once per compaction found', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hookwise-may-compact-'));
+    try {
+      const file = path.join(dir, 'session.jsonl');
+      writeFileSync(file, '{"n":1}\n');
+      const seen: string[] = [];
+      const engine = createEngine({
+        config: {
+          on: {
+            'compact:before': (payload) => void seen.push(`before ${payload.contextTokens}`),
+            'compact:after': (payload) => (seen.push(`after ${payload.tokensAfter}`), { context: 'KEEP' }),
+          },
+        },
+        projectDir: dir,
+        host: 'test',
+        stateStore: createMemoryStateStore(),
+        eventLog: createMemoryEventLog(),
+        logger: silentLogger,
+      });
+      const dispatch = () => new EventDispatch(engine, { sessionId: 's', transcriptPath: file }, { namespace: 'test' });
+      const offsets: number[] = [];
+      const find = (key: string | undefined) => (_file: string, offset: number) => (
+        offsets.push(offset), key ? { key, tokensAfter: 90 } : undefined
+      );
+      expect(await dispatch().settleCompaction(find('k1'))).toBeUndefined(); // nothing announced
+      await dispatch().mayCompact('auto', 900);
+      expect(await dispatch().settleCompaction(find(undefined))).toBeUndefined(); // announced, nothing compacted
+      expect(await dispatch().settleCompaction(find('k1'))).toBeUndefined(); // judged already
+      appendFileSync(file, '{"n":2}\n');
+      await dispatch().mayCompact('auto', 900);
+      expect(await dispatch().settleCompaction(find('k1'))).toEqual({ kept: 'KEEP' });
+      await dispatch().mayCompact('manual', 100);
+      expect(await dispatch().settleCompaction(find('k1'))).toBeUndefined(); // the same compaction again
+      expect(offsets).toEqual([8, 16, 16]);
+      expect(seen).toEqual(['before 900', 'after 90']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,8 +1,0 @@
-import { runCommand as runCommandFor } from '@hookwise/cli/command-hook';
-import { CLAUDE_CODE_EVENTS } from '../binding/events.js';
-import { claudeCodeHost } from './hook-call.js';
-import { runtimeFile } from './package-files.js';
-
-/** `hookwise-claude-code run <Event>` when bin/hookwise.cjs's fast path does not take it (see the kit's `runCommand`). */
-export const runCommand = (argv: string[]): Promise<number> =>
-  runCommandFor({ host: claudeCodeHost, runtime: runtimeFile(), title: 'Claude Code', events: CLAUDE_CODE_EVENTS }, argv);

@@ -1,8 +1,0 @@
-import { runBuildOrLoad as runBuildOrLoadFor } from '@hookwise/cli/command-hook';
-import type { RunRequest } from '@hookwise/core/command-hook';
-import { codexHost } from './hook-call.js';
-import { runtimeFile } from './package-files.js';
-
-/** bin/hookwise.cjs's slow path (a missing or stale bundle): the command-hook kit's, for Codex. */
-export const runBuildOrLoad = (request: RunRequest, options: { bundleFailed?: boolean } = {}): Promise<never> =>
-  runBuildOrLoadFor({ host: codexHost, runtime: runtimeFile }, request, options);

@@ -1,8 +1,0 @@
-import { runCommand as runCommandFor } from '@hookwise/cli/command-hook';
-import { CODEX_EVENTS } from '../binding/events.js';
-import { codexHost } from './hook-call.js';
-import { runtimeFile } from './package-files.js';
-
-/** `hookwise-codex run <Event>` when bin/hookwise.cjs's fast path does not take it (see the kit's `runCommand`). */
-export const runCommand = (argv: string[]): Promise<number> =>
-  runCommandFor({ host: codexHost, runtime: runtimeFile, title: 'Codex', events: CODEX_EVENTS }, argv);

@@ -1,8 +1,0 @@
-import { runCommand as runCommandFor } from '@hookwise/cli/command-hook';
-import { GEMINI_EVENTS } from '../binding/events.js';
-import { geminiHost } from './hook-call.js';
-import { runtimeFile } from './package-files.js';
-
-/** `hookwise-gemini run <Event>` when bin/hookwise.cjs's fast path does not take it (see the kit's `runCommand`). */
-export const runCommand = (argv: string[]): Promise<number> =>
-  runCommandFor({ host: geminiHost, runtime: runtimeFile, title: 'Gemini CLI', events: GEMINI_EVENTS }, argv);
