@@ -11,6 +11,7 @@ import {
   PHASE_READ_MAX_CHARS,
   PROMPT_READ_MAX_CHARS,
   SHELL_VIEW_MAX_CHARS,
+  SHORT_EDIT_MAX_CHARS,
   SHORT_VIEW_MAX_CHARS,
   SHORT_WRITE_MAX_CHARS,
   writesFile,
@@ -185,6 +186,20 @@ describe('what the file context keeps besides the files in use (issue #36)', () 
     ];
     expect(keptUnderPressure(history, 2)).toBe(true);
     expect(keptUnderPressure(history, 4)).toBe(false);
+  });
+
+  it('with keepShortEdits, an edit of a short input stays until the compaction, edited files off; a longer one does not', () => {
+    const editOf = (file: string, chars: number) =>
+      toolTurn('The file has been updated.', {
+        toolName: 'Edit',
+        input: { file_path: file, old_string: 'a', new_string: 'b'.repeat(chars) },
+      });
+    const history = [prompt('fix it'), ...editOf('/repo/a.go', 1_000), ...editOf('/repo/b.go', SHORT_EDIT_MAX_CHARS), ...steps(20)];
+    const index = buildIndex(history);
+    const at = (messageIndex: number) => index.entries.findIndex((entry) => entry.messageIndex === messageIndex);
+    const context = fileContextEntries(index, 8, false, undefined, true);
+    expect([context?.has(at(2)), context?.has(at(4))]).toEqual([true, false]);
+    expect(fileContextEntries(index, 8, false)?.has(at(2))).toBe(false);
   });
 
   it('while the agent edits, the newest read of each file it has not edited yet stays, up to PHASE_READ_MAX_CHARS', () => {

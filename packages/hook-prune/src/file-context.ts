@@ -1,6 +1,6 @@
 import type { ToolResultPart } from '@hookwise/core/messages';
 import { FileIdentity } from './file-identity.js';
-import { F_PROMPT, F_SUMMARY, type FileTouches, type HistoryIndex } from './history-index.js';
+import { callJsonOf, F_PROMPT, F_SUMMARY, type FileTouches, type HistoryIndex } from './history-index.js';
 import { commandOf, isShellTool, shellReads } from './shell-reads.js';
 
 /**
@@ -76,6 +76,13 @@ export const SHORT_VIEW_MAX_CHARS = 4_000;
 export const SHORT_WRITE_MAX_CHARS = SHORT_VIEW_MAX_CHARS;
 
 /**
+ * An edit whose input (old and new text, as the call sent it) is this short is kept until the
+ * compaction while `keepShortEdits` is on, even when edited files are not (pressure far from the
+ * window): the agent's later edits quote what its earlier ones wrote (bench/README.md, issue #36).
+ */
+export const SHORT_EDIT_MAX_CHARS = SHORT_WRITE_MAX_CHARS;
+
+/**
  * The editing phase: while one of the newest this-many tool results is an edit or write, the
  * newest read of each file not edited yet (up to `PHASE_READ_MAX_CHARS`) is kept, under pressure
  * too: an agent that edits works through the files it has just read, one after the other.
@@ -146,7 +153,8 @@ export interface FileContext {
 /**
  * The entries of reads and writes of every file in use — one of the newest `keepFileContext`
  * results touched it, or (with `keepEditedFiles`) it was edited since the latest compaction
- * summary — back to that summary; undefined when none. Asked of each entry the walk looks at,
+ * summary — back to that summary; with `keepShortEdits`, every short edit (`SHORT_EDIT_MAX_CHARS`)
+ * since that summary too; undefined when none. Asked of each entry the walk looks at,
  * by the entry's file: the index keeps each entry's file, so no set of entries is built per run.
  * Valid during one run (the index's file touches grow with the next one).
  */
@@ -155,8 +163,9 @@ export function fileContextEntries(
   keepFileContext: number,
   keepEditedFiles: boolean,
   workingDirectory?: string,
+  keepShortEdits = false,
 ): FileContext | undefined {
-  if (keepFileContext <= 0 && !keepEditedFiles) return undefined;
+  if (keepFileContext <= 0 && !keepEditedFiles && !keepShortEdits) return undefined;
   const { entries, flags } = index;
   const touches = fileTouchesOf(index, workingDirectory);
   // In use: edited since the compaction (edits come in runs), or touched by one of the newest results.
@@ -182,8 +191,8 @@ export function fileContextEntries(
   const phaseReads = keepShort ? editingPhaseReads(index, touches) : undefined;
   // Prompt reads go with the edited files: under pressure both are cleared.
   const promptReads = keepShort && keepEditedFiles && touches.promptReads.size > 0 ? touches.promptReads : undefined;
-  if (written === undefined && recent === undefined && !keepShort) return undefined;
-  return new FilesInUse(entries, touches.from, written, recent, keepShort, phaseReads, promptReads, recentWhole);
+  if (written === undefined && recent === undefined && !keepShort && !keepShortEdits) return undefined;
+  return new FilesInUse(entries, touches.from, written, recent, keepShort, phaseReads, promptReads, recentWhole, keepShortEdits);
 }
 
 /** In an editing phase (`EDITING_PHASE_RESULTS`), the newest read of each file not edited yet, when short enough; else undefined. */
@@ -220,6 +229,8 @@ class FilesInUse implements FileContext {
     private readonly promptReads: ReadonlyMap<string, number> | undefined,
     /** Files touched by one of the newest results that are not plan calls: their whole-file reads are kept. */
     private readonly recentWhole: ReadonlySet<string> | undefined,
+    /** Short edits kept too (`SHORT_EDIT_MAX_CHARS`). */
+    private readonly keepShortEdits: boolean,
   ) {}
 
   has(at: number): boolean {
@@ -227,6 +238,7 @@ class FilesInUse implements FileContext {
     const entry = this.entries[at];
     if (entry?.files == null || !entry.keptWithFile) return false;
     if (this.keepShort && entry.shortView) return true;
+    if (this.keepShortEdits && entry.shortEdit) return true;
     if (this.phaseReads?.has(at) === true) return true;
     if (entry.wholeRead && this.recentWhole?.has(entry.files[0]!) === true) return true;
     if (entry.promptRead && this.promptReads !== undefined) {
@@ -278,6 +290,7 @@ function fileTouchesOf(index: HistoryIndex, workingDirectory: string | undefined
       touches.lastWrite = at;
       const written = writtenChars(entry.call?.part.input);
       entry.shortView = written !== undefined && written <= SHORT_WRITE_MAX_CHARS;
+      entry.shortEdit = written === undefined && entry.call !== undefined && (callJsonOf(entry)?.length ?? 0) <= SHORT_EDIT_MAX_CHARS;
     } else {
       const chars = (entry.outputChars = outputChars(entry.part?.output));
       const shell = isShellTool(entry.toolName!);

@@ -56,6 +56,8 @@ export class Entry {
   keptWithFile = true;
   /** Whether it reads or views a file in a short output, or writes a short file whole: kept until the compaction (`SHORT_VIEW_MAX_CHARS`). */
   shortView = false;
+  /** Whether it edits a file (no whole `content`) with an input of `SHORT_EDIT_MAX_CHARS` or less. */
+  shortEdit = false;
   /** Characters of its output (reads and views; 0 otherwise), set with `files`. */
   outputChars = 0;
   /** Whether it reads a whole project file (no line range, no dependency directory, not through the shell). */

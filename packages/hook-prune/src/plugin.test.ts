@@ -8,6 +8,7 @@ import {
 import type { Message } from '@hookwise/core/messages';
 import { describe, expect, it } from 'vitest';
 import { eligibleHistory, prompt, tokens, toolTurn } from './__fixtures__/history.js';
+import { SHORT_EDIT_MAX_CHARS } from './file-context.js';
 import defaultExport, { isPrunedOutput, prune, pruneToolOutputs } from './index.js';
 
 /** The mechanics are tested under OpenCode's rule and chars/4, where `tokens(n)` is n tokens; the default policies have their own tests. */
@@ -223,6 +224,30 @@ describe('prune() plugin on llm:before', () => {
       expect(outcome.value![3]!.parts[1]).toEqual(history[3]!.parts[1]);
       expect(output(6)).toBe('[Read of /repo/looked-at.ts cleared; read it again to edit it]');
       expect(cleared(outcome.value!).filter(Boolean).length).toBe(11);
+    });
+
+    it('under pressure far from the window keeps the short edits; near the window they go with the edited files', async () => {
+      const edit = (file: string, newText: string) =>
+        toolTurn('The file has been updated.', {
+          toolName: 'Edit',
+          input: { file_path: file, old_string: 'a'.repeat(40), new_string: newText },
+        });
+      const history = [
+        prompt('refactor'),
+        ...edit('/repo/short.ts', 'b'.repeat(2_000)),
+        ...edit('/repo/long.ts', 'c'.repeat(SHORT_EDIT_MAX_CHARS)),
+        ...Array.from({ length: 11 }, () => bash(10_000)).flat(),
+      ];
+      const kept = (messages: Message[]) => ({
+        short: JSON.stringify(messages.slice(1, 3)) === JSON.stringify(history.slice(1, 3)),
+        long: JSON.stringify(messages.slice(3, 5)) === JSON.stringify(history.slice(3, 5)),
+      });
+      // A 1M-token window at 150,000 tokens: under pressure (from 140,000), far from 70 % of the window.
+      const far = await setup(undefined, { opencode: false }).request(history, { contextTokens: 150_000, contextWindow: 1_000_000 });
+      expect(kept(far.value!)).toEqual({ short: true, long: false });
+      // A 200,000-token window at 150,000: near it, the edited files and their short edits go.
+      const near = await setup(undefined, { opencode: false }).request(history, { contextTokens: 150_000, contextWindow: 200_000 });
+      expect(kept(near.value!)).toEqual({ short: false, long: false });
     });
   });
 

@@ -165,6 +165,10 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     options.pressureTokens ?? (cacheAware ? DEFAULT_PRESSURE_TOKENS : Infinity),
   );
   const underPressure = wholeTokens >= pressureAt && sentTokens >= PRESSURE_SENT_SHARE * pressureAt;
+  // Pressure far from the window (a 1M-token session past `pressureTokens`): no compaction is near,
+  // so the short edits stay with the edited files gone; near the window they go too.
+  const nearWindow = wholeTokens >= (contextWindow * (options.pressurePercent ?? DEFAULT_PRESSURE_PERCENT)) / 100;
+  const keepEditedFiles = options.keepEditedFiles ?? (cacheAware ? CACHE_AWARE_POLICY.keepEditedFiles : undefined);
 
   // Options left out stay undefined: pruneToolOutputs takes undefined as its default.
   const result = session.pruner.prune(payload.messages, {
@@ -174,7 +178,8 @@ async function onLlmBefore(payload: PointPayload<'llm:before'>, context: HookCon
     keepFileContext: options.keepFileContext ?? (cacheAware ? CACHE_AWARE_POLICY.keepFileContext : undefined),
     // Under pressure edited files are no longer kept and the minimum is waived: a compaction
     // would rewrite the cache, and lose more, anyway. A batch must still pay at ratio 1.
-    keepEditedFiles: underPressure ? false : (options.keepEditedFiles ?? (cacheAware ? CACHE_AWARE_POLICY.keepEditedFiles : undefined)),
+    keepEditedFiles: underPressure ? false : keepEditedFiles,
+    keepShortEdits: underPressure && !nearWindow && keepEditedFiles === true,
     cacheBreakRatio: underPressure
       ? cacheAware
         ? Math.min(PRESSURE_CACHE_BREAK_RATIO, options.cacheBreakRatio ?? PRESSURE_CACHE_BREAK_RATIO)

@@ -87,6 +87,8 @@ export interface PruneOptions {
   keepFileContext?: number;
   /** Also keep the reads and writes of every file edited since the latest compaction (default false): edits come in runs. */
   keepEditedFiles?: boolean;
+  /** Keep every edit since the latest compaction whose input is `SHORT_EDIT_MAX_CHARS` or less (default false). */
+  keepShortEdits?: boolean;
   /**
    * Prompt caching: pruning a result makes the provider write again everything after it. With a
    * ratio above 0, a batch is committed only when the tokens it frees are at least this multiple
@@ -139,6 +141,7 @@ export interface Policy {
   readonly keepRecent: number;
   readonly keepFileContext: number;
   readonly keepEditedFiles: boolean;
+  readonly keepShortEdits: boolean;
   readonly workingDirectory: string | undefined;
   readonly cacheBreakRatio: number;
   readonly protectTurns: number;
@@ -185,6 +188,7 @@ export function policyOf(options: PruneOptions): Policy {
     keepRecent,
     keepFileContext,
     keepEditedFiles: options.keepEditedFiles ?? false,
+    keepShortEdits: options.keepShortEdits ?? false,
     workingDirectory: options.workingDirectory,
     cacheBreakRatio,
     protectTurns,

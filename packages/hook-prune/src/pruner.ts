@@ -115,7 +115,13 @@ function pruneWith(
   if (latestStep !== undefined) for (const id of latestStep) forEachResult(index, id, (at) => (latestMarks[at] = runMark));
   const prunedMark = previouslyPruned === undefined ? 0 : markPruned(index, previouslyPruned);
   // Reads and writes of the files in use: kept whole, like the newest results.
-  const fileContext = fileContextEntries(index, policy.keepFileContext, policy.keepEditedFiles, policy.workingDirectory);
+  const fileContext = fileContextEntries(
+    index,
+    policy.keepFileContext,
+    policy.keepEditedFiles,
+    policy.workingDirectory,
+    policy.keepShortEdits,
+  );
   run.files = index.fileTouches?.identity;
 
   // Pass 1, newest to oldest: count prompts, fill the window, find the crossing result.
