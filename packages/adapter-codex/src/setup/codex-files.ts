@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readHooksFile as readJsonHooksFile } from '@hookwise/cli/command-hook';
-import type { JsonObjectRead } from '@hookwise/core/host';
+import { gitRoot, type JsonObjectRead } from '@hookwise/core/host';
 
 /** The project's hooks file Codex loads (in a trusted project only). */
 export const hooksFileOf = (projectDir: string): string => path.join(projectDir, '.codex', 'hooks.json');
@@ -19,12 +19,7 @@ export const timeoutSecondsOf = (event: string): number => (event === 'SessionEn
  * The folder Codex trusts a project by: the enclosing git repository's root (seen with 0.169.0:
  * a trusted folder below a repository's root loads no project config), else the project.
  */
-export function trustRootOf(projectDir: string): string {
-  for (let dir = path.resolve(projectDir); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.git'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(projectDir);
-  }
-}
+export const trustRootOf = (projectDir: string): string => gitRoot(projectDir) ?? path.resolve(projectDir);
 
 export interface CodexTrust {
   /** The folder that must be trusted (see {@link trustRootOf}). */
