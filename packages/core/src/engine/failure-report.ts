@@ -34,7 +34,7 @@ export interface FailureReporter {
 }
 
 /** How a failed hook is named: `plugin › hook on point`, or `plugin › point` for a hook named after its point. */
-export const hookLabel = ({ pluginName, hookName }: Pick<HookFailure, 'pluginName' | 'hookName'>, point: PointName): string =>
+export const hookLabel = ({ pluginName, hookName }: Pick<HookFailure, 'pluginName' | 'hookName'>, point: string): string =>
   hookName === point ? `${pluginName} › ${point}` : `${pluginName} › ${hookName} on ${point}`;
 
 /** The one place a hook failure is logged, so hosts never log it again. */
