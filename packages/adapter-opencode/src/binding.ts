@@ -125,8 +125,7 @@ export function createHooks(
       session.compaction.running = false;
       await session.emit('agent:stop');
     } else if (event.type === 'session.deleted') {
-      await tracker(event.properties.info.id).emit('session:end', () => ({ reason: 'deleted' }));
-      host.forget(event.properties.info.id);
+      await tracker(event.properties.info.id).end('deleted');
     }
   }
 

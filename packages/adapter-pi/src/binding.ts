@@ -224,8 +224,7 @@ export function registerHookwise(pi: PiExtensionApi, options: HookwisePiOptions 
   });
 
   on('session_shutdown', async (event: { reason?: unknown }, session) => {
-    await session.emit('session:end', () => ({ reason: typeof event.reason === 'string' ? event.reason : 'quit' }));
-    host?.forget(session.id);
+    await session.end(typeof event.reason === 'string' ? event.reason : 'quit');
     if (event.reason === 'quit') await host?.dispose();
   });
 }

@@ -185,8 +185,7 @@ function sessionHelpers(binding: Binding, sessionId: string): HookwiseSession {
       return runCompaction(session, compaction, (instructions) => run(instructions === undefined ? {} : { instructions }));
     },
     end: async (reason = 'ended') => {
-      await binding.host.session(sessionId).emit('session:end', () => ({ reason }));
-      binding.host.forget(sessionId);
+      await binding.host.session(sessionId).end(reason);
     },
   };
 }

@@ -117,6 +117,12 @@ export class HostSession<S extends object = object> {
     }
   }
 
+  /** `session:end` with `reason`; then the host forgets the session (a later call for its id starts afresh). */
+  async end(reason: string): Promise<void> {
+    await this.emit('session:end', () => ({ reason }));
+    this.host.forget(this.id);
+  }
+
   /** Runs a piece of the host's handling for this session fail-open; see {@link Host.guard}. */
   guard<T>(what: string, body: () => Promise<T>): Promise<T | undefined> {
     return this.host.guard(what, this.id, body);

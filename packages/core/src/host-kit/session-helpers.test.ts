@@ -20,6 +20,16 @@ const hostFor = (config: HookwiseConfig | undefined) =>
   });
 
 describe("the host kit's session helpers", () => {
+  it('ends a session: session:end with its reason, then the host forgets it', async () => {
+    const reasons: unknown[] = [];
+    const host = hostFor({ on: { 'session:end': (payload) => void reasons.push(payload.reason) } });
+    const session = host.session('s1');
+    await session.end('deleted');
+    expect(reasons).toEqual(['deleted']);
+    expect(host.findSession('s1')).toBeUndefined();
+    expect(host.session('s1')).not.toBe(session);
+  });
+
   it("keeps beforeRequest's context for the next requestTexts only, after the waiting contexts", async () => {
     const contexts = ['intent A', undefined, 'intent B', 'intent C'];
     const host = hostFor({ on: { 'llm:before': () => ({ context: contexts.shift() }) } });
