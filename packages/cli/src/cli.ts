@@ -2,13 +2,21 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { HookwiseError } from '@hookwise/core';
 import { doctor } from './doctor.js';
 import type { HostOption } from './host-setup.js';
 import { chooseHost, findHostAdapters, loadHostSetup, type HostAdapter } from './hosts.js';
 import { init } from './init.js';
 import { loadProjectEngine } from './project.js';
+
+/** `--context-window`: a whole number of tokens above 0 (`1000000`, or `1_000_000`). */
+function positiveTokens(value: string): number {
+  const tokens = Number(value.replace(/_/g, ''));
+  if (!Number.isSafeInteger(tokens) || tokens <= 0)
+    throw new InvalidArgumentError('give the window as a whole number of tokens, e.g. 1000000.');
+  return tokens;
+}
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -163,26 +171,34 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   program
     .command('report')
     .description(
-      "Replay a session through the project's plugins (or every installed plugin) and report what they did or would have done. Reads a Claude Code transcript (.jsonl), an OpenCode export (`opencode export <sessionID>` JSON) or a pi session file (.jsonl), told apart by content; needs no host adapter.",
+      "Replay a session through the project's plugins (or every installed plugin) and report what they did or would have done. Reads a session file of Claude Code, Codex CLI, Gemini CLI, OpenCode or Kilo (their export), pi or Cline, told apart by content; needs no host adapter.",
     )
     .argument('<session>', 'path of the session file')
     .option('--json', 'print JSON instead of text', false)
     .option('--html <file>', 'also write an HTML report to this file')
     .option('--config <file>', "config file to use (default: the project's; without one, every installed hookwise plugin)")
+    .option(
+      '--context-window <tokens>',
+      "the session's context window, as a host that knows it tells the plugins (default: inferred from the model, 1M once a request passed 200,000 tokens)",
+      positiveTokens,
+    )
     .option('-C, --project <dir>', PROJECT_HELP)
-    .action(async (session: string, options: { json: boolean; html?: string; config?: string; project?: string }) => {
-      // Loaded here only: the other commands never pay for the report's modules.
-      const { reportCommand } = await import('./report/command.js');
-      exitCode = await reportCommand({
-        transcript: path.resolve(io.cwd, session),
-        json: options.json,
-        ...(options.html === undefined ? {} : { html: path.resolve(io.cwd, options.html) }),
-        projectDir: projectDirOf(io, options.project),
-        ...(options.config === undefined ? {} : { configFile: path.resolve(io.cwd, options.config) }),
-        stdout: io.stdout,
-        stderr: io.stderrStream ?? io.stderr,
-      });
-    });
+    .action(
+      async (session: string, options: { json: boolean; html?: string; config?: string; contextWindow?: number; project?: string }) => {
+        // Loaded here only: the other commands never pay for the report's modules.
+        const { reportCommand } = await import('./report/command.js');
+        exitCode = await reportCommand({
+          transcript: path.resolve(io.cwd, session),
+          json: options.json,
+          ...(options.html === undefined ? {} : { html: path.resolve(io.cwd, options.html) }),
+          projectDir: projectDirOf(io, options.project),
+          ...(options.config === undefined ? {} : { configFile: path.resolve(io.cwd, options.config) }),
+          ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+          stdout: io.stdout,
+          stderr: io.stderrStream ?? io.stderr,
+        });
+      },
+    );
 
   program
     .command('commands')

@@ -107,7 +107,9 @@ describe('help', () => {
     for (const command of ['init', 'run', 'doctor', 'report', 'commands']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     for (const host of ['claude-code', 'opencode', 'pi', 'vscode', 'ai-sdk']) expect(help.stdout).toContain(`${host} `);
     expect(help.stdout).toContain('Installed here: opencode.');
-    expect(run(project, ['report', '--help']).stdout).toMatch(/Claude Code[\s\S]*OpenCode[\s\S]*pi\s+session/);
+    expect(run(project, ['report', '--help']).stdout).toMatch(
+      /Claude Code[\s\S]*Codex CLI[\s\S]*Gemini CLI[\s\S]*OpenCode[\s\S]*Kilo[\s\S]*pi[\s\S]*Cline/,
+    );
   });
 });
 
@@ -175,6 +177,16 @@ describe('report, whatever host adapter is installed or not', () => {
     }
   });
 
+  it("takes the session's window from --context-window, and refuses one that is not a number of tokens", () => {
+    const project = scratch();
+    const given = run(project, ['report', transcript, '--json', '--context-window', '1_000_000']);
+    expect(given.code, given.stderr).toBe(0);
+    expect(JSON.parse(given.stdout).contextWindow).toBe(1_000_000);
+    const bad = run(project, ['report', transcript, '--context-window', 'lots']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('give the window as a whole number of tokens');
+  });
+
   it('gives the same report with any host adapter installed', () => {
     const bare = run(scratch(), ['report', exportFile, '--json']);
     const withAdapters = run(scratch('adapter-opencode', 'adapter-claude-code'), ['report', exportFile, '--json']);
@@ -211,7 +223,7 @@ describe('the CLI', () => {
     for (const command of ['init', 'doctor', 'report', 'run', 'commands'])
       expect(commands, command).toMatch(new RegExp(`^  ${command} `, 'm'));
     const report = run(project, ['report', '--help']).stdout.replace(/\s+/g, ' ');
-    for (const host of ['Claude Code', 'OpenCode', 'pi session']) expect(report, host).toContain(host);
+    for (const host of ['Claude Code', 'Codex CLI', 'Gemini CLI', 'OpenCode', 'Kilo', 'pi or Cline']) expect(report, host).toContain(host);
     expect(run(project, ['init', '--help']).stdout).toMatch(/--scope <scope>\s+which Claude Code settings file to write \(claude-code\)/);
   });
 

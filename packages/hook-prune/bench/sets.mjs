@@ -7,6 +7,7 @@
 //   node bench/sets.mjs old second      chosen sets (old, second, third, fourth)
 //   node bench/sets.mjs --json out.json also write the per-session figures (lost edit lines too)
 //   PRUNE_OPTIONS='{"keepFileContext":10}' node bench/sets.mjs   hook-prune's options in the config
+//   REPORT_WINDOW=1000000 node bench/sets.mjs fifth   the report's --context-window for every session
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -73,6 +74,7 @@ if (process.argv[2] === '--one') {
     json: true,
     projectDir: project,
     configFile: path.join(project, 'hookwise.config.json'),
+    ...(process.env.REPORT_WINDOW ? { contextWindow: Number(process.env.REPORT_WINDOW) } : {}),
     stdout: (text) => (json += text),
     stderr: (text) => process.stderr.write(text),
   });

@@ -245,7 +245,10 @@ export function compactionsNeeded<P extends { line: number; contextTokens: numbe
 }
 
 /** Turns what a replay recorded into the report. */
-export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMeta[]; config: string; missingPlugins: string[] }): Report {
+export function analyzeReplay(
+  replay: ReplayResult,
+  context: { plugins: PluginMeta[]; config: string; missingPlugins: string[]; contextWindow?: number },
+): Report {
   let peakContextTokens = 0;
   let peakLine: number | null = null;
   for (const point of replay.usage) {
@@ -255,7 +258,11 @@ export function analyzeReplay(replay: ReplayResult, context: { plugins: PluginMe
     }
   }
   // Transcripts name models without `[1m]`: core infers the 1M window from a larger request.
-  const { contextWindow } = resolveContextWindow({ model: replay.model, contextTokens: peakContextTokens });
+  const { contextWindow } = resolveContextWindow({
+    override: context.contextWindow,
+    model: replay.model,
+    contextTokens: peakContextTokens,
+  });
 
   const suggestions: SuggestionEntry[] = [];
   const notices: Report['notices'] = [];
@@ -423,6 +430,8 @@ export interface BuildReportOptions {
   pruneSampling?: 'turn' | 'every-request';
   /** See `ReplayOptions.synchronousReads`. */
   synchronousReads?: boolean;
+  /** See `ReplayOptions.contextWindow`; also the report's `contextWindow`. */
+  contextWindow?: number;
 }
 
 /** Replays a transcript through the project's plugins and builds the report. */
@@ -443,10 +452,16 @@ export async function buildReport(transcript: string, options: BuildReportOption
         ...(options.onLine ? { onLine: options.onLine } : {}),
         ...(options.pruneSampling ? { pruneSampling: options.pruneSampling } : {}),
         ...(options.synchronousReads ? { synchronousReads: true } : {}),
+        ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
       },
       source,
     );
-    return analyzeReplay(replay, { plugins: [...setup.engine.plugins], config: setup.configSource, missingPlugins: setup.missingPlugins });
+    return analyzeReplay(replay, {
+      plugins: [...setup.engine.plugins],
+      config: setup.configSource,
+      missingPlugins: setup.missingPlugins,
+      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+    });
   } finally {
     await setup.engine.dispose();
   }

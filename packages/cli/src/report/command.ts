@@ -17,6 +17,8 @@ export interface ReportCommandOptions {
   /** The project whose hookwise config (and installed plugins) the replay uses. */
   projectDir: string;
   configFile?: string;
+  /** The session's context window in tokens, when the user knows it (see `ReplayOptions.contextWindow`). */
+  contextWindow?: number;
   /** Where the report goes. A plain function works too (no progress bar then: it cannot say it is a terminal). */
   stdout: NodeJS.WritableStream | ((text: string) => void);
   /** Where errors, the progress bar (terminals only) and, in `--json` mode, the HTML path go. */
@@ -60,6 +62,7 @@ export async function reportCommand(options: ReportCommandOptions): Promise<numb
     report = await buildReport(transcript, {
       projectDir: options.projectDir,
       ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
       onLine: (line) => progress.update(line),
       // Nothing to redraw meanwhile: the transcript is read with blocking calls, without a
       // thread-pool round trip per read (a bar redraws on a timer, which needs the event loop).

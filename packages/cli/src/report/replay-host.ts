@@ -15,7 +15,9 @@ import { isListening, type Engine } from '@hookwise/core/host';
  */
 
 /** What the session file says where the replay stands; a live plugin would get it from the host. */
-export type TranscriptFacts = Partial<Record<'contextTokens' | 'tokensBefore' | 'tokensAfter', number>> & { model?: string };
+export type TranscriptFacts = Partial<Record<'contextTokens' | 'contextWindow' | 'tokensBefore' | 'tokensAfter', number>> & {
+  model?: string;
+};
 
 /** One lifecycle point that ran, and what the plugins made of it. */
 export interface Emission {

@@ -133,6 +133,12 @@ export interface ReplayOptions {
   pruneSampling?: 'turn' | 'every-request';
   /** Read the transcript with blocking calls (core's `synchronous` read): for a caller with nothing to draw meanwhile. */
   synchronousReads?: boolean;
+  /**
+   * The session's context window, given to every point as a live host that knows it gives it.
+   * Without it plugins infer it as they would (Claude Code's transcripts name models without
+   * `[1m]`: 1M only once a request passed 200,000 tokens).
+   */
+  contextWindow?: number;
 }
 
 // A compaction waits this many entries at most for the next measured size.

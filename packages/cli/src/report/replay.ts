@@ -89,6 +89,8 @@ class Replayer {
   private readonly host: ReplayHost;
   private readonly hasRequestHooks: boolean;
   private readonly clock: { setTimestamp(text: string): void } | undefined;
+  /** `ReplayOptions.contextWindow`: given to every point. */
+  private readonly contextWindow: number | undefined;
 
   private started = false;
   private readonly history = new LiveHistory();
@@ -113,6 +115,7 @@ class Replayer {
     this.engine = options.engine;
     this.hasRequestHooks = this.engine.has('llm:before');
     this.clock = options.clock;
+    this.contextWindow = options.contextWindow;
     const pruneSampling = options.pruneSampling ?? 'every-request';
     this.result = {
       transcript,
@@ -164,6 +167,7 @@ class Replayer {
     const { tokens } = this.context();
     if (tokens !== undefined) facts.contextTokens = tokens;
     if (this.result.model !== undefined) facts.model = this.result.model;
+    if (this.contextWindow !== undefined) facts.contextWindow = this.contextWindow;
     if (this.compactionFacts) {
       if (point === 'compact:after') {
         if (this.compactionFacts.tokensBefore !== undefined) facts.tokensBefore = this.compactionFacts.tokensBefore;

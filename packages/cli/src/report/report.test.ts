@@ -156,6 +156,25 @@ describe('compactionsNeeded (the headline)', () => {
   });
 });
 
+describe('a window given with the session', () => {
+  it("reaches every point the plugins see, and is the report's window", async () => {
+    const seen = new Map<string, unknown>();
+    const config: HookwiseConfig = {
+      on: {
+        'llm:before': (payload) => void seen.set('llm:before', payload.contextWindow),
+        'tool:after': (payload) => void seen.set('tool:after', payload.contextWindow),
+      },
+    };
+    const file = fixtureTranscripts.find((name) => name.endsWith('tool_heavy.jsonl'))!;
+    const given = await buildReport(file, { projectDir, config, contextWindow: 1_000_000 });
+    expect(Object.fromEntries(seen)).toEqual({ 'llm:before': 1_000_000, 'tool:after': 1_000_000 });
+    expect(given.contextWindow).toBe(1_000_000);
+    seen.clear();
+    expect((await buildReport(file, { projectDir, config })).contextWindow).toBe(200_000);
+    expect(Object.fromEntries(seen)).toEqual({ 'llm:before': undefined, 'tool:after': undefined });
+  });
+});
+
 describe('whether pruning ran', () => {
   // Side-chain lines only: a sub-agent's file, in which the main chain made no request.
   const noRequest = fixtureTranscripts.find((file) => file.includes('/subagents/'))!;
