@@ -180,7 +180,9 @@ describe('hookwise doctor', () => {
     });
     const missingEvent = run(project, ['doctor']);
     expect(missingEvent.code).toBe(1);
-    expect(missingEvent.stdout).toMatch(/^✗ the settings do not call `hookwise run PreCompact`, which .*hook-precompact.*need/m);
+    expect(missingEvent.stdout).toMatch(
+      /^✗ the hooks in the Claude Code settings do not call `hookwise run PreCompact`, which .*hook-precompact.*need; run `hookwise init --host claude-code`/m,
+    );
     expect(missingEvent.stdout).toContain('1 problem found.');
   });
 

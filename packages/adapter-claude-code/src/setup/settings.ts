@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -44,22 +43,3 @@ export const mergeHookwiseHooks = (
     commandFor as (event: string) => string,
     (event) => EVENT_TIMEOUTS[event as MappedEvent] ?? DEFAULT_TIMEOUT_SECONDS,
   );
-
-export function readJsonFile<T>(file: string): { ok: true; value: T | undefined } | { ok: false; message: string } {
-  if (!existsSync(file)) return { ok: true, value: undefined };
-  try {
-    const text = readFileSync(file, 'utf8');
-    if (text.trim() === '') return { ok: true, value: undefined };
-    return { ok: true, value: JSON.parse(text) as T };
-  } catch (error) {
-    return { ok: false, message: `${file} is not valid JSON: ${(error as Error).message}` };
-  }
-}
-
-export function readSettings(file: string): { ok: true; value: Settings } | { ok: false; message: string } {
-  const read = readJsonFile<Settings>(file);
-  if (!read.ok) return read;
-  if (read.value !== undefined && (typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)))
-    return { ok: false, message: `${file} must hold a JSON object` };
-  return { ok: true, value: read.value ?? {} };
-}
