@@ -22,6 +22,24 @@ const projectDir = mkdtempSync(path.join(tmpdir(), 'hookwise-engine-'));
 afterAll(() => rmSync(projectDir, { recursive: true, force: true }));
 const session = { sessionId: 'session-1' };
 
+/** Plugin `slow` whose `tool:after` hook `sleepy` returns only when its signal aborts, calling `onAbort` then. */
+const sleepyUntilAborted = (onAbort: () => void) =>
+  definePlugin({
+    meta: { name: 'slow', version: '1.0.0' },
+    on: {
+      'tool:after': {
+        handler: (_payload, context) =>
+          new Promise<void>((resolve) =>
+            context.signal.addEventListener('abort', () => {
+              onAbort();
+              resolve();
+            }),
+          ),
+        name: 'sleepy',
+      },
+    },
+  });
+
 function engineWith(config: HookwiseConfig, overrides: Partial<EngineOptions> = {}) {
   const eventLog = createMemoryEventLog();
   const logger = createMemoryLogger();
@@ -173,21 +191,7 @@ describe('fail open', () => {
 
   it('skips a hook that passes its deadline and aborts its signal', async () => {
     let aborted = false;
-    const slow = definePlugin({
-      meta: { name: 'slow', version: '1.0.0' },
-      on: {
-        'tool:after': {
-          handler: (_payload, context) =>
-            new Promise<void>((resolve) =>
-              context.signal.addEventListener('abort', () => {
-                aborted = true;
-                resolve();
-              }),
-            ),
-          name: 'sleepy',
-        },
-      },
-    });
+    const slow = sleepyUntilAborted(() => (aborted = true));
     const fine = definePlugin({
       meta: { name: 'fine', version: '1.0.0' },
       on: { 'tool:after': { handler: () => ({ context: 'after the slow one' }), name: 'ok' } },
@@ -249,21 +253,7 @@ describe('fail open', () => {
       meta: { name: 'first', version: '1.0.0' },
       on: { 'tool:after': { handler: () => ({ notice: 'from the quick hook' }), name: 'quick' } },
     });
-    const slow = definePlugin({
-      meta: { name: 'slow', version: '1.0.0' },
-      on: {
-        'tool:after': {
-          handler: (_payload, context) =>
-            new Promise<void>((resolve) =>
-              context.signal.addEventListener('abort', () => {
-                aborted = true;
-                resolve();
-              }),
-            ),
-          name: 'sleepy',
-        },
-      },
-    });
+    const slow = sleepyUntilAborted(() => (aborted = true));
     const last = definePlugin({
       meta: { name: 'last', version: '1.0.0' },
       on: { 'tool:after': { handler: () => ({ context: 'too late' }), name: 'never' } },
