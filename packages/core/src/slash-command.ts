@@ -41,7 +41,8 @@ export interface TemplateSyntax {
   typedAfter?: string;
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `text` as a regular expression that matches it literally. */
+export const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Which custom command a prompt is the expansion of, for a host that expands the command before

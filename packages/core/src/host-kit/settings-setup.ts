@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { escapeRegExp } from '../slash-command.js';
 import { checkSettingsEntry, planSettingsEntry, type SettingsEntryPlan } from './settings-entry.js';
 
 export interface SettingsEntrySetup extends Omit<SettingsEntryPlan, 'projectDir' | 'relative' | 'isEntry'> {
@@ -20,7 +21,7 @@ export interface SettingsEntrySetup extends Omit<SettingsEntryPlan, 'projectDir'
  * the name with or without a version, alone or with options (`[spec, options]`).
  */
 export function packageEntryMatcher(packageName: string): (entry: unknown) => boolean {
-  const name = packageName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const name = escapeRegExp(packageName);
   const pattern = new RegExp(`(^|[/@])${name}(/|@|$)|(^|/)${name.split('/').at(-1)}/?$`);
   return (entry) => {
     const spec = Array.isArray(entry) ? entry[0] : entry;
