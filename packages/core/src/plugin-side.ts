@@ -7,6 +7,7 @@
 export { assertSafeName, isSafeName, resolveInside } from './state/safe-name.js';
 export type { SafeNameOptions } from './state/safe-name.js';
 export { contextWindowFor, resolveContextWindow } from './context-window.js';
+export { formatTokens } from './format-tokens.js';
 export type { ResolvedContextWindow } from './context-window.js';
 export { defaultTokenCounter } from './token-counter.js';
 export { createSessionState } from './state/file-state-store.js';

@@ -2,7 +2,7 @@ import type { SessionHost } from './replay-result.js';
 
 /** Small formatting helpers shared by the text and HTML renderers. */
 
-export const formatNumber = (value: number): string => Math.round(value).toLocaleString('en-US');
+export { formatTokens as formatNumber } from '@hookwise/core/plugin';
 
 export const formatPercent = (part: number, whole: number): string => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : '–');
 

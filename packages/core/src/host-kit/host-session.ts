@@ -2,6 +2,7 @@
 // carries, contexts waiting for the next model request, and what hooks handed back at a
 // compaction, kept in the state store so a later process of the same session has it too.
 import { definedFields, errorMessage } from '../host-kit.js';
+import { formatTokens } from '../format-tokens.js';
 import type { MergedOutcome, NoticeAction } from '../outcome.js';
 import type { PointInput, PointName } from '../points.js';
 import { CompactionSteps } from './compaction-steps.js';
@@ -28,8 +29,6 @@ export interface ContextUsage {
   short: string;
   long: string;
 }
-
-const tokens = (value: number) => value.toLocaleString('en-US');
 
 /** Where a session keeps the key of the last compaction it reported after the fact. */
 const SEEN_COMPACTION = 'seenCompaction';
@@ -95,9 +94,16 @@ export class HostSession<S extends object = object> {
   contextUsage(): ContextUsage | undefined {
     const { contextTokens: used, contextWindow: window } = this.common();
     if (used === undefined) return undefined;
-    if (window === undefined || window <= 0) return { tokens: used, short: `${tokens(used)} tok`, long: `${tokens(used)} tokens` };
+    if (window === undefined || window <= 0)
+      return { tokens: used, short: `${formatTokens(used)} tok`, long: `${formatTokens(used)} tokens` };
     const percent = Math.round((used / window) * 100);
-    return { tokens: used, window, percent, short: `${percent}%`, long: `${tokens(used)} of ${tokens(window)} tokens (${percent}%)` };
+    return {
+      tokens: used,
+      window,
+      percent,
+      short: `${percent}%`,
+      long: `${formatTokens(used)} of ${formatTokens(window)} tokens (${percent}%)`,
+    };
   }
 
   /**
